@@ -1,0 +1,161 @@
+//! The order α of a Rényi entropy (thesis Def. 4.1), kept exact.
+//!
+//! α is a non-negative rational number or ∞. Decimal input such as `1.34` is read
+//! as the exact fraction 67/50, so that every comparison that depends on α can be
+//! decided exactly (see [`crate::score`]).
+
+use crate::error::{invalid, Result};
+use num_integer::Integer;
+use serde::{Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
+
+/// A Rényi order: a non-negative rational `num/den` (in lowest terms) or ∞.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Alpha {
+    /// α = num/den with gcd(num, den) = 1 and den ≥ 1.
+    Finite { num: u64, den: u64 },
+    /// α = ∞ (min-entropy: minimise the largest answer class).
+    Infinity,
+}
+
+impl Alpha {
+    /// Builds α = num/den in lowest terms; `den` must be non-zero.
+    pub fn ratio(num: u64, den: u64) -> Result<Alpha> {
+        if den == 0 {
+            return Err(invalid("α has a zero denominator"));
+        }
+        let g = num.gcd(&den);
+        Ok(Alpha::Finite { num: num / g, den: den / g })
+    }
+
+    /// α = k for a whole number k.
+    pub const fn integer(k: u64) -> Alpha {
+        Alpha::Finite { num: k, den: 1 }
+    }
+
+    /// The value as a float (∞ for [`Alpha::Infinity`]).
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Alpha::Finite { num, den } => num as f64 / den as f64,
+            Alpha::Infinity => f64::INFINITY,
+        }
+    }
+
+    /// `Some(k)` if α is the whole number k.
+    pub fn as_integer(self) -> Option<u64> {
+        match self {
+            Alpha::Finite { num, den: 1 } => Some(num),
+            _ => None,
+        }
+    }
+
+    /// The closest fraction with denominator at most 10^6 to a float (for α-grids).
+    pub fn from_f64_grid(x: f64) -> Result<Alpha> {
+        if !x.is_finite() || x < 0.0 {
+            return Err(invalid(format!("α must be a number ≥ 0, got {x}")));
+        }
+        let den = 1_000_000u64;
+        Alpha::ratio((x * den as f64).round() as u64, den)
+    }
+}
+
+impl fmt::Display for Alpha {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Alpha::Infinity => write!(f, "inf"),
+            Alpha::Finite { num, den: 1 } => write!(f, "{num}"),
+            Alpha::Finite { num, den } => {
+                let mut d = den;
+                let mut decimals = 0;
+                while d % 10 == 0 {
+                    d /= 10;
+                    decimals += 1;
+                }
+                if d == 1 || (den % 2 == 0 && den.is_power_of_two() && den <= 1024) {
+                    // A terminating decimal: print it as such (1.34, 1.5, 0.25).
+                    let digits = decimals.max(den.trailing_zeros() as usize);
+                    write!(f, "{:.*}", digits, num as f64 / den as f64)
+                } else {
+                    write!(f, "{num}/{den}")
+                }
+            }
+        }
+    }
+}
+
+impl Serialize for Alpha {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+const ACCEPTED: &str = "accepted: a number ≥ 0 such as 0, 1, 2, 1.5, 1.34, a fraction such as 3/2, or inf";
+
+impl FromStr for Alpha {
+    type Err = crate::error::Error;
+
+    /// Parses `0`, `2`, `1.5`, `3/2`, `inf`, `infinity` or `∞`.
+    fn from_str(text: &str) -> Result<Alpha> {
+        let t = text.trim();
+        let lower = t.to_ascii_lowercase();
+        if lower == "inf" || lower == "infinity" || t == "∞" {
+            return Ok(Alpha::Infinity);
+        }
+        let bad = || invalid(format!("α = {text:?} is not valid ({ACCEPTED})"));
+        if let Some((n, d)) = t.split_once('/') {
+            let num: u64 = n.trim().parse().map_err(|_| bad())?;
+            let den: u64 = d.trim().parse().map_err(|_| bad())?;
+            if den == 0 {
+                return Err(bad());
+            }
+            return Alpha::ratio(num, den);
+        }
+        let (int_part, frac_part) = t.split_once('.').unwrap_or((t, ""));
+        let all_digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+        if (int_part.is_empty() && frac_part.is_empty())
+            || !all_digits(int_part)
+            || !all_digits(frac_part)
+            || frac_part.len() > 12
+        {
+            return Err(bad());
+        }
+        let den = 10u64.pow(frac_part.len() as u32);
+        let int: u64 = if int_part.is_empty() { 0 } else { int_part.parse().map_err(|_| bad())? };
+        let frac: u64 = if frac_part.is_empty() { 0 } else { frac_part.parse().map_err(|_| bad())? };
+        let num = int.checked_mul(den).and_then(|x| x.checked_add(frac)).ok_or_else(bad)?;
+        Alpha::ratio(num, den)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_all_accepted_forms() {
+        assert_eq!("0".parse::<Alpha>().unwrap(), Alpha::integer(0));
+        assert_eq!("1.5".parse::<Alpha>().unwrap(), Alpha::ratio(3, 2).unwrap());
+        assert_eq!("3/2".parse::<Alpha>().unwrap(), Alpha::ratio(3, 2).unwrap());
+        assert_eq!("1.34".parse::<Alpha>().unwrap(), Alpha::ratio(67, 50).unwrap());
+        assert_eq!("inf".parse::<Alpha>().unwrap(), Alpha::Infinity);
+        assert_eq!("∞".parse::<Alpha>().unwrap(), Alpha::Infinity);
+        assert_eq!(".5".parse::<Alpha>().unwrap(), Alpha::ratio(1, 2).unwrap());
+    }
+
+    #[test]
+    fn rejects_negative_and_non_numbers() {
+        for bad in ["-1", "nan", "", "abc", "1/0", "1.2.3", "-0.5", "1e3"] {
+            assert!(bad.parse::<Alpha>().is_err(), "{bad} should be rejected");
+        }
+    }
+
+    #[test]
+    fn displays_readably() {
+        assert_eq!("1.34".parse::<Alpha>().unwrap().to_string(), "1.34");
+        assert_eq!("3/2".parse::<Alpha>().unwrap().to_string(), "1.5");
+        assert_eq!("1/3".parse::<Alpha>().unwrap().to_string(), "1/3");
+        assert_eq!(Alpha::Infinity.to_string(), "inf");
+        assert_eq!(Alpha::integer(2).to_string(), "2");
+    }
+}

@@ -1,0 +1,90 @@
+//! Rényi entropy H_α in floating point (thesis Def. 4.1, logarithms base 2).
+//!
+//! These values are for reporting and as a fast first key; decisions between
+//! queries are confirmed exactly by [`crate::score::RenyiScore::compare`].
+
+use crate::alpha::Alpha;
+
+/// H_α(p) in bits for a probability vector `p` (zero entries are ignored).
+///
+/// α = 0: log2 of the number of non-zero entries; α = 1: Shannon entropy;
+/// α = ∞: −log2 max p; otherwise 1/(1−α)·log2 Σ p_i^α, evaluated stably
+/// (via `ln_1p`/`exp_m1` near α = 1 and log-sum-exp elsewhere).
+pub fn renyi_entropy(alpha: Alpha, p: &[f64]) -> f64 {
+    renyi_of_probabilities(alpha, p.iter().copied())
+}
+
+/// H_α of the answer distribution of a partition with the given class sizes
+/// (zero sizes are ignored). Allocation-free: this is the per-query key.
+pub fn renyi_of_sizes(alpha: Alpha, sizes: &[u64]) -> f64 {
+    let n = sizes.iter().sum::<u64>() as f64;
+    renyi_of_probabilities(alpha, sizes.iter().map(move |&c| c as f64 / n))
+}
+
+fn renyi_of_probabilities<I: Iterator<Item = f64> + Clone>(alpha: Alpha, p: I) -> f64 {
+    let p = p.filter(|&x| x > 0.0);
+    let ln2 = std::f64::consts::LN_2;
+    match alpha {
+        Alpha::Infinity => -p.fold(0.0, f64::max).log2(),
+        Alpha::Finite { num: 0, .. } => (p.count() as f64).log2(),
+        Alpha::Finite { num, den } if num == den => -p.map(|x| x * x.log2()).sum::<f64>(),
+        _ => {
+            let a = alpha.to_f64();
+            let ln_sum = if (a - 1.0).abs() <= 0.5 {
+                // Σ p^α = 1 + Σ p·(p^(α−1) − 1): accurate when α is close to 1.
+                p.map(|x| x * ((a - 1.0) * x.ln()).exp_m1()).sum::<f64>().ln_1p()
+            } else {
+                let m = p.clone().map(|x| x.ln()).fold(f64::NEG_INFINITY, f64::max);
+                a * m + p.map(|x| (a * (x.ln() - m)).exp()).sum::<f64>().ln()
+            };
+            ln_sum / ((1.0 - a) * ln2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn a(s: &str) -> Alpha {
+        s.parse().unwrap()
+    }
+
+    /// Reference test vector A1 (seed002-ch4.md §6.1).
+    #[test]
+    fn matches_reference_vector() {
+        let p = [0.5, 0.25, 0.25];
+        let expected = [
+            ("0", 1.584962500721156),
+            ("0.5", 1.5431066063272239),
+            ("1", 1.5),
+            ("1.5", 1.4568933936727761),
+            ("2", 1.415037499278844),
+            ("3", 1.339035952556319),
+            ("inf", 1.0),
+        ];
+        for (alpha, h) in expected {
+            let got = renyi_entropy(a(alpha), &p);
+            assert!((got - h).abs() < 1e-13, "H_{alpha} = {got}, expected {h}");
+        }
+    }
+
+    /// Reference test A2: continuity at α = 1 and α = 0, monotone in α.
+    #[test]
+    fn continuous_and_non_increasing() {
+        let p = [0.5, 0.25, 0.25];
+        let h1 = renyi_entropy(a("1"), &p);
+        for near in [Alpha::ratio(9_999_999, 10_000_000).unwrap(), Alpha::ratio(10_000_001, 10_000_000).unwrap()] {
+            assert!((renyi_entropy(near, &p) - h1).abs() < 1e-8);
+        }
+        let h0 = renyi_entropy(a("0"), &p);
+        assert!((renyi_entropy(Alpha::ratio(1, 10_000_000).unwrap(), &p) - h0).abs() < 1e-7);
+        let mut last = f64::INFINITY;
+        for k in 0..=60 {
+            let h = renyi_entropy(Alpha::ratio(k, 10).unwrap(), &p);
+            assert!(h <= last + 1e-12);
+            last = h;
+        }
+        assert!(renyi_entropy(Alpha::Infinity, &p) <= last);
+    }
+}

@@ -1,0 +1,191 @@
+//! Mastermind MM(p,c) (thesis §4.3): p pegs, c colours, with or without repeated
+//! colours. The answer to a guess g for secret s is (b, w): b pegs right colour in
+//! the right place, b + w = Σ_colours min(#g, #s). Queries are all codes of the
+//! variant; the game ends with the answer (p, 0), and a code that is known but
+//! not yet guessed must still be played (one more query).
+
+use crate::error::{invalid, Error, Result};
+use crate::search::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
+use rayon::prelude::*;
+
+/// The largest answer table built in memory (one byte per guess × secret pair).
+pub const MAX_TABLE_BYTES: u64 = 4 << 30;
+
+/// A Mastermind variant with its precomputed answer table.
+pub struct Mastermind {
+    pegs: usize,
+    colors: usize,
+    distinct: bool,
+    /// Codes in lexicographic order (AAAA < AAAB < …), one colour index per peg.
+    codes: Vec<Vec<u8>>,
+    /// `table[g·n + s]` = answer id of guess g against secret s.
+    table: Vec<u8>,
+}
+
+impl Mastermind {
+    /// Builds MM(pegs, colors); `distinct` forbids repeated colours (MM-360 for (4,6)).
+    pub fn new(pegs: usize, colors: usize, distinct: bool) -> Result<Mastermind> {
+        validate(pegs, colors, distinct)?;
+        let codes = enumerate_codes(pegs, colors, distinct);
+        let n = codes.len();
+        let table: Vec<u8> = (0..n)
+            .into_par_iter()
+            .flat_map_iter(|g| {
+                let codes = &codes;
+                (0..n).map(move |s| encode(pegs, feedback(&codes[g], &codes[s], colors)))
+            })
+            .collect();
+        Ok(Mastermind { pegs, colors, distinct, codes, table })
+    }
+
+    pub fn pegs(&self) -> usize {
+        self.pegs
+    }
+
+    pub fn colors(&self) -> usize {
+        self.colors
+    }
+
+    /// The code with this label (`ABCD`), if it is a code of the variant.
+    pub fn code_by_label(&self, label: &str) -> Option<CodeId> {
+        let target: Option<Vec<u8>> = label.bytes().map(|b| b.checked_sub(b'A')).collect();
+        let target = target?;
+        self.codes.binary_search(&target).ok().map(|i| i as CodeId)
+    }
+
+    /// The (black, white) answer of guess `g` against secret `s`.
+    pub fn black_white(&self, g: CodeId, s: CodeId) -> (usize, usize) {
+        decode(self.pegs, self.answer(g, s))
+    }
+}
+
+/// Rejects variants that are empty or whose answer table would not fit in memory.
+fn validate(pegs: usize, colors: usize, distinct: bool) -> Result<()> {
+    if pegs == 0 || colors == 0 {
+        return Err(invalid(format!("MM(p={pegs}, c={colors}): pegs and colours must both be at least 1")));
+    }
+    if colors > 26 {
+        return Err(invalid(format!("{colors} colours: at most 26 are supported (labels A..Z)")));
+    }
+    if distinct && pegs > colors {
+        return Err(invalid(format!("MM({pegs},{colors}) without repetition needs at least as many colours as pegs")));
+    }
+    let n = code_count(pegs, colors, distinct);
+    let bytes = n.and_then(|n| n.checked_mul(n));
+    match bytes {
+        Some(b) if b <= MAX_TABLE_BYTES && pegs <= 14 => Ok(()),
+        _ => Err(Error::TooLarge(format!(
+            "MM({pegs},{colors}){} has {} codes; its answer table would need {} (the limit is {} GiB)",
+            if distinct { " without repetition" } else { "" },
+            n.map_or("more than 2^64".to_string(), |n| n.to_string()),
+            bytes.map_or("more than 16 EiB".to_string(), |b| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)),
+            MAX_TABLE_BYTES >> 30
+        ))),
+    }
+}
+
+/// Number of codes: c^p, or c!/(c−p)! without repetition.
+pub fn code_count(pegs: usize, colors: usize, distinct: bool) -> Option<u64> {
+    if distinct {
+        (0..pegs).try_fold(1u64, |acc, i| acc.checked_mul((colors - i) as u64))
+    } else {
+        (colors as u64).checked_pow(pegs as u32)
+    }
+}
+
+/// All codes in lexicographic order.
+fn enumerate_codes(pegs: usize, colors: usize, distinct: bool) -> Vec<Vec<u8>> {
+    let total = (colors as u64).pow(pegs as u32);
+    (0..total)
+        .map(|mut x| {
+            let mut code = vec![0u8; pegs];
+            for slot in code.iter_mut().rev() {
+                *slot = (x % colors as u64) as u8;
+                x /= colors as u64;
+            }
+            code
+        })
+        .filter(|code| !distinct || all_distinct(code))
+        .collect()
+}
+
+fn all_distinct(code: &[u8]) -> bool {
+    code.iter().enumerate().all(|(i, a)| !code[..i].contains(a))
+}
+
+/// (black, white) of `guess` against `secret`.
+pub fn feedback(guess: &[u8], secret: &[u8], colors: usize) -> (usize, usize) {
+    let black = guess.iter().zip(secret).filter(|(a, b)| a == b).count();
+    let mut in_guess = vec![0usize; colors];
+    let mut in_secret = vec![0usize; colors];
+    guess.iter().for_each(|&c| in_guess[c as usize] += 1);
+    secret.iter().for_each(|&c| in_secret[c as usize] += 1);
+    let common: usize = in_guess.iter().zip(&in_secret).map(|(a, b)| a.min(b)).sum();
+    (black, common - black)
+}
+
+fn encode(pegs: usize, (b, w): (usize, usize)) -> u8 {
+    (b * (pegs + 1) + w) as u8
+}
+
+fn decode(pegs: usize, answer: AnswerId) -> (usize, usize) {
+    (answer as usize / (pegs + 1), answer as usize % (pegs + 1))
+}
+
+impl SearchProblem for Mastermind {
+    type State = ();
+
+    fn name(&self) -> String {
+        let n = self.codes.len();
+        if self.distinct {
+            format!("MM({},{}) without repetition (MM-{n})", self.pegs, self.colors)
+        } else {
+            format!("MM({},{}) (MM-{n})", self.pegs, self.colors)
+        }
+    }
+    fn code_count(&self) -> usize {
+        self.codes.len()
+    }
+    fn query_count(&self) -> usize {
+        self.codes.len()
+    }
+    fn answer_count(&self) -> usize {
+        (self.pegs + 1) * (self.pegs + 1)
+    }
+    fn initial_state(&self) {}
+    fn is_admissible(&self, _: &(), _: QueryId) -> bool {
+        true
+    }
+    fn next_state(&self, _: &(), _: QueryId) {}
+    #[inline]
+    fn answer(&self, query: QueryId, code: CodeId) -> AnswerId {
+        self.table[query as usize * self.codes.len() + code as usize] as AnswerId
+    }
+    fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
+        Some(encode(self.pegs, (self.pegs, 0)) as AnswerId)
+    }
+    fn query_as_code(&self, query: QueryId) -> Option<CodeId> {
+        Some(query)
+    }
+    /// A known secret is played with one more guess. Every code is a query, so
+    /// a set of two or more codes always has a sensible query (guess one of
+    /// them) and the analysis only stops at singletons.
+    fn terminal(&self, set: &[CodeId]) -> Terminal {
+        debug_assert_eq!(set.len(), 1, "Mastermind stops only at a single code");
+        Terminal { queries_per_code: 1, penalty_total: 0 }
+    }
+    /// Codes are symmetric under colour and peg permutations iff they have the
+    /// same sorted colour multiplicities (AABC ~ CBDD); key = those multiplicities.
+    fn root_class_key(&self, query: QueryId) -> u64 {
+        let mut counts = vec![0u64; self.colors];
+        self.codes[query as usize].iter().for_each(|&c| counts[c as usize] += 1);
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        counts.iter().fold(0, |key, &c| key * (self.pegs as u64 + 1) + c)
+    }
+    fn query_label(&self, query: QueryId) -> String {
+        self.code_label(query)
+    }
+    fn code_label(&self, code: CodeId) -> String {
+        self.codes[code as usize].iter().map(|&c| (b'A' + c) as char).collect()
+    }
+}

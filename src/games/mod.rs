@@ -1,0 +1,3 @@
+//! Deduction games: each is a client of the generic core in [`crate::search`].
+
+pub mod mastermind;

@@ -1,0 +1,23 @@
+//! renyi-search: exact analysis of deduction games (Mastermind, Beams, search
+//! models) under Rényi-entropy strategies, after chapter 4 of the thesis in
+//! `shared/seeds/002_…` ("Deduktionsspiele und Rényi-Entropie-Strategien").
+//!
+//! The science lives here; `src/main.rs` is a thin command line.
+//! - [`alpha`]: the Rényi order α, exact.
+//! - [`entropy`], [`score`]: H_α and exact comparison of answer partitions.
+//! - [`search`]: the generic search-problem core and exact strategy analysis.
+//! - [`games`]: Mastermind and the other deduction games.
+//! - [`reproduce`]: the published tables, recomputed.
+
+pub mod alpha;
+pub mod entropy;
+pub mod error;
+pub mod games;
+pub mod output;
+pub mod reproduce;
+pub mod score;
+pub mod search;
+pub mod sweep;
+
+/// The program version written into every results file.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

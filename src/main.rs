@@ -1,0 +1,183 @@
+//! Command line of renyi-search: a thin layer over the library.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use renyi_search::alpha::Alpha;
+use renyi_search::error::{invalid, Result};
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::output::{write_atomic, write_json};
+use renyi_search::reproduce::{table_4_18, table_4_5};
+use renyi_search::search::{analyze, Analysis, RunOptions, Strategy, TieBreak, TieRule};
+use renyi_search::sweep::{alpha_grid, sweep};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "renyi-search", version, about = "Exact analysis of deduction games under Rényi-entropy strategies")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Exact analysis of one H_α strategy over all secret codes.
+    Analyze {
+        #[command(subcommand)]
+        game: Game,
+    },
+    /// The same analysis for a grid of α values; writes CSV.
+    Sweep {
+        #[command(subcommand)]
+        game: Game,
+    },
+    /// Recompute published tables into results/ (all implemented ones by default).
+    Reproduce {
+        /// Tables: table-4.5, table-4.18, or all.
+        #[arg(default_value = "all")]
+        targets: Vec<String>,
+        /// Output directory.
+        #[arg(long, default_value = "results")]
+        results: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum Game {
+    /// Mastermind MM(p,c).
+    Mastermind(MastermindArgs),
+}
+
+#[derive(Args)]
+struct MastermindArgs {
+    /// Number of pegs p.
+    #[arg(long, default_value_t = 4)]
+    pegs: usize,
+    /// Number of colours c.
+    #[arg(long, default_value_t = 6)]
+    colors: usize,
+    /// Codes without repeated colours (MM-360 for 4 pegs, 6 colours).
+    #[arg(long)]
+    distinct: bool,
+    #[command(flatten)]
+    strategy: StrategyArgs,
+}
+
+#[derive(Args)]
+struct StrategyArgs {
+    /// Rényi order: 0, 1, 2, inf, 1.5, 3/2 … (sweep: from:to:step, e.g. 0.02:6:0.02).
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    alpha: String,
+    /// Tie rule.
+    #[arg(long, value_enum, default_value_t = Tie::Lex)]
+    tie: Tie,
+    /// MIX: choose uniformly among symmetry classes of tied first queries (thesis H_0-MIX convention).
+    #[arg(long)]
+    root_classes: bool,
+    /// Treat all tied queries alike (do not prefer queries that are possible secrets).
+    #[arg(long)]
+    all_ties: bool,
+    /// Write the result to this file (JSON for analyze, CSV for sweep) instead of stdout.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print JSON instead of a summary (analyze).
+    #[arg(long)]
+    json: bool,
+    /// Show a progress bar.
+    #[arg(long)]
+    progress: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Tie {
+    Lex,
+    Mix,
+}
+
+impl StrategyArgs {
+    fn tie_rule(&self) -> TieRule {
+        let kind = match self.tie {
+            Tie::Lex => TieBreak::Lex,
+            Tie::Mix => TieBreak::Mix,
+        };
+        TieRule { kind, possible_secrets_first: !self.all_ties, root_by_class: self.root_classes }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Analyze { game: Game::Mastermind(m) } => {
+            let alpha: Alpha = m.strategy.alpha.parse()?;
+            let mm = Mastermind::new(m.pegs, m.colors, m.distinct)?;
+            let result = analyze(&mm, Strategy::new(alpha, m.strategy.tie_rule()), RunOptions { progress: m.strategy.progress });
+            emit_analysis(&result, &m.strategy)
+        }
+        Command::Sweep { game: Game::Mastermind(m) } => {
+            let alphas = alpha_grid(&m.strategy.alpha)?;
+            let mm = Mastermind::new(m.pegs, m.colors, m.distinct)?;
+            let points = sweep(&mm, &alphas, m.strategy.tie_rule());
+            let csv = table_4_18::scan_csv(&points);
+            match &m.strategy.out {
+                Some(path) => write_atomic(path, csv.as_bytes()),
+                None => Ok(print!("{csv}")),
+            }
+        }
+        Command::Reproduce { targets, results } => reproduce(&targets, &results),
+    }
+}
+
+fn emit_analysis(result: &Analysis, args: &StrategyArgs) -> Result<()> {
+    if let Some(path) = &args.out {
+        return write_json(path, result);
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(result).expect("plain data"));
+        return Ok(());
+    }
+    println!("{} — H_{} {}", result.problem, result.alpha, result.tie_rule);
+    println!("  total     {} ≈ {:.4}", result.total, result.total_decimal);
+    println!("  mean      {:.6} over {} codes", result.mean, result.codes);
+    println!("  max depth {}", result.max_depth);
+    println!("  histogram {}", result.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" "));
+    let firsts = &result.first_queries;
+    println!("  first     {}{}", firsts.iter().take(8).cloned().collect::<Vec<_>>().join(" "), if firsts.len() > 8 { format!(" … ({} tied)", firsts.len()) } else { String::new() });
+    println!("  nodes     {} in {:.3} s", result.nodes_evaluated, result.seconds);
+    Ok(())
+}
+
+const TARGETS: &str = "table-4.5, table-4.18, all";
+
+fn reproduce(targets: &[String], dir: &std::path::Path) -> Result<()> {
+    let mut wanted: Vec<&str> = Vec::new();
+    for t in targets {
+        match t.as_str() {
+            "all" => wanted.extend(["table-4.5", "table-4.18"]),
+            "table-4.5" | "table-4.18" => wanted.push(t),
+            other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
+        }
+    }
+    wanted.dedup();
+    for target in wanted {
+        eprintln!("reproduce {target} → {}", dir.display());
+        match target {
+            "table-4.5" => {
+                let cells = table_4_5::reproduce(dir, true)?;
+                let equal = cells.iter().filter(|c| c.total.equal).count();
+                eprintln!("table-4.5: {equal} of {} totals equal to the thesis", cells.len());
+            }
+            _ => {
+                table_4_18::reproduce(dir)?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! Writing results: files appear complete or not at all (temp file + rename),
+//! and every results file carries what produced it.
+
+use crate::error::{Error, Result};
+use serde::Serialize;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// What produced a results file.
+#[derive(Clone, Debug, Serialize)]
+pub struct Provenance {
+    pub program: &'static str,
+    pub version: &'static str,
+    pub command: String,
+    /// UTC start time, ISO 8601.
+    pub started: String,
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+impl Provenance {
+    pub fn new(command: impl Into<String>, started: SystemTime, seconds: f64) -> Provenance {
+        Provenance {
+            program: "renyi-search",
+            version: crate::VERSION,
+            command: command.into(),
+            started: iso_utc(started),
+            seconds,
+            threads: rayon::current_num_threads(),
+        }
+    }
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same
+/// directory is written, flushed, and renamed over the target.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    let io = |source| Error::Io { path: path.display().to_string(), source };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let file_name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{file_name}.tmp{}", std::process::id()));
+    let result = (|| {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(io)
+}
+
+/// Serialises `value` as pretty JSON and writes it atomically.
+pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value).expect("results are plain data");
+    write_atomic(path, (text + "\n").as_bytes())
+}
+
+/// Formats a time as `YYYY-MM-DDTHH:MM:SSZ` (UTC).
+pub fn iso_utc(t: SystemTime) -> String {
+    let secs = t.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian.
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn formats_dates() {
+        assert_eq!(iso_utc(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        assert_eq!(iso_utc(UNIX_EPOCH + Duration::from_secs(1_795_000_000)), "2026-11-18T11:06:40Z");
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_temp_file() {
+        let dir = std::env::temp_dir().join(format!("rs-out-{}", std::process::id()));
+        let path = dir.join("x.json");
+        write_json(&path, &vec![1, 2, 3]).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap().split_whitespace().collect::<String>(), "[1,2,3]");
+        let leftovers = std::fs::read_dir(&dir).unwrap().count();
+        assert_eq!(leftovers, 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,236 @@
+//! Exact analysis of an H_α strategy over every secret code (thesis §4.3–4.4):
+//! the strategy tree is expanded completely and every code's number of queries
+//! is counted exactly; MIX nodes are the exact mean over the tied queries.
+//!
+//! Totals follow T(M) = |M| + Σ_{answers a not solving} T(M_a) at an inner node
+//! and the game's [`Terminal`](super::problem::Terminal) cost at a leaf.
+
+use super::outcome::{exact_f64, exact_string, Exact, Outcome};
+use super::problem::{CodeId, QueryId, SearchProblem};
+use super::strategy::{best_queries, chosen_queries, Strategy, TieBreak};
+use crate::alpha::Alpha;
+use crate::score::FLOAT_DECIDED_NEAR_TIES;
+use dashmap::DashMap;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The result of an exact analysis, ready to be written as JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    pub problem: String,
+    pub alpha: Alpha,
+    pub tie_rule: String,
+    pub codes: u64,
+    /// Exact total number of queries (plus penalty points) over all codes.
+    pub total: String,
+    pub total_decimal: f64,
+    pub mean: f64,
+    pub max_depth: usize,
+    /// `depth_histogram[d]`: (expected) number of codes solved with d queries, exact.
+    pub depth_histogram: Vec<String>,
+    pub penalty_total: String,
+    /// The first queries the strategy may ask (one for LEX).
+    pub first_queries: Vec<String>,
+    /// Strategy-tree nodes whose decision was computed.
+    pub nodes_evaluated: u64,
+    /// Near ties between different partitions decided in floating point (should be 0).
+    pub float_decided_near_ties: u64,
+    pub seconds: f64,
+    #[serde(skip)]
+    pub outcome: Outcome,
+}
+
+impl Analysis {
+    /// The exact total as a rational.
+    pub fn exact_total(&self) -> Exact {
+        self.outcome.total()
+    }
+}
+
+/// Options of an analysis run that do not change its result.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions {
+    /// Show a progress bar on a terminal.
+    pub progress: bool,
+}
+
+/// Expands the strategy tree of one problem and strategy.
+struct TreeWalker<'a, P: SearchProblem> {
+    problem: &'a P,
+    strategy: Strategy,
+    memo: DashMap<(P::State, Vec<CodeId>), Arc<Outcome>>,
+    nodes: AtomicU64,
+    progress: ProgressBar,
+}
+
+/// Minimum set size for which the children of a node are expanded in parallel.
+const PARALLEL_SET: usize = 48;
+
+impl<'a, P: SearchProblem> TreeWalker<'a, P> {
+    /// The outcome of the strategy on `set` in `state`.
+    fn node(&self, state: &P::State, set: &[CodeId]) -> Arc<Outcome> {
+        if set.len() == 1 {
+            return Arc::new(self.terminal(set));
+        }
+        let use_memo = self.strategy.tie.kind == TieBreak::Mix;
+        let key = (state.clone(), set.to_vec());
+        if use_memo {
+            if let Some(hit) = self.memo.get(&key) {
+                return hit.clone();
+            }
+        }
+        self.nodes.fetch_add(1, Ordering::Relaxed);
+        let ties = best_queries(self.problem, &self.strategy.score, state, set);
+        let chosen = chosen_queries(self.problem, &self.strategy.tie, state, set, &ties);
+        let outcome = Arc::new(if chosen.is_empty() { self.terminal(set) } else { self.mean_over(state, set, &chosen) });
+        if use_memo {
+            self.memo.insert(key, outcome.clone());
+        }
+        outcome
+    }
+
+    fn terminal(&self, set: &[CodeId]) -> Outcome {
+        let t = self.problem.terminal(set);
+        Outcome::leaf(set.len() as u64, t.queries_per_code, t.penalty_total)
+    }
+
+    /// Exact weighted mean of the outcomes after each chosen query.
+    fn mean_over(&self, state: &P::State, set: &[CodeId], chosen: &[(u64, QueryId)]) -> Outcome {
+        let parts: Vec<(u64, Arc<Outcome>)> = if chosen.len() > 1 && set.len() >= PARALLEL_SET {
+            chosen.par_iter().map(|&(w, q)| (w, Arc::new(self.after_query(state, set, q)))).collect()
+        } else {
+            chosen.iter().map(|&(w, q)| (w, Arc::new(self.after_query(state, set, q)))).collect()
+        };
+        if parts.len() == 1 {
+            return Arc::try_unwrap(parts.into_iter().next().unwrap().1).unwrap_or_else(|a| (*a).clone());
+        }
+        Outcome::weighted_mean(&parts)
+    }
+
+    /// The outcome of asking `query` at this node: every code pays the query;
+    /// the solving class is done, every other class continues.
+    fn after_query(&self, state: &P::State, set: &[CodeId], query: QueryId) -> Outcome {
+        let classes = split(self.problem, query, set);
+        let solving = self.problem.solving_answer(query);
+        let next = self.problem.next_state(state, query);
+        let child = |(answer, class): &(u16, Vec<CodeId>)| -> Arc<Outcome> {
+            if Some(*answer) == solving {
+                Arc::new(Outcome::leaf(class.len() as u64, 0, 0))
+            } else {
+                self.node(&next, class)
+            }
+        };
+        let children: Vec<Arc<Outcome>> = if set.len() >= PARALLEL_SET {
+            classes.par_iter().map(child).collect()
+        } else {
+            classes.iter().map(child).collect()
+        };
+        let mut out = Outcome::empty();
+        for c in &children {
+            out.add_shifted(c, 1);
+        }
+        out
+    }
+}
+
+/// The answer classes of `set` under `query` (codes stay in canonical order).
+pub fn split<P: SearchProblem>(problem: &P, query: QueryId, set: &[CodeId]) -> Vec<(u16, Vec<CodeId>)> {
+    let mut classes: BTreeMap<u16, Vec<CodeId>> = BTreeMap::new();
+    for &code in set {
+        classes.entry(problem.answer(query, code)).or_default().push(code);
+    }
+    classes.into_iter().collect()
+}
+
+/// Runs the exact analysis of `strategy` on all codes of `problem`.
+///
+/// At the root, tied queries that are symmetric (equal
+/// [`SearchProblem::root_class_key`]) are evaluated once: MIX weighs each class
+/// by its number of queries, or uniformly with `root_by_class`.
+pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOptions) -> Analysis {
+    let start = Instant::now();
+    let floats_before = FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed);
+    let walker = TreeWalker {
+        problem,
+        strategy,
+        memo: DashMap::new(),
+        nodes: AtomicU64::new(1),
+        progress: progress_bar(options.progress),
+    };
+    let state = problem.initial_state();
+    let all: Vec<CodeId> = (0..problem.code_count() as CodeId).collect();
+    let ties = best_queries(problem, &strategy.score, &state, &all);
+    let chosen = chosen_queries(problem, &strategy.tie, &state, &all, &ties);
+    let representatives = root_representatives(problem, &strategy, &chosen);
+    walker.progress.set_length(representatives.len() as u64);
+    let outcome = if representatives.is_empty() {
+        walker.terminal(&all)
+    } else {
+        let parts: Vec<(u64, Arc<Outcome>)> = representatives
+            .iter()
+            .map(|&(w, q)| {
+                let o = Arc::new(walker.after_query(&state, &all, q));
+                walker.progress.inc(1);
+                (w, o)
+            })
+            .collect();
+        Outcome::weighted_mean(&parts)
+    };
+    walker.progress.finish_and_clear();
+    let total = outcome.total();
+    let codes = problem.code_count() as u64;
+    Analysis {
+        problem: problem.name(),
+        alpha: strategy.score.alpha(),
+        tie_rule: strategy.tie.to_string(),
+        codes,
+        total: exact_string(&total),
+        total_decimal: exact_f64(&total),
+        mean: exact_f64(&total) / codes as f64,
+        max_depth: outcome.max_depth(),
+        depth_histogram: outcome.depth_counts.iter().map(exact_string).collect(),
+        penalty_total: exact_string(&outcome.penalty),
+        first_queries: chosen.iter().map(|&(_, q)| problem.query_label(q)).collect(),
+        nodes_evaluated: walker.nodes.load(Ordering::Relaxed),
+        float_decided_near_ties: FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed) - floats_before,
+        seconds: start.elapsed().as_secs_f64(),
+        outcome,
+    }
+}
+
+/// One query per root symmetry class of `chosen`, with the class weight.
+fn root_representatives<P: SearchProblem>(problem: &P, strategy: &Strategy, chosen: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
+    if strategy.tie.kind == TieBreak::Lex {
+        return chosen.to_vec();
+    }
+    let mut classes: BTreeMap<u64, (u64, QueryId)> = BTreeMap::new();
+    for &(w, q) in chosen {
+        let entry = classes.entry(problem.root_class_key(q)).or_insert((0, q));
+        entry.0 += w;
+    }
+    let mut reps: Vec<(u64, QueryId)> = classes.into_values().collect();
+    if strategy.tie.root_by_class {
+        reps.iter_mut().for_each(|r| r.0 = 1);
+    }
+    reps.sort_by_key(|r| r.1);
+    reps
+}
+
+fn progress_bar(enabled: bool) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+    if !enabled || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} root subtrees {pos}/{len} [{elapsed_precise}, ETA {eta}] {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}

@@ -1,0 +1,13 @@
+//! The generic search-problem core: problems, strategies, exact analysis.
+//! Every deduction game (Mastermind, Beams, …) plugs in through
+//! [`problem::SearchProblem`]; there is one analysis loop for all of them.
+
+pub mod analysis;
+pub mod outcome;
+pub mod problem;
+pub mod strategy;
+
+pub use analysis::{analyze, Analysis, RunOptions};
+pub use outcome::{Exact, Outcome};
+pub use problem::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
+pub use strategy::{Strategy, TieBreak, TieRule};

@@ -1,0 +1,166 @@
+//! The H_α strategy (thesis §4.2.4): at every node ask a sensible query of
+//! maximal Rényi entropy; ties are broken by a [`TieRule`].
+
+use super::problem::{CodeId, QueryId, SearchProblem};
+use crate::alpha::Alpha;
+use crate::score::RenyiScore;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::cmp::Ordering;
+use std::fmt;
+
+/// How a choice among queries of equal H_α is made (thesis §4.3, "LEX" and "MIX").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum TieBreak {
+    /// The first tied query in the game's canonical order.
+    Lex,
+    /// Uniformly at random among the tied queries, analysed exactly as the mean.
+    Mix,
+}
+
+/// A tie rule. The defaults are the conventions that reproduce thesis Table 4.5
+/// (seed002-ch4.md §2.4): possible secrets first, for LEX and MIX alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TieRule {
+    pub kind: TieBreak,
+    /// Restrict the tied queries to those that are still possible secrets when
+    /// there are any (games whose queries are codes).
+    pub possible_secrets_first: bool,
+    /// MIX only: at the root, choose uniformly among the *symmetry classes* of the
+    /// tied queries instead of among the queries (thesis' H_0-MIX on MM-1296).
+    pub root_by_class: bool,
+}
+
+impl TieRule {
+    pub fn lex() -> TieRule {
+        TieRule { kind: TieBreak::Lex, possible_secrets_first: true, root_by_class: false }
+    }
+
+    pub fn mix() -> TieRule {
+        TieRule { kind: TieBreak::Mix, possible_secrets_first: true, root_by_class: false }
+    }
+
+    /// MIX with the root averaged over symmetry classes.
+    pub fn mix_by_root_class() -> TieRule {
+        TieRule { root_by_class: true, ..TieRule::mix() }
+    }
+}
+
+impl fmt::Display for TieRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let base = match self.kind {
+            TieBreak::Lex => "LEX",
+            TieBreak::Mix => "MIX",
+        };
+        write!(f, "{base}")?;
+        let mut notes = Vec::new();
+        if !self.possible_secrets_first {
+            notes.push("all tied queries alike");
+        }
+        if self.root_by_class && self.kind == TieBreak::Mix {
+            notes.push("root uniform over symmetry classes");
+        }
+        if !notes.is_empty() {
+            write!(f, " ({})", notes.join("; "))?;
+        }
+        Ok(())
+    }
+}
+
+/// An H_α strategy: a Rényi order and a tie rule.
+#[derive(Clone, Copy, Debug)]
+pub struct Strategy {
+    pub score: RenyiScore,
+    pub tie: TieRule,
+}
+
+impl Strategy {
+    pub fn new(alpha: Alpha, tie: TieRule) -> Strategy {
+        Strategy { score: RenyiScore::new(alpha), tie }
+    }
+}
+
+/// The non-zero class sizes of the partition of `set` by `query`;
+/// `counts` is scratch space of length `answer_count`.
+pub fn class_sizes<P: SearchProblem>(problem: &P, query: QueryId, set: &[CodeId], counts: &mut [u64]) -> Vec<u64> {
+    count_answers(problem, query, set, counts);
+    counts.iter().copied().filter(|&c| c > 0).collect()
+}
+
+/// `counts[a]` = number of codes of `set` that give answer a to `query`.
+#[inline]
+pub fn count_answers<P: SearchProblem>(problem: &P, query: QueryId, set: &[CodeId], counts: &mut [u64]) {
+    counts.iter_mut().for_each(|c| *c = 0);
+    for &code in set {
+        counts[problem.answer(query, code) as usize] += 1;
+    }
+}
+
+/// Minimum |M|·|Q| for which scoring the queries is spread over threads.
+const PARALLEL_WORK: usize = 1 << 15;
+
+/// All sensible admissible queries of maximal H_α at this node, in canonical
+/// order. A query is sensible if it splits `set` into at least two classes
+/// (thesis Satz 4.2, Q*). The maximum and the tie set are exact.
+pub fn best_queries<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P::State, set: &[CodeId]) -> Vec<QueryId> {
+    let queries: Vec<QueryId> =
+        (0..problem.query_count() as QueryId).filter(|&q| problem.is_admissible(state, q)).collect();
+    let n = set.len() as u64;
+    let key_of = |counts: &mut Vec<u64>, q: QueryId| -> Option<(QueryId, f64)> {
+        count_answers(problem, q, set, counts);
+        let proper = counts.iter().all(|&c| c < n);
+        proper.then(|| (q, score.approx(counts)))
+    };
+    let scratch = || vec![0u64; problem.answer_count()];
+    let keyed: Vec<(QueryId, f64)> = if set.len() * queries.len() >= PARALLEL_WORK {
+        queries.par_iter().map_init(scratch, |c, &q| key_of(c, q)).flatten().collect()
+    } else {
+        let mut c = scratch();
+        queries.iter().filter_map(|&q| key_of(&mut c, q)).collect()
+    };
+    let Some(top) = keyed.iter().map(|k| k.1).reduce(f64::max) else {
+        return Vec::new();
+    };
+    let mut counts = scratch();
+    let band: Vec<(QueryId, Vec<u64>)> = keyed
+        .iter()
+        .filter(|(_, key)| RenyiScore::near(*key, top))
+        .map(|&(q, _)| (q, class_sizes(problem, q, set, &mut counts)))
+        .collect();
+    exact_maxima(score, band)
+}
+
+/// The members of `band` whose partitions are exactly maximal under `score`.
+fn exact_maxima(score: &RenyiScore, band: Vec<(QueryId, Vec<u64>)>) -> Vec<QueryId> {
+    let mut best: Option<&Vec<u64>> = None;
+    for (_, sizes) in &band {
+        if best.is_none_or(|b| score.compare(sizes, b) == Ordering::Greater) {
+            best = Some(sizes);
+        }
+    }
+    let best = best.cloned().unwrap_or_default();
+    band.into_iter().filter(|(_, s)| score.compare(s, &best) == Ordering::Equal).map(|(q, _)| q).collect()
+}
+
+/// The queries the tie rule plays among `ties` (canonical order), each with its
+/// MIX weight. LEX returns exactly one.
+pub fn chosen_queries<P: SearchProblem>(
+    problem: &P,
+    rule: &TieRule,
+    state: &P::State,
+    set: &[CodeId],
+    ties: &[QueryId],
+) -> Vec<(u64, QueryId)> {
+    let is_possible_secret =
+        |q: &QueryId| problem.query_as_code(*q).is_some_and(|c| set.binary_search(&c).is_ok());
+    let preferred: Vec<QueryId> = if rule.possible_secrets_first {
+        ties.iter().copied().filter(is_possible_secret).collect()
+    } else {
+        Vec::new()
+    };
+    let pool = if preferred.is_empty() { ties } else { &preferred[..] };
+    match rule.kind {
+        TieBreak::Lex => pool.first().map(|&q| vec![(1, q)]).unwrap_or_default(),
+        TieBreak::Mix => pool.iter().map(|&q| (problem.multiplicity(state, q), q)).collect(),
+    }
+}
