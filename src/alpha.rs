@@ -66,18 +66,15 @@ impl fmt::Display for Alpha {
             Alpha::Infinity => write!(f, "inf"),
             Alpha::Finite { num, den: 1 } => write!(f, "{num}"),
             Alpha::Finite { num, den } => {
-                let mut d = den;
-                let mut decimals = 0;
-                while d % 10 == 0 {
-                    d /= 10;
-                    decimals += 1;
-                }
-                if d == 1 || (den % 2 == 0 && den.is_power_of_two() && den <= 1024) {
-                    // A terminating decimal: print it as such (1.34, 1.5, 0.25).
-                    let digits = decimals.max(den.trailing_zeros() as usize);
-                    write!(f, "{:.*}", digits, num as f64 / den as f64)
-                } else {
-                    write!(f, "{num}/{den}")
+                // A terminating decimal (den = 2^a·5^b) prints as one: 1.34, 1.5, 0.25.
+                let (twos, fives) = (den.trailing_zeros(), {
+                    let (mut d, mut k) = (den >> den.trailing_zeros(), 0);
+                    while d % 5 == 0 { d /= 5; k += 1; }
+                    if d == 1 { Some(k) } else { None }
+                });
+                match fives {
+                    Some(fives) => write!(f, "{:.*}", twos.max(fives) as usize, num as f64 / den as f64),
+                    None => write!(f, "{num}/{den}"),
                 }
             }
         }

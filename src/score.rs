@@ -229,11 +229,11 @@ mod tests {
 
     #[test]
     fn collision_entropy_tie() {
-        // 5² + 5² = 7² + 1² = 50.
+        // 5² + 5² = 7² + 1² = 50 (the example; as power sums).
         assert_eq!(score("2").compare(&[5, 5], &[7, 1]), Ordering::Equal);
-        assert_eq!(score("1").compare(&[5, 5], &[7, 1]), Ordering::Greater);
-        assert_eq!(score("inf").compare(&[5, 5], &[7, 1]), Ordering::Greater);
-        assert_eq!(score("0").compare(&[5, 5], &[7, 1]), Ordering::Equal);
+        // Within one set (n = 12): 1²+5²+6² = 2²+3²+7² = 62; no tie at α = 3 (342 < 378).
+        assert_eq!(score("2").compare(&[1, 5, 6], &[2, 3, 7]), Ordering::Equal);
+        assert_eq!(score("3").compare(&[1, 5, 6], &[2, 3, 7]), Ordering::Greater);
     }
 
     #[test]

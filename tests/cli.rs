@@ -1,0 +1,69 @@
+//! The command line: bad input gets a clear message and a non-zero exit, and
+//! nothing is written; good input writes complete files.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn bin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_renyi-search")).args(args).output().expect("runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("renyi-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn assert_rejected(args: &[&str], needle: &str) {
+    let out = bin(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(err.contains(needle), "{args:?}: stderr {err:?} lacks {needle:?}");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+}
+
+#[test]
+fn bad_mastermind_input_is_rejected_clearly() {
+    assert_rejected(&["analyze", "mastermind", "--pegs", "0"], "at least 1");
+    assert_rejected(&["analyze", "mastermind", "--colors", "0"], "at least 1");
+    assert_rejected(&["analyze", "mastermind", "--pegs", "8", "--colors", "9"], "GiB");
+    assert_rejected(&["analyze", "mastermind", "--alpha", "-1"], "accepted");
+    assert_rejected(&["analyze", "mastermind", "--alpha", "nan"], "accepted");
+    assert_rejected(&["analyze", "mastermind", "--tie", "random"], "possible values");
+    assert_rejected(&["analyze", "mastermind", "--pegs", "5", "--colors", "3", "--distinct"], "at least as many colours");
+    assert_rejected(&["sweep", "mastermind", "--alpha", "2:1:0.1"], "reversed");
+    assert_rejected(&["sweep", "mastermind", "--alpha", "0:1:0"], "positive");
+    assert_rejected(&["reproduce", "table-9.9"], "accepted");
+}
+
+#[test]
+fn failed_run_writes_nothing() {
+    let dir = scratch("nothing");
+    let out = dir.join("r.json");
+    assert_rejected(&["analyze", "mastermind", "--alpha", "x", "--out", out.to_str().unwrap()], "accepted");
+    assert!(!out.exists());
+}
+
+#[test]
+fn analyze_writes_json_with_provenance_fields() {
+    let dir = scratch("json");
+    let out = dir.join("mm.json");
+    let status = bin(&["analyze", "mastermind", "--pegs", "3", "--colors", "4", "--alpha", "3/2", "--tie", "mix", "--out", out.to_str().unwrap()]);
+    assert!(status.status.success());
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["alpha"], "1.5");
+    assert_eq!(v["codes"], 64);
+    assert!(v["tie_rule"].as_str().unwrap().starts_with("MIX"));
+    let hist: Vec<String> = serde_json::from_value(v["depth_histogram"].clone()).unwrap();
+    assert!(!hist.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sweep_writes_csv() {
+    let out = bin(&["sweep", "mastermind", "--pegs", "2", "--colors", "3", "--alpha", "0:1:0.5"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines[0].starts_with("alpha,"));
+}

@@ -1,0 +1,98 @@
+//! The tree analysis of the core against a plain per-code evaluator that plays
+//! every secret on its own, choosing queries by pairwise exact comparison (no
+//! floating-point band, no memo, no parallelism).
+
+use renyi_search::alpha::Alpha;
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::score::RenyiScore;
+use renyi_search::search::strategy::class_sizes;
+use renyi_search::search::{analyze, RunOptions, SearchProblem, Strategy, TieRule};
+use std::cmp::Ordering;
+
+/// Plays `secret` with H_α-LEX (possible secrets first) and returns the number of guesses.
+fn play<P: SearchProblem<State = ()>>(p: &P, score: &RenyiScore, secret: u32) -> u32 {
+    let mut set: Vec<u32> = (0..p.code_count() as u32).collect();
+    let mut guesses = 0;
+    let mut counts = vec![0u64; p.answer_count()];
+    loop {
+        if set.len() == 1 {
+            return guesses + 1;
+        }
+        let mut best: Vec<(u32, Vec<u64>)> = Vec::new();
+        for q in 0..p.query_count() as u32 {
+            let sizes = class_sizes(p, q, &set, &mut counts);
+            if sizes.len() < 2 {
+                continue;
+            }
+            match best.first().map(|b| score.compare(&sizes, &b.1)) {
+                None | Some(Ordering::Equal) => best.push((q, sizes)),
+                Some(Ordering::Greater) => best = vec![(q, sizes)],
+                Some(Ordering::Less) => {}
+            }
+        }
+        let consistent = best.iter().find(|(q, _)| set.contains(&p.query_as_code(*q).unwrap()));
+        let q = consistent.unwrap_or(&best[0]).0;
+        guesses += 1;
+        let answer = p.answer(q, secret);
+        if Some(answer) == p.solving_answer(q) {
+            return guesses;
+        }
+        set.retain(|&c| p.answer(q, c) == answer);
+    }
+}
+
+fn plain_total<P: SearchProblem<State = ()>>(p: &P, alpha: Alpha) -> u64 {
+    let score = RenyiScore::new(alpha);
+    (0..p.code_count() as u32).map(|s| play(p, &score, s) as u64).sum()
+}
+
+#[test]
+fn tree_analysis_equals_per_code_play_on_small_variants() {
+    let variants = [(2, 3, false), (3, 3, false), (2, 4, false), (3, 4, true), (3, 5, true), (3, 4, false)];
+    for (pegs, colors, distinct) in variants {
+        let mm = Mastermind::new(pegs, colors, distinct).unwrap();
+        for alpha in ["0", "0.5", "1", "1.5", "2", "3", "inf"] {
+            let alpha: Alpha = alpha.parse().unwrap();
+            let tree = analyze(&mm, Strategy::new(alpha, TieRule::lex()), RunOptions::default());
+            let plain = plain_total(&mm, alpha);
+            assert_eq!(tree.total, plain.to_string(), "{} α={alpha}", mm.name());
+        }
+    }
+}
+
+/// MM(2,2) by hand: every first guess splits {AA,AB,BA,BB} as {2,1,1}; LEX plays
+/// AA, then AB on {AB,BA}; depths AA 1, AB 2, BB 2, BA 3: total 8.
+#[test]
+fn mm_2_2_by_hand() {
+    let mm = Mastermind::new(2, 2, false).unwrap();
+    for alpha in ["0", "1", "2", "inf"] {
+        for tie in [TieRule::lex(), TieRule::mix()] {
+            let r = analyze(&mm, Strategy::new(alpha.parse().unwrap(), tie), RunOptions::default());
+            assert_eq!(r.total, "8");
+            assert_eq!(r.depth_histogram, vec!["0", "1", "2", "1"]);
+        }
+    }
+    let lex = analyze(&mm, Strategy::new(Alpha::integer(1), TieRule::lex()), RunOptions::default());
+    assert_eq!(lex.first_queries, vec!["AA"]);
+}
+
+/// MM(2,3) by hand. Guess AB against the 9 secrets: AB (2,0); AA AC BB CB (1,0);
+/// BA (0,2); BC CA (0,1); CC (0,0) — sizes {4,2,1,1,1}. Guess AA: {4,4,1}.
+/// Both have max class 4, so H_∞ ties everything and LEX plays AA; H_0, H_1 and
+/// H_2 prefer AB's five classes.
+#[test]
+fn mm_2_3_first_guess_by_hand() {
+    let mm = Mastermind::new(2, 3, false).unwrap();
+    let ab = mm.code_by_label("AB").unwrap();
+    let mut sizes = std::collections::BTreeMap::new();
+    for s in 0..9 {
+        *sizes.entry(mm.black_white(ab, s)).or_insert(0) += 1;
+    }
+    let expected = [((0, 0), 1), ((0, 1), 2), ((0, 2), 1), ((1, 0), 4), ((2, 0), 1)];
+    assert_eq!(sizes.into_iter().collect::<Vec<_>>(), expected.to_vec());
+    let first = |alpha: Alpha| analyze(&mm, Strategy::new(alpha, TieRule::lex()), RunOptions::default()).first_queries;
+    assert_eq!(first(Alpha::Infinity), vec!["AA"]);
+    for a in [0, 1, 2] {
+        assert_eq!(first(Alpha::integer(a)), vec!["AB"]);
+    }
+}
