@@ -11,31 +11,38 @@ use crate::alpha::Alpha;
 /// α = ∞: −log2 max p; otherwise 1/(1−α)·log2 Σ p_i^α, evaluated stably
 /// (via `ln_1p`/`exp_m1` near α = 1 and log-sum-exp elsewhere).
 pub fn renyi_entropy(alpha: Alpha, p: &[f64]) -> f64 {
-    renyi_of_probabilities(alpha, p.iter().copied())
+    renyi_of_weighted(alpha, p.iter().map(|&x| (x, 1.0)))
 }
 
 /// H_α of the answer distribution of a partition with the given class sizes
 /// (zero sizes are ignored). Allocation-free: this is the per-query key.
 pub fn renyi_of_sizes(alpha: Alpha, sizes: &[u64]) -> f64 {
     let n = sizes.iter().sum::<u64>() as f64;
-    renyi_of_probabilities(alpha, sizes.iter().map(move |&c| c as f64 / n))
+    renyi_of_weighted(alpha, sizes.iter().map(move |&c| (c as f64 / n, 1.0)))
 }
 
-fn renyi_of_probabilities<I: Iterator<Item = f64> + Clone>(alpha: Alpha, p: I) -> f64 {
-    let p = p.filter(|&x| x > 0.0);
+/// H_α of a partition given as runs (class size, number of classes of that size).
+pub fn renyi_of_runs(alpha: Alpha, runs: &[(u64, u64)]) -> f64 {
+    let n = runs.iter().map(|(c, k)| c * k).sum::<u64>() as f64;
+    renyi_of_weighted(alpha, runs.iter().filter(|r| r.1 > 0).map(move |&(c, k)| (c as f64 / n, k as f64)))
+}
+
+/// H_α of probabilities p, each occurring `w` times: items are (p, w).
+fn renyi_of_weighted<I: Iterator<Item = (f64, f64)> + Clone>(alpha: Alpha, items: I) -> f64 {
+    let p = items.filter(|&(x, _)| x > 0.0);
     let ln2 = std::f64::consts::LN_2;
     match alpha {
-        Alpha::Infinity => -p.fold(0.0, f64::max).log2(),
-        Alpha::Finite { num: 0, .. } => (p.count() as f64).log2(),
-        Alpha::Finite { num, den } if num == den => -p.map(|x| x * x.log2()).sum::<f64>(),
+        Alpha::Infinity => -p.map(|(x, _)| x).fold(0.0, f64::max).log2(),
+        Alpha::Finite { num: 0, .. } => p.map(|(_, w)| w).sum::<f64>().log2(),
+        Alpha::Finite { num, den } if num == den => -p.map(|(x, w)| w * x * x.log2()).sum::<f64>(),
         _ => {
             let a = alpha.to_f64();
             let ln_sum = if (a - 1.0).abs() <= 0.5 {
                 // Σ p^α = 1 + Σ p·(p^(α−1) − 1): accurate when α is close to 1.
-                p.map(|x| x * ((a - 1.0) * x.ln()).exp_m1()).sum::<f64>().ln_1p()
+                p.map(|(x, w)| w * x * ((a - 1.0) * x.ln()).exp_m1()).sum::<f64>().ln_1p()
             } else {
-                let m = p.clone().map(|x| x.ln()).fold(f64::NEG_INFINITY, f64::max);
-                a * m + p.map(|x| (a * (x.ln() - m)).exp()).sum::<f64>().ln()
+                let m = p.clone().map(|(x, _)| x.ln()).fold(f64::NEG_INFINITY, f64::max);
+                a * m + p.map(|(x, w)| w * (a * (x.ln() - m)).exp()).sum::<f64>().ln()
             };
             ln_sum / ((1.0 - a) * ln2)
         }
@@ -86,5 +93,13 @@ mod tests {
             last = h;
         }
         assert!(renyi_entropy(Alpha::Infinity, &p) <= last);
+    }
+
+    #[test]
+    fn runs_equal_expanded_sizes() {
+        for alpha in ["0", "0.5", "1", "1.5", "2", "inf"] {
+            let (x, y) = (renyi_of_runs(a(alpha), &[(3, 2), (1, 3), (7, 0)]), renyi_of_sizes(a(alpha), &[3, 3, 1, 1, 1]));
+            assert!((x - y).abs() < 1e-12, "α = {alpha}");
+        }
     }
 }

@@ -13,6 +13,7 @@ pub mod alpha;
 pub mod entropy;
 pub mod error;
 pub mod games;
+pub mod models;
 pub mod output;
 pub mod reproduce;
 pub mod score;

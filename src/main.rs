@@ -7,7 +7,13 @@ use renyi_search::games::mastermind::Mastermind;
 use renyi_search::output::{write_atomic, write_json};
 use renyi_search::reproduce::{table_4_18, table_4_5};
 use renyi_search::search::{analyze, Analysis, RunOptions, Strategy, TieBreak, TieRule};
+use renyi_search::models::free::{perfect_total_closed, FreeSearch};
+use renyi_search::models::wurzel::{self, Wurzel};
+use renyi_search::models::{strategy_totals, SizeModel};
+use renyi_search::reproduce::wurzel_free;
+use renyi_search::search::outcome::{exact_f64, exact_string};
 use renyi_search::sweep::{alpha_grid, sweep};
+use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -32,7 +38,7 @@ enum Command {
     },
     /// Recompute published tables into results/ (all implemented ones by default).
     Reproduce {
-        /// Tables: table-4.5, table-4.18, or all.
+        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), or all.
         #[arg(default_value = "all")]
         targets: Vec<String>,
         /// Output directory.
@@ -45,6 +51,25 @@ enum Command {
 enum Game {
     /// Mastermind MM(p,c).
     Mastermind(MastermindArgs),
+    /// Free search problem of query width a (CSV: m, perfect total, H_α total).
+    Free(SizeArgs),
+    /// Wurzel model, budget ⌈√|C|⌉ (CSV: n, perfect total, H_α total).
+    Wurzel(SizeArgs),
+}
+
+#[derive(Args)]
+struct SizeArgs {
+    /// Query width a (free search only).
+    #[arg(long, default_value_t = 2)]
+    width: u64,
+    /// Largest set size (analyze: every size 1..=upto).
+    #[arg(long, default_value_t = 1000)]
+    upto: u64,
+    /// Set size for sweep (default: --upto).
+    #[arg(long)]
+    size: Option<u64>,
+    #[command(flatten)]
+    strategy: StrategyArgs,
 }
 
 #[derive(Args)]
@@ -121,6 +146,13 @@ fn run(cli: Cli) -> Result<()> {
             let result = analyze(&mm, Strategy::new(alpha, m.strategy.tie_rule()), RunOptions { progress: m.strategy.progress });
             emit_analysis(&result, &m.strategy)
         }
+        Command::Analyze { game: Game::Free(a) } => size_model_csv(&FreeSearch::new(a.width)?, &a, |m| perfect_total_closed(a.width, m)),
+        Command::Analyze { game: Game::Wurzel(a) } => {
+            let perfect = wurzel::perfect_totals(checked_size(a.upto)?);
+            size_model_csv(&Wurzel, &a, |n| perfect[n as usize])
+        }
+        Command::Sweep { game: Game::Free(a) } => size_model_sweep(&FreeSearch::new(a.width)?, &a),
+        Command::Sweep { game: Game::Wurzel(a) } => size_model_sweep(&Wurzel, &a),
         Command::Sweep { game: Game::Mastermind(m) } => {
             let alphas = alpha_grid(&m.strategy.alpha)?;
             let mm = Mastermind::new(m.pegs, m.colors, m.distinct)?;
@@ -133,6 +165,57 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Reproduce { targets, results } => reproduce(&targets, &results),
     }
+}
+
+/// Largest set size accepted for the size models.
+const MAX_SIZE: u64 = 20_000_000;
+
+fn checked_size(n: u64) -> Result<u64> {
+    match n {
+        0 => Err(invalid("set sizes start at 1; got 0")),
+        n if n > MAX_SIZE => Err(invalid(format!("set size {n} is above the supported {MAX_SIZE}"))),
+        n => Ok(n),
+    }
+}
+
+fn emit_text(text: &str, out: &Option<PathBuf>) -> Result<()> {
+    match out {
+        Some(path) => write_atomic(path, text.as_bytes()),
+        None => Ok(print!("{text}")),
+    }
+}
+
+/// CSV of perfect and H_α totals for every size 1..=upto.
+fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: impl Fn(u64) -> u64) -> Result<()> {
+    let upto = checked_size(a.upto)?;
+    let alpha: Alpha = a.strategy.alpha.parse()?;
+    let totals = strategy_totals(model, Strategy::new(alpha, a.strategy.tie_rule()), upto)?;
+    let mut csv = format!("# {} — H_{alpha} {}\nn,perfect_total,renyi_total,renyi_over_perfect\n", model.name(), a.strategy.tie_rule());
+    for n in 1..=upto {
+        let p = perfect(n);
+        let ratio = if p == 0 { 1.0 } else { exact_f64(&totals[n as usize]) / p as f64 };
+        csv += &format!("{n},{p},{},{ratio}\n", exact_string(&totals[n as usize]));
+    }
+    emit_text(&csv, &a.strategy.out)
+}
+
+/// CSV of the H_α total at one size for a grid of α.
+fn size_model_sweep<M: SizeModel>(model: &M, a: &SizeArgs) -> Result<()> {
+    let size = checked_size(a.size.unwrap_or(a.upto))?;
+    let alphas = alpha_grid(&a.strategy.alpha)?;
+    let tie = a.strategy.tie_rule();
+    let rows: Vec<Result<String>> = alphas
+        .par_iter()
+        .map(|&alpha| {
+            let t = strategy_totals(model, Strategy::new(alpha, tie), size)?;
+            Ok(format!("{alpha},{},{}\n", alpha.to_f64(), exact_string(&t[size as usize])))
+        })
+        .collect();
+    let mut csv = format!("# {} — size {size}, {tie}\nalpha,alpha_value,total\n", model.name());
+    for r in rows {
+        csv += &r?;
+    }
+    emit_text(&csv, &a.strategy.out)
 }
 
 fn emit_analysis(result: &Analysis, args: &StrategyArgs) -> Result<()> {
@@ -154,14 +237,14 @@ fn emit_analysis(result: &Analysis, args: &StrategyArgs) -> Result<()> {
     Ok(())
 }
 
-const TARGETS: &str = "table-4.5, table-4.18, all";
+const TARGETS: &str = "table-4.5, table-4.18, table-4.15, all";
 
 fn reproduce(targets: &[String], dir: &std::path::Path) -> Result<()> {
     let mut wanted: Vec<&str> = Vec::new();
     for t in targets {
         match t.as_str() {
-            "all" => wanted.extend(["table-4.5", "table-4.18"]),
-            "table-4.5" | "table-4.18" => wanted.push(t),
+            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15"]),
+            "table-4.5" | "table-4.18" | "table-4.15" => wanted.push(t),
             other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
         }
     }
@@ -174,6 +257,7 @@ fn reproduce(targets: &[String], dir: &std::path::Path) -> Result<()> {
                 let equal = cells.iter().filter(|c| c.total.equal).count();
                 eprintln!("table-4.5: {equal} of {} totals equal to the thesis", cells.len());
             }
+            "table-4.15" => wurzel_free::reproduce(dir)?,
             _ => {
                 table_4_18::reproduce(dir)?;
             }

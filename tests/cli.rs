@@ -67,3 +67,27 @@ fn sweep_writes_csv() {
     assert_eq!(lines.len(), 4);
     assert!(lines[0].starts_with("alpha,"));
 }
+
+#[test]
+fn bad_size_model_input_is_rejected_clearly() {
+    assert_rejected(&["analyze", "free", "--width", "1"], "at least 2");
+    assert_rejected(&["analyze", "free", "--upto", "0"], "start at 1");
+    assert_rejected(&["analyze", "wurzel", "--upto", "0"], "start at 1");
+    assert_rejected(&["analyze", "wurzel", "--alpha", "-2"], "accepted");
+    assert_rejected(&["analyze", "wurzel", "--alpha", "inf", "--tie", "mix", "--upto", "10"], "not supported");
+    assert_rejected(&["sweep", "wurzel", "--size", "100", "--alpha", "2:1:0.5"], "reversed");
+    assert_rejected(&["sweep", "wurzel", "--size", "100", "--alpha", "0:1:0"], "positive");
+}
+
+#[test]
+fn wurzel_and_free_csv() {
+    let out = bin(&["analyze", "wurzel", "--upto", "15", "--alpha", "1.5"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let perfect: Vec<&str> = text.lines().skip(2).map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(perfect.join(" "), "0 2 5 9 12 17 21 27 32 36 43 48 54 62 68");
+    let free = String::from_utf8(bin(&["analyze", "free", "--width", "3", "--upto", "5"]).stdout).unwrap();
+    assert_eq!(free.lines().last().unwrap(), "5,8,9,1.125");
+    let sweep = String::from_utf8(bin(&["sweep", "wurzel", "--size", "1000", "--alpha", "1.35"]).stdout).unwrap();
+    assert!(sweep.lines().last().unwrap().ends_with(",26521"));
+}

@@ -4,6 +4,7 @@
 
 pub mod table_4_18;
 pub mod table_4_5;
+pub mod wurzel_free;
 
 use crate::search::outcome::{exact_decimal, exact_string, Exact};
 use num_bigint::BigInt;
