@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Figures shaped like thesis Figs. 4.1, 4.3/4.4, 4.16 and 4.17 from the CSVs of
-`renyi-search reproduce table-4.15` (results/free-search.csv, wurzel-curves.csv,
+`renyi-search reproduce table-4.15` (results/free-search-large.csv, wurzel-curves.csv,
 wurzel-alpha-1000.csv). Writes PNGs into results/. Needs matplotlib."""
 import csv
 import math
@@ -19,7 +19,7 @@ def rows(name):
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
-free = rows("free-search.csv")
+free = rows("free-search-large.csv")
 fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
 for a in (2, 3, 4, 10, 16):
     pts = [r for r in free if int(r["a"]) == a and int(r["m"]) > 1]

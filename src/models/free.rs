@@ -9,7 +9,7 @@
 //!   partition into min(a, m) classes is the unique optimum (Satz 4.6); for α = 0
 //!   and ∞ it is the canonically first of many tied ones (LEX).
 
-use super::{balanced, SizeModel, Split};
+use super::{SizeModel, Split};
 use crate::alpha::Alpha;
 use crate::error::{invalid, Result};
 
@@ -33,8 +33,9 @@ impl SizeModel for FreeSearch {
     }
 
     /// The most even split into j classes for every j = 2..min(a, n).
-    fn candidates(&self, n: u64) -> Vec<Split> {
-        (2..=self.width.min(n)).map(|j| balanced(n, j)).collect()
+    fn candidates(&self, n: u64, out: &mut Vec<Split>) {
+        out.clear();
+        out.extend((2..=self.width.min(n)).map(|j| Split::balanced(n, j)));
     }
 
     fn mix_exact(&self, alpha: Alpha) -> bool {

@@ -12,75 +12,109 @@ pub mod free;
 pub mod wurzel;
 
 use crate::alpha::Alpha;
-use crate::entropy::renyi_of_runs;
 use crate::error::{invalid, Result};
-use crate::score::RenyiScore;
+use crate::score::{RenyiScore, RunKey};
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieBreak};
 use num_bigint::BigInt;
 use std::cmp::Ordering;
 
-/// A partition of n given as runs (class size, number of classes), sizes distinct
-/// and decreasing, counts positive.
-pub type Split = Vec<(u64, u64)>;
+/// Most runs (distinct class sizes) a size query may have: both models use a
+/// balanced split (two sizes) plus one free class.
+pub const MAX_RUNS: usize = 4;
 
-/// The split of `total` into `parts` classes as even as possible:
-/// `total % parts` classes of ⌈total/parts⌉, the rest ⌊total/parts⌋.
-pub fn balanced(total: u64, parts: u64) -> Split {
-    let (q, r) = (total / parts, total % parts);
-    [(q + 1, r), (q, parts - r)].into_iter().filter(|&(s, c)| c > 0 && s > 0).collect()
+/// A partition of n as runs (class size, number of classes): sizes distinct and
+/// decreasing, counts positive. A small value type, so that generating the
+/// candidates of every n allocates nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    runs: [(u64, u64); MAX_RUNS],
+    len: usize,
 }
 
-/// Merges runs into canonical form (distinct sizes, decreasing).
-pub fn normalize(mut runs: Split) -> Split {
-    runs.retain(|&(s, c)| s > 0 && c > 0);
-    runs.sort_unstable_by(|a, b| b.0.cmp(&a.0));
-    let mut out: Split = Vec::with_capacity(runs.len());
-    for (s, c) in runs {
-        match out.last_mut() {
-            Some(last) if last.0 == s => last.1 += c,
-            _ => out.push((s, c)),
+impl Split {
+    /// The canonical split with these runs (merged, sorted; zero runs dropped).
+    /// Panics if more than [`MAX_RUNS`] distinct sizes remain (a model bug).
+    pub fn from_runs(items: impl IntoIterator<Item = (u64, u64)>) -> Split {
+        let mut out = Split { runs: [(0, 0); MAX_RUNS], len: 0 };
+        for (size, count) in items.into_iter().filter(|&(s, c)| s > 0 && c > 0) {
+            out.add(size, count);
         }
+        out
     }
-    out
-}
 
-/// The class sizes of a split, expanded, in decreasing order.
-pub fn expand(split: &Split) -> Vec<u64> {
-    split.iter().flat_map(|&(s, c)| std::iter::repeat_n(s, c as usize)).collect()
+    fn add(&mut self, size: u64, count: u64) {
+        if let Some(run) = self.runs[..self.len].iter_mut().find(|r| r.0 == size) {
+            run.1 += count;
+            return;
+        }
+        assert!(self.len < MAX_RUNS, "a size query with more than {MAX_RUNS} distinct class sizes");
+        let at = self.runs[..self.len].iter().position(|r| r.0 < size).unwrap_or(self.len);
+        self.runs.copy_within(at..self.len, at + 1);
+        self.runs[at] = (size, count);
+        self.len += 1;
+    }
+
+    /// The split of `total` into `parts` classes as even as possible:
+    /// `total % parts` classes of ⌈total/parts⌉, the rest ⌊total/parts⌋.
+    pub fn balanced(total: u64, parts: u64) -> Split {
+        let (q, r) = (total / parts, total % parts);
+        Split::from_runs([(q + 1, r), (q, parts - r)])
+    }
+
+    /// This split with one more class of `size` elements.
+    pub fn with_class(mut self, size: u64) -> Split {
+        if size > 0 {
+            self.add(size, 1);
+        }
+        self
+    }
+
+    pub fn runs(&self) -> &[(u64, u64)] {
+        &self.runs[..self.len]
+    }
+
+    /// The class sizes, expanded, in decreasing order.
+    pub fn expand(&self) -> Vec<u64> {
+        self.runs().iter().flat_map(|&(s, c)| std::iter::repeat_n(s, c as usize)).collect()
+    }
 }
 
 /// A model whose sets are characterised by their size.
 pub trait SizeModel: Sync {
     fn name(&self) -> String;
-    /// Candidate queries on a set of n ≥ 2 elements. Must contain, for every α,
-    /// the canonically first H_α-optimal query; see [`Self::mix_exact`].
-    fn candidates(&self, n: u64) -> Vec<Split>;
+    /// Candidate queries on a set of n ≥ 2 elements, written into `out` (cleared
+    /// first). Must contain, for every α, the canonically first H_α-optimal
+    /// query; see [`Self::mix_exact`].
+    fn candidates(&self, n: u64, out: &mut Vec<Split>);
     /// Whether the candidates contain *every* H_α-optimal query, so that MIX
     /// (the mean over all tied queries) is exact.
     fn mix_exact(&self, alpha: Alpha) -> bool;
 }
 
 /// The queries the strategy plays on n elements: the exactly H_α-maximal
-/// candidates, reduced to the canonically first for LEX.
-pub fn chosen_splits(score: &RenyiScore, tie: TieBreak, candidates: Vec<Split>) -> Vec<Split> {
-    let keyed: Vec<(f64, Split)> = candidates.into_iter().map(|s| (renyi_of_runs(score.alpha(), &s), s)).collect();
-    let Some(top) = keyed.iter().map(|k| k.0).reduce(f64::max) else { return Vec::new() };
-    let band: Vec<Vec<u64>> = keyed.into_iter().filter(|(k, _)| RenyiScore::near(*k, top)).map(|(_, s)| expand(&s)).collect();
-    let mut best = band[0].clone();
-    for sizes in &band[1..] {
-        if score.compare(sizes, &best) == Ordering::Greater {
-            best = sizes.clone();
+/// candidates (found by `key`, confirmed by `score`), reduced to the
+/// canonically first for LEX.
+pub fn chosen_splits(score: &RenyiScore, key: &RunKey, tie: TieBreak, candidates: &[Split]) -> Vec<Split> {
+    let keys: Vec<f64> = candidates.iter().map(|s| key.key(s.runs())).collect();
+    let Some(top) = keys.iter().copied().reduce(f64::max) else { return Vec::new() };
+    let band: Vec<(Vec<u64>, Split)> = candidates
+        .iter()
+        .zip(&keys)
+        .filter(|(_, k)| RenyiScore::near(**k, top))
+        .map(|(s, _)| (s.expand(), *s))
+        .collect();
+    let mut best = &band[0].0;
+    for (sizes, _) in &band[1..] {
+        if score.compare(sizes, best) == Ordering::Greater {
+            best = sizes;
         }
     }
-    let mut ties: Vec<Vec<u64>> = band.into_iter().filter(|s| score.compare(s, &best) == Ordering::Equal).collect();
-    ties.sort();
-    ties.dedup();
-    let runs = |v: Vec<u64>| normalize(v.into_iter().map(|s| (s, 1)).collect());
-    match tie {
-        TieBreak::Lex => ties.into_iter().take(1).map(runs).collect(),
-        TieBreak::Mix => ties.into_iter().map(runs).collect(),
-    }
+    let mut ties: Vec<&(Vec<u64>, Split)> = band.iter().filter(|(s, _)| score.compare(s, best) == Ordering::Equal).collect();
+    ties.sort_by(|a, b| a.0.cmp(&b.0));
+    ties.dedup_by(|a, b| a.0 == b.0);
+    let take = if tie == TieBreak::Lex { 1 } else { ties.len() };
+    ties.into_iter().take(take).map(|t| t.1).collect()
 }
 
 /// Exact totals T(n) = n·E(n) of an H_α strategy for n = 0..=upto
@@ -95,12 +129,15 @@ pub fn strategy_totals<M: SizeModel>(model: &M, strategy: Strategy, upto: u64) -
     }
     let int = |x: u64| Exact::from_integer(BigInt::from(x));
     let mut t: Vec<Exact> = vec![int(0); (upto + 1).max(2) as usize];
+    let mut candidates = Vec::new();
+    let key = RunKey::new(alpha, (upto as usize + 1).min(1 << 16));
     for n in 2..=upto {
-        let chosen = chosen_splits(&strategy.score, strategy.tie.kind, model.candidates(n));
+        model.candidates(n, &mut candidates);
+        let chosen = chosen_splits(&strategy.score, &key, strategy.tie.kind, &candidates);
         if chosen.is_empty() {
             return Err(invalid(format!("the {} has no admissible query on {n} elements", model.name())));
         }
-        let sum = chosen.iter().fold(int(0), |acc, s| acc + s.iter().fold(int(0), |a, &(size, c)| a + &t[size as usize] * int(c)));
+        let sum = chosen.iter().fold(int(0), |acc, s| acc + s.runs().iter().fold(int(0), |a, &(size, c)| a + &t[size as usize] * int(c)));
         t[n as usize] = int(n) + sum / int(chosen.len() as u64);
     }
     Ok(t)
@@ -112,9 +149,11 @@ mod tests {
 
     #[test]
     fn balanced_splits() {
-        assert_eq!(balanced(7, 3), vec![(3, 1), (2, 2)]);
-        assert_eq!(balanced(6, 3), vec![(2, 3)]);
-        assert_eq!(balanced(2, 3), vec![(1, 2)]);
-        assert_eq!(expand(&normalize(vec![(1, 2), (4, 1), (1, 1)])), vec![4, 1, 1, 1]);
+        assert_eq!(Split::balanced(7, 3).runs(), &[(3, 1), (2, 2)]);
+        assert_eq!(Split::balanced(6, 3).runs(), &[(2, 3)]);
+        assert_eq!(Split::balanced(2, 3).runs(), &[(1, 2)]);
+        assert_eq!(Split::from_runs([(1, 2), (4, 1), (1, 1)]).expand(), vec![4, 1, 1, 1]);
+        assert_eq!(Split::balanced(4, 2).with_class(2).runs(), &[(2, 3)]);
+        assert_eq!(Split::balanced(5, 2).with_class(9).runs(), &[(9, 1), (3, 1), (2, 1)]);
     }
 }

@@ -13,7 +13,7 @@
 //!   Σ c^α, Σ c log c; evening out strictly improves them), so one candidate per S
 //!   suffices and MIX over ties between different S is exact.
 
-use super::{balanced, normalize, SizeModel, Split};
+use super::{SizeModel, Split};
 use crate::alpha::Alpha;
 
 /// L(n) = ⌈√n⌉.
@@ -30,16 +30,10 @@ impl SizeModel for Wurzel {
         "Wurzel model (L = ⌈√|C|⌉)".to_string()
     }
 
-    fn candidates(&self, n: u64) -> Vec<Split> {
+    fn candidates(&self, n: u64, out: &mut Vec<Split>) {
         let l = budget(n);
-        (1..=(l - 1).min(n - 1))
-            .map(|s| {
-                let k = s.min(l - s);
-                let mut runs = balanced(s, k);
-                runs.push((n - s, 1));
-                normalize(runs)
-            })
-            .collect()
+        out.clear();
+        out.extend((1..=(l - 1).min(n - 1)).map(|s| Split::balanced(s, s.min(l - s)).with_class(n - s)));
     }
 
     fn mix_exact(&self, alpha: Alpha) -> bool {
