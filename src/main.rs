@@ -10,6 +10,12 @@ use renyi_search::search::{analyze, Analysis, RunOptions, Strategy, TieBreak, Ti
 use renyi_search::models::free::{perfect_total_closed, FreeSearch};
 use renyi_search::models::wurzel::{self, Wurzel};
 use renyi_search::models::{strategy_totals, SizeModel};
+use renyi_search::games::beams::game::Penalty;
+use renyi_search::games::beams::geometry::Board;
+use renyi_search::games::beams::patterns::{load_or_build, placements, CacheStatus};
+use renyi_search::games::beams::polyhex::pieces_in_rhombus;
+use renyi_search::games::beams::Variant;
+use renyi_search::reproduce::table_4_10::{self, Column};
 use renyi_search::reproduce::wurzel_free;
 use renyi_search::search::outcome::{exact_f64, exact_string};
 use renyi_search::sweep::{alpha_grid, sweep};
@@ -36,15 +42,77 @@ enum Command {
         #[command(subcommand)]
         game: Game,
     },
+    /// Beams: board, pieces, patterns and code counts of a variant.
+    Beams {
+        #[command(subcommand)]
+        what: BeamsCommand,
+    },
     /// Recompute published tables into results/ (all implemented ones by default).
     Reproduce {
-        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), or all.
+        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, or all.
         #[arg(default_value = "all")]
         targets: Vec<String>,
         /// Output directory.
         #[arg(long, default_value = "results")]
         results: PathBuf,
+        /// Cache directory for code tables.
+        #[arg(long, default_value = "codes")]
+        codes: PathBuf,
     },
+}
+
+#[derive(Subcommand)]
+enum BeamsCommand {
+    /// Pieces, placements, patterns, codes and diagonals of a variant (3c6p, 6c3p, 6c6p, 6c10p).
+    Info {
+        variant: String,
+        /// Cache directory for pattern tables.
+        #[arg(long, default_value = "codes")]
+        codes: PathBuf,
+    },
+}
+
+#[derive(Args)]
+struct BeamsArgs {
+    /// Variant: 3c6p, 6c3p (6c6p needs the bit-table analysis, not implemented yet).
+    variant: String,
+    /// Rényi order: 0, 1, 2, inf, 1.5, 3/2 …
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    alpha: String,
+    /// Tie rule: lex-c (colour, diagonal), lex-d (diagonal, colour), mix (uniform over all
+    /// tied queries), mix-reduced (uniform over asked colours + one new colour).
+    #[arg(long, value_enum, default_value_t = BeamsTie::LexC)]
+    tie: BeamsTie,
+    /// Penalty for a set left undecided: best (best code laid), random (random code of M), none.
+    #[arg(long, value_enum, default_value_t = BeamsPenalty::Best)]
+    penalty: BeamsPenalty,
+    /// Cache directory for pattern tables.
+    #[arg(long, default_value = "codes")]
+    codes: PathBuf,
+    /// Write the result as JSON to this file.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Print JSON instead of a summary.
+    #[arg(long)]
+    json: bool,
+    /// Show a progress bar.
+    #[arg(long)]
+    progress: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BeamsTie {
+    LexC,
+    LexD,
+    Mix,
+    MixReduced,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum BeamsPenalty {
+    Best,
+    Random,
+    None,
 }
 
 #[derive(Subcommand)]
@@ -55,6 +123,8 @@ enum Game {
     Free(SizeArgs),
     /// Wurzel model, budget ⌈√|C|⌉ (CSV: n, perfect total, H_α total).
     Wurzel(SizeArgs),
+    /// Beams(c colours, p cells per piece).
+    Beams(BeamsArgs),
 }
 
 #[derive(Args)]
@@ -151,6 +221,9 @@ fn run(cli: Cli) -> Result<()> {
             let perfect = wurzel::perfect_totals(checked_size(a.upto)?);
             size_model_csv(&Wurzel, &a, |n| perfect[n as usize])
         }
+        Command::Analyze { game: Game::Beams(b) } => analyze_beams(&b),
+        Command::Sweep { game: Game::Beams(_) } => Err(invalid("sweep beams is not implemented; run analyze beams per α")),
+        Command::Beams { what: BeamsCommand::Info { variant, codes } } => beams_info(&variant, &codes),
         Command::Sweep { game: Game::Free(a) } => size_model_sweep(&FreeSearch::new(a.width)?, &a),
         Command::Sweep { game: Game::Wurzel(a) } => size_model_sweep(&Wurzel, &a),
         Command::Sweep { game: Game::Mastermind(m) } => {
@@ -163,7 +236,7 @@ fn run(cli: Cli) -> Result<()> {
                 None => Ok(print!("{csv}")),
             }
         }
-        Command::Reproduce { targets, results } => reproduce(&targets, &results),
+        Command::Reproduce { targets, results, codes } => reproduce(&targets, &results, &codes),
     }
 }
 
@@ -218,16 +291,66 @@ fn size_model_sweep<M: SizeModel>(model: &M, a: &SizeArgs) -> Result<()> {
     emit_text(&csv, &a.strategy.out)
 }
 
+fn analyze_beams(b: &BeamsArgs) -> Result<()> {
+    let alpha: Alpha = b.alpha.parse()?;
+    let variant: Variant = b.variant.parse()?;
+    let (patterns, status) = load_or_build(variant, Some(&b.codes))?;
+    if let CacheStatus::Built { reason } = status {
+        eprintln!("pattern table: {reason}");
+    }
+    let column = match b.tie {
+        BeamsTie::LexC => Column::LexC,
+        BeamsTie::LexD => Column::LexD,
+        BeamsTie::Mix => Column::Mix,
+        BeamsTie::MixReduced => Column::MixReduced,
+    };
+    let mut g = table_4_10::game(patterns, column)?;
+    g.penalty = match b.penalty {
+        BeamsPenalty::Best => Penalty::BestGuess,
+        BeamsPenalty::Random => Penalty::RandomGuess,
+        BeamsPenalty::None => Penalty::None,
+    };
+    let tie = if matches!(b.tie, BeamsTie::LexC | BeamsTie::LexD) { TieRule::lex() } else { TieRule::mix() };
+    let result = analyze(&g, Strategy::new(alpha, tie), RunOptions { progress: b.progress });
+    emit(&result, &b.out, b.json)
+}
+
+fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
+    let variant: Variant = variant.parse()?;
+    let board = Board::new(variant.n);
+    println!("{variant}: board edge {}, {} cells (centre removed), {} diagonals", variant.n, board.cell_count(), board.diagonals.len());
+    println!("  pieces (fixed polyhexes of {} cells in the {}×{} rhombus): {}", variant.piece_size, 2 * variant.n - 1, 2 * variant.n - 1, pieces_in_rhombus(variant.piece_size, variant.n));
+    if variant.n > 4 {
+        println!("  patterns: not enumerated for boards of edge 5 (far too many)");
+        return Ok(());
+    }
+    println!("  placements (connected {}-cell sets on the board): {}", variant.piece_size, placements(&board, variant.piece_size).len());
+    let clock = std::time::Instant::now();
+    let (patterns, status) = load_or_build(variant, Some(codes))?;
+    let how = match status {
+        CacheStatus::Loaded => format!("loaded from {}", codes.display()),
+        CacheStatus::Built { reason } => reason,
+    };
+    println!("  patterns: {} ({how}, {:.2} s)", patterns.count(), clock.elapsed().as_secs_f64());
+    let codes_total = patterns.count() as u64 * variant.colourings() as u64;
+    println!("  codes: {} = {} × {} colourings; as a bit table {} bytes ({:.1} MiB)", codes_total, patterns.count(), variant.colourings(), codes_total.div_ceil(8), codes_total as f64 / 8.0 / 1048576.0);
+    Ok(())
+}
+
 fn emit_analysis(result: &Analysis, args: &StrategyArgs) -> Result<()> {
-    if let Some(path) = &args.out {
+    emit(result, &args.out, args.json)
+}
+
+fn emit(result: &Analysis, out: &Option<PathBuf>, json: bool) -> Result<()> {
+    if let Some(path) = out {
         return write_json(path, result);
     }
-    if args.json {
+    if json {
         println!("{}", serde_json::to_string_pretty(result).expect("plain data"));
         return Ok(());
     }
     println!("{} — H_{} {}", result.problem, result.alpha, result.tie_rule);
-    println!("  total     {} ≈ {:.4}", result.total, result.total_decimal);
+    println!("  total     {} ≈ {:.4} (penalty points {})", result.total, result.total_decimal, result.penalty_total);
     println!("  mean      {:.6} over {} codes", result.mean, result.codes);
     println!("  max depth {}", result.max_depth);
     println!("  histogram {}", result.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" "));
@@ -237,14 +360,14 @@ fn emit_analysis(result: &Analysis, args: &StrategyArgs) -> Result<()> {
     Ok(())
 }
 
-const TARGETS: &str = "table-4.5, table-4.18, table-4.15, all";
+const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, all";
 
-fn reproduce(targets: &[String], dir: &std::path::Path) -> Result<()> {
+fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path) -> Result<()> {
     let mut wanted: Vec<&str> = Vec::new();
     for t in targets {
         match t.as_str() {
-            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15"]),
-            "table-4.5" | "table-4.18" | "table-4.15" => wanted.push(t),
+            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15", "table-4.10"]),
+            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" => wanted.push(t),
             other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
         }
     }
@@ -258,6 +381,11 @@ fn reproduce(targets: &[String], dir: &std::path::Path) -> Result<()> {
                 eprintln!("table-4.5: {equal} of {} totals equal to the thesis", cells.len());
             }
             "table-4.15" => wurzel_free::reproduce(dir)?,
+            "table-4.10" => {
+                let cells = table_4_10::reproduce(dir, Some(codes), true)?;
+                let proto: Vec<_> = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect();
+                eprintln!("table-4.10: {} of {} prototype totals equal", proto.iter().filter(|c| c.equal).count(), proto.len());
+            }
             _ => {
                 table_4_18::reproduce(dir)?;
             }

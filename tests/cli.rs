@@ -91,3 +91,12 @@ fn wurzel_and_free_csv() {
     let sweep = String::from_utf8(bin(&["sweep", "wurzel", "--size", "1000", "--alpha", "1.35"]).stdout).unwrap();
     assert!(sweep.lines().last().unwrap().ends_with(",26521"));
 }
+
+#[test]
+fn bad_beams_input_is_rejected_clearly() {
+    assert_rejected(&["beams", "info", "7c7p"], "not the size of a board");
+    assert_rejected(&["beams", "info", "chess"], "accepted");
+    assert_rejected(&["analyze", "beams", "5c5p"], "not the size of a board");
+    assert_rejected(&["analyze", "beams", "3c6p", "--alpha", "x"], "accepted");
+    assert_rejected(&["analyze", "beams", "3c6p", "--tie", "lex"], "possible values");
+}

@@ -172,7 +172,7 @@ impl SearchProblem for Mastermind {
     /// them) and the analysis only stops at singletons.
     fn terminal(&self, set: &[CodeId]) -> Terminal {
         debug_assert_eq!(set.len(), 1, "Mastermind stops only at a single code");
-        Terminal { queries_per_code: 1, penalty_total: 0 }
+        Terminal { queries_per_code: 1, penalty_total: crate::search::Exact::from_integer(0.into()) }
     }
     /// Codes are symmetric under colour and peg permutations iff they have the
     /// same sorted colour multiplicities (AABC ~ CBDD); key = those multiplicities.

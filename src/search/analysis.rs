@@ -121,7 +121,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         let next = self.problem.next_state(state, query);
         let child = |(answer, class): &(u16, Vec<CodeId>)| -> Arc<Outcome> {
             if Some(*answer) == solving {
-                Arc::new(Outcome::leaf(class.len() as u64, 0, 0))
+                Arc::new(Outcome::leaf(class.len() as u64, 0, Exact::from_integer(0.into())))
             } else {
                 self.node(&next, class)
             }

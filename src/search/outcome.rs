@@ -24,10 +24,10 @@ fn int(n: u64) -> Exact {
 
 impl Outcome {
     /// `codes` codes that each need `queries` more queries and share `penalty` points.
-    pub fn leaf(codes: u64, queries: u32, penalty: u64) -> Outcome {
+    pub fn leaf(codes: u64, queries: u32, penalty: Exact) -> Outcome {
         let mut depth_counts = vec![Exact::zero(); queries as usize + 1];
         depth_counts[queries as usize] = int(codes);
-        Outcome { depth_counts, penalty: int(penalty) }
+        Outcome { depth_counts, penalty }
     }
 
     /// The empty outcome (no codes).
@@ -123,8 +123,8 @@ mod tests {
 
     #[test]
     fn mean_of_outcomes_is_exact() {
-        let a = Arc::new(Outcome::leaf(3, 2, 0));
-        let b = Arc::new(Outcome::leaf(3, 3, 1));
+        let a = Arc::new(Outcome::leaf(3, 2, int(0)));
+        let b = Arc::new(Outcome::leaf(3, 3, int(1)));
         let m = Outcome::weighted_mean(&[(1, a), (2, b)]);
         assert_eq!(exact_string(&m.total_queries()), "8");
         assert_eq!(exact_string(&m.penalty), "2/3");

@@ -13,13 +13,13 @@ pub type QueryId = u32;
 pub type AnswerId = u16;
 
 /// How a set of codes at which the search stops is paid for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Terminal {
     /// Queries each code still pays (Mastermind: 1, the secret must be played).
     pub queries_per_code: u32,
     /// Penalty points summed over the codes of the set (Beams: wrong cells of
-    /// the best code laid).
-    pub penalty_total: u64,
+    /// the code laid), exact.
+    pub penalty_total: super::Exact,
 }
 
 /// A deduction game as the analysis sees it. Implementations must make the

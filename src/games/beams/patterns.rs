@@ -1,0 +1,242 @@
+//! Beams patterns ("Muster", thesis Table 4.8): tilings of the board by
+//! connected pieces of p cells, rotations and reflections counted separately.
+//! A code is a pattern plus an assignment of the c colours to its c pieces.
+//!
+//! Enumeration: the lowest uncovered cell must be covered by a placement whose
+//! lowest cell it is (each tiling is found exactly once); pieces are numbered
+//! by their lowest cell. The table is cached under `codes/` in a versioned file
+//! with a checksum; a missing, truncated, corrupt or stale file is rebuilt.
+
+use super::geometry::Board;
+use super::Variant;
+use crate::error::{Error, Result};
+use crate::output::write_atomic;
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// All tilings of one variant: `pieces[t·k + j]` is the cell mask of piece j of
+/// tiling t (k = number of colours), pieces ordered by their lowest cell.
+pub struct Patterns {
+    pub variant: Variant,
+    pub pieces: Vec<u64>,
+}
+
+impl Patterns {
+    pub fn count(&self) -> usize {
+        self.pieces.len() / self.variant.colours
+    }
+
+    /// The pieces of pattern t.
+    pub fn pattern(&self, t: usize) -> &[u64] {
+        let k = self.variant.colours;
+        &self.pieces[t * k..(t + 1) * k]
+    }
+}
+
+/// Every connected set of `size` board cells, as masks, sorted.
+pub fn placements(board: &Board, size: usize) -> Vec<u64> {
+    let mut level: HashSet<u64> = (0..board.cell_count()).map(|i| 1u64 << i).collect();
+    for _ in 1..size {
+        let mut next = HashSet::with_capacity(level.len() * 3);
+        for &set in &level {
+            let mut border = 0u64;
+            let mut s = set;
+            while s != 0 {
+                border |= board.neighbours[s.trailing_zeros() as usize];
+                s &= s - 1;
+            }
+            border &= !set;
+            while border != 0 {
+                next.insert(set | (border & border.wrapping_neg()));
+                border &= border - 1;
+            }
+        }
+        level = next;
+    }
+    let mut out: Vec<u64> = level.into_iter().collect();
+    out.sort_unstable();
+    out
+}
+
+/// Enumerates all tilings (in parallel over the first piece; the order is fixed).
+pub fn enumerate(variant: Variant) -> Patterns {
+    let board = Board::new(variant.n);
+    let all = placements(&board, variant.piece_size);
+    let mut by_lowest: Vec<Vec<u64>> = vec![Vec::new(); board.cell_count()];
+    for &p in &all {
+        by_lowest[p.trailing_zeros() as usize].push(p);
+    }
+    let full = board.all_cells();
+    // Tasks: every admissible choice of the first two pieces, in enumeration order.
+    let mut prefixes: Vec<Vec<u64>> = Vec::new();
+    for &first in &by_lowest[0] {
+        let free = full & !first;
+        if free == 0 {
+            prefixes.push(vec![first]);
+            continue;
+        }
+        for &second in by_lowest[free.trailing_zeros() as usize].iter().filter(|&&p| p & !free == 0) {
+            prefixes.push(vec![first, second]);
+        }
+    }
+    let pieces: Vec<Vec<u64>> = prefixes
+        .par_iter()
+        .map(|prefix| {
+            let mut out = Vec::new();
+            let mut stack = prefix.clone();
+            tile(&by_lowest, full & !prefix.iter().fold(0, |m, p| m | p), &mut stack, &mut out);
+            out
+        })
+        .collect();
+    Patterns { variant, pieces: pieces.concat() }
+}
+
+fn tile(by_lowest: &[Vec<u64>], free: u64, stack: &mut Vec<u64>, out: &mut Vec<u64>) {
+    if free == 0 {
+        out.extend_from_slice(stack);
+        return;
+    }
+    for &p in &by_lowest[free.trailing_zeros() as usize] {
+        if p & !free == 0 {
+            stack.push(p);
+            tile(by_lowest, free & !p, stack, out);
+            stack.pop();
+        }
+    }
+}
+
+// ---- cache file ----
+
+const MAGIC: &[u8; 8] = b"RSBEAMS\0";
+/// Bump when the enumeration order or the encoding changes.
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 * 4 + 8 + 8;
+
+/// How a pattern table was obtained.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CacheStatus {
+    Loaded,
+    Built { reason: String },
+}
+
+/// The cache file of a variant inside `dir`.
+pub fn cache_path(dir: &Path, variant: Variant) -> PathBuf {
+    dir.join(format!("beams-{}c{}p.tbl", variant.colours, variant.piece_size))
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Cells packed per byte: labels in base k (k pieces), as many as fit in 256.
+fn cells_per_byte(k: usize) -> usize {
+    let mut m = 1;
+    while (k as u64).pow(m as u32 + 1) <= 256 {
+        m += 1;
+    }
+    m
+}
+
+fn encode(p: &Patterns, cells: usize) -> Vec<u8> {
+    let k = p.variant.colours;
+    let per = cells_per_byte(k);
+    let stride = cells.div_ceil(per);
+    let mut payload = vec![0u8; p.count() * stride];
+    payload.par_chunks_mut(stride).enumerate().for_each(|(t, out)| {
+        let pieces = p.pattern(t);
+        let label = |cell: usize| pieces.iter().position(|m| m >> cell & 1 == 1).unwrap_or(0) as u32;
+        for (b, byte) in out.iter_mut().enumerate() {
+            let v = (0..per).rev().map(|i| b * per + i).filter(|&c| c < cells).fold(0u32, |acc, c| acc * k as u32 + label(c));
+            *byte = v as u8;
+        }
+    });
+    payload
+}
+
+fn decode(payload: &[u8], variant: Variant, cells: usize) -> Vec<u64> {
+    let k = variant.colours;
+    let per = cells_per_byte(k);
+    let stride = cells.div_ceil(per);
+    payload
+        .par_chunks(stride)
+        .flat_map_iter(|bytes| {
+            let mut pieces = vec![0u64; k];
+            for (b, &byte) in bytes.iter().enumerate() {
+                let mut v = byte as usize;
+                for i in 0..per {
+                    let cell = b * per + i;
+                    if cell < cells {
+                        pieces[v % k] |= 1 << cell;
+                    }
+                    v /= k;
+                }
+            }
+            pieces
+        })
+        .collect()
+}
+
+/// Writes the table to `path` (atomically).
+pub fn save(p: &Patterns, path: &Path) -> Result<()> {
+    let cells = Board::new(p.variant.n).cell_count();
+    let payload = encode(p, cells);
+    let mut bytes = Vec::with_capacity(HEADER + payload.len());
+    bytes.extend_from_slice(MAGIC);
+    for v in [FORMAT_VERSION, p.variant.n as u32, p.variant.piece_size as u32, p.variant.colours as u32] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    bytes.extend_from_slice(&(p.count() as u64).to_le_bytes());
+    bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    write_atomic(path, &bytes)
+}
+
+/// Reads a table; `Err(reason)` says why the file is not usable.
+pub fn load(path: &Path, variant: Variant) -> std::result::Result<Patterns, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read it ({e})"))?;
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err("not a pattern table (bad header)".into());
+    }
+    let word = |i: usize| u32::from_le_bytes(bytes[8 + 4 * i..12 + 4 * i].try_into().unwrap());
+    if word(0) != FORMAT_VERSION {
+        return Err(format!("format version {} (this program writes {FORMAT_VERSION})", word(0)));
+    }
+    if (word(1), word(2), word(3)) != (variant.n as u32, variant.piece_size as u32, variant.colours as u32) {
+        return Err("it belongs to another variant".into());
+    }
+    let count = u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize;
+    let checksum = u64::from_le_bytes(bytes[32..40].try_into().unwrap());
+    let cells = Board::new(variant.n).cell_count();
+    let payload = &bytes[HEADER..];
+    if payload.len() != count * cells.div_ceil(cells_per_byte(variant.colours)) {
+        return Err("truncated or over-long".into());
+    }
+    if fnv1a(payload) != checksum {
+        return Err("checksum mismatch (corrupt)".into());
+    }
+    Ok(Patterns { variant, pieces: decode(payload, variant, cells) })
+}
+
+/// Loads the table of `variant` from `dir`, or enumerates it and writes the
+/// cache (a stale or damaged file is replaced, and the reason returned).
+pub fn load_or_build(variant: Variant, dir: Option<&Path>) -> Result<(Patterns, CacheStatus)> {
+    let Some(dir) = dir else {
+        return Ok((enumerate(variant), CacheStatus::Built { reason: "no cache directory".into() }));
+    };
+    let path = cache_path(dir, variant);
+    let reason = if path.exists() {
+        match load(&path, variant) {
+            Ok(p) => return Ok((p, CacheStatus::Loaded)),
+            Err(why) => format!("{} is unusable: {why}; rebuilt", path.display()),
+        }
+    } else {
+        format!("{} did not exist; built", path.display())
+    };
+    let patterns = enumerate(variant);
+    save(&patterns, &path).map_err(|e| match e {
+        Error::Io { path, source } => Error::Io { path, source },
+        other => other,
+    })?;
+    Ok((patterns, CacheStatus::Built { reason }))
+}

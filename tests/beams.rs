@@ -1,0 +1,188 @@
+//! Beams (seed002-ch4.md §3, beams-conventions.md §1; test ids B14–B17, D1–D3):
+//! counts, the cache file, root partitions, and the exact H_α totals of the
+//! reference prototypes, plus the tree analysis against a plain per-code player.
+
+use renyi_search::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
+use renyi_search::games::beams::geometry::Board;
+use renyi_search::games::beams::patterns::{self, enumerate, load_or_build, placements, CacheStatus};
+use renyi_search::games::beams::polyhex::pieces_in_rhombus;
+use renyi_search::games::beams::Variant;
+use renyi_search::score::RenyiScore;
+use renyi_search::search::strategy::class_sizes;
+use renyi_search::search::{analyze, RunOptions, SearchProblem, Strategy, TieRule};
+use std::cmp::Ordering;
+
+fn v(s: &str) -> Variant {
+    s.parse().unwrap()
+}
+
+fn game(s: &str, order: QueryOrder) -> Beams {
+    Beams::new(enumerate(v(s)), order, Penalty::BestGuess).unwrap()
+}
+
+fn total(g: &Beams, alpha: &str, tie: TieRule) -> String {
+    analyze(g, Strategy::new(alpha.parse().unwrap(), tie), RunOptions::default()).total
+}
+
+#[test]
+fn b16_d1_placements_and_patterns() {
+    assert_eq!(placements(&Board::new(3), 6).len(), 871);
+    assert_eq!(placements(&Board::new(3), 3).len(), 78);
+    assert_eq!(placements(&Board::new(4), 6).len(), 6241);
+    assert_eq!(enumerate(v("3c6p")).count(), 310);
+    assert_eq!(enumerate(v("6c3p")).count(), 311);
+    let standard = enumerate(v("6c6p"));
+    assert_eq!(standard.count(), 4_234_462);
+    assert_eq!(standard.count() as u64 * 720, 3_048_812_640);
+    // every pattern tiles the board with six connected pieces of six cells
+    let full = Board::new(4).all_cells();
+    for t in (0..standard.count()).step_by(9973) {
+        let p = standard.pattern(t);
+        assert_eq!(p.iter().fold(0, |m, x| m | x), full);
+        assert!(p.iter().all(|x| x.count_ones() == 6));
+    }
+}
+
+#[test]
+fn d2_ten_cell_pieces() {
+    assert_eq!(pieces_in_rhombus(10, 5), 361_648);
+}
+
+#[test]
+fn cache_round_trip_and_damage_detection() {
+    let dir = std::env::temp_dir().join(format!("beams-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let variant = v("3c6p");
+    let (built, status) = load_or_build(variant, Some(&dir)).unwrap();
+    assert!(matches!(status, CacheStatus::Built { .. }));
+    let (loaded, status) = load_or_build(variant, Some(&dir)).unwrap();
+    assert_eq!(status, CacheStatus::Loaded);
+    assert_eq!(loaded.pieces, built.pieces);
+    let path = patterns::cache_path(&dir, variant);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let (_, status) = load_or_build(variant, Some(&dir)).unwrap();
+    assert!(matches!(&status, CacheStatus::Built { reason } if reason.contains("checksum")), "{status:?}");
+    bytes = std::fs::read(&path).unwrap();
+    bytes[8] = 99; // format version
+    std::fs::write(&path, &bytes).unwrap();
+    let (again, status) = load_or_build(variant, Some(&dir)).unwrap();
+    assert!(matches!(&status, CacheStatus::Built { reason } if reason.contains("version")), "{status:?}");
+    assert_eq!(again.pieces, built.pieces);
+    std::fs::write(&path, &bytes[..100]).unwrap();
+    let (_, status) = load_or_build(variant, Some(&dir)).unwrap();
+    assert!(matches!(&status, CacheStatus::Built { .. }));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// B17: root class sizes of Beams(3c,6p) for colour 0.
+#[test]
+fn b17_root_partitions() {
+    let g = game("3c6p", QueryOrder::ColourFirst);
+    let all: Vec<u32> = (0..g.code_count() as u32).collect();
+    let sizes = |d: usize| {
+        let mut counts = vec![0; g.answer_count()];
+        let mut s = class_sizes(&g, g.query_id(0, d), &all, &mut counts);
+        s.sort_unstable_by(|a, b| b.cmp(a));
+        s
+    };
+    // diagonals 0, 1, 2 are the lines r = -2, -1, 0: edge, offset 1, centre
+    assert_eq!(sizes(0), vec![928, 324, 156, 156, 140, 140, 16]);
+    assert_eq!(sizes(1), vec![368, 276, 276, 180, 112, 112, 100, 100, 86, 86, 80, 32, 32, 10, 10]);
+    assert_eq!(sizes(2), vec![356, 356, 216, 216, 196, 196, 140, 88, 28, 28, 20, 20]);
+}
+
+/// D3 and beams-conventions.md §1: the prototypes' exact totals on Beams(3c,6p).
+#[test]
+fn d3_beams_3c6p_prototype_totals() {
+    let c = game("3c6p", QueryOrder::ColourFirst);
+    let d = game("3c6p", QueryOrder::DiagonalFirst);
+    let cases = [
+        ("0", "7449", "7447", "275668321/36960"),
+        ("1", "7412", "7412", "44479/6"),
+        ("2", "7468", "7464", "7475"),
+        ("inf", "7957", "7980", "8784304093681/1102701600"),
+    ];
+    for (alpha, lex_c, lex_d, mix) in cases {
+        assert_eq!(total(&c, alpha, TieRule::lex()), lex_c, "H_{alpha} LEX-c");
+        assert_eq!(total(&d, alpha, TieRule::lex()), lex_d, "H_{alpha} LEX-d");
+        assert_eq!(total(&c, alpha, TieRule::mix()), mix, "H_{alpha} MIX");
+    }
+}
+
+/// beams-conventions.md §1: Beams(6c,3p) LEX totals and the reduced-list H_1 MIX.
+#[test]
+fn beams_6c3p_prototype_totals() {
+    let c = game("6c3p", QueryOrder::ColourFirst);
+    let d = game("6c3p", QueryOrder::DiagonalFirst);
+    let cases = [("0", "1762349", "1767950"), ("1", "1721663", "1721698"), ("2", "1757841", "1757568"), ("inf", "1880922", "1874274")];
+    for (alpha, lex_c, lex_d) in cases {
+        assert_eq!(total(&c, alpha, TieRule::lex()), lex_c, "H_{alpha} LEX-c");
+        assert_eq!(total(&d, alpha, TieRule::lex()), lex_d, "H_{alpha} LEX-d");
+    }
+    let reduced = game("6c3p", QueryOrder::ColourFirst).with_offer(ColourOffer::ReducedUnweighted);
+    assert_eq!(total(&reduced, "1", TieRule::mix()), "8863077893/5148");
+    assert_eq!(total(&c, "1", TieRule::mix()), "15510346952/9009");
+}
+
+/// The colour reduction with weights equals offering every colour (3c6p, all α).
+#[test]
+fn weighted_reduction_equals_all_colours() {
+    let all = game("3c6p", QueryOrder::ColourFirst).with_offer(ColourOffer::All);
+    let reduced = game("3c6p", QueryOrder::ColourFirst);
+    for alpha in ["0", "1", "1.5", "2", "inf"] {
+        assert_eq!(total(&all, alpha, TieRule::mix()), total(&reduced, alpha, TieRule::mix()), "α = {alpha}");
+        assert_eq!(total(&all, alpha, TieRule::lex()), total(&reduced, alpha, TieRule::lex()), "α = {alpha}");
+    }
+}
+
+/// Plays one secret with H_α-LEX by pairwise exact comparison (no band, no memo).
+fn play(g: &Beams, score: &RenyiScore, secret: u32) -> u64 {
+    let mut set: Vec<u32> = (0..g.code_count() as u32).collect();
+    let mut state = g.initial_state();
+    let mut counts = vec![0u64; g.answer_count()];
+    let mut queries = 0;
+    loop {
+        if set.len() == 1 {
+            return queries;
+        }
+        let mut best: Option<(u32, Vec<u64>)> = None;
+        for q in (0..g.query_count() as u32).filter(|&q| g.is_admissible(&state, q)) {
+            let sizes = class_sizes(g, q, &set, &mut counts);
+            if sizes.len() > 1 && best.as_ref().is_none_or(|b| score.compare(&sizes, &b.1) == Ordering::Greater) {
+                best = Some((q, sizes));
+            }
+        }
+        let Some((q, _)) = best else {
+            panic!("no terminal sets expected in 3c6p");
+        };
+        queries += 1;
+        let answer = g.answer(q, secret);
+        set.retain(|&c| g.answer(q, c) == answer);
+        state = g.next_state(&state, q);
+    }
+}
+
+#[test]
+fn tree_analysis_equals_per_code_play() {
+    for order in [QueryOrder::ColourFirst, QueryOrder::DiagonalFirst] {
+        let g = game("3c6p", order);
+        for alpha in ["0", "0.5", "1", "2", "inf"] {
+            let score = RenyiScore::new(alpha.parse().unwrap());
+            let plain: u64 = (0..g.code_count() as u32).map(|s| play(&g, &score, s)).sum();
+            assert_eq!(total(&g, alpha, TieRule::lex()), plain.to_string(), "{order:?} α = {alpha}");
+        }
+    }
+}
+
+#[test]
+fn penalty_models_on_terminal_sets() {
+    // 6c3p leaves sets that no query splits; the penalty model changes the total.
+    let mut g = game("6c3p", QueryOrder::ColourFirst);
+    let best = analyze(&g, Strategy::new(renyi_search::alpha::Alpha::integer(1), TieRule::lex()), RunOptions::default());
+    assert_eq!(best.penalty_total, "1080");
+    g.penalty = Penalty::None;
+    assert_eq!(total(&g, "1", TieRule::lex()), (1721663 - 1080).to_string());
+}
