@@ -81,7 +81,7 @@ fn cache_round_trip_and_damage_detection() {
 #[test]
 fn b17_root_partitions() {
     let g = game("3c6p", QueryOrder::ColourFirst);
-    let all: Vec<u32> = (0..g.code_count() as u32).collect();
+    let all = g.full_set();
     let sizes = |d: usize| {
         let mut counts = vec![0; g.answer_count()];
         let mut s = class_sizes(&g, g.query_id(0, d), &all, &mut counts);
@@ -138,11 +138,11 @@ fn weighted_reduction_equals_all_colours() {
     }
 }
 
-/// Plays one secret with H_α-LEX by pairwise exact comparison (no band, no memo).
+/// Plays one secret with H_α-LEX by pairwise exact comparison, with class sizes
+/// counted code by code from `answer_of` (no bit rows, no band, no memo).
 fn play(g: &Beams, score: &RenyiScore, secret: u32) -> u64 {
     let mut set: Vec<u32> = (0..g.code_count() as u32).collect();
     let mut state = g.initial_state();
-    let mut counts = vec![0u64; g.answer_count()];
     let mut queries = 0;
     loop {
         if set.len() == 1 {
@@ -150,7 +150,9 @@ fn play(g: &Beams, score: &RenyiScore, secret: u32) -> u64 {
         }
         let mut best: Option<(u32, Vec<u64>)> = None;
         for q in (0..g.query_count() as u32).filter(|&q| g.is_admissible(&state, q)) {
-            let sizes = class_sizes(g, q, &set, &mut counts);
+            let mut classes = std::collections::BTreeMap::new();
+            set.iter().for_each(|&c| *classes.entry(g.answer_of(q, c)).or_insert(0u64) += 1);
+            let sizes: Vec<u64> = classes.into_values().collect();
             if sizes.len() > 1 && best.as_ref().is_none_or(|b| score.compare(&sizes, &b.1) == Ordering::Greater) {
                 best = Some((q, sizes));
             }
@@ -159,9 +161,36 @@ fn play(g: &Beams, score: &RenyiScore, secret: u32) -> u64 {
             panic!("no terminal sets expected in 3c6p");
         };
         queries += 1;
-        let answer = g.answer(q, secret);
-        set.retain(|&c| g.answer(q, c) == answer);
+        let answer = g.answer_of(q, secret);
+        set.retain(|&c| g.answer_of(q, c) == answer);
         state = g.next_state(&state, q);
+    }
+}
+
+/// The bit-row counts and splits against per-code answers, on random subsets.
+#[test]
+fn bit_rows_agree_with_per_code_answers() {
+    let g = game("6c3p", QueryOrder::DiagonalFirst);
+    let mut seed = 7u64;
+    let mut next = || { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; seed };
+    let full = g.full_set();
+    let mut counts = vec![0u64; g.answer_count()];
+    for q in 0..g.query_count() as u32 {
+        // a random subset: split by a random other query and keep one class
+        let other = (next() % g.query_count() as u64) as u32;
+        let classes = g.split(other, &full);
+        let subset = &classes[(next() % classes.len() as u64) as usize].1;
+        let codes: Vec<u32> = subset.codes(12).map(|(t, s)| g.code_id(t, s)).collect();
+        assert_eq!(codes.len() as u64, subset.size);
+        g.count_answers(q, subset, &mut counts);
+        let mut expected = vec![0u64; g.answer_count()];
+        codes.iter().for_each(|&c| expected[g.answer_of(q, c) as usize] += 1);
+        assert_eq!(counts, expected, "query {q}");
+        for (a, class) in g.split(q, subset) {
+            let members: Vec<u32> = class.codes(12).map(|(t, s)| g.code_id(t, s)).collect();
+            let want: Vec<u32> = codes.iter().copied().filter(|&c| g.answer_of(q, c) == a).collect();
+            assert_eq!(members, want);
+        }
     }
 }
 

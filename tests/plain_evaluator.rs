@@ -10,7 +10,7 @@ use renyi_search::search::{analyze, RunOptions, SearchProblem, Strategy, TieRule
 use std::cmp::Ordering;
 
 /// Plays `secret` with H_α-LEX (possible secrets first) and returns the number of guesses.
-fn play<P: SearchProblem<State = ()>>(p: &P, score: &RenyiScore, secret: u32) -> u32 {
+fn play(p: &Mastermind, score: &RenyiScore, secret: u32) -> u32 {
     let mut set: Vec<u32> = (0..p.code_count() as u32).collect();
     let mut guesses = 0;
     let mut counts = vec![0u64; p.answer_count()];
@@ -30,18 +30,18 @@ fn play<P: SearchProblem<State = ()>>(p: &P, score: &RenyiScore, secret: u32) ->
                 Some(Ordering::Less) => {}
             }
         }
-        let consistent = best.iter().find(|(q, _)| set.contains(&p.query_as_code(*q).unwrap()));
+        let consistent = best.iter().find(|(q, _)| set.contains(q));
         let q = consistent.unwrap_or(&best[0]).0;
         guesses += 1;
         let answer = p.answer(q, secret);
-        if Some(answer) == p.solving_answer(q) {
+        if p.black_white(q, secret) == (p.pegs(), 0) {
             return guesses;
         }
         set.retain(|&c| p.answer(q, c) == answer);
     }
 }
 
-fn plain_total<P: SearchProblem<State = ()>>(p: &P, alpha: Alpha) -> u64 {
+fn plain_total(p: &Mastermind, alpha: Alpha) -> u64 {
     let score = RenyiScore::new(alpha);
     (0..p.code_count() as u32).map(|s| play(p, &score, s) as u64).sum()
 }

@@ -5,6 +5,7 @@
 //! not yet guessed must still be played (one more query).
 
 use crate::error::{invalid, Error, Result};
+use crate::search::problem::code_list;
 use crate::search::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
 use rayon::prelude::*;
 
@@ -56,6 +57,17 @@ impl Mastermind {
     /// The (black, white) answer of guess `g` against secret `s`.
     pub fn black_white(&self, g: CodeId, s: CodeId) -> (usize, usize) {
         decode(self.pegs, self.answer(g, s))
+    }
+
+    /// The answer id of guess `query` against secret `code` (table lookup).
+    #[inline]
+    pub fn answer(&self, query: QueryId, code: CodeId) -> AnswerId {
+        self.table[query as usize * self.codes.len() + code as usize] as AnswerId
+    }
+
+    /// The code with this id, as a label (`AABC`).
+    pub fn code_label(&self, code: CodeId) -> String {
+        self.codes[code as usize].iter().map(|&c| (b'A' + c) as char).collect()
     }
 }
 
@@ -134,6 +146,8 @@ fn decode(pegs: usize, answer: AnswerId) -> (usize, usize) {
 
 impl SearchProblem for Mastermind {
     type State = ();
+    /// Sorted code ids.
+    type Set = Vec<CodeId>;
 
     fn name(&self) -> String {
         let n = self.codes.len();
@@ -157,20 +171,28 @@ impl SearchProblem for Mastermind {
         true
     }
     fn next_state(&self, _: &(), _: QueryId) {}
-    #[inline]
-    fn answer(&self, query: QueryId, code: CodeId) -> AnswerId {
-        self.table[query as usize * self.codes.len() + code as usize] as AnswerId
+    fn full_set(&self) -> Vec<CodeId> {
+        (0..self.codes.len() as CodeId).collect()
+    }
+    fn set_size(&self, set: &Vec<CodeId>) -> u64 {
+        set.len() as u64
+    }
+    fn count_answers(&self, query: QueryId, set: &Vec<CodeId>, counts: &mut [u64]) {
+        code_list::count_answers(|q, c| self.answer(q, c), query, set, counts)
+    }
+    fn split(&self, query: QueryId, set: &Vec<CodeId>) -> Vec<(AnswerId, Vec<CodeId>)> {
+        code_list::split(|q, c| self.answer(q, c), query, set)
     }
     fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
         Some(encode(self.pegs, (self.pegs, 0)) as AnswerId)
     }
-    fn query_as_code(&self, query: QueryId) -> Option<CodeId> {
-        Some(query)
+    fn is_possible_secret(&self, query: QueryId, set: &Vec<CodeId>) -> bool {
+        set.binary_search(&query).is_ok()
     }
     /// A known secret is played with one more guess. Every code is a query, so
     /// a set of two or more codes always has a sensible query (guess one of
     /// them) and the analysis only stops at singletons.
-    fn terminal(&self, set: &[CodeId]) -> Terminal {
+    fn terminal(&self, set: &Vec<CodeId>) -> Terminal {
         debug_assert_eq!(set.len(), 1, "Mastermind stops only at a single code");
         Terminal { queries_per_code: 1, penalty_total: crate::search::Exact::from_integer(0.into()) }
     }
@@ -184,8 +206,5 @@ impl SearchProblem for Mastermind {
     }
     fn query_label(&self, query: QueryId) -> String {
         self.code_label(query)
-    }
-    fn code_label(&self, code: CodeId) -> String {
-        self.codes[code as usize].iter().map(|&c| (b'A' + c) as char).collect()
     }
 }

@@ -6,7 +6,7 @@
 //! and the game's [`Terminal`](super::problem::Terminal) cost at a leaf.
 
 use super::outcome::{exact_f64, exact_string, Exact, Outcome};
-use super::problem::{CodeId, QueryId, SearchProblem};
+use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::{best_queries, chosen_queries, Strategy, TieBreak};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
@@ -64,22 +64,22 @@ pub struct RunOptions {
 struct TreeWalker<'a, P: SearchProblem> {
     problem: &'a P,
     strategy: Strategy,
-    memo: DashMap<(P::State, Vec<CodeId>), Arc<Outcome>>,
+    memo: DashMap<(P::State, P::Set), Arc<Outcome>>,
     nodes: AtomicU64,
     progress: ProgressBar,
 }
 
 /// Minimum set size for which the children of a node are expanded in parallel.
-const PARALLEL_SET: usize = 48;
+const PARALLEL_SET: u64 = 48;
 
 impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     /// The outcome of the strategy on `set` in `state`.
-    fn node(&self, state: &P::State, set: &[CodeId]) -> Arc<Outcome> {
-        if set.len() == 1 {
+    fn node(&self, state: &P::State, set: &P::Set) -> Arc<Outcome> {
+        if self.problem.set_size(set) == 1 {
             return Arc::new(self.terminal(set));
         }
         let use_memo = self.strategy.tie.kind == TieBreak::Mix;
-        let key = (state.clone(), set.to_vec());
+        let key = (state.clone(), set.clone());
         if use_memo {
             if let Some(hit) = self.memo.get(&key) {
                 return hit.clone();
@@ -95,14 +95,14 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         outcome
     }
 
-    fn terminal(&self, set: &[CodeId]) -> Outcome {
+    fn terminal(&self, set: &P::Set) -> Outcome {
         let t = self.problem.terminal(set);
-        Outcome::leaf(set.len() as u64, t.queries_per_code, t.penalty_total)
+        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total)
     }
 
     /// Exact weighted mean of the outcomes after each chosen query.
-    fn mean_over(&self, state: &P::State, set: &[CodeId], chosen: &[(u64, QueryId)]) -> Outcome {
-        let parts: Vec<(u64, Arc<Outcome>)> = if chosen.len() > 1 && set.len() >= PARALLEL_SET {
+    fn mean_over(&self, state: &P::State, set: &P::Set, chosen: &[(u64, QueryId)]) -> Outcome {
+        let parts: Vec<(u64, Arc<Outcome>)> = if chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET {
             chosen.par_iter().map(|&(w, q)| (w, Arc::new(self.after_query(state, set, q)))).collect()
         } else {
             chosen.iter().map(|&(w, q)| (w, Arc::new(self.after_query(state, set, q)))).collect()
@@ -115,18 +115,18 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 
     /// The outcome of asking `query` at this node: every code pays the query;
     /// the solving class is done, every other class continues.
-    fn after_query(&self, state: &P::State, set: &[CodeId], query: QueryId) -> Outcome {
-        let classes = split(self.problem, query, set);
+    fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId) -> Outcome {
+        let classes = self.problem.split(query, set);
         let solving = self.problem.solving_answer(query);
         let next = self.problem.next_state(state, query);
-        let child = |(answer, class): &(u16, Vec<CodeId>)| -> Arc<Outcome> {
+        let child = |(answer, class): &(AnswerId, P::Set)| -> Arc<Outcome> {
             if Some(*answer) == solving {
-                Arc::new(Outcome::leaf(class.len() as u64, 0, Exact::from_integer(0.into())))
+                Arc::new(Outcome::leaf(self.problem.set_size(class), 0, Exact::from_integer(0.into())))
             } else {
                 self.node(&next, class)
             }
         };
-        let children: Vec<Arc<Outcome>> = if set.len() >= PARALLEL_SET {
+        let children: Vec<Arc<Outcome>> = if self.problem.set_size(set) >= PARALLEL_SET {
             classes.par_iter().map(child).collect()
         } else {
             classes.iter().map(child).collect()
@@ -137,15 +137,6 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         }
         out
     }
-}
-
-/// The answer classes of `set` under `query` (codes stay in canonical order).
-pub fn split<P: SearchProblem>(problem: &P, query: QueryId, set: &[CodeId]) -> Vec<(u16, Vec<CodeId>)> {
-    let mut classes: BTreeMap<u16, Vec<CodeId>> = BTreeMap::new();
-    for &code in set {
-        classes.entry(problem.answer(query, code)).or_default().push(code);
-    }
-    classes.into_iter().collect()
 }
 
 /// Runs the exact analysis of `strategy` on all codes of `problem`.
@@ -164,7 +155,7 @@ pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOp
         progress: progress_bar(options.progress),
     };
     let state = problem.initial_state();
-    let all: Vec<CodeId> = (0..problem.code_count() as CodeId).collect();
+    let all = problem.full_set();
     let ties = best_queries(problem, &strategy.score, &state, &all);
     let chosen = chosen_queries(problem, &strategy.tie, &state, &all, &ties);
     let representatives = root_representatives(problem, &strategy, &chosen);

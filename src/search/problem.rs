@@ -1,6 +1,11 @@
 //! The generic search problem (thesis §4.2.2): a finite code set C, a
 //! state-dependent set of admitted queries, and an answer function. A query
 //! partitions the remaining set M into answer classes.
+//!
+//! How a set of codes is stored is the game's choice ([`SearchProblem::Set`]):
+//! Mastermind keeps sorted code lists; Beams keeps rows of (pattern, colouring
+//! bits) and counts answers by popcount. The analysis only counts, splits and
+//! measures sets through the trait.
 
 use std::hash::Hash;
 
@@ -22,11 +27,12 @@ pub struct Terminal {
     pub penalty_total: super::Exact,
 }
 
-/// A deduction game as the analysis sees it. Implementations must make the
-/// answer a pure function of (query, code).
+/// A deduction game as the analysis sees it.
 pub trait SearchProblem: Sync {
     /// Game state beyond the remaining set (e.g. Beams' used diagonals); `()` if none.
     type State: Clone + Eq + Hash + Send + Sync + std::fmt::Debug;
+    /// A non-empty set of codes. Equal sets must compare equal (memo key).
+    type Set: Clone + Eq + Hash + Send + Sync;
 
     /// A short name of the variant, e.g. `MM(4,6)`.
     fn name(&self) -> String;
@@ -42,17 +48,25 @@ pub trait SearchProblem: Sync {
     fn is_admissible(&self, state: &Self::State, query: QueryId) -> bool;
     /// The state after asking `query`.
     fn next_state(&self, state: &Self::State, query: QueryId) -> Self::State;
-    /// The answer to `query` if `code` is the secret.
-    fn answer(&self, query: QueryId, code: CodeId) -> AnswerId;
+    /// All codes.
+    fn full_set(&self) -> Self::Set;
+    /// |M|.
+    fn set_size(&self, set: &Self::Set) -> u64;
+    /// Sets `counts[a]` (length `answer_count`) to the number of codes of `set`
+    /// that give answer a to `query`. The hot path of every analysis.
+    fn count_answers(&self, query: QueryId, set: &Self::Set, counts: &mut [u64]);
+    /// The non-empty answer classes of `set` under `query`, by answer.
+    fn split(&self, query: QueryId, set: &Self::Set) -> Vec<(AnswerId, Self::Set)>;
     /// The answer after which the game is over because the query *was* the
     /// secret (Mastermind's (p,0)); `None` if the game has no such answer.
     fn solving_answer(&self, query: QueryId) -> Option<AnswerId>;
-    /// The code a query names, if queries are codes (for the "possible secrets
-    /// first" tie preference).
-    fn query_as_code(&self, query: QueryId) -> Option<CodeId>;
-    /// Cost of stopping with the non-empty set `set`: at |M| = 1, or when no
-    /// admissible query splits M.
-    fn terminal(&self, set: &[CodeId]) -> Terminal;
+    /// Whether `query` names a code of `set` (for the "possible secrets first"
+    /// tie preference of games whose queries are codes).
+    fn is_possible_secret(&self, _query: QueryId, _set: &Self::Set) -> bool {
+        false
+    }
+    /// Cost of stopping with `set`: at |M| = 1, or when no admissible query splits M.
+    fn terminal(&self, set: &Self::Set) -> Terminal;
     /// Symmetry class of a query at the start of the game: queries with equal keys
     /// are mapped onto each other by a symmetry of the game (which fixes C). Used to
     /// evaluate one representative per class at the root.
@@ -66,6 +80,29 @@ pub trait SearchProblem: Sync {
     }
     /// Human-readable query, e.g. `AABC`.
     fn query_label(&self, query: QueryId) -> String;
-    /// Human-readable code.
-    fn code_label(&self, code: CodeId) -> String;
+}
+
+/// Helpers for games that store a set as a sorted list of code ids and can
+/// answer one (query, code) pair at a time.
+pub mod code_list {
+    use super::{AnswerId, CodeId, QueryId};
+    use std::collections::BTreeMap;
+
+    /// Counts answers over a code list.
+    #[inline]
+    pub fn count_answers(answer: impl Fn(QueryId, CodeId) -> AnswerId, query: QueryId, set: &[CodeId], counts: &mut [u64]) {
+        counts.iter_mut().for_each(|c| *c = 0);
+        for &code in set {
+            counts[answer(query, code) as usize] += 1;
+        }
+    }
+
+    /// Splits a code list by answer (codes stay in order).
+    pub fn split(answer: impl Fn(QueryId, CodeId) -> AnswerId, query: QueryId, set: &[CodeId]) -> Vec<(AnswerId, Vec<CodeId>)> {
+        let mut classes: BTreeMap<AnswerId, Vec<CodeId>> = BTreeMap::new();
+        for &code in set {
+            classes.entry(answer(query, code)).or_default().push(code);
+        }
+        classes.into_iter().collect()
+    }
 }

@@ -1,7 +1,7 @@
 //! The H_α strategy (thesis §4.2.4): at every node ask a sensible query of
 //! maximal Rényi entropy; ties are broken by a [`TieRule`].
 
-use super::problem::{CodeId, QueryId, SearchProblem};
+use super::problem::{QueryId, SearchProblem};
 use crate::alpha::Alpha;
 use crate::score::RenyiScore;
 use rayon::prelude::*;
@@ -82,18 +82,9 @@ impl Strategy {
 
 /// The non-zero class sizes of the partition of `set` by `query`;
 /// `counts` is scratch space of length `answer_count`.
-pub fn class_sizes<P: SearchProblem>(problem: &P, query: QueryId, set: &[CodeId], counts: &mut [u64]) -> Vec<u64> {
-    count_answers(problem, query, set, counts);
+pub fn class_sizes<P: SearchProblem>(problem: &P, query: QueryId, set: &P::Set, counts: &mut [u64]) -> Vec<u64> {
+    problem.count_answers(query, set, counts);
     counts.iter().copied().filter(|&c| c > 0).collect()
-}
-
-/// `counts[a]` = number of codes of `set` that give answer a to `query`.
-#[inline]
-pub fn count_answers<P: SearchProblem>(problem: &P, query: QueryId, set: &[CodeId], counts: &mut [u64]) {
-    counts.iter_mut().for_each(|c| *c = 0);
-    for &code in set {
-        counts[problem.answer(query, code) as usize] += 1;
-    }
 }
 
 /// Minimum |M|·|Q| for which scoring the queries is spread over threads.
@@ -102,17 +93,17 @@ const PARALLEL_WORK: usize = 1 << 15;
 /// All sensible admissible queries of maximal H_α at this node, in canonical
 /// order. A query is sensible if it splits `set` into at least two classes
 /// (thesis Satz 4.2, Q*). The maximum and the tie set are exact.
-pub fn best_queries<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P::State, set: &[CodeId]) -> Vec<QueryId> {
+pub fn best_queries<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P::State, set: &P::Set) -> Vec<QueryId> {
     let queries: Vec<QueryId> =
         (0..problem.query_count() as QueryId).filter(|&q| problem.is_admissible(state, q)).collect();
-    let n = set.len() as u64;
+    let n = problem.set_size(set);
     let key_of = |counts: &mut Vec<u64>, q: QueryId| -> Option<(QueryId, f64)> {
-        count_answers(problem, q, set, counts);
+        problem.count_answers(q, set, counts);
         let proper = counts.iter().all(|&c| c < n);
         proper.then(|| (q, score.approx(counts)))
     };
     let scratch = || vec![0u64; problem.answer_count()];
-    let keyed: Vec<(QueryId, f64)> = if set.len() * queries.len() >= PARALLEL_WORK {
+    let keyed: Vec<(QueryId, f64)> = if n as usize * queries.len() >= PARALLEL_WORK {
         queries.par_iter().map_init(scratch, |c, &q| key_of(c, q)).flatten().collect()
     } else {
         let mut c = scratch();
@@ -148,11 +139,10 @@ pub fn chosen_queries<P: SearchProblem>(
     problem: &P,
     rule: &TieRule,
     state: &P::State,
-    set: &[CodeId],
+    set: &P::Set,
     ties: &[QueryId],
 ) -> Vec<(u64, QueryId)> {
-    let is_possible_secret =
-        |q: &QueryId| problem.query_as_code(*q).is_some_and(|c| set.binary_search(&c).is_ok());
+    let is_possible_secret = |q: &QueryId| problem.is_possible_secret(*q, set);
     let preferred: Vec<QueryId> = if rule.possible_secrets_first {
         ties.iter().copied().filter(is_possible_secret).collect()
     } else {

@@ -14,6 +14,7 @@
 //!   the searcher then lays a code and pays one point per wrong cell
 //!   ([`Penalty`]).
 
+use super::codeset::CodeSet;
 use super::geometry::Board;
 use super::patterns::Patterns;
 use super::Variant;
@@ -57,8 +58,8 @@ pub enum ColourOffer {
     All,
 }
 
-/// The largest explicit answer table built (bytes).
-pub const MAX_TABLE_BYTES: u64 = 2 << 30;
+/// Memory the analysis tables may use (hit table + full code set), bytes.
+pub const MAX_TABLE_BYTES: u64 = 8 << 30;
 
 /// Search state: which diagonals are used, and the asked colours — their
 /// number k (they are 0..k−1) under the reduced offers, a bit mask under
@@ -69,7 +70,7 @@ pub struct BeamsState {
     pub asked: u8,
 }
 
-/// A Beams variant with an explicit list of its codes.
+/// A Beams variant with its pattern table and counting tables.
 pub struct Beams {
     pub variant: Variant,
     pub board: Board,
@@ -79,8 +80,12 @@ pub struct Beams {
     patterns: Patterns,
     /// `colourings[σ][c]` = index of the piece that gets colour c (lexicographic order).
     colourings: Vec<Vec<u8>>,
-    /// `answers[q·|C| + code]`.
-    answers: Vec<u8>,
+    /// u64 words per colouring row (⌈c!/64⌉).
+    words: usize,
+    /// `colour_piece[(c·k + j)·words ..]`: the colourings that give colour c to piece j.
+    colour_piece: Vec<u64>,
+    /// `hits[(t·D + d)·k + j]`: answer (hit cells on diagonal d) of piece j of pattern t.
+    hits: Vec<u8>,
 }
 
 fn permutations(k: usize) -> Vec<Vec<u8>> {
@@ -107,36 +112,58 @@ impl Beams {
         let variant = patterns.variant;
         let board = Board::new(variant.n);
         let colourings = permutations(variant.colours);
-        let codes = patterns.count() as u64 * colourings.len() as u64;
-        let queries = (variant.colours * board.diagonals.len()) as u64;
-        let bytes = codes * queries;
+        let (k, nd, t) = (variant.colours, board.diagonals.len(), patterns.count());
+        let words = colourings.len().div_ceil(64);
+        let bytes = (t * nd * k + t * words * 8) as u64;
         if bytes > MAX_TABLE_BYTES {
             return Err(Error::TooLarge(format!(
-                "{variant} has {codes} codes; an explicit answer table would need {:.1} GiB (limit {} GiB). \
-                 The bit-table analysis for Beams(6c,6p) is not implemented yet",
+                "{variant}: the hit table and code set would need {:.1} GiB (limit {} GiB)",
                 bytes as f64 / (1u64 << 30) as f64,
                 MAX_TABLE_BYTES >> 30
             )));
         }
+        let mut colour_piece = vec![0u64; k * k * words];
+        for (sigma, perm) in colourings.iter().enumerate() {
+            for (c, &j) in perm.iter().enumerate() {
+                colour_piece[(c * k + j as usize) * words + sigma / 64] |= 1 << (sigma % 64);
+            }
+        }
+        let hits: Vec<u8> = (0..t)
+            .into_par_iter()
+            .flat_map_iter(|p| {
+                let pieces = patterns.pattern(p);
+                let board = &board;
+                (0..nd).flat_map(move |d| pieces.iter().map(move |&piece| board.hits(piece, d) as u8))
+            })
+            .collect();
         let offer = ColourOffer::ReducedWeighted;
-        let mut game = Beams { variant, board, order, penalty, offer, patterns, colourings, answers: Vec::new() };
-        game.answers = game.answer_table();
-        Ok(game)
+        Ok(Beams { variant, board, order, penalty, offer, patterns, colourings, words, colour_piece, hits })
     }
 
-    fn answer_table(&self) -> Vec<u8> {
-        let n = self.code_count();
-        (0..self.query_count() as QueryId)
-            .into_par_iter()
-            .flat_map_iter(|q| {
-                let (c, d) = self.decode_query(q);
-                (0..n as CodeId).map(move |code| {
-                    let (t, sigma) = self.split_code(code);
-                    let piece = self.patterns.pattern(t)[self.colourings[sigma][c] as usize];
-                    self.board.hits(piece, d) as u8
-                })
-            })
-            .collect()
+    /// The answer to query `q` for one code, computed from its pattern and
+    /// colouring (independent of the counting tables; for checks).
+    pub fn answer_of(&self, q: QueryId, code: CodeId) -> AnswerId {
+        let (c, d) = self.decode_query(q);
+        let (t, sigma) = self.split_code(code);
+        self.board.hits(self.patterns.pattern(t)[self.colourings[sigma][c] as usize], d)
+    }
+
+    #[inline]
+    fn piece_hits(&self, pattern: u32, d: usize) -> &[u8] {
+        let (k, nd) = (self.variant.colours, self.board.diagonals.len());
+        let at = (pattern as usize * nd + d) * k;
+        &self.hits[at..at + k]
+    }
+
+    #[inline]
+    fn colourings_of(&self, colour: usize, piece: usize) -> &[u64] {
+        let at = (colour * self.variant.colours + piece) * self.words;
+        &self.colour_piece[at..at + self.words]
+    }
+
+    /// Code id of (pattern, colouring).
+    pub fn code_id(&self, pattern: u32, colouring: usize) -> CodeId {
+        (pattern as usize * self.colourings.len() + colouring) as CodeId
     }
 
     /// (colour, diagonal) of a query id.
@@ -182,17 +209,22 @@ impl Beams {
         self.patterns.count()
     }
 
-    fn penalty_total(&self, set: &[CodeId]) -> Exact {
+    /// The code as a string of cell colours (digits, cells in board order).
+    pub fn code_label(&self, code: CodeId) -> String {
+        self.cell_colours(code).iter().map(|&c| (b'0' + c) as char).collect()
+    }
+
+    fn penalty_total(&self, set: &CodeSet) -> Exact {
         let int = |x: u64| Exact::from_integer(BigInt::from(x));
-        if self.penalty == Penalty::None || set.len() < 2 {
+        if self.penalty == Penalty::None || set.size < 2 {
             return int(0);
         }
-        let colours: Vec<Vec<u8>> = set.iter().map(|&c| self.cell_colours(c)).collect();
+        let colours: Vec<Vec<u8>> = set.codes(self.words).map(|(t, sigma)| self.cell_colours(self.code_id(t, sigma))).collect();
         let distance = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x != y).count() as u64;
         let sums: Vec<u64> = colours.iter().map(|x| colours.iter().map(|y| distance(x, y)).sum()).collect();
         match self.penalty {
             Penalty::BestGuess => int(*sums.iter().min().unwrap_or(&0)),
-            Penalty::RandomGuess => int(sums.iter().sum()) / int(set.len() as u64),
+            Penalty::RandomGuess => int(sums.iter().sum()) / int(set.size),
             Penalty::None => int(0),
         }
     }
@@ -200,6 +232,7 @@ impl Beams {
 
 impl SearchProblem for Beams {
     type State = BeamsState;
+    type Set = CodeSet;
 
     fn name(&self) -> String {
         let order = match self.order {
@@ -229,17 +262,61 @@ impl SearchProblem for Beams {
         let asked = if self.offer == ColourOffer::All { state.asked | 1 << c } else { state.asked.max(c as u8 + 1) };
         BeamsState { used: state.used | 1 << d, asked }
     }
-    #[inline]
-    fn answer(&self, q: QueryId, code: CodeId) -> AnswerId {
-        self.answers[q as usize * self.code_count() + code as usize] as AnswerId
+    fn full_set(&self) -> CodeSet {
+        CodeSet::full(self.patterns.count(), self.colourings.len())
+    }
+    fn set_size(&self, set: &CodeSet) -> u64 {
+        set.size
+    }
+    /// Popcount of each row against the colourings giving colour c to each piece
+    /// (zero words of a row are skipped: deep in the tree rows are sparse).
+    fn count_answers(&self, q: QueryId, set: &CodeSet, counts: &mut [u64]) {
+        let (c, d) = self.decode_query(q);
+        let k = self.variant.colours;
+        counts.iter_mut().for_each(|x| *x = 0);
+        for (t, mask) in set.rows(self.words) {
+            let hits = self.piece_hits(t, d);
+            for (w, &m) in mask.iter().enumerate().filter(|(_, m)| **m != 0) {
+                for (j, &a) in hits.iter().enumerate() {
+                    counts[a as usize] += (m & self.colour_piece[(c * k + j) * self.words + w]).count_ones() as u64;
+                }
+            }
+        }
+    }
+    /// Per row, the colourings are grouped by the answer their colour-c piece gives.
+    fn split(&self, q: QueryId, set: &CodeSet) -> Vec<(AnswerId, CodeSet)> {
+        let (c, d) = self.decode_query(q);
+        let w = self.words;
+        let mut classes: Vec<Option<CodeSet>> = vec![None; self.answer_count()];
+        let mut answers: Vec<u8> = Vec::with_capacity(self.variant.colours);
+        let mut rows: Vec<u64> = Vec::with_capacity(self.variant.colours * w);
+        for (t, mask) in set.rows(w) {
+            answers.clear();
+            rows.clear();
+            for (j, &a) in self.piece_hits(t, d).iter().enumerate() {
+                let slot = answers.iter().position(|&x| x == a).unwrap_or_else(|| {
+                    answers.push(a);
+                    rows.resize(answers.len() * w, 0);
+                    answers.len() - 1
+                });
+                let colourings = self.colourings_of(c, j);
+                for (i, &m) in mask.iter().enumerate().filter(|(_, m)| **m != 0) {
+                    rows[slot * w + i] |= m & colourings[i];
+                }
+            }
+            for (slot, &a) in answers.iter().enumerate() {
+                let row = &rows[slot * w..(slot + 1) * w];
+                if row.iter().any(|&x| x != 0) {
+                    classes[a as usize].get_or_insert_with(CodeSet::empty).push_row(t, row);
+                }
+            }
+        }
+        classes.into_iter().enumerate().filter_map(|(a, s)| s.map(|s| (a as AnswerId, s))).collect()
     }
     fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
         None
     }
-    fn query_as_code(&self, _: QueryId) -> Option<CodeId> {
-        None
-    }
-    fn terminal(&self, set: &[CodeId]) -> Terminal {
+    fn terminal(&self, set: &CodeSet) -> Terminal {
         Terminal { queries_per_code: 0, penalty_total: self.penalty_total(set) }
     }
     /// Diagonals at the same distance from the centre are mapped onto each other
@@ -258,9 +335,6 @@ impl SearchProblem for Beams {
     fn query_label(&self, q: QueryId) -> String {
         let (c, d) = self.decode_query(q);
         format!("colour {c} diagonal {d}")
-    }
-    fn code_label(&self, code: CodeId) -> String {
-        self.cell_colours(code).iter().map(|&c| (b'0' + c) as char).collect()
     }
 }
 

@@ -116,6 +116,7 @@ mod tests {
 
     #[test]
     fn compress_gathers_bits() {
-        assert_eq!(compress(0b1010_0100, 0b1110_0110), 0b1010);
+        // mask bits 1,2,5,6,7; value bits 2,5,7 → gathered 0b10110
+        assert_eq!(compress(0b1010_0100, 0b1110_0110), 0b10110);
     }
 }
