@@ -89,10 +89,17 @@ struct BeamsArgs {
     /// Cache directory for pattern tables.
     #[arg(long, default_value = "codes")]
     codes: PathBuf,
-    /// Write the result as JSON to this file.
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// Where and how a result is written.
+#[derive(Args)]
+struct OutputArgs {
+    /// Write the result to this file (JSON for analyze, CSV for sweep) instead of stdout.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Print JSON instead of a summary.
+    /// Print JSON instead of a summary (analyze).
     #[arg(long)]
     json: bool,
     /// Show a progress bar.
@@ -171,15 +178,8 @@ struct StrategyArgs {
     /// Treat all tied queries alike (do not prefer queries that are possible secrets).
     #[arg(long)]
     all_ties: bool,
-    /// Write the result to this file (JSON for analyze, CSV for sweep) instead of stdout.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Print JSON instead of a summary (analyze).
-    #[arg(long)]
-    json: bool,
-    /// Show a progress bar.
-    #[arg(long)]
-    progress: bool,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -213,7 +213,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Analyze { game: Game::Mastermind(m) } => {
             let alpha: Alpha = m.strategy.alpha.parse()?;
             let mm = Mastermind::new(m.pegs, m.colors, m.distinct)?;
-            let result = analyze(&mm, Strategy::new(alpha, m.strategy.tie_rule()), RunOptions { progress: m.strategy.progress });
+            let result = analyze(&mm, Strategy::new(alpha, m.strategy.tie_rule()), RunOptions { progress: m.strategy.output.progress });
             emit_analysis(&result, &m.strategy)
         }
         Command::Analyze { game: Game::Free(a) } => size_model_csv(&FreeSearch::new(a.width)?, &a, |m| perfect_total_closed(a.width, m)),
@@ -231,7 +231,7 @@ fn run(cli: Cli) -> Result<()> {
             let mm = Mastermind::new(m.pegs, m.colors, m.distinct)?;
             let points = sweep(&mm, &alphas, m.strategy.tie_rule());
             let csv = table_4_18::scan_csv(&points);
-            match &m.strategy.out {
+            match &m.strategy.output.out {
                 Some(path) => write_atomic(path, csv.as_bytes()),
                 None => Ok(print!("{csv}")),
             }
@@ -269,7 +269,7 @@ fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: impl Fn(u64) -
         let ratio = if p == 0 { 1.0 } else { exact_f64(&totals[n as usize]) / p as f64 };
         csv += &format!("{n},{p},{},{ratio}\n", exact_string(&totals[n as usize]));
     }
-    emit_text(&csv, &a.strategy.out)
+    emit_text(&csv, &a.strategy.output.out)
 }
 
 /// CSV of the H_α total at one size for a grid of α.
@@ -288,7 +288,7 @@ fn size_model_sweep<M: SizeModel>(model: &M, a: &SizeArgs) -> Result<()> {
     for r in rows {
         csv += &r?;
     }
-    emit_text(&csv, &a.strategy.out)
+    emit_text(&csv, &a.strategy.output.out)
 }
 
 fn analyze_beams(b: &BeamsArgs) -> Result<()> {
@@ -311,8 +311,8 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
         BeamsPenalty::None => Penalty::None,
     };
     let tie = if matches!(b.tie, BeamsTie::LexC | BeamsTie::LexD) { TieRule::lex() } else { TieRule::mix() };
-    let result = analyze(&g, Strategy::new(alpha, tie), RunOptions { progress: b.progress });
-    emit(&result, &b.out, b.json)
+    let result = analyze(&g, Strategy::new(alpha, tie), RunOptions { progress: b.output.progress });
+    emit(&result, &b.output)
 }
 
 fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
@@ -338,14 +338,14 @@ fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
 }
 
 fn emit_analysis(result: &Analysis, args: &StrategyArgs) -> Result<()> {
-    emit(result, &args.out, args.json)
+    emit(result, &args.output)
 }
 
-fn emit(result: &Analysis, out: &Option<PathBuf>, json: bool) -> Result<()> {
-    if let Some(path) = out {
+fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
+    if let Some(path) = &output.out {
         return write_json(path, result);
     }
-    if json {
+    if output.json {
         println!("{}", serde_json::to_string_pretty(result).expect("plain data"));
         return Ok(());
     }

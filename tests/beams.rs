@@ -215,3 +215,31 @@ fn penalty_models_on_terminal_sets() {
     g.penalty = Penalty::None;
     assert_eq!(total(&g, "1", TieRule::lex()), (1721663 - 1080).to_string());
 }
+
+/// Smoke test of the standard game Beams(6c,6p) with the bit-row core: the H_1
+/// root decision over all 3 048 812 640 codes, and the counts of the bit rows
+/// against per-code answers on a subset of patterns.
+#[test]
+fn beams_6c6p_root_smoke() {
+    let g = Beams::new(enumerate(v("6c6p")), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let all = g.full_set();
+    assert_eq!(all.size, 3_048_812_640);
+    let ties = renyi_search::search::strategy::best_queries(&g, &RenyiScore::new(renyi_search::alpha::Alpha::integer(1)), &g.initial_state(), &all);
+    let offsets: Vec<u32> = ties.iter().map(|&q| g.board.diagonal_offset[g.decode_query(q).1]).collect();
+    assert_eq!(offsets, vec![1; 6], "H_1 opens on the six lines next to the centre (one symmetry orbit)");
+    let mut counts = vec![0u64; g.answer_count()];
+    for d in 0..g.board.diagonals.len() {
+        g.count_answers(g.query_id(0, d), &all, &mut counts);
+        assert_eq!(counts.iter().sum::<u64>(), 3_048_812_640);
+    }
+    // first 300 patterns: bit rows against per-code answers for every query
+    let mut subset = renyi_search::games::beams::codeset::CodeSet::empty();
+    let row = renyi_search::games::beams::codeset::CodeSet::full(1, 720).bits;
+    (0..300).for_each(|t| subset.push_row(t, &row));
+    for q in (0..g.query_count() as u32).step_by(5) {
+        g.count_answers(q, &subset, &mut counts);
+        let mut expected = vec![0u64; g.answer_count()];
+        (0..300 * 720).for_each(|c| expected[g.answer_of(q, c) as usize] += 1);
+        assert_eq!(counts, expected, "query {q}");
+    }
+}

@@ -176,6 +176,12 @@ MIX (reduced list) = uniform over the tied queries among asked colours + one new
 (no rule reading tried so far reproduces Table 4.10; see README and beams-conventions.md).\n",
         proto.iter().filter(|c| c.equal).count(), proto.len(), thesis_equal, cells.len()
     );
+    for variant in ["Beams(3c,6p)", "Beams(6c,3p)"] {
+        let secs = |lex: bool| -> f64 {
+            cells.iter().filter(|c| c.variant == variant && c.column.starts_with("LEX") == lex).map(|c| c.analysis.seconds).sum()
+        };
+        s += &format!("Timing {variant}: all LEX cells {:.2} s, all MIX cells {:.2} s ({} threads).\n", secs(true), secs(false), p.threads);
+    }
     s += "Not computed: 6c3p H_0 MIX (thesis ≈ 8.080, a Monte-Carlo estimate): its tie sets are so large that the exact \
 MIX tree exceeded 14 GB of memo within 5 minutes; 6c3p H_2/H_∞ with the reduced-list MIX (only H_1 has a prototype value).\n";
     s
