@@ -10,7 +10,10 @@ use renyi_search::search::{analyze, Analysis, RunOptions, Strategy, TieBreak, Ti
 use renyi_search::models::free::{perfect_total_closed, FreeSearch};
 use renyi_search::models::wurzel::{self, Wurzel};
 use renyi_search::models::{strategy_totals, SizeModel};
-use renyi_search::games::beams::game::Penalty;
+use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+use renyi_search::games::GameSpec;
+use renyi_search::search::perfect::solve_perfect;
+use renyi_search::search::tree::{self, Replay, StrategyFile};
 use renyi_search::games::beams::geometry::Board;
 use renyi_search::games::beams::patterns::{load_or_build, placements, CacheStatus};
 use renyi_search::games::beams::polyhex::pieces_in_rhombus;
@@ -42,6 +45,19 @@ enum Command {
         #[command(subcommand)]
         game: Game,
     },
+    /// Perfect strategy by branch-and-bound (exact minimum total over all codes).
+    Perfect {
+        #[command(subcommand)]
+        game: PerfectGame,
+        /// Write the optimal strategy tree as JSON to this file.
+        #[arg(long, global = true)]
+        tree: Option<PathBuf>,
+    },
+    /// Replay every secret code through a strategy file and recompute its total.
+    Verify {
+        /// A strategy file written by `perfect --tree`.
+        file: PathBuf,
+    },
     /// Beams: board, pieces, patterns and code counts of a variant.
     Beams {
         #[command(subcommand)]
@@ -56,6 +72,25 @@ enum Command {
         #[arg(long, default_value = "results")]
         results: PathBuf,
         /// Cache directory for code tables.
+        #[arg(long, default_value = "codes")]
+        codes: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum PerfectGame {
+    /// Mastermind MM(p,c).
+    Mastermind {
+        #[arg(long, default_value_t = 4)]
+        pegs: usize,
+        #[arg(long, default_value_t = 6)]
+        colors: usize,
+        #[arg(long)]
+        distinct: bool,
+    },
+    /// Beams (3c6p or 6c3p; best-guess penalty).
+    Beams {
+        variant: String,
         #[arg(long, default_value = "codes")]
         codes: PathBuf,
     },
@@ -236,6 +271,17 @@ fn run(cli: Cli) -> Result<()> {
                 None => Ok(print!("{csv}")),
             }
         }
+        Command::Perfect { game: PerfectGame::Mastermind { pegs, colors, distinct }, tree } => {
+            let mm = Mastermind::new(pegs, colors, distinct)?;
+            perfect_and_export(&mm, GameSpec::Mastermind { pegs, colors, distinct }, tree.as_deref())
+        }
+        Command::Perfect { game: PerfectGame::Beams { variant, codes }, tree } => {
+            let v: Variant = variant.parse()?;
+            let (patterns, _) = load_or_build(v, Some(&codes))?;
+            let g = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess)?;
+            perfect_and_export(&g, GameSpec::Beams { variant: v.to_string(), order: "lex-c".into() }, tree.as_deref())
+        }
+        Command::Verify { file } => verify_file(&file),
         Command::Reproduce { targets, results, codes } => reproduce(&targets, &results, &codes),
     }
 }
@@ -334,6 +380,47 @@ fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
     println!("  patterns: {} ({how}, {:.2} s)", patterns.count(), clock.elapsed().as_secs_f64());
     let codes_total = patterns.count() as u64 * variant.colourings() as u64;
     println!("  codes: {} = {} × {} colourings; as a bit table {} bytes ({:.1} MiB)", codes_total, patterns.count(), variant.colourings(), codes_total.div_ceil(8), codes_total as f64 / 8.0 / 1048576.0);
+    Ok(())
+}
+
+fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, tree: Option<&std::path::Path>) -> Result<()> {
+    let (result, search) = solve_perfect(problem);
+    println!("{} — perfect strategy", result.problem);
+    println!("  total     {} (mean {:.6} over {} codes)", result.total, result.mean, result.codes);
+    println!("  bound     {} (counting lower bound at the root)", result.lower_bound_at_root);
+    println!("  nodes     {} in {:.2} s", result.nodes, result.seconds);
+    if let Some(path) = tree {
+        let node = tree::export(&search, problem)?;
+        let checked = tree::verify(problem, &node)?;
+        if checked.total != result.total {
+            return Err(invalid(format!("internal error: the exported tree replays to {} instead of {}", checked.total, result.total)));
+        }
+        let file = StrategyFile { game: spec, codes: result.codes, total: result.total, program: "renyi-search".into(), version: renyi_search::VERSION.into(), tree: node };
+        write_json(path, &file)?;
+        println!("  tree      {} (verified by replaying every code: total {}, max depth {})", path.display(), checked.total, checked.max_depth);
+    }
+    Ok(())
+}
+
+fn verify_file(path: &std::path::Path) -> Result<()> {
+    let text = std::fs::read_to_string(path).map_err(|source| renyi_search::error::Error::Io { path: path.display().to_string(), source })?;
+    let file: StrategyFile = serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a strategy file: {e}", path.display())))?;
+    let checked = match &file.game {
+        GameSpec::Mastermind { pegs, colors, distinct } => tree::verify(&Mastermind::new(*pegs, *colors, *distinct)?, &file.tree)?,
+        GameSpec::Beams { variant, order } => {
+            let v: Variant = variant.parse()?;
+            let order = match order.as_str() {
+                "lex-c" => QueryOrder::ColourFirst,
+                "lex-d" => QueryOrder::DiagonalFirst,
+                other => return Err(invalid(format!("unknown query order {other:?} (accepted: lex-c, lex-d)"))),
+            };
+            tree::verify(&Beams::new(load_or_build(v, None)?.0, order, Penalty::BestGuess)?, &file.tree)?
+        }
+    };
+    println!("{}: every one of {} codes is solved; total {} (file claims {}), max depth {}", path.display(), checked.codes, checked.total, file.total, checked.max_depth);
+    if checked.total != file.total {
+        return Err(invalid(format!("the file claims total {} but replaying gives {}", file.total, checked.total)));
+    }
     Ok(())
 }
 

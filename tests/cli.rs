@@ -100,3 +100,22 @@ fn bad_beams_input_is_rejected_clearly() {
     assert_rejected(&["analyze", "beams", "3c6p", "--alpha", "x"], "accepted");
     assert_rejected(&["analyze", "beams", "3c6p", "--tie", "lex"], "possible values");
 }
+
+#[test]
+fn perfect_tree_round_trip_and_bad_files() {
+    let dir = scratch("perfect");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("mm.json");
+    let out = bin(&["perfect", "mastermind", "--pegs", "3", "--colors", "4", "--tree", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(bin(&["verify", file.to_str().unwrap()]).status.success());
+    let text = std::fs::read_to_string(&file).unwrap();
+    let tampered = text.replacen("\"total\":", "\"total\": 1,\"was\":", 1);
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, tampered).unwrap();
+    assert_rejected(&["verify", bad.to_str().unwrap()], "claims");
+    std::fs::write(&bad, "{ not json").unwrap();
+    assert_rejected(&["verify", bad.to_str().unwrap()], "not a strategy file");
+    assert_rejected(&["verify", dir.join("missing.json").to_str().unwrap()], "cannot");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

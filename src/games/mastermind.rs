@@ -208,3 +208,16 @@ impl SearchProblem for Mastermind {
         self.code_label(query)
     }
 }
+
+impl crate::search::tree::Replay for Mastermind {
+    fn replay_answer(&self, query: QueryId, code: CodeId) -> AnswerId {
+        let (g, s) = (&self.codes[query as usize], &self.codes[code as usize]);
+        encode(self.pegs, feedback(g, s, self.colors)) as AnswerId
+    }
+    fn set_of(&self, codes: &[CodeId]) -> Vec<CodeId> {
+        codes.to_vec()
+    }
+    fn codes_of(&self, set: &Vec<CodeId>) -> Vec<CodeId> {
+        set.clone()
+    }
+}

@@ -4,8 +4,10 @@
 
 pub mod analysis;
 pub mod outcome;
+pub mod perfect;
 pub mod problem;
 pub mod strategy;
+pub mod tree;
 
 pub use analysis::{analyze, Analysis, RunOptions};
 pub use outcome::{Exact, Outcome};

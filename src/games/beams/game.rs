@@ -338,6 +338,28 @@ impl SearchProblem for Beams {
     }
 }
 
+impl crate::search::tree::Replay for Beams {
+    fn replay_answer(&self, q: QueryId, code: CodeId) -> AnswerId {
+        self.answer_of(q, code)
+    }
+    fn set_of(&self, codes: &[CodeId]) -> CodeSet {
+        let k = self.colourings.len();
+        let mut set = CodeSet::empty();
+        let mut row = vec![0u64; self.words];
+        let mut sorted = codes.to_vec();
+        sorted.sort_unstable();
+        for chunk in sorted.chunk_by(|a, b| a / k as u32 == b / k as u32) {
+            row.iter_mut().for_each(|w| *w = 0);
+            chunk.iter().for_each(|&c| row[(c as usize % k) / 64] |= 1 << (c as usize % k % 64));
+            set.push_row(chunk[0] / k as u32, &row);
+        }
+        set
+    }
+    fn codes_of(&self, set: &CodeSet) -> Vec<CodeId> {
+        set.codes(self.words).map(|(t, s)| self.code_id(t, s)).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

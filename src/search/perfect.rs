@@ -1,0 +1,226 @@
+//! Perfect strategies by depth-first branch-and-bound (thesis Satz 4.2):
+//! T(M) = |M| + min_q Σ_{classes a not solving} T(M_a), with the game's terminal
+//! cost at singletons and at sets no query splits.
+//!
+//! Pruning uses admissible lower bounds per class size m, from the largest number
+//! b of answer classes any query has on the full code set (a sub-partition has at
+//! most as many classes):
+//! - games with a solving answer (Mastermind): at most b^{k−1} codes are solved by
+//!   the k-th query, so T(m) ≥ Σ_k k·n_k with n_k greedily b^{k−1}
+//!   (the thesis' 1·1 + 13·2 + 13²·3 + … bound);
+//! - games without one (Beams): a tree with m leaves and at most b children per
+//!   node, T(m) ≥ the equal-weight b-ary Huffman total ([`perfect_total_closed`]).
+//!
+//! Queries are tried in order of their bound (then H_1), a transposition table
+//! stores exact values and proven lower bounds per (state, set), and tied first
+//! queries of one symmetry class are searched once.
+
+use super::problem::{AnswerId, QueryId, SearchProblem};
+use super::strategy::class_sizes;
+use crate::models::free::perfect_total_closed;
+use dashmap::DashMap;
+use num_traits::ToPrimitive;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// What the table knows about a node.
+#[derive(Clone, Copy, Debug)]
+enum Known {
+    Exact { total: u64, query: Option<QueryId> },
+    AtLeast(u64),
+}
+
+/// A perfect strategy: its total and the query to ask at every reached node.
+pub struct PerfectSearch<'a, P: SearchProblem> {
+    problem: &'a P,
+    max_classes: u64,
+    with_solving: bool,
+    table: DashMap<(P::State, P::Set), Known>,
+    nodes: AtomicU64,
+}
+
+/// Result of a perfect search.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PerfectResult {
+    pub problem: String,
+    pub codes: u64,
+    pub total: u64,
+    pub mean: f64,
+    pub lower_bound_at_root: u64,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
+    pub fn new(problem: &'a P) -> Self {
+        let all = problem.full_set();
+        let state = problem.initial_state();
+        let mut counts = vec![0u64; problem.answer_count()];
+        let max_classes = (0..problem.query_count() as QueryId)
+            .filter(|&q| problem.is_admissible(&state, q))
+            .map(|q| class_sizes(problem, q, &all, &mut counts).len() as u64)
+            .max()
+            .unwrap_or(1);
+        let with_solving = problem.solving_answer(0).is_some();
+        PerfectSearch { problem, max_classes, with_solving, table: DashMap::new(), nodes: AtomicU64::new(0) }
+    }
+
+    /// Admissible lower bound on T of a set of m codes.
+    pub fn lower_bound(&self, m: u64) -> u64 {
+        if self.with_solving {
+            let b = self.max_classes.saturating_sub(1).max(1);
+            let (mut left, mut total, mut layer, mut depth) = (m, 0u64, 1u64, 1u64);
+            while left > 0 {
+                let here = left.min(layer);
+                total += here * depth;
+                left -= here;
+                layer = layer.saturating_mul(b);
+                depth += 1;
+            }
+            total
+        } else {
+            perfect_total_closed(self.max_classes.max(2), m)
+        }
+    }
+
+    fn terminal_total(&self, set: &P::Set) -> Option<u64> {
+        let t = self.problem.terminal(set);
+        let penalty = t.penalty_total.to_integer().to_u64().filter(|_| t.penalty_total.is_integer())?;
+        Some(t.queries_per_code as u64 * self.problem.set_size(set) + penalty)
+    }
+
+    /// Candidate queries with their bound, best first.
+    fn candidates(&self, state: &P::State, set: &P::Set) -> Vec<(u64, f64, QueryId)> {
+        let m = self.problem.set_size(set);
+        let mut counts = vec![0u64; self.problem.answer_count()];
+        let mut out = Vec::new();
+        for q in (0..self.problem.query_count() as QueryId).filter(|&q| self.problem.is_admissible(state, q)) {
+            self.problem.count_answers(q, set, &mut counts);
+            if counts.iter().any(|&c| c == m) {
+                continue;
+            }
+            let solving = self.problem.solving_answer(q).map(|a| a as usize);
+            let bound: u64 = m + counts.iter().enumerate().filter(|&(a, &c)| c > 0 && Some(a) != solving).map(|(_, &c)| self.lower_bound(c)).sum::<u64>();
+            let shannon: f64 = counts.iter().filter(|&&c| c > 0).map(|&c| c as f64 * (c as f64).ln()).sum();
+            out.push((bound, shannon, q));
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        out
+    }
+
+    /// The exact total if it is below `budget`, else `None` (the total is ≥ budget).
+    pub fn solve(&self, state: &P::State, set: &P::Set, budget: u64) -> Option<u64> {
+        if self.problem.set_size(set) == 1 {
+            return self.terminal_total(set).filter(|&t| t < budget);
+        }
+        let key = (state.clone(), set.clone());
+        match self.table.get(&key).map(|k| *k) {
+            Some(Known::Exact { total, .. }) => return (total < budget).then_some(total),
+            Some(Known::AtLeast(lb)) if lb >= budget => return None,
+            _ => {}
+        }
+        self.nodes.fetch_add(1, Ordering::Relaxed);
+        let candidates = self.candidates(state, set);
+        let (mut best, mut best_query) = (budget, None);
+        if candidates.is_empty() {
+            if let Some(t) = self.terminal_total(set) {
+                if t < best {
+                    best = t;
+                }
+            }
+        }
+        for &(bound, _, q) in &candidates {
+            if bound >= best {
+                break;
+            }
+            if let Some(total) = self.after_query(state, set, q, best) {
+                best = total;
+                best_query = Some(q);
+            }
+        }
+        let found = best < budget;
+        let entry = if found { Known::Exact { total: best, query: best_query } } else { Known::AtLeast(budget) };
+        self.table
+            .entry(key)
+            .and_modify(|k| {
+                if let (Known::AtLeast(old), Known::AtLeast(new)) = (*k, entry) {
+                    *k = Known::AtLeast(old.max(new));
+                } else if matches!(entry, Known::Exact { .. }) {
+                    *k = entry;
+                }
+            })
+            .or_insert(entry);
+        found.then_some(best)
+    }
+
+    /// T after asking `query`, if below `budget`.
+    fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId, budget: u64) -> Option<u64> {
+        let solving = self.problem.solving_answer(query);
+        let next = self.problem.next_state(state, query);
+        let mut classes: Vec<(AnswerId, P::Set)> = self.problem.split(query, set).into_iter().filter(|(a, _)| Some(*a) != solving).collect();
+        classes.sort_by_key(|(_, s)| std::cmp::Reverse(self.problem.set_size(s)));
+        let mut rest: u64 = classes.iter().map(|(_, s)| self.lower_bound(self.problem.set_size(s))).sum();
+        let mut total = self.problem.set_size(set);
+        for (_, class) in &classes {
+            rest -= self.lower_bound(self.problem.set_size(class));
+            if total + rest >= budget {
+                return None;
+            }
+            total += self.solve(&next, class, budget - total - rest)?;
+        }
+        (total < budget).then_some(total)
+    }
+
+    /// The query the perfect strategy asks at a solved node.
+    pub fn best_query(&self, state: &P::State, set: &P::Set) -> Option<QueryId> {
+        match self.table.get(&(state.clone(), set.clone())).map(|k| *k) {
+            Some(Known::Exact { query, .. }) => query,
+            _ => None,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
+
+/// Runs the search from the root: one representative per symmetry class of
+/// first queries, the classes in parallel with a shared best bound.
+pub fn solve_perfect<P: SearchProblem>(problem: &P) -> (PerfectResult, PerfectSearch<'_, P>) {
+    let clock = Instant::now();
+    let search = PerfectSearch::new(problem);
+    let state = problem.initial_state();
+    let all = problem.full_set();
+    let mut reps: BTreeMap<u64, QueryId> = BTreeMap::new();
+    for (_, _, q) in search.candidates(&state, &all) {
+        reps.entry(problem.root_class_key(q)).or_insert(q);
+    }
+    let lb = search.lower_bound(problem.set_size(&all));
+    let best = AtomicU64::new(u64::MAX);
+    let winner = AtomicU64::new(u64::MAX);
+    let reps: Vec<QueryId> = reps.into_values().collect();
+    reps.par_iter().for_each(|&q| {
+        let budget = best.load(Ordering::SeqCst);
+        if let Some(t) = search.after_query(&state, &all, q, budget) {
+            if best.fetch_min(t, Ordering::SeqCst) > t {
+                winner.store(q as u64, Ordering::SeqCst);
+            }
+        }
+    });
+    let total = best.load(Ordering::SeqCst);
+    let root_query = winner.load(Ordering::SeqCst) as QueryId;
+    search.table.insert((state, all), Known::Exact { total, query: Some(root_query) });
+    let codes = problem.code_count() as u64;
+    let result = PerfectResult {
+        problem: problem.name(),
+        codes,
+        total,
+        mean: total as f64 / codes as f64,
+        lower_bound_at_root: lb,
+        nodes: search.nodes(),
+        seconds: clock.elapsed().as_secs_f64(),
+    };
+    (result, search)
+}

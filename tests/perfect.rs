@@ -1,0 +1,92 @@
+//! Perfect strategies (thesis Satz 4.2; issue: branch-and-bound with certified
+//! trees): the branch-and-bound against exhaustive minimisation on small games,
+//! the published values, and the exported trees replayed code by code.
+
+use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+use renyi_search::games::beams::patterns::enumerate;
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::search::perfect::solve_perfect;
+use renyi_search::search::tree::{export, verify, TreeNode};
+use renyi_search::search::SearchProblem;
+use std::collections::HashMap;
+
+/// Exhaustive minimum of T over all sensible queries, memoised on (state, set).
+fn brute<P: SearchProblem>(p: &P, state: &P::State, set: &P::Set, memo: &mut HashMap<(P::State, P::Set), u64>) -> u64 {
+    let t = p.terminal(set);
+    let leaf = t.queries_per_code as u64 * p.set_size(set) + t.penalty_total.to_integer().try_into().unwrap_or(0u64);
+    if p.set_size(set) == 1 {
+        return leaf;
+    }
+    if let Some(&v) = memo.get(&(state.clone(), set.clone())) {
+        return v;
+    }
+    let mut best = u64::MAX;
+    for q in (0..p.query_count() as u32).filter(|&q| p.is_admissible(state, q)) {
+        let classes = p.split(q, set);
+        if classes.len() < 2 {
+            continue;
+        }
+        let next = p.next_state(state, q);
+        let solving = p.solving_answer(q);
+        let total = p.set_size(set) + classes.iter().filter(|(a, _)| Some(*a) != solving).map(|(_, c)| brute(p, &next, c, memo)).sum::<u64>();
+        best = best.min(total);
+    }
+    let v = if best == u64::MAX { leaf } else { best };
+    memo.insert((state.clone(), set.clone()), v);
+    v
+}
+
+#[test]
+fn branch_and_bound_equals_exhaustive_search() {
+    for (pegs, colors, distinct) in [(2, 3, false), (2, 4, false), (3, 3, false), (3, 4, true), (3, 5, true), (3, 4, false)] {
+        let mm = Mastermind::new(pegs, colors, distinct).unwrap();
+        let (r, _) = solve_perfect(&mm);
+        assert_eq!(r.total, brute(&mm, &(), &mm.full_set(), &mut HashMap::new()), "{}", mm.name());
+        assert!(r.lower_bound_at_root <= r.total);
+    }
+}
+
+#[test]
+fn counting_bound_of_the_thesis() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let search = renyi_search::search::perfect::PerfectSearch::new(&mm);
+    assert_eq!(search.lower_bound(1296), 4986, "1·1 + 13·2 + 13²·3 + 1113·4");
+    let junior = Mastermind::new(4, 6, true).unwrap();
+    // with 11 answers (10 not solving) the bound is sharper than the thesis' 1242
+    assert_eq!(renyi_search::search::perfect::PerfectSearch::new(&junior).lower_bound(360), 1317);
+}
+
+#[test]
+fn mm360_perfect_is_1446_and_its_tree_verifies() {
+    let mm = Mastermind::new(4, 6, true).unwrap();
+    let (r, search) = solve_perfect(&mm);
+    assert_eq!(r.total, 1446);
+    let tree = export(&search, &mm).unwrap();
+    let v = verify(&mm, &tree).unwrap();
+    assert_eq!((v.total, v.codes), (1446, 360));
+}
+
+#[test]
+fn beams_3c6p_perfect_is_7334_not_7347() {
+    let g = Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let (r, search) = solve_perfect(&g);
+    assert_eq!(r.total, 7334);
+    let tree = export(&search, &g).unwrap();
+    assert_eq!(verify(&g, &tree).unwrap().total, 7334);
+}
+
+#[test]
+fn verifier_rejects_broken_trees() {
+    let mm = Mastermind::new(3, 3, false).unwrap();
+    let (_, search) = solve_perfect(&mm);
+    let tree = export(&search, &mm).unwrap();
+    let TreeNode::Ask { query, label, mut children } = tree.clone() else { panic!("root asks") };
+    let dropped = children.remove(0);
+    let err = verify(&mm, &TreeNode::Ask { query, label: label.clone(), children: children.clone() }).unwrap_err();
+    assert!(err.to_string().contains("has no branch"), "{err}");
+    // a leaf claiming a code that does not reach it
+    let mut bad = children.clone();
+    bad.insert(0, (dropped.0, TreeNode::Stop { codes: vec![0, 1] }));
+    let err = verify(&mm, &TreeNode::Ask { query, label, children: bad }).unwrap_err();
+    assert!(err.to_string().contains("leaf"), "{err}");
+}
