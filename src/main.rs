@@ -65,7 +65,7 @@ enum Command {
     },
     /// Recompute published tables into results/ (all implemented ones by default).
     Reproduce {
-        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, or all.
+        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, or all.
         #[arg(default_value = "all")]
         targets: Vec<String>,
         /// Output directory.
@@ -80,14 +80,7 @@ enum Command {
 #[derive(Subcommand)]
 enum PerfectGame {
     /// Mastermind MM(p,c).
-    Mastermind {
-        #[arg(long, default_value_t = 4)]
-        pegs: usize,
-        #[arg(long, default_value_t = 6)]
-        colors: usize,
-        #[arg(long)]
-        distinct: bool,
-    },
+    Mastermind(MastermindVariant),
     /// Beams (3c6p or 6c3p; best-guess penalty).
     Beams {
         variant: String,
@@ -184,8 +177,9 @@ struct SizeArgs {
     strategy: StrategyArgs,
 }
 
-#[derive(Args)]
-struct MastermindArgs {
+/// Which Mastermind: MM(p,c), with or without repeated colours.
+#[derive(Args, Clone, Copy)]
+struct MastermindVariant {
     /// Number of pegs p.
     #[arg(long, default_value_t = 4)]
     pegs: usize,
@@ -195,6 +189,18 @@ struct MastermindArgs {
     /// Codes without repeated colours (MM-360 for 4 pegs, 6 colours).
     #[arg(long)]
     distinct: bool,
+}
+
+impl MastermindVariant {
+    fn build(self) -> Result<Mastermind> {
+        Mastermind::new(self.pegs, self.colors, self.distinct)
+    }
+}
+
+#[derive(Args)]
+struct MastermindArgs {
+    #[command(flatten)]
+    variant: MastermindVariant,
     #[command(flatten)]
     strategy: StrategyArgs,
 }
@@ -247,7 +253,7 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Analyze { game: Game::Mastermind(m) } => {
             let alpha: Alpha = m.strategy.alpha.parse()?;
-            let mm = Mastermind::new(m.pegs, m.colors, m.distinct)?;
+            let mm = m.variant.build()?;
             let result = analyze(&mm, Strategy::new(alpha, m.strategy.tie_rule()), RunOptions { progress: m.strategy.output.progress });
             emit_analysis(&result, &m.strategy)
         }
@@ -263,7 +269,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Sweep { game: Game::Wurzel(a) } => size_model_sweep(&Wurzel, &a),
         Command::Sweep { game: Game::Mastermind(m) } => {
             let alphas = alpha_grid(&m.strategy.alpha)?;
-            let mm = Mastermind::new(m.pegs, m.colors, m.distinct)?;
+            let mm = m.variant.build()?;
             let points = sweep(&mm, &alphas, m.strategy.tie_rule());
             let csv = table_4_18::scan_csv(&points);
             match &m.strategy.output.out {
@@ -271,9 +277,9 @@ fn run(cli: Cli) -> Result<()> {
                 None => Ok(print!("{csv}")),
             }
         }
-        Command::Perfect { game: PerfectGame::Mastermind { pegs, colors, distinct }, tree } => {
-            let mm = Mastermind::new(pegs, colors, distinct)?;
-            perfect_and_export(&mm, GameSpec::Mastermind { pegs, colors, distinct }, tree.as_deref())
+        Command::Perfect { game: PerfectGame::Mastermind(v), tree } => {
+            let spec = GameSpec::Mastermind { pegs: v.pegs, colors: v.colors, distinct: v.distinct };
+            perfect_and_export(&v.build()?, spec, tree.as_deref())
         }
         Command::Perfect { game: PerfectGame::Beams { variant, codes }, tree } => {
             let v: Variant = variant.parse()?;
@@ -447,14 +453,14 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     Ok(())
 }
 
-const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, all";
+const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, perfect, all";
 
 fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path) -> Result<()> {
     let mut wanted: Vec<&str> = Vec::new();
     for t in targets {
         match t.as_str() {
-            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15", "table-4.10"]),
-            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" => wanted.push(t),
+            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15", "table-4.10", "perfect"]),
+            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" => wanted.push(t),
             other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
         }
     }
@@ -468,6 +474,9 @@ fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path)
                 eprintln!("table-4.5: {equal} of {} totals equal to the thesis", cells.len());
             }
             "table-4.15" => wurzel_free::reproduce(dir)?,
+            "perfect" => {
+                renyi_search::reproduce::perfect::reproduce(dir, Some(codes))?;
+            }
             "table-4.10" => {
                 let cells = table_4_10::reproduce(dir, Some(codes), true)?;
                 let proto: Vec<_> = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect();

@@ -2,6 +2,7 @@
 //! our exact value next to the published one, each marked equal or not.
 //! Published values are data from the thesis; nothing is fitted to them.
 
+pub mod perfect;
 pub mod table_4_10;
 pub mod table_4_18;
 pub mod table_4_5;
