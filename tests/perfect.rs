@@ -90,3 +90,13 @@ fn verifier_rejects_broken_trees() {
     let err = verify(&mm, &TreeNode::Ask { query, label, children: bad }).unwrap_err();
     assert!(err.to_string().contains("leaf"), "{err}");
 }
+
+/// MM-1296 = 5625 (Koyama–Lai; thesis §4.3), with symmetry elimination, and its tree.
+#[test]
+fn mm1296_perfect_is_5625() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let (r, search) = solve_perfect(&mm);
+    assert_eq!(r.total, 5625);
+    let v = verify(&mm, &export(&search, &mm).unwrap()).unwrap();
+    assert_eq!((v.total, v.codes), (5625, 1296));
+}

@@ -21,7 +21,15 @@ pub struct Mastermind {
     codes: Vec<Vec<u8>>,
     /// `table[g·n + s]` = answer id of guess g against secret s.
     table: Vec<u8>,
+    /// The symmetries (colour × peg permutations) as code permutations,
+    /// `symmetries[k·n + code]`; empty if the table would be too large.
+    symmetries: Vec<u32>,
 }
+
+/// Largest symmetry table kept (entries).
+const MAX_SYMMETRY_ENTRIES: usize = 1 << 25;
+/// Smallest set for which the symmetries fixing it are looked for.
+const SYMMETRY_MIN_SET: usize = 24;
 
 impl Mastermind {
     /// Builds MM(pegs, colors); `distinct` forbids repeated colours (MM-360 for (4,6)).
@@ -36,7 +44,33 @@ impl Mastermind {
                 (0..n).map(move |s| encode(pegs, feedback(&codes[g], &codes[s], colors)))
             })
             .collect();
-        Ok(Mastermind { pegs, colors, distinct, codes, table })
+        let mut mm = Mastermind { pegs, colors, distinct, codes, table, symmetries: Vec::new() };
+        mm.symmetries = mm.symmetry_table();
+        Ok(mm)
+    }
+
+    /// Every colour permutation combined with every peg permutation, as a
+    /// permutation of code ids (feedback is invariant under both).
+    fn symmetry_table(&self) -> Vec<u32> {
+        let (colour_perms, peg_perms) = (permutations(self.colors), permutations(self.pegs));
+        let n = self.codes.len();
+        if colour_perms.len() * peg_perms.len() * n > MAX_SYMMETRY_ENTRIES {
+            return Vec::new();
+        }
+        // code id by base-c value of its colours (u32::MAX for non-codes)
+        let base = |code: &mut dyn Iterator<Item = usize>| code.fold(0usize, |acc, c| acc * self.colors + c);
+        let mut id_of = vec![u32::MAX; self.colors.pow(self.pegs as u32)];
+        for (i, code) in self.codes.iter().enumerate() {
+            id_of[base(&mut code.iter().map(|&c| c as usize))] = i as u32;
+        }
+        let pairs: Vec<(&Vec<usize>, &Vec<usize>)> = colour_perms.iter().flat_map(|cp| peg_perms.iter().map(move |pp| (cp, pp))).collect();
+        pairs
+            .par_iter()
+            .flat_map_iter(|(cp, pp)| {
+                let id_of = &id_of;
+                self.codes.iter().map(move |code| id_of[base(&mut (0..self.pegs).map(|i| cp[code[pp[i]] as usize]))])
+            })
+            .collect()
     }
 
     pub fn pegs(&self) -> usize {
@@ -119,6 +153,15 @@ fn enumerate_codes(pegs: usize, colors: usize, distinct: bool) -> Vec<Vec<u8>> {
         })
         .filter(|code| !distinct || all_distinct(code))
         .collect()
+}
+
+/// All permutations of 0..k.
+fn permutations(k: usize) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    for i in 0..k {
+        out = out.into_iter().flat_map(|p: Vec<usize>| (0..=i).map(move |at| { let mut q = p.clone(); q.insert(at, i); q })).collect();
+    }
+    out
 }
 
 fn all_distinct(code: &[u8]) -> bool {
@@ -206,6 +249,26 @@ impl SearchProblem for Mastermind {
     }
     fn query_label(&self, query: QueryId) -> String {
         self.code_label(query)
+    }
+    /// Finds the symmetries that map `set` onto itself (for sets of at least
+    /// `SYMMETRY_MIN_SET` codes) and keeps the smallest query of each orbit.
+    fn distinct_up_to_symmetry(&self, _: &(), set: &Vec<CodeId>, candidates: Vec<QueryId>) -> Vec<QueryId> {
+        let n = self.codes.len();
+        if self.symmetries.is_empty() || set.len() < SYMMETRY_MIN_SET {
+            return candidates;
+        }
+        let mut member = vec![false; n];
+        set.iter().for_each(|&c| member[c as usize] = true);
+        let fixing: Vec<&[u32]> = self
+            .symmetries
+            .chunks_exact(n)
+            .skip(1)
+            .filter(|sigma| set.iter().all(|&c| member[sigma[c as usize] as usize]))
+            .collect();
+        if fixing.is_empty() {
+            return candidates;
+        }
+        candidates.into_iter().filter(|&q| fixing.iter().all(|sigma| sigma[q as usize] >= q)).collect()
     }
 }
 

@@ -39,6 +39,9 @@ pub struct PerfectSearch<'a, P: SearchProblem> {
     with_solving: bool,
     table: DashMap<(P::State, P::Set), Known>,
     nodes: AtomicU64,
+    /// `bounds[m]` = [`Self::lower_bound`]`(m)`, and `xlnx[m]` = m·ln m, for m ≤ |C|.
+    bounds: Vec<u64>,
+    xlnx: Vec<f64>,
 }
 
 /// Result of a perfect search.
@@ -64,7 +67,17 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             .max()
             .unwrap_or(1);
         let with_solving = problem.solving_answer(0).is_some();
-        PerfectSearch { problem, max_classes, with_solving, table: DashMap::new(), nodes: AtomicU64::new(0) }
+        let mut search = PerfectSearch { problem, max_classes, with_solving, table: DashMap::new(), nodes: AtomicU64::new(0), bounds: Vec::new(), xlnx: Vec::new() };
+        let n = problem.code_count() as u64;
+        search.bounds = (0..=n).map(|m| search.lower_bound(m)).collect();
+        search.xlnx = (0..=n).map(|m| if m == 0 { 0.0 } else { m as f64 * (m as f64).ln() }).collect();
+        search
+    }
+
+    /// Tabulated lower bound for class sizes up to |C|.
+    #[inline]
+    fn bound_of(&self, m: u64) -> u64 {
+        self.bounds.get(m as usize).copied().unwrap_or_else(|| self.lower_bound(m))
     }
 
     /// Admissible lower bound on T of a set of m codes.
@@ -96,17 +109,23 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let m = self.problem.set_size(set);
         let mut counts = vec![0u64; self.problem.answer_count()];
         let mut out = Vec::new();
-        for q in (0..self.problem.query_count() as QueryId).filter(|&q| self.problem.is_admissible(state, q)) {
+        let admissible: Vec<QueryId> = (0..self.problem.query_count() as QueryId).filter(|&q| self.problem.is_admissible(state, q)).collect();
+        for q in self.problem.distinct_up_to_symmetry(state, set, admissible) {
             self.problem.count_answers(q, set, &mut counts);
             if counts.iter().any(|&c| c == m) {
                 continue;
             }
             let solving = self.problem.solving_answer(q).map(|a| a as usize);
-            let bound: u64 = m + counts.iter().enumerate().filter(|&(a, &c)| c > 0 && Some(a) != solving).map(|(_, &c)| self.lower_bound(c)).sum::<u64>();
-            let shannon: f64 = counts.iter().filter(|&&c| c > 0).map(|&c| c as f64 * (c as f64).ln()).sum();
+            let (mut bound, mut shannon) = (m, 0.0);
+            for (a, &c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+                shannon += self.xlnx.get(c as usize).copied().unwrap_or(c as f64 * (c as f64).ln());
+                if Some(a) != solving {
+                    bound += self.bound_of(c);
+                }
+            }
             out.push((bound, shannon, q));
         }
-        out.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
         out
     }
 
@@ -161,10 +180,10 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let next = self.problem.next_state(state, query);
         let mut classes: Vec<(AnswerId, P::Set)> = self.problem.split(query, set).into_iter().filter(|(a, _)| Some(*a) != solving).collect();
         classes.sort_by_key(|(_, s)| std::cmp::Reverse(self.problem.set_size(s)));
-        let mut rest: u64 = classes.iter().map(|(_, s)| self.lower_bound(self.problem.set_size(s))).sum();
+        let mut rest: u64 = classes.iter().map(|(_, s)| self.bound_of(self.problem.set_size(s))).sum();
         let mut total = self.problem.set_size(set);
         for (_, class) in &classes {
-            rest -= self.lower_bound(self.problem.set_size(class));
+            rest -= self.bound_of(self.problem.set_size(class));
             if total + rest >= budget {
                 return None;
             }

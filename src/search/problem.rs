@@ -80,6 +80,12 @@ pub trait SearchProblem: Sync {
     }
     /// Human-readable query, e.g. `AABC`.
     fn query_label(&self, query: QueryId) -> String;
+    /// Drops queries that a symmetry of the game mapping `set` onto itself (and
+    /// fixing `state`) sends to a query kept: equivalent queries have subtrees of
+    /// equal value (used by the perfect search). Default: keeps all.
+    fn distinct_up_to_symmetry(&self, _state: &Self::State, _set: &Self::Set, candidates: Vec<QueryId>) -> Vec<QueryId> {
+        candidates
+    }
 }
 
 /// Helpers for games that store a set as a sorted list of code ids and can

@@ -16,6 +16,7 @@
 
 use super::codeset::CodeSet;
 use super::geometry::Board;
+use super::symmetry::{permutation_rank, BoardAction};
 use super::patterns::Patterns;
 use super::Variant;
 use crate::error::{Error, Result};
@@ -86,7 +87,14 @@ pub struct Beams {
     colour_piece: Vec<u64>,
     /// `hits[(t·D + d)·k + j]`: answer (hit cells on diagonal d) of piece j of pattern t.
     hits: Vec<u8>,
+    /// Board symmetries acting on patterns (small variants only).
+    action: Option<BoardAction>,
 }
+
+/// Largest pattern count for which the board symmetries are tabulated.
+const MAX_SYMMETRY_PATTERNS: usize = 100_000;
+/// Smallest set for which symmetries fixing it are looked for.
+const SYMMETRY_MIN_SET: u64 = 16;
 
 fn permutations(k: usize) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
@@ -137,7 +145,8 @@ impl Beams {
             })
             .collect();
         let offer = ColourOffer::ReducedWeighted;
-        Ok(Beams { variant, board, order, penalty, offer, patterns, colourings, words, colour_piece, hits })
+        let action = (patterns.count() <= MAX_SYMMETRY_PATTERNS).then(|| BoardAction::new(&board, &patterns));
+        Ok(Beams { variant, board, order, penalty, offer, patterns, colourings, words, colour_piece, hits, action })
     }
 
     /// The answer to query `q` for one code, computed from its pattern and
@@ -202,6 +211,25 @@ impl Beams {
             }
         }
         colours
+    }
+
+    /// Whether (g, π) maps every code of `set` into `set` (π permutes the first
+    /// π.len() colours, the others stay).
+    fn maps_onto_itself(&self, action: &BoardAction, g: usize, pi: &[u8], set: &CodeSet) -> bool {
+        let k = self.variant.colours;
+        let mut image = vec![0u8; k];
+        set.codes(self.words).all(|(t, sigma)| {
+            let t2 = action.pattern[g][t as usize];
+            for (c, &piece) in self.colourings[sigma].iter().enumerate() {
+                let c2 = if c < pi.len() { pi[c] as usize } else { c };
+                image[c2] = action.piece[g][t as usize * k + piece as usize];
+            }
+            let s2 = permutation_rank(&image);
+            match set.patterns.binary_search(&t2) {
+                Ok(row) => set.bits[row * self.words + s2 / 64] >> (s2 % 64) & 1 == 1,
+                Err(_) => false,
+            }
+        })
     }
 
     /// Number of patterns.
@@ -335,6 +363,44 @@ impl SearchProblem for Beams {
     fn query_label(&self, q: QueryId) -> String {
         let (c, d) = self.decode_query(q);
         format!("colour {c} diagonal {d}")
+    }
+    /// Symmetries (board symmetry g, permutation π of the asked colours) that fix
+    /// the used diagonals and map the set onto itself; keeps the smallest query of
+    /// each orbit. Reduced colour offers only (asked colours are 0..k−1).
+    fn distinct_up_to_symmetry(&self, state: &BeamsState, set: &CodeSet, candidates: Vec<QueryId>) -> Vec<QueryId> {
+        let Some(action) = &self.action else { return candidates };
+        if self.offer == ColourOffer::All || set.size < SYMMETRY_MIN_SET {
+            return candidates;
+        }
+        let asked = state.asked as usize;
+        let mut fixing: Vec<(usize, Vec<u8>)> = Vec::new();
+        for g in 0..action.diagonal.len() {
+            let used_image = (0..self.board.diagonals.len()).filter(|&d| state.used >> d & 1 == 1).fold(0u64, |m, d| m | 1 << action.diagonal[g][d]);
+            if used_image != state.used {
+                continue;
+            }
+            for pi in permutations(asked) {
+                if g == 0 && pi.iter().enumerate().all(|(i, &x)| i == x as usize) {
+                    continue;
+                }
+                if self.maps_onto_itself(action, g, &pi, set) {
+                    fixing.push((g, pi));
+                }
+            }
+        }
+        if fixing.is_empty() {
+            return candidates;
+        }
+        candidates
+            .into_iter()
+            .filter(|&q| {
+                let (c, d) = self.decode_query(q);
+                fixing.iter().all(|(g, pi)| {
+                    let c2 = if c < pi.len() { pi[c] as usize } else { c };
+                    self.query_id(c2, action.diagonal[*g][d]) >= q
+                })
+            })
+            .collect()
     }
 }
 
