@@ -12,7 +12,7 @@ use renyi_search::models::wurzel::{self, Wurzel};
 use renyi_search::models::{strategy_totals, SizeModel};
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::GameSpec;
-use renyi_search::search::perfect::solve_perfect;
+use renyi_search::search::perfect::solve_perfect_with_progress;
 use renyi_search::search::tree::{self, Replay, StrategyFile};
 use renyi_search::games::beams::geometry::Board;
 use renyi_search::games::beams::patterns::{load_or_build, placements, CacheStatus};
@@ -390,7 +390,7 @@ fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
 }
 
 fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, tree: Option<&std::path::Path>) -> Result<()> {
-    let (result, search) = solve_perfect(problem);
+    let (result, search) = solve_perfect_with_progress(problem, true);
     println!("{} — perfect strategy", result.problem);
     println!("  total     {} (mean {:.6} over {} codes)", result.total, result.mean, result.codes);
     println!("  bound     {} (counting lower bound at the root)", result.lower_bound_at_root);

@@ -213,7 +213,8 @@ fn root_representatives<P: SearchProblem>(problem: &P, strategy: &Strategy, chos
     reps
 }
 
-fn progress_bar(enabled: bool) -> ProgressBar {
+/// A progress bar over root subtrees on stderr (hidden unless `enabled` and a terminal).
+pub(crate) fn progress_bar(enabled: bool) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     if !enabled || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());

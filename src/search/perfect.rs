@@ -208,6 +208,11 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
 /// Runs the search from the root: one representative per symmetry class of
 /// first queries, the classes in parallel with a shared best bound.
 pub fn solve_perfect<P: SearchProblem>(problem: &P) -> (PerfectResult, PerfectSearch<'_, P>) {
+    solve_perfect_with_progress(problem, false)
+}
+
+/// [`solve_perfect`] with a progress bar: root classes done, best total so far.
+pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool) -> (PerfectResult, PerfectSearch<'_, P>) {
     let clock = Instant::now();
     let search = PerfectSearch::new(problem);
     let state = problem.initial_state();
@@ -220,6 +225,9 @@ pub fn solve_perfect<P: SearchProblem>(problem: &P) -> (PerfectResult, PerfectSe
     let best = AtomicU64::new(u64::MAX);
     let winner = AtomicU64::new(u64::MAX);
     let reps: Vec<QueryId> = reps.into_values().collect();
+    let bar = super::analysis::progress_bar(progress);
+    bar.set_length(reps.len() as u64);
+    bar.set_message(format!("lower bound {lb}"));
     reps.par_iter().for_each(|&q| {
         let budget = best.load(Ordering::SeqCst);
         if let Some(t) = search.after_query(&state, &all, q, budget) {
@@ -227,7 +235,10 @@ pub fn solve_perfect<P: SearchProblem>(problem: &P) -> (PerfectResult, PerfectSe
                 winner.store(q as u64, Ordering::SeqCst);
             }
         }
+        bar.inc(1);
+        bar.set_message(format!("best total {} (lower bound {lb}), {} nodes", best.load(Ordering::SeqCst), search.nodes()));
     });
+    bar.finish_and_clear();
     let total = best.load(Ordering::SeqCst);
     let root_query = winner.load(Ordering::SeqCst) as QueryId;
     search.table.insert((state, all), Known::Exact { total, query: Some(root_query) });
