@@ -5,6 +5,7 @@
 //! not yet guessed must still be played (one more query).
 
 use crate::error::{invalid, Error, Result};
+use crate::games::permutations;
 use crate::search::problem::code_list;
 use crate::search::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
 use rayon::prelude::*;
@@ -63,12 +64,12 @@ impl Mastermind {
         for (i, code) in self.codes.iter().enumerate() {
             id_of[base(&mut code.iter().map(|&c| c as usize))] = i as u32;
         }
-        let pairs: Vec<(&Vec<usize>, &Vec<usize>)> = colour_perms.iter().flat_map(|cp| peg_perms.iter().map(move |pp| (cp, pp))).collect();
+        let pairs: Vec<(&Vec<u8>, &Vec<u8>)> = colour_perms.iter().flat_map(|cp| peg_perms.iter().map(move |pp| (cp, pp))).collect();
         pairs
             .par_iter()
             .flat_map_iter(|(cp, pp)| {
                 let id_of = &id_of;
-                self.codes.iter().map(move |code| id_of[base(&mut (0..self.pegs).map(|i| cp[code[pp[i]] as usize]))])
+                self.codes.iter().map(move |code| id_of[base(&mut (0..self.pegs).map(|i| cp[code[pp[i] as usize] as usize] as usize))])
             })
             .collect()
     }
@@ -153,15 +154,6 @@ fn enumerate_codes(pegs: usize, colors: usize, distinct: bool) -> Vec<Vec<u8>> {
         })
         .filter(|code| !distinct || all_distinct(code))
         .collect()
-}
-
-/// All permutations of 0..k.
-fn permutations(k: usize) -> Vec<Vec<usize>> {
-    let mut out = vec![Vec::new()];
-    for i in 0..k {
-        out = out.into_iter().flat_map(|p: Vec<usize>| (0..=i).map(move |at| { let mut q = p.clone(); q.insert(at, i); q })).collect();
-    }
-    out
 }
 
 fn all_distinct(code: &[u8]) -> bool {

@@ -78,18 +78,16 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         if self.problem.set_size(set) == 1 {
             return Arc::new(self.terminal(set));
         }
-        let use_memo = self.strategy.tie.kind == TieBreak::Mix;
-        let key = (state.clone(), set.clone());
-        if use_memo {
-            if let Some(hit) = self.memo.get(&key) {
-                return hit.clone();
-            }
+        // LEX trees never meet the same node twice, so only MIX keeps a memo.
+        let key = (self.strategy.tie.kind == TieBreak::Mix).then(|| (state.clone(), set.clone()));
+        if let Some(hit) = key.as_ref().and_then(|k| self.memo.get(k)) {
+            return hit.clone();
         }
         self.nodes.fetch_add(1, Ordering::Relaxed);
         let ties = best_queries(self.problem, &self.strategy.score, state, set);
         let chosen = chosen_queries(self.problem, &self.strategy.tie, state, set, &ties);
         let outcome = Arc::new(if chosen.is_empty() { self.terminal(set) } else { self.mean_over(state, set, &chosen) });
-        if use_memo {
+        if let Some(key) = key {
             self.memo.insert(key, outcome.clone());
         }
         outcome

@@ -16,6 +16,7 @@
 
 use super::codeset::CodeSet;
 use super::geometry::Board;
+use crate::games::permutations;
 use super::symmetry::{permutation_rank, BoardAction};
 use super::patterns::Patterns;
 use super::Variant;
@@ -95,18 +96,6 @@ pub struct Beams {
 const MAX_SYMMETRY_PATTERNS: usize = 100_000;
 /// Smallest set for which symmetries fixing it are looked for.
 const SYMMETRY_MIN_SET: u64 = 16;
-
-fn permutations(k: usize) -> Vec<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut p: Vec<u8> = (0..k as u8).collect();
-    loop {
-        out.push(p.clone());
-        let Some(i) = (0..k.saturating_sub(1)).rev().find(|&i| p[i] < p[i + 1]) else { return out };
-        let j = (i + 1..k).rev().find(|&j| p[j] > p[i]).expect("successor exists");
-        p.swap(i, j);
-        p[i + 1..].reverse();
-    }
-}
 
 impl Beams {
     /// The same game with another colour offer.
