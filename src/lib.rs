@@ -7,12 +7,16 @@
 //! - [`entropy`], [`score`]: H_α and exact comparison of answer partitions.
 //! - [`search`]: the generic search-problem core and exact strategy analysis.
 //! - [`games`]: Mastermind and the other deduction games.
+//! - [`graph`]: the game-graph solver (retrograde analysis, Sprague-Grundy),
+//!   with its clients [`chess`] (Ströhlein's endgames) and [`nim`] (the Nim family).
 //! - [`reproduce`]: the published tables, recomputed.
 
 pub mod alpha;
+pub mod chess;
 pub mod entropy;
 pub mod error;
 pub mod games;
+pub mod graph;
 pub mod models;
 pub mod output;
 pub mod reproduce;

@@ -1,0 +1,203 @@
+//! Solved endgame tables: values per canonical position, lookups by any
+//! position, and the statistics the thesis reports (maximum depth, number of
+//! positions at the maximum on the full board, number of symmetry classes).
+
+use super::endgame::{for_each_move, Endgame, EndgameGraph, Metric, Move};
+use super::position::Position;
+use crate::graph::retrograde::{self, RetroGraph};
+use crate::graph::Outcome;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// The solved values of one endgame under one metric.
+pub struct Table {
+    /// The endgame.
+    pub endgame: Endgame,
+    /// The metric of the depths.
+    pub metric: Metric,
+    values: Vec<Option<Outcome>>,
+    /// Seconds spent in the retrograde analysis (this table only).
+    pub seconds: f64,
+}
+
+impl Table {
+    /// The value for the side to move of any legal position of the endgame.
+    pub fn probe(&self, pos: &Position) -> Option<Outcome> {
+        if pos.count != self.endgame.men() || !pos.is_legal(&self.endgame.pieces()) {
+            return None;
+        }
+        let (canon, _) = pos.canonical();
+        self.values[self.endgame.index(&canon)]
+    }
+
+    /// Every legal move with its value for the mover (the move's ply included).
+    pub fn moves(&self, pos: &Position, base: &Tablebase) -> Vec<(Move, Outcome)> {
+        let mut out = Vec::new();
+        let pieces = self.endgame.pieces();
+        for_each_move(&pieces, pos, |m| out.push(m));
+        out.into_iter()
+            .map(|m| {
+                let value = match &m {
+                    Move::Quiet(after) => self.probe(after).expect("legal successor").before_move(),
+                    Move::Capture { after, capturer_white } => base.capture_exit(self.endgame, self.metric, *capturer_white, after),
+                };
+                (m, value)
+            })
+            .collect()
+    }
+
+    /// Statistics over positions with the given side to move.
+    pub fn summary(&self, white_to_move: bool) -> SideSummary {
+        let per_side = self.endgame.per_side();
+        let range = if white_to_move { 0..per_side } else { per_side..2 * per_side };
+        let parts: Vec<SideSummary> = range
+            .clone()
+            .into_par_iter()
+            .fold(SideSummary::default, |mut acc, p| {
+                if let Some(value) = self.values[p] {
+                    acc.add(&self.endgame.decode(p), value);
+                }
+                acc
+            })
+            .collect();
+        let mut total = SideSummary::default();
+        parts.into_iter().for_each(|s| total.merge(s));
+        let want_win = total.won > 0;
+        let max = if want_win { total.max_won() } else { total.max_lost() };
+        let pieces = self.endgame.pieces();
+        let mut reps: Vec<String> = range
+            .into_par_iter()
+            .filter(|&p| {
+                self.values[p].is_some_and(|v| v.is_win() == want_win && v.winner_moves() == max)
+            })
+            .map(|p| self.endgame.decode(p).compact(&pieces))
+            .collect();
+        reps.sort();
+        total.representatives_at_max = reps;
+        total
+    }
+}
+
+/// Counts over all legal positions (full board) with one side to move.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SideSummary {
+    /// Legal positions.
+    pub legal: u64,
+    /// Positions won by the side to move.
+    pub won: u64,
+    /// Positions lost by the side to move.
+    pub lost: u64,
+    /// Draws.
+    pub drawn: u64,
+    /// Won positions by depth (moves of the winner) → count.
+    pub won_by_depth: BTreeMap<u32, u64>,
+    /// Lost positions by depth → count.
+    pub lost_by_depth: BTreeMap<u32, u64>,
+    /// Symmetry classes of won positions by depth.
+    pub won_classes_by_depth: BTreeMap<u32, u64>,
+    /// Symmetry classes of lost positions by depth.
+    pub lost_classes_by_depth: BTreeMap<u32, u64>,
+    /// Canonical representatives at the maximum depth (won if any, else lost).
+    pub representatives_at_max: Vec<String>,
+}
+
+impl SideSummary {
+    fn add(&mut self, pos: &Position, value: Outcome) {
+        let (_, stab) = pos.canonical();
+        let orbit = 8 / stab as u64;
+        self.legal += orbit;
+        let Some(depth) = value.winner_moves() else {
+            self.drawn += orbit;
+            return;
+        };
+        let (count, by_depth, classes) = if value.is_win() {
+            (&mut self.won, &mut self.won_by_depth, &mut self.won_classes_by_depth)
+        } else {
+            (&mut self.lost, &mut self.lost_by_depth, &mut self.lost_classes_by_depth)
+        };
+        *count += orbit;
+        *by_depth.entry(depth).or_default() += orbit;
+        *classes.entry(depth).or_default() += 1;
+    }
+
+    fn merge(&mut self, other: SideSummary) {
+        self.legal += other.legal;
+        self.won += other.won;
+        self.lost += other.lost;
+        self.drawn += other.drawn;
+        for (mine, theirs) in [
+            (&mut self.won_by_depth, other.won_by_depth),
+            (&mut self.lost_by_depth, other.lost_by_depth),
+            (&mut self.won_classes_by_depth, other.won_classes_by_depth),
+            (&mut self.lost_classes_by_depth, other.lost_classes_by_depth),
+        ] {
+            theirs.into_iter().for_each(|(k, v)| *mine.entry(k).or_default() += v);
+        }
+    }
+
+    /// Maximum depth of a won position.
+    pub fn max_won(&self) -> Option<u32> {
+        self.won_by_depth.keys().next_back().copied()
+    }
+
+    /// Maximum depth of a lost position.
+    pub fn max_lost(&self) -> Option<u32> {
+        self.lost_by_depth.keys().next_back().copied()
+    }
+}
+
+/// Solved tables by endgame and metric; solves the 3-man endings a 4-man
+/// ending captures into first (Ströhlein S5.6).
+#[derive(Default)]
+pub struct Tablebase {
+    tables: HashMap<(Endgame, Metric), Arc<Table>>,
+}
+
+impl Tablebase {
+    /// An empty tablebase.
+    pub fn new() -> Tablebase {
+        Tablebase::default()
+    }
+
+    /// The table of `endgame` under `metric`, solving it (and its sub-endings) if needed.
+    pub fn table(&mut self, endgame: Endgame, metric: Metric) -> Arc<Table> {
+        if let Some(t) = self.tables.get(&(endgame, metric)) {
+            return t.clone();
+        }
+        if let Some(weak) = endgame.weak {
+            for piece in [endgame.strong, weak] {
+                self.table(Endgame { strong: piece, weak: None }, Metric::Dtm);
+            }
+        }
+        let started = std::time::Instant::now();
+        let values = {
+            let lookup = |capturer_white: bool, after: &Position| self.small_value(endgame, capturer_white, after);
+            let graph = EndgameGraph { endgame, metric, captured: endgame.weak.map(|_| &lookup as _) };
+            solve_values(&graph)
+        };
+        let table = Arc::new(Table { endgame, metric, values, seconds: started.elapsed().as_secs_f64() });
+        self.tables.insert((endgame, metric), table.clone());
+        table
+    }
+
+    /// Value of a 3-man position reached by a capture in `endgame`, for its side to move.
+    fn small_value(&self, endgame: Endgame, capturer_white: bool, after: &Position) -> Outcome {
+        let piece = if capturer_white { endgame.strong } else { endgame.weak.expect("4-man ending") };
+        let small = &self.tables[&(Endgame { strong: piece, weak: None }, Metric::Dtm)];
+        small.probe(after).expect("legal 3-man position after a capture")
+    }
+
+    /// The value of a capture move for the capturer, as the metric counts it.
+    pub fn capture_exit(&self, endgame: Endgame, metric: Metric, capturer_white: bool, after: &Position) -> Outcome {
+        if endgame.weak.is_none() {
+            return Outcome::Draw;
+        }
+        metric.capture_value(self.small_value(endgame, capturer_white, after))
+    }
+}
+
+fn solve_values<G: RetroGraph>(graph: &G) -> Vec<Option<Outcome>> {
+    retrograde::solve(graph).values().to_vec()
+}
