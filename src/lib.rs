@@ -18,6 +18,7 @@ pub mod error;
 pub mod games;
 pub mod graph;
 pub mod models;
+pub mod nim;
 pub mod output;
 pub mod reproduce;
 pub mod score;

@@ -139,7 +139,7 @@ impl Metric {
 
     /// The value of a mated side to move: lost now, or (Ströhlein) one white
     /// move later, when the king would be captured.
-    fn mated(&self) -> Outcome {
+    pub fn mated(&self) -> Outcome {
         match self {
             Metric::Stroehlein => Outcome::Loss(2),
             _ => Outcome::Loss(0),

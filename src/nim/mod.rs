@@ -1,0 +1,15 @@
+//! The Nim family of seed003 (Eisermann, Kapitel C) as clients of the
+//! game-graph solver [`crate::graph`]: every game is either a heap game
+//! ([`crate::graph::grundy::HeapRule`]) or an explicit graph explored from its
+//! rules and solved by the common engines (retrograde W/L/D, mex, generalised
+//! Sprague-Grundy values).
+//!
+//! - [`heaps`]: subtraction games (μ, ν, γ), Nim and its moves to any value.
+//! - [`boards`]: Cram ("Fliesentetris"), Chomp on rectangles and posets.
+//! - [`loopy_games`]: Poker-Nim and Northcott's game (graphs with cycles).
+//! - [`tictactoe`]: a game with terminal draws (the draw branch of the solver).
+
+pub mod boards;
+pub mod heaps;
+pub mod loopy_games;
+pub mod tictactoe;
