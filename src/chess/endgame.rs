@@ -203,6 +203,20 @@ fn make_move(pieces: &[Piece; 4], pos: &Position, role: usize, to: Square, enemy
     Some(Move::Capture { after: small, capturer_white: pos.white_to_move })
 }
 
+/// The legal move of the side to move that brings its `piece` to `to`, if any
+/// (each side has at most one man of each kind here, so this is unambiguous).
+pub fn move_to(pieces: &[Piece; 4], pos: &Position, piece: Piece, to: Square) -> Option<Move> {
+    let g = Geometry::get();
+    let (own, enemy_piece) = if pos.white_to_move { ([WK, WX], BY) } else { ([BK, BY], WX) };
+    let role = own.into_iter().find(|&r| r < pos.count && pieces[r] == piece)?;
+    let mut reachable = false;
+    g.for_each_target(piece, pos.men[role], pos.occupied(), |s| reachable |= s == to);
+    if !reachable {
+        return None;
+    }
+    make_move(pieces, pos, role, to, enemy_piece)
+}
+
 /// Calls `visit(previous)` for every legal position from which a quiet move
 /// of the side that just moved leads to `pos`.
 pub fn for_each_unmove(pieces: &[Piece; 4], pos: &Position, mut visit: impl FnMut(Position)) {

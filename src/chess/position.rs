@@ -108,8 +108,8 @@ impl Position {
 }
 
 /// Parses a position of the endgame with men `pieces` (`count` men):
-/// - `Ka1 Rb2 / Kc3 Nd4` (white men, slash, black men; English or German letters,
-///   optional `w`/`s`/`b` colour words, commas ignored), or
+/// - `Ka1 Rb2 / Kc3 Nd4` or Ströhlein's `w Ka1 Tb2, s Kc3` (white men, then `/` or
+///   `s`/`b`, then black men; English or German letters; commas ignored), or
 /// - FEN piece placement such as `8/8/8/8/8/2k5/1R6/K7` (optionally followed by ` w`/` b`).
 /// The side to move is `white_to_move` unless a FEN field says otherwise.
 pub fn parse_position(text: &str, pieces: &[Piece; 4], count: usize, white_to_move: bool) -> Result<Position> {
@@ -141,18 +141,20 @@ pub fn parse_position(text: &str, pieces: &[Piece; 4], count: usize, white_to_mo
 type Men = Vec<(bool, Piece, Square)>;
 
 fn parse_men_list(text: &str) -> Result<Men> {
-    let cleaned = text.replace(',', " ");
-    let Some((white, black)) = cleaned.split_once('/') else {
-        return Err(invalid(format!("cannot read the position `{text}`: write white men, `/`, black men, e.g. `Ka1 Rb2 / Kc3`, or a FEN board")));
-    };
+    let cleaned = text.replace(',', " ").replace('/', " / ");
+    let mut white = true;
     let mut men = Vec::new();
-    for (is_white, part) in [(true, white), (false, black)] {
-        for token in part.split_whitespace() {
-            if matches!(token, "w" | "W" | "s" | "S" | "b" | "B") {
-                continue;
-            }
-            men.push(parse_man(token, is_white)?);
+    for token in cleaned.split_whitespace() {
+        match token {
+            "w" | "W" => white = true,
+            "/" | "s" | "S" | "b" | "B" => white = false,
+            _ => men.push(parse_man(token, white)?),
         }
+    }
+    if men.iter().all(|m| m.0) {
+        return Err(invalid(format!(
+            "cannot read the position `{text}`: write white men, `/`, black men (e.g. `Ka1 Rb2 / Kc3` or `w Ka1 Tb2, s Kc3`), or a FEN board"
+        )));
     }
     Ok(men)
 }
@@ -198,4 +200,15 @@ fn parse_fen(text: &str) -> Result<(Men, Option<bool>)> {
         }
     }
     Ok((men, side))
+}
+
+/// Ströhlein's §9 position count for a 4-man ending: white king on the 16
+/// squares a1–d4, the other men anywhere, minus his "illegal" positions (two
+/// men on one square, or the kings adjacent). The thesis prints 3 418 928.
+pub fn quadrant_position_count() -> u64 {
+    let g = Geometry::get();
+    let quadrant = (0..64u8).filter(|s| s % 8 < 4 && s / 8 < 4);
+    let king_pairs = quadrant.flat_map(|wk| (0..64u8).filter(move |&bk| bk != wk && !g.adjacent(wk, bk))).count();
+    // The two pieces take any two of the 62 remaining squares, in order.
+    king_pairs as u64 * 62 * 61
 }
