@@ -1,5 +1,7 @@
 //! Command line of renyi-search: a thin layer over the library.
 
+mod solve_cli;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use renyi_search::alpha::Alpha;
 use renyi_search::error::{invalid, Result};
@@ -63,9 +65,14 @@ enum Command {
         #[command(subcommand)]
         what: BeamsCommand,
     },
+    /// Game-graph solver: chess endgames, Nim, heap games, Chomp, Cram, Poker-Nim.
+    Solve {
+        #[command(subcommand)]
+        game: solve_cli::SolveGame,
+    },
     /// Recompute published tables into results/ (all implemented ones by default).
     Reproduce {
-        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, or all.
+        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, or all.
         #[arg(default_value = "all")]
         targets: Vec<String>,
         /// Output directory.
@@ -288,6 +295,7 @@ fn run(cli: Cli) -> Result<()> {
             perfect_and_export(&g, GameSpec::Beams { variant: v.to_string(), order: "lex-c".into() }, tree.as_deref())
         }
         Command::Verify { file } => verify_file(&file),
+        Command::Solve { game } => solve_cli::run(game),
         Command::Reproduce { targets, results, codes } => reproduce(&targets, &results, &codes),
     }
 }
@@ -453,14 +461,14 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     Ok(())
 }
 
-const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, perfect, all";
+const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, all";
 
 fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path) -> Result<()> {
     let mut wanted: Vec<&str> = Vec::new();
     for t in targets {
         match t.as_str() {
-            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15", "table-4.10", "perfect"]),
-            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" => wanted.push(t),
+            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15", "table-4.10", "perfect", "chess", "nim"]),
+            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" | "chess" | "nim" => wanted.push(t),
             other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
         }
     }
@@ -474,6 +482,15 @@ fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path)
                 eprintln!("table-4.5: {equal} of {} totals equal to the thesis", cells.len());
             }
             "table-4.15" => wurzel_free::reproduce(dir)?,
+            "chess" => {
+                let report = renyi_search::reproduce::chess::reproduce(dir)?;
+                let equal = report.rows.iter().filter(|r| r.equal == Some(true)).count();
+                eprintln!("chess: {equal} of 5 thesis maxima equal; all tables solved in {:.1} s", report.total_solve_seconds);
+            }
+            "nim" => {
+                let report = renyi_search::reproduce::nim::reproduce(dir, 100_000)?;
+                eprintln!("nim: {} of {} published rows equal", report.rows.iter().filter(|r| r.equal).count(), report.rows.len());
+            }
             "perfect" => {
                 renyi_search::reproduce::perfect::reproduce(dir, Some(codes))?;
             }

@@ -2,7 +2,7 @@
 //! number as an exact value, histograms included.
 
 use renyi_search::chess::board::{parse_square, Piece};
-use renyi_search::chess::endgame::{move_to, Move};
+use renyi_search::chess::endgame::{move_to, MoveResult};
 use renyi_search::chess::position::{parse_position, quadrant_position_count, Position};
 use renyi_search::chess::table::SideSummary;
 use renyi_search::chess::{Endgame, Metric, Table, Tablebase};
@@ -135,7 +135,7 @@ fn stroehlein_krkn_game_is_optimal() {
         let piece = Piece::from_letter(token.chars().next().unwrap()).unwrap();
         let to = parse_square(&token[1..]).unwrap();
         let best = t.moves(&pos, &base).into_iter().map(|(_, v)| v).reduce(Outcome::best).unwrap();
-        let Some(Move::Quiet(next)) = move_to(&pieces, &pos, piece, to) else { panic!("ply {ply}: {token} is not a quiet legal move") };
+        let Some(MoveResult::Quiet(next)) = move_to(&pieces, &pos, piece, to).map(|m| m.result) else { panic!("ply {ply}: {token} is not a quiet legal move") };
         let played = t.probe(&next).unwrap().before_move();
         assert_eq!(played, best, "ply {ply}: {token} is not optimal");
         pos = next;

@@ -119,3 +119,36 @@ fn perfect_tree_round_trip_and_bad_files() {
     assert_rejected(&["verify", dir.join("missing.json").to_str().unwrap()], "cannot");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bad_solver_input_is_rejected_clearly() {
+    assert_rejected(&["solve", "chess", "KPK"], "pawns are not supported");
+    assert_rejected(&["solve", "chess", "KRRKB"], "more than 4 men");
+    assert_rejected(&["solve", "chess", "KXK"], "accepted: K+X vs K");
+    assert_rejected(&["solve", "chess", "KRK", "--metric", "dtx"], "accepted: dtm, dtc, stroehlein");
+    assert_rejected(&["solve", "chess", "KRK", "--position", "Ka1 Rb2"], "write white men");
+    assert_rejected(&["solve", "chess", "KRK", "--position", "Ka1 Rb2 / Kb1"], "illegal");
+    assert_rejected(&["solve", "chess", "KRK", "--position", "Ka1 Rz9 / Kc3"], "cannot read the man");
+    assert_rejected(&["solve", "chess", "KRK", "--position", "Ka1 Qb2 / Kc3"], "does not fit the endgame");
+    assert_rejected(&["solve", "chess", "KRK", "--position", "8/8/8/9/8/2k5/1R6/K7"], "FEN rank");
+    assert_rejected(&["solve", "grundy", "fibonacci"], "accepted: lasker, grundy");
+    assert_rejected(&["solve", "grundy", "octal", "--code", "0.9"], "octal needs --code");
+    assert_rejected(&["solve", "chomp", "4by3"], "write e.g. 4x3");
+    assert_rejected(&["solve", "cram", "9x9"], "1 to 40 squares");
+    assert_rejected(&["solve", "tetris"], "unrecognized subcommand");
+}
+
+#[test]
+fn solver_answers() {
+    let out = bin(&["solve", "nim", "6", "10", "15"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("γ = 3") && text.contains("moves to value 0: 3"), "{text}");
+    let out = bin(&["solve", "chess", "KQK", "--position", "w Ka1 Db2, s Ke6"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("10 / 8 / 1") && text.contains("side to move wins in 10"), "{text}");
+    let out = bin(&["solve", "chess", "KRK", "--metric", "stroehlein", "--position", "8/8/8/8/8/2k5/1R6/K7 w"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("side to move wins in 17"));
+    let out = bin(&["solve", "grundy", "grundy", "--upto", "300"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("value-0 heaps: 17"));
+}

@@ -147,9 +147,28 @@ impl Metric {
     }
 }
 
-/// A legal move of the side to move.
+/// A legal move of the side to move: which man (role), where to, and the result.
 #[derive(Clone, Copy, Debug)]
-pub enum Move {
+pub struct Move {
+    /// Role of the moving man (see [`super::position`]).
+    pub role: usize,
+    /// Destination square.
+    pub to: Square,
+    /// The position after the move.
+    pub result: MoveResult,
+}
+
+impl Move {
+    /// Text such as `Rb4` or `Kxb1` (English letters).
+    pub fn label(&self, pieces: &[Piece; 4]) -> String {
+        let capture = if matches!(self.result, MoveResult::Capture { .. }) { "x" } else { "" };
+        format!("{}{capture}{}", pieces[self.role].letter(), super::board::square_name(self.to))
+    }
+}
+
+/// What a move leads to.
+#[derive(Clone, Copy, Debug)]
+pub enum MoveResult {
     /// A move that keeps all men on the board.
     Quiet(Position),
     /// A capture of the opponent's piece; the result is a 3-man position of the
@@ -191,7 +210,7 @@ fn make_move(pieces: &[Piece; 4], pos: &Position, role: usize, to: Square, enemy
         return None;
     }
     if !captures {
-        return Some(Move::Quiet(after));
+        return Some(Move { role, to, result: MoveResult::Quiet(after) });
     }
     // Re-express the 3-man result in its own ending: strong side = the capturer.
     let men = if pos.white_to_move {
@@ -200,7 +219,7 @@ fn make_move(pieces: &[Piece; 4], pos: &Position, role: usize, to: Square, enemy
         [after.men[BK], after.men[BY], after.men[WK], 0]
     };
     let small = Position { men, count: 3, white_to_move: false };
-    Some(Move::Capture { after: small, capturer_white: pos.white_to_move })
+    Some(Move { role, to, result: MoveResult::Capture { after: small, capturer_white: pos.white_to_move } })
 }
 
 /// The legal move of the side to move that brings its `piece` to `to`, if any
@@ -279,9 +298,9 @@ impl RetroGraph for EndgameGraph<'_> {
         let (mut quiet, mut exit, mut any) = (0u32, None::<Outcome>, false);
         for_each_move(&pieces, &pos, |m| {
             any = true;
-            match m {
-                Move::Quiet(_) => quiet += 1,
-                Move::Capture { after, capturer_white } => {
+            match m.result {
+                MoveResult::Quiet(_) => quiet += 1,
+                MoveResult::Capture { after, capturer_white } => {
                     let v = self.exit_value(capturer_white, &after);
                     exit = Some(exit.map_or(v, |e| e.best(v)));
                 }

@@ -2,7 +2,7 @@
 //! position, and the statistics the thesis reports (maximum depth, number of
 //! positions at the maximum on the full board, number of symmetry classes).
 
-use super::endgame::{for_each_move, Endgame, EndgameGraph, Metric, Move};
+use super::endgame::{for_each_move, Endgame, EndgameGraph, Metric, Move, MoveResult};
 use super::position::Position;
 use crate::graph::retrograde::{self, RetroGraph};
 use crate::graph::Outcome;
@@ -39,13 +39,37 @@ impl Table {
         for_each_move(&pieces, pos, |m| out.push(m));
         out.into_iter()
             .map(|m| {
-                let value = match &m {
-                    Move::Quiet(after) => self.probe(after).expect("legal successor").before_move(),
-                    Move::Capture { after, capturer_white } => base.capture_exit(self.endgame, self.metric, *capturer_white, after),
+                let value = match &m.result {
+                    MoveResult::Quiet(after) => self.probe(after).expect("legal successor").before_move(),
+                    MoveResult::Capture { after, capturer_white } => base.capture_exit(self.endgame, self.metric, *capturer_white, after),
                 };
                 (m, value)
             })
             .collect()
+    }
+
+    /// An optimal line from `pos`: both sides play a best move (the first in
+    /// generation order among equals) until a capture, mate or stalemate.
+    /// Moves are written `Rb4`, `Kxb1`; the line ends with `#` at mate.
+    pub fn principal_variation(&self, pos: &Position, base: &Tablebase) -> Vec<String> {
+        let pieces = self.endgame.pieces();
+        let mut line = Vec::new();
+        let mut current = *pos;
+        while line.len() < 400 {
+            let moves = self.moves(&current, base);
+            let Some((best, _)) = moves.iter().copied().reduce(|a, b| if b.1.better_than(a.1) { b } else { a }) else {
+                if current.in_check(&pieces) {
+                    line.push("#".to_string());
+                }
+                break;
+            };
+            line.push(best.label(&pieces));
+            match best.result {
+                MoveResult::Quiet(next) if self.probe(&next) != Some(Outcome::Draw) => current = next,
+                _ => break,
+            }
+        }
+        line
     }
 
     /// Independent check of the table: re-derives every stored value from the
