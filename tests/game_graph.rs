@@ -239,3 +239,106 @@ fn generalised_values_agree_with_grundy_and_retrograde() {
         }
     }
 }
+
+/// T08: constant-sum games (C1H): u = c − min u(y); an affine payoff change
+/// λv + κ gives λu + κ with sum λc + 2κ.
+#[test]
+fn constant_sum_win_functions() {
+    use renyi_search::graph::payoff::constant_sum_values;
+    let mut rng = Rng(77);
+    for _ in 0..100 {
+        let n = 2 + rng.below(20);
+        let edges = random_edges(&mut rng, n, 25, false, true);
+        let g = ExplicitGraph::from_edges(n, &edges, Loss(0));
+        let v: Vec<f64> = (0..n).map(|_| rng.below(7) as f64 - 3.0).collect();
+        let u = constant_sum_values(&g, |x| v[x], 1.0).unwrap();
+        let (lambda, kappa) = (2.0, -1.0);
+        let shifted = constant_sum_values(&g, |x| lambda * v[x] + kappa, lambda * 1.0 + 2.0 * kappa).unwrap();
+        for x in 0..n {
+            assert!((shifted[x] - (lambda * u[x] + kappa)).abs() < 1e-9);
+        }
+        // With payoff 0 at terminals and c = 1 the win function is the normal-play outcome.
+        let normal = constant_sum_values(&g, |_| 0.0, 1.0).unwrap();
+        let val = values(&g);
+        assert!((0..n).all(|x| (normal[x] == 1.0) == val[x].is_win()));
+    }
+}
+
+/// T20: sets as games (≈C305): ∅ loses, {∅} wins, a set containing ∅ wins,
+/// γ(von Neumann n) = n; ζ((1,1)) = {{∅}} loses.
+#[test]
+fn sets_as_games() {
+    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+    struct Set(Vec<Set>);
+    let numeral = |n: usize| {
+        let mut all: Vec<Set> = Vec::new();
+        for _ in 0..n {
+            let next = Set(all.clone());
+            all.push(next);
+        }
+        Set(all)
+    };
+    let expand = |s: &Set| Node::Moves(s.0.clone());
+    for n in 0..7 {
+        let start = numeral(n);
+        let g = ExplicitGraph::explore([start.clone()], expand);
+        assert_eq!(graph_values(&g).unwrap()[g.index_of(&start).unwrap()], n as u32);
+    }
+    let empty = Set(vec![]);
+    let one = Set(vec![empty.clone()]);
+    for (set, wins) in [(empty.clone(), false), (one.clone(), true), (Set(vec![empty.clone(), Set(vec![one.clone()])]), true), (Set(vec![one.clone()]), false)] {
+        let g = ExplicitGraph::explore([set.clone()], expand);
+        assert_eq!(g.solve().get(g.index_of(&set).unwrap()).unwrap().is_win(), wins, "{set:?}");
+    }
+}
+
+/// T24, T25: the retrograde depths give an extended win function (C2A); with
+/// w = height, (γ, w) is an extended Grundy function (C2B) and on a sum
+/// (γ1 ⊕ γ2, w1 + w2) is one too (Satz C2D).
+#[test]
+fn time_bounded_certificates() {
+    let mut rng = Rng(4242);
+    for _ in 0..60 {
+        let parts: Vec<ExplicitGraph<usize>> = (0..2)
+            .map(|_| {
+                let n = 1 + rng.below(8);
+                let edges = random_edges(&mut rng, n, 35, false, true);
+                ExplicitGraph::from_edges(n, &edges, Loss(0))
+            })
+            .collect();
+        for g in &parts {
+            let val = values(g);
+            let w: Vec<u32> = val.iter().map(|o| o.winner_moves().unwrap()).collect();
+            for x in 0..g.len() {
+                let succ = g.successors(x);
+                if succ.is_empty() {
+                    assert_eq!(w[x], 0);
+                } else if val[x].is_loss() {
+                    assert!(w[x] >= 1 && succ.iter().all(|&y| val[y as usize].is_win() && w[y as usize] <= w[x]), "(A0)");
+                } else {
+                    assert!(succ.iter().any(|&y| val[y as usize].is_loss() && w[y as usize] < w[x]), "(A1)");
+                }
+            }
+        }
+        let height = |g: &ExplicitGraph<usize>| {
+            let mut h = vec![0u32; g.len()];
+            for v in g.successors_first_order().unwrap() {
+                h[v] = g.successors(v).iter().map(|&y| h[y as usize] + 1).max().unwrap_or(0);
+            }
+            h
+        };
+        let (g1, g2) = (&parts[0], &parts[1]);
+        let (gamma1, gamma2) = (graph_values(g1).unwrap(), graph_values(g2).unwrap());
+        let (h1, h2) = (height(g1), height(g2));
+        for a in 0..g1.len() {
+            for b in 0..g2.len() {
+                let (gamma, w) = (gamma1[a] ^ gamma2[b], h1[a] + h2[b]);
+                let moves: Vec<(u32, u32)> = g1.successors(a).iter().map(|&y| (gamma1[y as usize] ^ gamma2[b], h1[y as usize] + h2[b]))
+                    .chain(g2.successors(b).iter().map(|&y| (gamma1[a] ^ gamma2[y as usize], h1[a] + h2[y as usize])))
+                    .collect();
+                assert!(moves.iter().all(|&(g, wy)| g != gamma && wy <= w), "(A0) on the sum");
+                assert!((0..gamma).all(|n| moves.iter().any(|&(g, wy)| g == n && wy < w)), "(A1) on the sum");
+            }
+        }
+    }
+}

@@ -135,6 +135,25 @@ impl<S> ExplicitGraph<S> {
         self.pred.of(v)
     }
 
+    /// The vertices ordered so that every vertex comes after all its successors
+    /// (sinks first), or `None` if the graph has a cycle.
+    pub fn successors_first_order(&self) -> Option<Vec<usize>> {
+        let n = self.len();
+        let mut pending: Vec<usize> = (0..n).map(|v| self.successors(v).len()).collect();
+        let mut ready: Vec<usize> = (0..n).filter(|&v| pending[v] == 0).collect();
+        let mut order = Vec::with_capacity(n);
+        while let Some(v) = ready.pop() {
+            order.push(v);
+            for &u in self.predecessors_of(v) {
+                pending[u as usize] -= 1;
+                if pending[u as usize] == 0 {
+                    ready.push(u as usize);
+                }
+            }
+        }
+        (order.len() == n).then_some(order)
+    }
+
     /// The terminal value of `v`, if it is terminal.
     pub fn terminal(&self, v: usize) -> Option<Outcome> {
         self.terminal[v]

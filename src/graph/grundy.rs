@@ -54,22 +54,11 @@ pub fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
 /// a cycle (then use [`super::loopy`]). Terminal annotations are ignored: the
 /// Sprague-Grundy function is defined by the moves alone (sinks get 0).
 pub fn graph_values<S>(graph: &ExplicitGraph<S>) -> Option<Vec<u32>> {
-    let n = graph.len();
-    let mut pending: Vec<usize> = (0..n).map(|v| graph.successors(v).len()).collect();
-    let mut ready: Vec<usize> = (0..n).filter(|&v| pending[v] == 0).collect();
-    let mut value = vec![u32::MAX; n];
-    let mut done = 0;
-    while let Some(v) = ready.pop() {
+    let mut value = vec![u32::MAX; graph.len()];
+    for v in graph.successors_first_order()? {
         value[v] = mex(graph.successors(v).iter().map(|&w| value[w as usize]));
-        done += 1;
-        for &u in graph.predecessors_of(v) {
-            pending[u as usize] -= 1;
-            if pending[u as usize] == 0 {
-                ready.push(u as usize);
-            }
-        }
     }
-    (done == n).then_some(value)
+    Some(value)
 }
 
 /// The rule of a heap game: what a single heap of size x may become.

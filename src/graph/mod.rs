@@ -9,6 +9,7 @@
 //! - [`fixpoint`]: Ströhlein's Boolean fixed-point iteration (S5.3, S6.2) on
 //!   explicit graphs, kept as an independent oracle, and kernels (S6.3, S6.4).
 //! - [`grundy`]: Sprague-Grundy values by mex, sums by XOR, heap games.
+//! - [`payoff`]: constant-sum payoff games (C1H): u = c − min u(successor).
 //! - [`loopy`]: generalised Sprague-Grundy values (Smith, Fraenkel–Yesha) for
 //!   graphs with cycles: infinite values ∞(K) instead of false losses.
 //!
@@ -18,6 +19,7 @@ pub mod explicit;
 pub mod fixpoint;
 pub mod grundy;
 pub mod loopy;
+pub mod payoff;
 pub mod retrograde;
 pub mod value;
 
