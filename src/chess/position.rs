@@ -93,6 +93,39 @@ impl Position {
         format!("{} {} / {} ({side} to move)", man(WK), man(WX), black)
     }
 
+    /// FEN of the position (no castling, no en passant): `K7/…/… w - - 0 1`.
+    pub fn fen(&self, pieces: &[Piece; 4]) -> String {
+        let mut board = [None::<char>; 64];
+        for r in 0..self.count {
+            let c = pieces[r].letter();
+            board[self.men[r] as usize] = Some(if r < 2 { c } else { c.to_ascii_lowercase() });
+        }
+        let ranks: Vec<String> = (0..8)
+            .rev()
+            .map(|rank| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for file in 0..8 {
+                    match board[rank * 8 + file] {
+                        Some(c) => {
+                            if empty > 0 {
+                                text += &empty.to_string();
+                                empty = 0;
+                            }
+                            text.push(c);
+                        }
+                        None => empty += 1,
+                    }
+                }
+                if empty > 0 {
+                    text += &empty.to_string();
+                }
+                text
+            })
+            .collect();
+        format!("{} {} - - 0 1", ranks.join("/"), if self.white_to_move { 'w' } else { 'b' })
+    }
+
     /// Short text in the canonical listing style: `Ka1 Rb2 kc3 nd4`.
     pub fn compact(&self, pieces: &[Piece; 4]) -> String {
         let mut parts = vec![
