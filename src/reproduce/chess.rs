@@ -159,7 +159,7 @@ fn krkb_section(r: &Report) -> String {
     let Some(row) = r.rows.iter().find(|x| x.endgame == "KRKB" && x.metric == Metric::Stroehlein) else { return String::new() };
     let mut s = String::from("\n## KRKB: 224 / 28 (thesis) or 232 / 29?\n\n");
     s += &format!(
-        "Ours: {} under Ströhlein's count; the same set of 232 positions (29 classes) is at the maximum under DTC (18) and DTM (29). \
+        "Ours: {} under Ströhlein's count; 232 positions (29 classes) are also at the maximum under DTC (18) and DTM (29). \
 Evidence that 232 / 29 is right:\n\n\
 1. The same solver, with the same rules, reproduces every other number of the thesis exactly (KRK 916 / 121, KQK 8 / 1, \
 KRKN 16 / 2, KQKR 32 / 4, all example depths) and the modern DTM/DTC maxima.\n\
