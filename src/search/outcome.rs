@@ -9,13 +9,22 @@ use num_traits::{ToPrimitive, Zero};
 /// Exact rational number used for all totals.
 pub type Exact = BigRational;
 
-/// Per-depth code counts of a subtree. Invariant: Σ `depth_counts` = |M|.
-#[derive(Clone, Debug, PartialEq)]
+/// Per-depth code counts of a subtree plus penalty points, exact. Invariant:
+/// Σ depth counts = |M|. Integer parts are kept as machine integers (LEX trees
+/// never leave them); only MIX means create the rational part, so the common
+/// case allocates no big numbers.
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Outcome {
-    /// `depth_counts[d]` = (expected) number of codes of M that need d more queries.
-    pub depth_counts: Vec<Exact>,
-    /// (Expected) penalty points summed over the codes of M.
-    pub penalty: Exact,
+    counts: Vec<u64>,
+    penalty_int: u64,
+    fraction: Option<Box<Fraction>>,
+}
+
+/// The rational part of an [`Outcome`].
+#[derive(Clone, Debug, PartialEq)]
+struct Fraction {
+    counts: Vec<Exact>,
+    penalty: Exact,
 }
 
 fn int(n: u64) -> Exact {
@@ -23,69 +32,115 @@ fn int(n: u64) -> Exact {
 }
 
 impl Outcome {
-    /// `codes` codes that each need `queries` more queries and share `penalty` points.
+    /// `codes` codes that need `queries` more queries, with `penalty` points in all.
     pub fn leaf(codes: u64, queries: u32, penalty: Exact) -> Outcome {
-        let mut depth_counts = vec![Exact::zero(); queries as usize + 1];
-        depth_counts[queries as usize] = int(codes);
-        Outcome { depth_counts, penalty }
+        let mut counts = vec![0; queries as usize + 1];
+        counts[queries as usize] = codes;
+        let mut out = Outcome { counts, penalty_int: 0, fraction: None };
+        match penalty.to_u64().filter(|_| penalty.is_integer()) {
+            Some(p) => out.penalty_int = p,
+            None => out.fraction = Some(Box::new(Fraction { counts: Vec::new(), penalty })),
+        }
+        out
     }
 
-    /// The empty outcome (no codes).
+    /// No codes.
     pub fn empty() -> Outcome {
-        Outcome { depth_counts: Vec::new(), penalty: Exact::zero() }
+        Outcome::default()
     }
 
-    /// Adds `other` with every code paying `extra` more queries.
+    /// Adds `other` with every depth increased by `extra`.
     pub fn add_shifted(&mut self, other: &Outcome, extra: usize) {
-        let need = other.depth_counts.len() + extra;
-        if self.depth_counts.len() < need {
-            self.depth_counts.resize(need, Exact::zero());
+        let need = other.counts.len() + extra;
+        if self.counts.len() < need {
+            self.counts.resize(need, 0);
         }
-        for (d, count) in other.depth_counts.iter().enumerate() {
-            if !count.is_zero() {
-                self.depth_counts[d + extra] += count;
+        for (d, &c) in other.counts.iter().enumerate() {
+            self.counts[d + extra] += c;
+        }
+        self.penalty_int += other.penalty_int;
+        if let Some(f) = &other.fraction {
+            let mine = self.fraction.get_or_insert_with(|| Box::new(Fraction { counts: Vec::new(), penalty: Exact::zero() }));
+            if mine.counts.len() < f.counts.len() + extra {
+                mine.counts.resize(f.counts.len() + extra, Exact::zero());
             }
+            for (d, c) in f.counts.iter().enumerate().filter(|(_, c)| !c.is_zero()) {
+                mine.counts[d + extra] += c;
+            }
+            mine.penalty += &f.penalty;
         }
-        self.penalty += &other.penalty;
     }
 
-    /// The weighted mean Σ w_i·o_i / Σ w_i (exact).
+    /// The exact weighted mean Σ wᵢ·oᵢ / Σ wᵢ (a MIX node).
     pub fn weighted_mean(parts: &[(u64, std::sync::Arc<Outcome>)]) -> Outcome {
-        let mut sum = Outcome::empty();
-        let mut weight = 0u64;
+        let weight: u64 = parts.iter().map(|p| p.0).sum();
+        let depth = parts.iter().map(|p| p.1.depth_len()).max().unwrap_or(0);
+        let mut counts = vec![Exact::zero(); depth];
+        let mut penalty = Exact::zero();
         for (w, o) in parts {
-            let scaled = o.scaled(&int(*w));
-            sum.add_shifted(&scaled, 0);
-            weight += w;
+            let w = int(*w);
+            for (d, c) in o.depth_counts().into_iter().enumerate() {
+                counts[d] += c * &w;
+            }
+            penalty += o.penalty() * &w;
         }
-        sum.scaled(&(Exact::from_integer(1.into()) / int(weight)))
+        let inverse = Exact::new(1.into(), weight.into());
+        Outcome::from_exact(counts.into_iter().map(|c| c * &inverse).collect(), penalty * inverse)
     }
 
-    fn scaled(&self, factor: &Exact) -> Outcome {
-        Outcome {
-            depth_counts: self.depth_counts.iter().map(|c| c * factor).collect(),
-            penalty: &self.penalty * factor,
+    /// Builds an outcome from exact values, keeping integers as integers where possible.
+    fn from_exact(counts: Vec<Exact>, penalty: Exact) -> Outcome {
+        let small = |x: &Exact| x.to_u64().filter(|_| x.is_integer());
+        if let (Some(ints), Some(p)) = (counts.iter().map(small).collect::<Option<Vec<u64>>>(), small(&penalty)) {
+            return Outcome { counts: ints, penalty_int: p, fraction: None };
+        }
+        Outcome { counts: Vec::new(), penalty_int: 0, fraction: Some(Box::new(Fraction { counts, penalty })) }
+    }
+
+    fn depth_len(&self) -> usize {
+        self.counts.len().max(self.fraction.as_ref().map_or(0, |f| f.counts.len()))
+    }
+
+    /// Exact (expected) number of codes per depth.
+    pub fn depth_counts(&self) -> Vec<Exact> {
+        (0..self.depth_len())
+            .map(|d| {
+                let base = int(self.counts.get(d).copied().unwrap_or(0));
+                match self.fraction.as_ref().and_then(|f| f.counts.get(d)) {
+                    Some(x) => base + x,
+                    None => base,
+                }
+            })
+            .collect()
+    }
+
+    /// Exact penalty points.
+    pub fn penalty(&self) -> Exact {
+        let base = int(self.penalty_int);
+        match &self.fraction {
+            Some(f) => base + &f.penalty,
+            None => base,
         }
     }
 
-    /// Total queries over all codes, Σ d·depth_counts[d].
+    /// Σ depth · count: the number of queries.
     pub fn total_queries(&self) -> Exact {
-        self.depth_counts.iter().enumerate().fold(Exact::zero(), |acc, (d, c)| acc + c * int(d as u64))
+        self.depth_counts().iter().enumerate().fold(Exact::zero(), |acc, (d, c)| acc + c * int(d as u64))
     }
 
-    /// Total score: queries plus penalty points.
+    /// Queries plus penalty points.
     pub fn total(&self) -> Exact {
-        self.total_queries() + &self.penalty
+        self.total_queries() + self.penalty()
     }
 
-    /// Number of codes (exact; an integer).
+    /// Number of codes (exact; equals |M|).
     pub fn codes(&self) -> Exact {
-        self.depth_counts.iter().fold(Exact::zero(), |acc, c| acc + c)
+        self.depth_counts().iter().fold(Exact::zero(), |acc, c| acc + c)
     }
 
-    /// Largest depth that occurs with positive weight.
+    /// Largest depth with a non-zero count.
     pub fn max_depth(&self) -> usize {
-        self.depth_counts.iter().rposition(|c| !c.is_zero()).unwrap_or(0)
+        self.depth_counts().iter().rposition(|c| !c.is_zero()).unwrap_or(0)
     }
 }
 
@@ -127,7 +182,7 @@ mod tests {
         let b = Arc::new(Outcome::leaf(3, 3, int(1)));
         let m = Outcome::weighted_mean(&[(1, a), (2, b)]);
         assert_eq!(exact_string(&m.total_queries()), "8");
-        assert_eq!(exact_string(&m.penalty), "2/3");
+        assert_eq!(exact_string(&m.penalty()), "2/3");
         assert_eq!(m.max_depth(), 3);
         assert_eq!(exact_string(&m.codes()), "3");
     }

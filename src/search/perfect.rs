@@ -16,7 +16,7 @@
 //! queries of one symmetry class are searched once.
 
 use super::problem::{AnswerId, QueryId, SearchProblem};
-use super::strategy::class_sizes;
+use super::strategy::{batch_counts, class_sizes};
 use crate::models::free::perfect_total_closed;
 use dashmap::DashMap;
 use num_traits::ToPrimitive;
@@ -107,11 +107,11 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// Candidate queries with their bound, best first.
     fn candidates(&self, state: &P::State, set: &P::Set) -> Vec<(u64, f64, QueryId)> {
         let m = self.problem.set_size(set);
-        let mut counts = vec![0u64; self.problem.answer_count()];
         let mut out = Vec::new();
         let admissible: Vec<QueryId> = (0..self.problem.query_count() as QueryId).filter(|&q| self.problem.is_admissible(state, q)).collect();
-        for q in self.problem.distinct_up_to_symmetry(state, set, admissible) {
-            self.problem.count_answers(q, set, &mut counts);
+        let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
+        let all_counts = batch_counts(self.problem, &queries, set);
+        for (&q, counts) in queries.iter().zip(all_counts.chunks_exact(self.problem.answer_count())) {
             if counts.iter().any(|&c| c == m) {
                 continue;
             }

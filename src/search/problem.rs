@@ -55,6 +55,30 @@ pub trait SearchProblem: Sync {
     /// Sets `counts[a]` (length `answer_count`) to the number of codes of `set`
     /// that give answer a to `query`. The hot path of every analysis.
     fn count_answers(&self, query: QueryId, set: &Self::Set, counts: &mut [u64]);
+    /// [`Self::count_answers`] for several queries at once: the counts of
+    /// `queries[i]` go to `counts[i·A .. (i+1)·A]` (A = `answer_count`). Games
+    /// whose counting can share work between queries override this (Beams shares
+    /// one pass over the set); the default counts query by query.
+    fn count_answers_batch(&self, queries: &[QueryId], set: &Self::Set, counts: &mut [u64]) {
+        let a = self.answer_count();
+        for (&q, out) in queries.iter().zip(counts.chunks_exact_mut(a)) {
+            self.count_answers(q, set, out);
+        }
+    }
+    /// The sizes of the non-empty answer classes of each query (any order within
+    /// a query): `sizes[ends[i−1]..ends[i]]` for `queries[i]`. The default uses
+    /// [`Self::count_answers_batch`]; games with a cheaper path for small sets
+    /// override it.
+    fn class_sizes_batch(&self, queries: &[QueryId], set: &Self::Set) -> ClassSizes {
+        let a = self.answer_count();
+        let mut counts = vec![0u64; queries.len() * a];
+        self.count_answers_batch(queries, set, &mut counts);
+        let mut out = ClassSizes::default();
+        for chunk in counts.chunks_exact(a) {
+            out.push(chunk.iter().copied().filter(|&c| c > 0));
+        }
+        out
+    }
     /// The non-empty answer classes of `set` under `query`, by answer.
     fn split(&self, query: QueryId, set: &Self::Set) -> Vec<(AnswerId, Self::Set)>;
     /// The answer after which the game is over because the query *was* the
@@ -85,6 +109,49 @@ pub trait SearchProblem: Sync {
     /// equal value (used by the perfect search). Default: keeps all.
     fn distinct_up_to_symmetry(&self, _state: &Self::State, _set: &Self::Set, candidates: Vec<QueryId>) -> Vec<QueryId> {
         candidates
+    }
+}
+
+/// Class sizes of several queries, flattened (see [`SearchProblem::class_sizes_batch`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassSizes {
+    sizes: Vec<u64>,
+    ends: Vec<usize>,
+}
+
+impl ClassSizes {
+    /// Room for `queries` queries with `sizes` class sizes in all.
+    pub fn with_capacity(queries: usize, sizes: usize) -> ClassSizes {
+        ClassSizes { sizes: Vec::with_capacity(sizes), ends: Vec::with_capacity(queries) }
+    }
+
+    /// Appends the class sizes of the next query.
+    pub fn push(&mut self, sizes: impl IntoIterator<Item = u64>) {
+        self.sizes.extend(sizes);
+        self.ends.push(self.sizes.len());
+    }
+
+    /// Appends another batch.
+    pub fn append(&mut self, other: ClassSizes) {
+        let base = self.sizes.len();
+        self.sizes.extend(other.sizes);
+        self.ends.extend(other.ends.into_iter().map(|e| e + base));
+    }
+
+    /// The class sizes of query number `i`.
+    pub fn get(&self, i: usize) -> &[u64] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.sizes[start..self.ends[i]]
+    }
+
+    /// Number of queries.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether no query is held.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
     }
 }
 

@@ -1,7 +1,7 @@
 //! The H_α strategy (thesis §4.2.4): at every node ask a sensible query of
 //! maximal Rényi entropy; ties are broken by a [`TieRule`].
 
-use super::problem::{QueryId, SearchProblem};
+use super::problem::{ClassSizes, QueryId, SearchProblem};
 use crate::alpha::Alpha;
 use crate::score::RenyiScore;
 use rayon::prelude::*;
@@ -97,28 +97,50 @@ pub fn best_queries<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P
     let queries: Vec<QueryId> =
         (0..problem.query_count() as QueryId).filter(|&q| problem.is_admissible(state, q)).collect();
     let n = problem.set_size(set);
-    let key_of = |counts: &mut Vec<u64>, q: QueryId| -> Option<(QueryId, f64)> {
-        problem.count_answers(q, set, counts);
-        let proper = counts.iter().all(|&c| c < n);
-        proper.then(|| (q, score.approx(counts)))
-    };
-    let scratch = || vec![0u64; problem.answer_count()];
-    let keyed: Vec<(QueryId, f64)> = if n as usize * queries.len() >= PARALLEL_WORK {
-        queries.par_iter().map_init(scratch, |c, &q| key_of(c, q)).flatten().collect()
-    } else {
-        let mut c = scratch();
-        queries.iter().filter_map(|&q| key_of(&mut c, q)).collect()
-    };
+    let sizes = batch_class_sizes(problem, &queries, set);
+    let keyed: Vec<(usize, f64)> =
+        (0..sizes.len()).filter(|&i| sizes.get(i).iter().all(|&x| x < n)).map(|i| (i, score.approx(sizes.get(i)))).collect();
     let Some(top) = keyed.iter().map(|k| k.1).reduce(f64::max) else {
         return Vec::new();
     };
-    let mut counts = scratch();
-    let band: Vec<(QueryId, Vec<u64>)> = keyed
-        .iter()
-        .filter(|(_, key)| RenyiScore::near(*key, top))
-        .map(|&(q, _)| (q, class_sizes(problem, q, set, &mut counts)))
-        .collect();
+    let band: Vec<(QueryId, Vec<u64>)> =
+        keyed.iter().filter(|(_, key)| RenyiScore::near(*key, top)).map(|&(i, _)| (queries[i], sizes.get(i).to_vec())).collect();
     exact_maxima(score, band)
+}
+
+/// Whether a job of |M| codes × `queries` is worth splitting over threads.
+fn parallel_job(set_size: u64, queries: usize) -> bool {
+    set_size as usize * queries >= PARALLEL_WORK && rayon::current_num_threads() > 1 && queries > 1
+}
+
+/// Class sizes of all `queries` on `set`; large jobs are split into query
+/// chunks counted in parallel.
+pub fn batch_class_sizes<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P::Set) -> ClassSizes {
+    if !parallel_job(problem.set_size(set), queries.len()) {
+        return problem.class_sizes_batch(queries, set);
+    }
+    let chunk = queries.len().div_ceil(rayon::current_num_threads());
+    let parts: Vec<ClassSizes> = queries.par_chunks(chunk).map(|qs| problem.class_sizes_batch(qs, set)).collect();
+    let mut out = ClassSizes::default();
+    parts.into_iter().for_each(|p| out.append(p));
+    out
+}
+
+/// Answer counts of all `queries` on `set` (flattened, `answer_count` per
+/// query); large jobs are split into query chunks counted in parallel.
+pub fn batch_counts<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P::Set) -> Vec<u64> {
+    let a = problem.answer_count();
+    let mut counts = vec![0u64; queries.len() * a];
+    if parallel_job(problem.set_size(set), queries.len()) {
+        let chunk = queries.len().div_ceil(rayon::current_num_threads());
+        queries
+            .par_chunks(chunk)
+            .zip(counts.par_chunks_mut(chunk * a))
+            .for_each(|(qs, out)| problem.count_answers_batch(qs, set, out));
+    } else {
+        problem.count_answers_batch(queries, set, &mut counts);
+    }
+    counts
 }
 
 /// The members of `band` whose partitions are exactly maximal under `score`.

@@ -42,6 +42,21 @@ impl CodeSet {
         self.patterns.iter().copied().zip(self.bits.chunks_exact(words))
     }
 
+    /// Calls `visit(pattern, colouring)` for every code of the set, in order
+    /// (plain loops: the hot path for small sets).
+    #[inline]
+    pub fn for_each_code(&self, words: usize, mut visit: impl FnMut(u32, usize)) {
+        for (row, &t) in self.patterns.iter().enumerate() {
+            for (w, &word) in self.bits[row * words..(row + 1) * words].iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    visit(t, w * 64 + m.trailing_zeros() as usize);
+                    m &= m - 1;
+                }
+            }
+        }
+    }
+
     /// The (pattern, colouring) pairs of the set, in order.
     pub fn codes(&self, words: usize) -> impl Iterator<Item = (u32, usize)> + '_ {
         self.rows(words).flat_map(move |(t, mask)| {

@@ -21,6 +21,7 @@ use super::symmetry::{permutation_rank, BoardAction};
 use super::patterns::Patterns;
 use super::Variant;
 use crate::error::{Error, Result};
+use crate::search::problem::ClassSizes;
 use crate::search::{AnswerId, CodeId, Exact, QueryId, SearchProblem, Terminal};
 use num_bigint::BigInt;
 use rayon::prelude::*;
@@ -82,6 +83,8 @@ pub struct Beams {
     patterns: Patterns,
     /// `colourings[σ][c]` = index of the piece that gets colour c (lexicographic order).
     colourings: Vec<Vec<u8>>,
+    /// The same flat: `piece_of[σ·k + c]`.
+    piece_of: Vec<u8>,
     /// u64 words per colouring row (⌈c!/64⌉).
     words: usize,
     /// `colour_piece[(c·k + j)·words ..]`: the colourings that give colour c to piece j.
@@ -135,7 +138,8 @@ impl Beams {
             .collect();
         let offer = ColourOffer::ReducedWeighted;
         let action = (patterns.count() <= MAX_SYMMETRY_PATTERNS).then(|| BoardAction::new(&board, &patterns));
-        Ok(Beams { variant, board, order, penalty, offer, patterns, colourings, words, colour_piece, hits, action })
+        let piece_of = colourings.concat();
+        Ok(Beams { variant, board, order, penalty, offer, patterns, colourings, piece_of, words, colour_piece, hits, action })
     }
 
     /// The answer to query `q` for one code, computed from its pattern and
@@ -221,6 +225,36 @@ impl Beams {
         })
     }
 
+    /// `per_piece[c·k + j]` := number of colourings in `mask` that give colour c
+    /// to piece j, for c < `colours`.
+    #[inline]
+    fn row_piece_counts(&self, mask: &[u64], colours: usize, per_piece: &mut [u64]) {
+        const SPARSE: u32 = 6;
+        let k = self.variant.colours;
+        per_piece.iter_mut().for_each(|x| *x = 0);
+        let bits: u32 = mask.iter().map(|w| w.count_ones()).sum();
+        if bits <= SPARSE {
+            for (w, &word) in mask.iter().enumerate() {
+                let mut m = word;
+                while m != 0 {
+                    let sigma = w * 64 + m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    for (c, &j) in self.piece_of[sigma * k..sigma * k + colours].iter().enumerate() {
+                        per_piece[c * k + j as usize] += 1;
+                    }
+                }
+            }
+            return;
+        }
+        for (w, &m) in mask.iter().enumerate().filter(|(_, m)| **m != 0) {
+            for c in 0..colours {
+                for j in 0..k {
+                    per_piece[c * k + j] += (m & self.colour_piece[(c * k + j) * self.words + w]).count_ones() as u64;
+                }
+            }
+        }
+    }
+
     /// Number of patterns.
     pub fn pattern_count(&self) -> usize {
         self.patterns.count()
@@ -236,7 +270,8 @@ impl Beams {
         if self.penalty == Penalty::None || set.size < 2 {
             return int(0);
         }
-        let colours: Vec<Vec<u8>> = set.codes(self.words).map(|(t, sigma)| self.cell_colours(self.code_id(t, sigma))).collect();
+        let mut colours: Vec<Vec<u8>> = Vec::with_capacity(set.size as usize);
+        set.for_each_code(self.words, |t, sigma| colours.push(self.cell_colours(self.code_id(t, sigma))));
         let distance = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x != y).count() as u64;
         let sums: Vec<u64> = colours.iter().map(|x| colours.iter().map(|y| distance(x, y)).sum()).collect();
         match self.penalty {
@@ -299,6 +334,53 @@ impl SearchProblem for Beams {
                 }
             }
         }
+    }
+    /// One pass over the set for all queries: per row, the number of codes
+    /// giving colour c to piece j (popcounts, or a walk over the set bits of a
+    /// sparse row) is shared by every diagonal, which only looks up the answer
+    /// of piece j.
+    fn count_answers_batch(&self, queries: &[QueryId], set: &CodeSet, counts: &mut [u64]) {
+        let (k, nd, a) = (self.variant.colours, self.board.diagonals.len(), self.answer_count());
+        counts.iter_mut().for_each(|x| *x = 0);
+        let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
+        let used_colours = decoded.iter().map(|&(c, _)| c + 1).max().unwrap_or(0);
+        let mut per_piece = vec![0u64; used_colours * k];
+        for (t, mask) in set.rows(self.words) {
+            self.row_piece_counts(mask, used_colours, &mut per_piece);
+            let hits = &self.hits[t as usize * nd * k..(t as usize + 1) * nd * k];
+            for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(a)) {
+                let row = &per_piece[c * k..(c + 1) * k];
+                for (&h, &n) in hits[d * k..(d + 1) * k].iter().zip(row) {
+                    out[h as usize] += n;
+                }
+            }
+        }
+    }
+    /// Small sets walk their codes: per query the answers of all codes are
+    /// collected and sorted, which avoids scanning the whole answer range.
+    fn class_sizes_batch(&self, queries: &[QueryId], set: &CodeSet) -> ClassSizes {
+        const SMALL: u64 = 48;
+        if set.size > SMALL {
+            let a = self.answer_count();
+            let mut counts = vec![0u64; queries.len() * a];
+            self.count_answers_batch(queries, set, &mut counts);
+            let mut out = ClassSizes::default();
+            counts.chunks_exact(a).for_each(|c| out.push(c.iter().copied().filter(|&x| x > 0)));
+            return out;
+        }
+        let (k, nd) = (self.variant.colours, self.board.diagonals.len());
+        let mut codes: Vec<(usize, usize)> = Vec::with_capacity(set.size as usize);
+        set.for_each_code(self.words, |t, sigma| codes.push((t as usize * nd * k, sigma * k)));
+        let mut answers: Vec<u8> = Vec::with_capacity(codes.len());
+        let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * codes.len());
+        for &q in queries {
+            let (c, d) = self.decode_query(q);
+            answers.clear();
+            answers.extend(codes.iter().map(|&(t, s)| self.hits[t + d * k + self.piece_of[s + c] as usize]));
+            answers.sort_unstable();
+            out.push(answers.chunk_by(|x, y| x == y).map(|run| run.len() as u64));
+        }
+        out
     }
     /// Per row, the colourings are grouped by the answer their colour-c piece gives.
     fn split(&self, q: QueryId, set: &CodeSet) -> Vec<(AnswerId, CodeSet)> {
