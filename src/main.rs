@@ -23,6 +23,7 @@ use renyi_search::games::beams::Variant;
 use renyi_search::reproduce::table_4_10::{self, Column};
 use renyi_search::reproduce::wurzel_free;
 use renyi_search::search::outcome::{exact_f64, exact_string};
+use renyi_search::search::units::{merge, run_units, write_shard, RunHeader, Shard, ShardFile, UnitRun};
 use renyi_search::sweep::{alpha_grid, sweep};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -54,6 +55,15 @@ enum Command {
         /// Write the optimal strategy tree as JSON to this file.
         #[arg(long, global = true)]
         tree: Option<PathBuf>,
+    },
+    /// Add the shard files of a work-unit run exactly (checks they cover every unit once).
+    Merge {
+        /// Shard files written by `analyze beams … --shard i/N --out FILE`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the merged result as JSON to this file.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Replay every secret code through a strategy file and recompute its total.
     Verify {
@@ -109,7 +119,8 @@ enum BeamsCommand {
 
 #[derive(Args)]
 struct BeamsArgs {
-    /// Variant: 3c6p, 6c3p (6c6p needs the bit-table analysis, not implemented yet).
+    /// Variant: 3c6p, 6c3p, 6c6p (6c6p: ≈ 1–2 h per α for LEX on 2 cores; use
+    /// --checkpoint to make the run resumable and --shard to split it).
     variant: String,
     /// Rényi order: 0, 1, 2, inf, 1.5, 3/2 …
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
@@ -124,6 +135,17 @@ struct BeamsArgs {
     /// Cache directory for pattern tables.
     #[arg(long, default_value = "codes")]
     codes: PathBuf,
+    /// Work-unit mode (LEX): evaluate only units i ≡ I (mod N) of the tree cut below
+    /// its first --levels queries; writes a shard file (--out) for `merge`.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Work-unit mode: append each finished unit to this file and skip the units
+    /// it already holds (resume after a kill).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Work-unit mode: depth of the cut (units are the subtrees below it).
+    #[arg(long, default_value_t = 2)]
+    levels: usize,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -295,6 +317,7 @@ fn run(cli: Cli) -> Result<()> {
             perfect_and_export(&g, GameSpec::Beams { variant: v.to_string(), order: "lex-c".into() }, tree.as_deref())
         }
         Command::Verify { file } => verify_file(&file),
+        Command::Merge { files, out } => merge_files(&files, out.as_deref()),
         Command::Solve { game } => solve_cli::run(game),
         Command::Reproduce { targets, results, codes } => reproduce(&targets, &results, &codes),
     }
@@ -371,8 +394,71 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
         BeamsPenalty::None => Penalty::None,
     };
     let tie = if matches!(b.tie, BeamsTie::LexC | BeamsTie::LexD) { TieRule::lex() } else { TieRule::mix() };
-    let result = analyze(&g, Strategy::new(alpha, tie), RunOptions { progress: b.output.progress });
+    let strategy = Strategy::new(alpha, tie);
+    if b.shard.is_some() || b.checkpoint.is_some() {
+        return run_shard(&g, strategy, b);
+    }
+    let result = analyze(&g, strategy, RunOptions { progress: b.output.progress });
     emit(&result, &b.output)
+}
+
+/// Work-unit mode of `analyze beams`: one shard, resumable, written as a shard file.
+fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
+    let shard: Shard = b.shard.as_deref().unwrap_or("0/1").parse()?;
+    let Some(out) = &b.output.out else {
+        return Err(invalid("work-unit mode needs --out FILE for the shard file (then `merge` the shard files)"));
+    };
+    if !(1..=4).contains(&b.levels) {
+        return Err(invalid("--levels must be 1 to 4"));
+    }
+    let run = UnitRun { levels: b.levels, shard, checkpoint: b.checkpoint.as_deref(), progress: b.output.progress };
+    let file = run_units(g, strategy, &run)?;
+    write_shard(out, &file)?;
+    eprintln!("shard {}/{}: {} of {} units in {:.1} s → {}", shard.index, shard.count, file.units.len(), file.units_total, file.seconds, out.display());
+    if shard.count == 1 {
+        return merge_files(&[out.clone()], None);
+    }
+    Ok(())
+}
+
+fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
+    let mut shards = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| renyi_search::error::Error::Io { path: path.display().to_string(), source: e })?;
+        let shard: ShardFile = serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a shard file: {e}", path.display())))?;
+        shards.push(shard);
+    }
+    let (header, outcome) = merge(&shards)?;
+    let codes = shards[0].codes_total;
+    let total = outcome.total();
+    let (histogram, penalty) = outcome.to_strings();
+    #[derive(serde::Serialize)]
+    struct Merged<'a> {
+        header: &'a RunHeader,
+        codes: u64,
+        total: String,
+        mean: f64,
+        depth_histogram: Vec<String>,
+        penalty_total: String,
+        shard_seconds: f64,
+    }
+    let merged = Merged {
+        header: &header,
+        codes,
+        total: exact_string(&total),
+        mean: exact_f64(&total) / codes as f64,
+        depth_histogram: histogram,
+        penalty_total: penalty,
+        shard_seconds: shards.iter().map(|s| s.seconds).sum(),
+    };
+    println!("{} — H_{} {} ({} shard files, {} units)", header.problem, header.alpha, header.tie_rule, shards.len(), shards[0].units_total);
+    println!("  total     {} over {} codes, mean {:.6}", merged.total, codes, merged.mean);
+    println!("  penalty   {}", merged.penalty_total);
+    println!("  histogram {}", merged.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" "));
+    match out {
+        Some(path) => write_json(path, &merged),
+        None => Ok(()),
+    }
 }
 
 fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {

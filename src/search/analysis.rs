@@ -137,6 +137,14 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     }
 }
 
+/// The exact outcome of `strategy` on the subtree at (`state`, `set`), as if
+/// that node were the root of its own analysis (depths counted from it).
+/// Used by [`super::units`] for work units below the first queries.
+pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy, state: &P::State, set: &P::Set) -> Outcome {
+    let walker = TreeWalker { problem, strategy, memo: DashMap::new(), nodes: AtomicU64::new(0), progress: ProgressBar::hidden() };
+    Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone())
+}
+
 /// Runs the exact analysis of `strategy` on all codes of `problem`.
 ///
 /// At the root, tied queries that are symmetric (equal

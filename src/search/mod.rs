@@ -8,6 +8,7 @@ pub mod perfect;
 pub mod problem;
 pub mod strategy;
 pub mod tree;
+pub mod units;
 
 pub use analysis::{analyze, Analysis, RunOptions};
 pub use outcome::{Exact, Outcome};

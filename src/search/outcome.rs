@@ -138,6 +138,23 @@ impl Outcome {
         self.depth_counts().iter().fold(Exact::zero(), |acc, c| acc + c)
     }
 
+    /// The outcome as exact strings: depth counts and penalty (for files).
+    pub fn to_strings(&self) -> (Vec<String>, String) {
+        (self.depth_counts().iter().map(exact_string).collect(), exact_string(&self.penalty()))
+    }
+
+    /// Reads back [`Self::to_strings`]; `None` if a value does not parse.
+    pub fn from_strings(counts: &[String], penalty: &str) -> Option<Outcome> {
+        let parse = |t: &str| -> Option<Exact> {
+            match t.split_once('/') {
+                Some((n, d)) => Some(Exact::new(n.parse().ok()?, d.parse().ok()?)),
+                None => Some(Exact::from_integer(t.parse().ok()?)),
+            }
+        };
+        let counts: Option<Vec<Exact>> = counts.iter().map(|c| parse(c)).collect();
+        Some(Outcome::from_exact(counts?, parse(penalty)?))
+    }
+
     /// Largest depth with a non-zero count.
     pub fn max_depth(&self) -> usize {
         self.depth_counts().iter().rposition(|c| !c.is_zero()).unwrap_or(0)

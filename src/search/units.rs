@@ -1,0 +1,264 @@
+//! Long LEX analyses in work units (for Beams(6c,6p), thesis §4.4.3): the
+//! strategy tree is cut below its first `levels` queries; each subtree there
+//! is a unit with an exact partial outcome. Units are numbered in a fixed
+//! depth-first order, so
+//! - a run can keep a checkpoint (one line per finished unit) and resume after
+//!   being killed, giving the identical result;
+//! - `--shard i/N` evaluates the units with number ≡ i (mod N), and
+//!   [`merge`] adds the shard files exactly, after checking that they belong
+//!   to the same run and cover every unit once.
+//!
+//! The sum of all unit outcomes (each shifted by its depth) is the outcome of
+//! [`super::analysis::analyze`]; the tests check this on small games.
+
+use super::analysis::{progress_bar, subtree_outcome};
+use super::outcome::Outcome;
+use super::problem::{AnswerId, SearchProblem};
+use super::strategy::{best_queries, chosen_queries, Strategy, TieBreak};
+use crate::error::{invalid, Error, Result};
+use crate::output::write_json;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::Mutex;
+
+/// What identifies a run: units of different runs must never be mixed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunHeader {
+    pub program: String,
+    pub version: String,
+    pub problem: String,
+    pub alpha: String,
+    pub tie_rule: String,
+    pub levels: usize,
+}
+
+/// One finished unit.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UnitRecord {
+    pub index: u64,
+    /// Answers from the root to the unit.
+    pub path: Vec<AnswerId>,
+    pub codes: u64,
+    /// Exact per-depth counts (depths from the root) and penalty.
+    pub depth_counts: Vec<String>,
+    pub penalty: String,
+}
+
+/// The result file of one shard.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ShardFile {
+    pub header: RunHeader,
+    pub shard: (u64, u64),
+    pub units_total: u64,
+    pub codes_total: u64,
+    pub seconds: f64,
+    pub units: Vec<UnitRecord>,
+}
+
+/// `i/N`: this process evaluates the units whose number is ≡ i mod N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Shard> {
+        let parsed = text.split_once('/').and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)));
+        match parsed {
+            Some((index, count)) if count >= 1 && index < count => Ok(Shard { index, count }),
+            _ => Err(invalid(format!("shard `{text}`: write i/N with 0 ≤ i < N, e.g. 0/4"))),
+        }
+    }
+}
+
+/// A unit waiting to be evaluated: the subtree at (state, set) at `depth`, or a
+/// class solved by its last query.
+struct Pending<P: SearchProblem> {
+    path: Vec<AnswerId>,
+    depth: usize,
+    state: P::State,
+    set: P::Set,
+    solved: bool,
+}
+
+impl<P: SearchProblem> Pending<P> {
+    fn outcome(&self, problem: &P, strategy: Strategy) -> Outcome {
+        let below = if self.solved {
+            Outcome::leaf(problem.set_size(&self.set), 0, super::outcome::Exact::from_integer(0.into()))
+        } else {
+            subtree_outcome(problem, strategy, &self.state, &self.set)
+        };
+        let mut out = Outcome::empty();
+        out.add_shifted(&below, self.depth);
+        out
+    }
+}
+
+/// Cuts the tree at `levels` below (state, set) at `depth`, appending the units in order.
+fn expand<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize, unit: Pending<P>, out: &mut Vec<Pending<P>>) {
+    if unit.solved || unit.depth >= levels || problem.set_size(&unit.set) == 1 {
+        out.push(unit);
+        return;
+    }
+    let ties = best_queries(problem, &strategy.score, &unit.state, &unit.set);
+    let Some(&(_, query)) = chosen_queries(problem, &strategy.tie, &unit.state, &unit.set, &ties).first() else {
+        out.push(unit);
+        return;
+    };
+    let next = problem.next_state(&unit.state, query);
+    let solving = problem.solving_answer(query);
+    for (answer, class) in problem.split(query, &unit.set) {
+        let mut path = unit.path.clone();
+        path.push(answer);
+        let child = Pending { path, depth: unit.depth + 1, state: next.clone(), set: class, solved: Some(answer) == solving };
+        expand(problem, strategy, levels, child, out);
+    }
+}
+
+/// Options of a unit run.
+pub struct UnitRun<'a> {
+    pub levels: usize,
+    pub shard: Shard,
+    pub checkpoint: Option<&'a Path>,
+    pub progress: bool,
+}
+
+/// Evaluates this shard's units of the LEX analysis of `strategy` on `problem`.
+/// The root's classes are cut one after the other (so only one of them is
+/// expanded at a time) and their units evaluated in parallel.
+pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRun) -> Result<ShardFile> {
+    if strategy.tie.kind != TieBreak::Lex {
+        return Err(invalid("work units and shards are implemented for LEX tie-breaking only (MIX averages across the cut)"));
+    }
+    let started = std::time::Instant::now();
+    let header = RunHeader {
+        program: "renyi-search".into(),
+        version: crate::VERSION.into(),
+        problem: problem.name(),
+        alpha: strategy.score.alpha().to_string(),
+        tie_rule: strategy.tie.to_string(),
+        levels: run.levels,
+    };
+    let done = match run.checkpoint {
+        Some(path) => read_checkpoint(path, &header)?,
+        None => Vec::new(),
+    };
+    let log = Mutex::new(open_checkpoint(run.checkpoint, &header, done.is_empty())?);
+    let bar = progress_bar(run.progress);
+    bar.set_length(problem.code_count() as u64);
+    bar.set_message("codes");
+    let mut records: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
+    let finished: std::collections::HashSet<u64> = records.iter().map(|r| r.index).collect();
+    let root = Pending { path: Vec::new(), depth: 0, state: problem.initial_state(), set: problem.full_set(), solved: false };
+    let mut top = Vec::new();
+    expand(problem, strategy, run.levels.min(1), root, &mut top);
+    let (mut next_index, mut codes_total) = (0u64, 0u64);
+    for first in top {
+        let mut units = Vec::new();
+        expand(problem, strategy, run.levels, first, &mut units);
+        let numbered: Vec<(u64, Pending<P>)> = units.into_iter().enumerate().map(|(i, u)| (next_index + i as u64, u)).collect();
+        next_index += numbered.len() as u64;
+        codes_total += numbered.iter().map(|(_, u)| problem.set_size(&u.set)).sum::<u64>();
+        let mine: Vec<&(u64, Pending<P>)> = numbered
+            .iter()
+            .filter(|(i, u)| {
+                let skip = i % run.shard.count != run.shard.index || finished.contains(i);
+                if skip {
+                    bar.inc(problem.set_size(&u.set));
+                }
+                !skip
+            })
+            .collect();
+        let fresh: Vec<Result<UnitRecord>> = mine
+            .par_iter()
+            .map(|(index, unit)| {
+                let (depth_counts, penalty) = unit.outcome(problem, strategy).to_strings();
+                let codes = problem.set_size(&unit.set);
+                let record = UnitRecord { index: *index, path: unit.path.clone(), codes, depth_counts, penalty };
+                append_record(&log, &record)?;
+                bar.inc(codes);
+                Ok(record)
+            })
+            .collect();
+        for r in fresh {
+            records.push(r?);
+        }
+    }
+    bar.finish_and_clear();
+    records.sort_by_key(|r| r.index);
+    Ok(ShardFile { header, shard: (run.shard.index, run.shard.count), units_total: next_index, codes_total, seconds: started.elapsed().as_secs_f64(), units: records })
+}
+
+fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
+    let Ok(file) = std::fs::File::open(path) else { return Ok(Vec::new()) };
+    let mut lines = std::io::BufReader::new(file).lines();
+    let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
+    let theirs: RunHeader = serde_json::from_str(&first)
+        .map_err(|_| invalid(format!("{} is not a checkpoint of this program (unreadable header)", path.display())))?;
+    if &theirs != header {
+        return Err(invalid(format!(
+            "checkpoint {} belongs to another run ({} {} α={} {} levels {}); this run is {} {} α={} {} levels {}; remove it or choose another file",
+            path.display(), theirs.version, theirs.problem, theirs.alpha, theirs.tie_rule, theirs.levels,
+            header.version, header.problem, header.alpha, header.tie_rule, header.levels
+        )));
+    }
+    // A line cut off by a kill is ignored; its unit is evaluated again.
+    Ok(lines.map_while(|l| l.ok()).filter_map(|l| serde_json::from_str(&l).ok()).collect())
+}
+
+fn open_checkpoint(path: Option<&Path>, header: &RunHeader, fresh: bool) -> Result<Option<std::fs::File>> {
+    let Some(path) = path else { return Ok(None) };
+    let io = |e| Error::Io { path: path.display().to_string(), source: e };
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
+    if fresh && file.metadata().map_err(io)?.len() == 0 {
+        writeln!(file, "{}", serde_json::to_string(header).expect("plain data")).map_err(io)?;
+    } else if fresh {
+        // A header-only file: start the records on a new line.
+        writeln!(file).map_err(io)?;
+    }
+    Ok(Some(file))
+}
+
+fn append_record(log: &Mutex<Option<std::fs::File>>, record: &UnitRecord) -> Result<()> {
+    let mut guard = log.lock().expect("checkpoint lock");
+    if let Some(file) = guard.as_mut() {
+        let line = serde_json::to_string(record).expect("plain data");
+        writeln!(file, "{line}").and_then(|_| file.flush()).map_err(|e| Error::Io { path: "checkpoint".into(), source: e })?;
+    }
+    Ok(())
+}
+
+/// Writes a shard file (atomically).
+pub fn write_shard(path: &Path, shard: &ShardFile) -> Result<()> {
+    write_json(path, shard)
+}
+
+/// Adds the units of complete shard files exactly. Errors if the files come
+/// from different runs, a unit appears twice, or any unit is missing.
+pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
+    let Some(first) = shards.first() else { return Err(invalid("merge needs at least one shard file")) };
+    let mut seen = vec![false; first.units_total as usize];
+    let mut total = Outcome::empty();
+    for s in shards {
+        if s.header != first.header || s.units_total != first.units_total {
+            return Err(invalid(format!("shard {}/{} belongs to another run than shard {}/{}", s.shard.0, s.shard.1, first.shard.0, first.shard.1)));
+        }
+        for r in &s.units {
+            let slot = seen.get_mut(r.index as usize).ok_or_else(|| invalid(format!("unit {} is beyond the run's {} units", r.index, first.units_total)))?;
+            if std::mem::replace(slot, true) {
+                return Err(invalid(format!("unit {} appears twice", r.index)));
+            }
+            let o = Outcome::from_strings(&r.depth_counts, &r.penalty).ok_or_else(|| invalid(format!("unit {} has unreadable values", r.index)))?;
+            total.add_shifted(&o, 0);
+        }
+    }
+    if let Some(missing) = seen.iter().position(|s| !s) {
+        let count = seen.iter().filter(|s| !**s).count();
+        return Err(invalid(format!("{count} of {} units are missing (first: unit {missing}); merge every shard of the run", first.units_total)));
+    }
+    Ok((first.header.clone(), total))
+}

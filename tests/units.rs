@@ -1,0 +1,78 @@
+//! Work units, checkpoints, shards and merge: the sum over units equals the
+//! whole analysis; a resumed run gives the identical result; bad shard files
+//! and checkpoints are refused with a message.
+
+use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+use renyi_search::games::beams::patterns::enumerate;
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::search::units::{merge, run_units, Shard, ShardFile, UnitRun};
+use renyi_search::search::{analyze, RunOptions, SearchProblem, Strategy, TieRule};
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("renyi-units-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn run(problem: &impl SearchProblem, strategy: Strategy, levels: usize, shard: &str, checkpoint: Option<&std::path::Path>) -> ShardFile {
+    run_units(problem, strategy, &UnitRun { levels, shard: shard.parse().unwrap(), checkpoint, progress: false }).unwrap()
+}
+
+fn check_sum_of_units(problem: &impl SearchProblem, alpha: &str) {
+    let strategy = Strategy::new(alpha.parse().unwrap(), TieRule::lex());
+    let whole = analyze(problem, strategy, RunOptions::default());
+    for (levels, shards) in [(1, 1), (2, 3), (3, 2)] {
+        let files: Vec<ShardFile> = (0..shards).map(|i| run(problem, strategy, levels, &format!("{i}/{shards}"), None)).collect();
+        assert_eq!(files[0].codes_total, problem.code_count() as u64);
+        let (_, outcome) = merge(&files).unwrap();
+        assert_eq!(outcome.total(), whole.exact_total(), "levels {levels}, {shards} shards");
+        assert_eq!(outcome.depth_counts().len(), whole.depth_histogram.len());
+    }
+}
+
+#[test]
+fn units_add_up_to_the_whole_analysis() {
+    check_sum_of_units(&Mastermind::new(4, 6, true).unwrap(), "1");
+    check_sum_of_units(&Mastermind::new(3, 4, false).unwrap(), "0");
+    check_sum_of_units(&Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap(), "2");
+}
+
+#[test]
+fn a_resumed_run_gives_the_identical_result() {
+    let mm = Mastermind::new(4, 6, true).unwrap();
+    let strategy = Strategy::new("1".parse().unwrap(), TieRule::lex());
+    let path = scratch("resume");
+    let full = run(&mm, strategy, 2, "0/1", Some(&path));
+    // Keep the header and a third of the records, plus a line cut off by a kill.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let keep = 1 + (lines.len() - 1) / 3;
+    let partial = format!("{}\n{}", lines[..keep].join("\n"), &lines[keep][..lines[keep].len() / 2]);
+    std::fs::write(&path, partial).unwrap();
+    let resumed = run(&mm, strategy, 2, "0/1", Some(&path));
+    assert_eq!(serde_json::to_string(&resumed.units).unwrap(), serde_json::to_string(&full.units).unwrap());
+    // Another α must not reuse the checkpoint.
+    let other = Strategy::new("2".parse().unwrap(), TieRule::lex());
+    let err = run_units(&mm, other, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false });
+    assert!(err.unwrap_err().to_string().contains("belongs to another run"));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn bad_shards_are_refused() {
+    for bad in ["5/4", "1/0", "a/b", "3"] {
+        assert!(bad.parse::<Shard>().unwrap_err().to_string().contains("0 ≤ i < N"), "{bad}");
+    }
+    let mm = Mastermind::new(3, 4, true).unwrap();
+    let strategy = Strategy::new("1".parse().unwrap(), TieRule::lex());
+    let a = run(&mm, strategy, 2, "0/2", None);
+    let b = run(&mm, strategy, 2, "1/2", None);
+    assert!(merge(&[a.clone()]).unwrap_err().to_string().contains("missing"));
+    assert!(merge(&[a.clone(), a.clone(), b.clone()]).unwrap_err().to_string().contains("twice"));
+    let mut alien = b.clone();
+    alien.header.alpha = "2".into();
+    assert!(merge(&[a.clone(), alien]).unwrap_err().to_string().contains("another run"));
+    assert!(merge(&[a, b]).is_ok());
+    let mix = Strategy::new("1".parse().unwrap(), TieRule::mix());
+    assert!(run_units(&mm, mix, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: None, progress: false }).is_err());
+}
