@@ -1,5 +1,6 @@
 //! Command line of renyi-search: a thin layer over the library.
 
+mod play_cli;
 mod solve_cli;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -56,6 +57,17 @@ enum Command {
         #[arg(long, global = true)]
         tree: Option<PathBuf>,
     },
+    /// Play Beams with the strategy: it proposes queries and reads the hit cells
+    /// (or plays against --secret), then lays the code.
+    Play {
+        #[command(subcommand)]
+        game: PlayGame,
+    },
+    /// Monte-Carlo check: random secrets played by the strategy; mean, variance, 2σ interval.
+    Simulate {
+        #[command(subcommand)]
+        game: SimulateGame,
+    },
     /// Add the shard files of a work-unit run exactly (checks they cover every unit once).
     Merge {
         /// Shard files written by `analyze beams … --shard i/N --out FILE`.
@@ -91,6 +103,36 @@ enum Command {
         /// Cache directory for code tables.
         #[arg(long, default_value = "codes")]
         codes: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum PlayGame {
+    /// Beams (3c6p, 6c3p, 6c6p).
+    Beams {
+        #[command(flatten)]
+        agent: play_cli::AgentArgs,
+        /// Play against this secret (cell colours in board order, e.g. from `beams info`).
+        #[arg(long)]
+        secret: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum SimulateGame {
+    /// Beams (3c6p, 6c3p, 6c6p).
+    Beams {
+        #[command(flatten)]
+        agent: play_cli::AgentArgs,
+        /// Number of games.
+        #[arg(long, default_value_t = 5000)]
+        n: u64,
+        /// Random seed (the same seed reproduces the run).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write the result (with provenance) as JSON to this file.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
 }
 
@@ -318,6 +360,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Verify { file } => verify_file(&file),
         Command::Merge { files, out } => merge_files(&files, out.as_deref()),
+        Command::Play { game: PlayGame::Beams { agent, secret } } => play_cli::play(&agent, secret.as_deref()),
+        Command::Simulate { game: SimulateGame::Beams { agent, n, seed, out } } => play_cli::run_simulation(&agent, n, seed, out.as_deref()),
         Command::Solve { game } => solve_cli::run(game),
         Command::Reproduce { targets, results, codes } => reproduce(&targets, &results, &codes),
     }

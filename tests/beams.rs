@@ -242,4 +242,29 @@ fn beams_6c6p_root_smoke() {
         (0..300 * 720).for_each(|c| expected[g.answer_of(q, c) as usize] += 1);
         assert_eq!(counts, expected, "query {q}");
     }
+    // The batched class sizes (dense path and the code walk of small sets), the
+    // one-pass filter, and code labels, against the per-code answers.
+    let queries: Vec<u32> = (0..g.query_count() as u32).collect();
+    let mut small = renyi_search::games::beams::codeset::CodeSet::empty();
+    let sparse: Vec<u64> = (0..12).map(|w| if w == 3 { 0b1001_0001 } else { 0 }).collect();
+    (1000..1012).for_each(|t| small.push_row(t, &sparse));
+    for set in [&subset, &small] {
+        let sizes = g.class_sizes_batch(&queries, set);
+        for (i, &q) in queries.iter().enumerate() {
+            g.count_answers(q, set, &mut counts);
+            let mut dense: Vec<u64> = counts.iter().copied().filter(|&c| c > 0).collect();
+            let mut batch = sizes.get(i).to_vec();
+            dense.sort_unstable();
+            batch.sort_unstable();
+            assert_eq!(batch, dense, "query {q}");
+        }
+    }
+    let q = g.query_id(2, 7);
+    for (answer, class) in g.split(q, &subset) {
+        assert_eq!(g.restrict(q, answer, &subset), class);
+    }
+    use renyi_search::search::tree::Replay;
+    for code in g.codes_of(&small) {
+        assert_eq!(g.code_from_label(&g.code_label(code)).unwrap(), code);
+    }
 }

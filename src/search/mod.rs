@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod outcome;
 pub mod perfect;
+pub mod play;
 pub mod problem;
 pub mod strategy;
 pub mod tree;

@@ -79,6 +79,19 @@ pub trait SearchProblem: Sync {
         }
         out
     }
+    /// The codes of `set` that give `answer` to `query`. The default splits and
+    /// keeps one class; games override it with a one-pass filter.
+    fn restrict(&self, query: QueryId, answer: AnswerId, set: &Self::Set) -> Self::Set {
+        self.split(query, set).into_iter().find(|(a, _)| *a == answer).map(|(_, s)| s).expect("a possible answer")
+    }
+    /// What the game costs `secret` once the strategy stops at the terminal set
+    /// `set` (which holds it): (further queries, penalty points). The default
+    /// spreads [`Self::terminal`] evenly; games with a laid code override it.
+    fn terminal_for(&self, set: &Self::Set, _secret: CodeId) -> (u32, u64) {
+        let t = self.terminal(set);
+        let share = t.penalty_total / super::Exact::from_integer(self.set_size(set).into());
+        (t.queries_per_code, share.round().to_integer().try_into().unwrap_or(0))
+    }
     /// The non-empty answer classes of `set` under `query`, by answer.
     fn split(&self, query: QueryId, set: &Self::Set) -> Vec<(AnswerId, Self::Set)>;
     /// The answer after which the game is over because the query *was* the

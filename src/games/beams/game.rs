@@ -260,6 +260,35 @@ impl Beams {
         self.patterns.count()
     }
 
+    /// Reads a code written as cell colours (one digit per cell, board order, as
+    /// [`Self::code_label`] writes it): every colour must form one piece of the variant.
+    pub fn code_from_label(&self, text: &str) -> Result<CodeId> {
+        let (cells, k) = (self.board.cell_count(), self.variant.colours);
+        let digits: Vec<usize> = text.trim().chars().filter_map(|c| c.to_digit(10).map(|d| d as usize)).collect();
+        if digits.len() != cells || text.trim().chars().count() != cells || digits.iter().any(|&d| d >= k) {
+            return Err(Error::InvalidInput(format!(
+                "a {} code is {cells} digits 0–{} (the colour of each cell in board order), got `{text}`",
+                self.variant,
+                k - 1
+            )));
+        }
+        let mut masks = vec![0u64; k];
+        digits.iter().enumerate().for_each(|(cell, &c)| masks[c] |= 1 << cell);
+        let mut pieces = masks.clone();
+        pieces.sort_unstable_by_key(|m| m.trailing_zeros());
+        let Some(t) = self.patterns.find(&pieces) else {
+            return Err(Error::InvalidInput(format!("`{text}` is not a {} code: every colour must cover one connected piece of {} cells", self.variant, self.variant.piece_size)));
+        };
+        let piece_of_colour: Vec<u8> = masks.iter().map(|m| pieces.iter().position(|p| p == m).expect("own piece") as u8).collect();
+        Ok(self.code_id(t as u32, permutation_rank(&piece_of_colour)))
+    }
+
+    /// The cells of diagonal `d` in line order, as axial (q, r).
+    pub fn diagonal_cells(&self, d: usize) -> Vec<(i32, i32)> {
+        let m = self.board.diagonals[d];
+        (0..self.board.cell_count()).filter(|&i| m >> i & 1 == 1).map(|i| self.board.cells[i]).collect()
+    }
+
     /// The code as a string of cell colours (digits, cells in board order).
     pub fn code_label(&self, code: CodeId) -> String {
         self.cell_colours(code).iter().map(|&c| (b'0' + c) as char).collect()
@@ -381,6 +410,58 @@ impl SearchProblem for Beams {
             out.push(answers.chunk_by(|x, y| x == y).map(|run| run.len() as u64));
         }
         out
+    }
+    /// One pass over the rows: a row keeps the colourings whose colour-c piece
+    /// hits exactly `answer` (rows are filtered in parallel chunks).
+    fn restrict(&self, query: QueryId, answer: AnswerId, set: &CodeSet) -> CodeSet {
+        let (c, d) = self.decode_query(query);
+        let w = self.words;
+        let filter_rows = |rows: &[u32], bits: &[u64]| {
+            let mut out = CodeSet::empty();
+            let mut keep = vec![0u64; w];
+            for (i, &t) in rows.iter().enumerate() {
+                keep.iter_mut().for_each(|x| *x = 0);
+                for (j, _) in self.piece_hits(t, d).iter().enumerate().filter(|(_, a)| **a as AnswerId == answer) {
+                    keep.iter_mut().zip(self.colourings_of(c, j)).for_each(|(k, m)| *k |= m);
+                }
+                keep.iter_mut().zip(&bits[i * w..(i + 1) * w]).for_each(|(k, m)| *k &= m);
+                if keep.iter().any(|&x| x != 0) {
+                    out.push_row(t, &keep);
+                }
+            }
+            out
+        };
+        const CHUNK: usize = 1 << 16;
+        if set.patterns.len() <= CHUNK {
+            return filter_rows(&set.patterns, &set.bits);
+        }
+        let parts: Vec<CodeSet> = set.patterns.par_chunks(CHUNK).zip(set.bits.par_chunks(CHUNK * w)).map(|(r, b)| filter_rows(r, b)).collect();
+        let mut out = CodeSet::empty();
+        for p in parts {
+            out.patterns.extend(p.patterns);
+            out.bits.extend(p.bits);
+            out.size += p.size;
+        }
+        out
+    }
+    /// The best-guess code is laid (the first of least total distance to the set);
+    /// the secret pays its wrong cells. A random guess pays the mean, rounded.
+    fn terminal_for(&self, set: &CodeSet, secret: CodeId) -> (u32, u64) {
+        if set.size < 2 || self.penalty == Penalty::None {
+            return (0, 0);
+        }
+        let mut colours: Vec<Vec<u8>> = Vec::with_capacity(set.size as usize);
+        set.for_each_code(self.words, |t, sigma| colours.push(self.cell_colours(self.code_id(t, sigma))));
+        let distance = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x != y).count() as u64;
+        let sums: Vec<u64> = colours.iter().map(|x| colours.iter().map(|y| distance(x, y)).sum()).collect();
+        let truth = self.cell_colours(secret);
+        match self.penalty {
+            Penalty::BestGuess => {
+                let best = (0..sums.len()).min_by_key(|&i| sums[i]).unwrap_or(0);
+                (0, distance(&colours[best], &truth))
+            }
+            _ => (0, (colours.iter().map(|x| distance(x, &truth)).sum::<u64>() + set.size / 2) / set.size),
+        }
     }
     /// Per row, the colourings are grouped by the answer their colour-c piece gives.
     fn split(&self, q: QueryId, set: &CodeSet) -> Vec<(AnswerId, CodeSet)> {

@@ -28,6 +28,21 @@ impl Patterns {
     }
 
     /// The pieces of pattern t.
+    /// The index of the tiling with these pieces (given in the table's order:
+    /// by lowest cell), if it is a pattern; the table is sorted lexicographically.
+    pub fn find(&self, pieces: &[u64]) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.count());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.pattern(mid).cmp(pieces) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
     pub fn pattern(&self, t: usize) -> &[u64] {
         let k = self.variant.colours;
         &self.pieces[t * k..(t + 1) * k]

@@ -1,0 +1,162 @@
+//! `renyi-search play …` and `simulate …`: the strategy as a playing agent and
+//! its Monte-Carlo check (thesis §4.4.5).
+
+use clap::Args;
+use renyi_search::alpha::Alpha;
+use renyi_search::error::{invalid, Result};
+use renyi_search::games::beams::game::Beams;
+use renyi_search::games::beams::patterns::load_or_build;
+use renyi_search::games::beams::Variant;
+use renyi_search::output::{write_json, Provenance};
+use renyi_search::reproduce::table_4_10::{self, Column};
+use renyi_search::search::play::{simulate, Game, OpeningBook};
+use renyi_search::search::{AnswerId, QueryId, SearchProblem, Strategy, TieRule};
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct AgentArgs {
+    /// Variant: 3c6p, 6c3p, 6c6p.
+    pub variant: String,
+    /// Rényi order of the strategy.
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    pub alpha: String,
+    /// Tie rule: lex-c, lex-d, mix.
+    #[arg(long, default_value = "lex-c")]
+    pub tie: String,
+    /// Cache directory for pattern tables.
+    #[arg(long, default_value = "codes")]
+    pub codes: PathBuf,
+}
+
+fn build(args: &AgentArgs) -> Result<(Beams, Strategy)> {
+    let alpha: Alpha = args.alpha.parse()?;
+    let (column, tie) = match args.tie.as_str() {
+        "lex-c" => (Column::LexC, TieRule::lex()),
+        "lex-d" => (Column::LexD, TieRule::lex()),
+        "mix" => (Column::Mix, TieRule::mix()),
+        other => return Err(invalid(format!("unknown tie rule `{other}`; accepted: lex-c, lex-d, mix"))),
+    };
+    let variant: Variant = args.variant.parse()?;
+    let started = Instant::now();
+    let (patterns, _) = load_or_build(variant, Some(&args.codes))?;
+    let game = table_4_10::game(patterns, column)?;
+    eprintln!("{} loaded in {:.1} s", game.variant, started.elapsed().as_secs_f64());
+    Ok((game, Strategy::new(alpha, tie)))
+}
+
+/// Plays one game: proposes queries, reads answers (or computes them from `secret`).
+pub fn play(args: &AgentArgs, secret: Option<&str>) -> Result<()> {
+    let (beams, strategy) = build(args)?;
+    let secret = secret.map(|s| beams.code_from_label(s)).transpose()?;
+    let book = OpeningBook::new();
+    let mut game = Game::new(&beams, strategy);
+    let interactive = std::io::stdin().is_terminal();
+    let mut lines = std::io::stdin().lock().lines();
+    loop {
+        let started = Instant::now();
+        let Some(&(_, query)) = game.candidates(&book).first() else { break };
+        let (colour, diagonal) = beams.decode_query(query);
+        let cells = beams.diagonal_cells(diagonal);
+        println!(
+            "query {}: colour {colour} on beam {diagonal}, cells {} ({} codes left, decided in {:.2} s)",
+            game.path.len() + 1,
+            cells.iter().enumerate().map(|(i, c)| format!("{}=({},{})", i + 1, c.0, c.1)).collect::<Vec<_>>().join(" "),
+            game.remaining(),
+            started.elapsed().as_secs_f64()
+        );
+        let answer = match secret {
+            Some(code) => {
+                let a = beams.answer_of(query, code);
+                println!("  answer: {}", answer_text(a));
+                a
+            }
+            None => read_answer(&game, query, cells.len(), interactive, &mut lines)?,
+        };
+        game.answer(query, answer);
+    }
+    let laid = best_code(&beams, &game);
+    println!("lay code {} ({} queries; {} code(s) were left)", beams.code_label(laid), game.path.len(), game.remaining());
+    if let Some(code) = secret {
+        let wrong = beams.cell_colours(code).iter().zip(beams.cell_colours(laid)).filter(|(a, b)| **a != *b).count();
+        println!("secret   {} — {} wrong cell(s)", beams.code_label(code), wrong);
+    }
+    Ok(())
+}
+
+fn answer_text(a: AnswerId) -> String {
+    if a == 0 {
+        return "none".into();
+    }
+    (0..16).filter(|i| a >> i & 1 == 1).map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// Reads hit positions (1-based along the beam, `none` for no hit); an answer
+/// no remaining code can give is refused (asked again on a terminal).
+fn read_answer(game: &Game<Beams>, query: QueryId, len: usize, interactive: bool, lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Result<AnswerId> {
+    loop {
+        print!("  hit cells (positions 1–{len}, or none): ");
+        std::io::stdout().flush().ok();
+        let Some(Ok(line)) = lines.next() else { return Err(invalid("input ended before the game was over")) };
+        let parsed = parse_answer(&line, len).and_then(|a| {
+            if game.possible(query, a) { Ok(a) } else { Err(invalid(format!("answer `{}` is impossible: no remaining code gives it (a typo?)", line.trim()))) }
+        });
+        match parsed {
+            Ok(a) => return Ok(a),
+            Err(e) if interactive => eprintln!("  {e}; try again"),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn parse_answer(line: &str, len: usize) -> Result<AnswerId> {
+    let text = line.trim();
+    if matches!(text, "none" | "-" | "0") {
+        return Ok(0);
+    }
+    let mut a: AnswerId = 0;
+    for token in text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
+        match token.parse::<usize>() {
+            Ok(i) if (1..=len).contains(&i) => a |= 1 << (i - 1),
+            _ => return Err(invalid(format!("cannot read `{token}`: give hit positions 1–{len} along the beam, or none"))),
+        }
+    }
+    Ok(a)
+}
+
+/// The code laid at the end: the one of least total distance to the codes left.
+fn best_code(beams: &Beams, game: &Game<Beams>) -> renyi_search::search::CodeId {
+    use renyi_search::search::tree::Replay;
+    let codes = beams.codes_of(&game.set);
+    let colours: Vec<Vec<u8>> = codes.iter().map(|&c| beams.cell_colours(c)).collect();
+    let cost = |x: &[u8]| colours.iter().map(|y| x.iter().zip(y).filter(|(a, b)| a != b).count()).sum::<usize>();
+    (0..codes.len()).min_by_key(|&i| cost(&colours[i])).map(|i| codes[i]).expect("a code is left")
+}
+
+/// Monte-Carlo run; prints the summary and writes JSON with provenance to `out`.
+pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std::path::Path>) -> Result<()> {
+    if games < 2 {
+        return Err(invalid("--n must be at least 2 (a variance needs two games)"));
+    }
+    let (beams, strategy) = build(args)?;
+    let started = std::time::SystemTime::now();
+    let sim = simulate(&beams, strategy, games, seed);
+    println!("{} — H_{} {}: {} games (seed {}), {:.1} s", beams.name(), strategy.score.alpha(), args.tie, sim.games, sim.seed, sim.seconds);
+    println!("  mean {:.4}, variance {:.4}, 2σ interval [{:.4}, {:.4}]", sim.mean, sim.variance, sim.interval.0, sim.interval.1);
+    println!("  queries  {}", sim.queries_histogram.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "));
+    println!("  penalty  {}", sim.penalty_histogram.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "));
+    if let Some(path) = out {
+        #[derive(serde::Serialize)]
+        struct Report<'a> {
+            provenance: Provenance,
+            game: String,
+            alpha: String,
+            tie: &'a str,
+            simulation: &'a renyi_search::search::play::Simulation,
+        }
+        let provenance = Provenance::new(format!("simulate beams {} --alpha {} --tie {} --n {games} --seed {seed}", args.variant, args.alpha, args.tie), started, sim.seconds);
+        write_json(path, &Report { provenance, game: beams.name(), alpha: strategy.score.alpha().to_string(), tie: &args.tie, simulation: &sim })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! The playing agent and the Monte-Carlo check: playing every secret gives the
+//! exact total of the tree analysis; a seeded simulation contains the exact
+//! mean in its 2σ interval; the command line refuses bad secrets and answers.
+
+use renyi_search::games::beams::patterns::enumerate;
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::reproduce::table_4_10::{game, Column};
+use renyi_search::search::play::{play_out, simulate, OpeningBook, Rng};
+use renyi_search::search::tree::Replay;
+use renyi_search::search::{analyze, RunOptions, SearchProblem, Strategy, TieRule};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn exhaustive<P: Replay>(problem: &P, strategy: Strategy) -> (u64, String) {
+    let book = OpeningBook::new();
+    let mut rng = Rng::new(1);
+    let sum: u64 = (0..problem.code_count() as u32).map(|c| { let (q, p) = play_out(problem, strategy, &book, c, &mut rng); q as u64 + p }).sum();
+    (sum, analyze(problem, strategy, RunOptions::default()).total)
+}
+
+#[test]
+fn playing_every_secret_gives_the_exact_total() {
+    for alpha in ["0", "1", "2", "inf"] {
+        let lex = Strategy::new(alpha.parse().unwrap(), TieRule::lex());
+        let beams = game(enumerate("3c6p".parse().unwrap()), Column::LexC).unwrap();
+        let (sum, total) = exhaustive(&beams, lex);
+        assert_eq!(sum.to_string(), total, "Beams(3c,6p) H_{alpha}");
+        let mm = Mastermind::new(4, 6, true).unwrap();
+        let (sum, total) = exhaustive(&mm, lex);
+        assert_eq!(sum.to_string(), total, "MM-360 H_{alpha}");
+    }
+}
+
+#[test]
+fn simulation_interval_contains_the_exact_mean() {
+    let beams = game(enumerate("6c3p".parse().unwrap()), Column::Mix).unwrap();
+    let strategy = Strategy::new("1".parse().unwrap(), TieRule::mix());
+    let sim = simulate(&beams, strategy, 3000, 2024);
+    // Exact H_1-MIX mean of Beams(6c,3p) (results/table-4.10.md): 15510346952/9009 / 223920.
+    let exact_mean = 15510346952.0 / 9009.0 / beams.code_count() as f64;
+    assert!((exact_mean - 7.688685).abs() < 1e-6);
+    assert!(sim.interval.0 <= exact_mean && exact_mean <= sim.interval.1, "{sim:?}");
+    assert_eq!(sim.queries_histogram.values().sum::<u64>(), 3000);
+    let again = simulate(&beams, strategy, 3000, 2024);
+    assert_eq!(again.mean, sim.mean, "a seed reproduces the run");
+}
+
+fn bin(args: &[&str], input: &str) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_renyi-search"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn agent_on_the_command_line() {
+    let beams = game(enumerate("3c6p".parse().unwrap()), Column::LexC).unwrap();
+    let secret = beams.code_label(1234);
+    let (ok, out, err) = bin(&["play", "beams", "3c6p", "--secret", &secret], "");
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("lay code {secret}")) && out.contains("0 wrong cell"), "{out}");
+    let (ok, _, err) = bin(&["play", "beams", "3c6p", "--secret", "012"], "");
+    assert!(!ok && err.contains("18 digits"), "{err}");
+    // Answers read from stdin: an impossible one is refused with a message.
+    let (ok, _, err) = bin(&["play", "beams", "3c6p"], "1 2 3 4 5\n");
+    assert!(!ok && (err.contains("impossible") || err.contains("cannot read")) && !err.contains("panicked"), "{err}");
+    let (ok, _, err) = bin(&["play", "beams", "3c6p"], "none\n");
+    assert!(!ok && err.contains("input ended"), "{err}");
+}
