@@ -103,6 +103,10 @@ enum Command {
         /// Cache directory for code tables.
         #[arg(long, default_value = "codes")]
         codes: PathBuf,
+        /// With table-4.10: also the exact Beams(6c,6p) LEX columns (hours per cell;
+        /// resumable: checkpoints under <codes>/runs/).
+        #[arg(long)]
+        full: bool,
     },
 }
 
@@ -363,7 +367,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play { game: PlayGame::Beams { agent, secret } } => play_cli::play(&agent, secret.as_deref()),
         Command::Simulate { game: SimulateGame::Beams { agent, n, seed, out } } => play_cli::run_simulation(&agent, n, seed, out.as_deref()),
         Command::Solve { game } => solve_cli::run(game),
-        Command::Reproduce { targets, results, codes } => reproduce(&targets, &results, &codes),
+        Command::Reproduce { targets, results, codes, full } => reproduce(&targets, &results, &codes, full),
     }
 }
 
@@ -593,7 +597,7 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
 
 const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, all";
 
-fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path) -> Result<()> {
+fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path, full: bool) -> Result<()> {
     let mut wanted: Vec<&str> = Vec::new();
     for t in targets {
         match t.as_str() {
@@ -628,6 +632,10 @@ fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path)
                 let cells = table_4_10::reproduce(dir, Some(codes), true)?;
                 let proto: Vec<_> = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect();
                 eprintln!("table-4.10: {} of {} prototype totals equal", proto.iter().filter(|c| c.equal).count(), proto.len());
+                if full {
+                    let cells = table_4_10::reproduce_full(dir, codes, true)?;
+                    eprintln!("table-4.10 --full: {} Beams(6c,6p) cells", cells.len());
+                }
             }
             _ => {
                 table_4_18::reproduce(dir)?;

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// All tilings of one variant: `pieces[t·k + j]` is the cell mask of piece j of
 /// tiling t (k = number of colours), pieces ordered by their lowest cell.
+#[derive(Clone)]
 pub struct Patterns {
     pub variant: Variant,
     pub pieces: Vec<u64>,
