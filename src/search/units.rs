@@ -156,8 +156,9 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
     let root = Pending { path: Vec::new(), depth: 0, state: problem.initial_state(), set: problem.full_set(), solved: false };
     let mut top = Vec::new();
     expand(problem, strategy, run.levels.min(1), root, &mut top);
+    let classes = top.len();
     let (mut next_index, mut codes_total) = (0u64, 0u64);
-    for first in top {
+    for (class, first) in top.into_iter().enumerate() {
         let mut units = Vec::new();
         expand(problem, strategy, run.levels, first, &mut units);
         let numbered: Vec<(u64, Pending<P>)> = units.into_iter().enumerate().map(|(i, u)| (next_index + i as u64, u)).collect();
@@ -186,6 +187,12 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
             .collect();
         for r in fresh {
             records.push(r?);
+        }
+        if run.progress && bar.is_hidden() {
+            let (done, all) = (bar.position(), problem.code_count() as f64);
+            let elapsed = started.elapsed().as_secs_f64();
+            let eta = if done > 0 { elapsed * (all / done as f64 - 1.0) } else { f64::NAN };
+            eprintln!("  root class {}/{classes}: {done} of {all} codes, {elapsed:.0} s, ETA {eta:.0} s", class + 1);
         }
     }
     bar.finish_and_clear();
