@@ -84,6 +84,9 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
             return hit.clone();
         }
         self.nodes.fetch_add(1, Ordering::Relaxed);
+        if self.problem.set_size(set) == 2 && !self.problem.has_solving_answers() {
+            return Arc::new(self.pair(state, set));
+        }
         let ties = best_queries(self.problem, &self.strategy.score, state, set);
         let chosen = chosen_queries(self.problem, &self.strategy.tie, state, set, &ties);
         let outcome = Arc::new(if chosen.is_empty() { self.terminal(set) } else { self.mean_over(state, set, &chosen) });
@@ -91,6 +94,17 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
             self.memo.insert(key, outcome.clone());
         }
         outcome
+    }
+
+    /// A node of two codes in a game without solving answers: every query that
+    /// separates them is maximal for every α and leads to the same two leaves,
+    /// so the first one found decides the node for LEX and MIX alike.
+    fn pair(&self, state: &P::State, set: &P::Set) -> Outcome {
+        let separates = |q: QueryId| self.problem.is_admissible(state, q) && self.problem.class_sizes_batch(&[q], set).get(0).len() == 2;
+        match (0..self.problem.query_count() as QueryId).find(|&q| separates(q)) {
+            Some(q) => self.after_query(state, set, q),
+            None => self.terminal(set),
+        }
     }
 
     fn terminal(&self, set: &P::Set) -> Outcome {

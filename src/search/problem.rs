@@ -94,6 +94,12 @@ pub trait SearchProblem: Sync {
     }
     /// The non-empty answer classes of `set` under `query`, by answer.
     fn split(&self, query: QueryId, set: &Self::Set) -> Vec<(AnswerId, Self::Set)>;
+    /// Whether any query has a solving answer (see [`Self::solving_answer`]).
+    /// Without them every node of two codes costs the same after any query that
+    /// separates them, which the analysis uses as a shortcut.
+    fn has_solving_answers(&self) -> bool {
+        true
+    }
     /// The answer after which the game is over because the query *was* the
     /// secret (Mastermind's (p,0)); `None` if the game has no such answer.
     fn solving_answer(&self, query: QueryId) -> Option<AnswerId>;

@@ -496,6 +496,9 @@ impl SearchProblem for Beams {
     fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
         None
     }
+    fn has_solving_answers(&self) -> bool {
+        false
+    }
     fn terminal(&self, set: &CodeSet) -> Terminal {
         Terminal { queries_per_code: 0, penalty_total: self.penalty_total(set) }
     }
