@@ -217,8 +217,9 @@ fn penalty_models_on_terminal_sets() {
 }
 
 /// Smoke test of the standard game Beams(6c,6p) with the bit-row core: the H_1
-/// root decision over all 3 048 812 640 codes, and the counts of the bit rows
-/// against per-code answers on a subset of patterns.
+/// root decision over all 3 048 812 640 codes, the counts of the bit rows
+/// against per-code answers on a subset of patterns, and a reduced instance
+/// analysed exactly and played code by code.
 #[test]
 fn beams_6c6p_root_smoke() {
     let g = Beams::new(enumerate(v("6c6p")), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
@@ -267,4 +268,23 @@ fn beams_6c6p_root_smoke() {
     for code in g.codes_of(&small) {
         assert_eq!(g.code_from_label(&g.code_label(code)).unwrap(), code);
     }
+    // A reduced instance: 43 patterns spread over the table, every colouring.
+    // The exact tree analysis (bit rows, batched counting, pair shortcut) equals
+    // playing every secret with per-code answers (thesis-style evaluation).
+    let mut spread = renyi_search::games::beams::codeset::CodeSet::empty();
+    (0..g.pattern_count() as u32).step_by(100_000).for_each(|t| spread.push_row(t, &row));
+    let sub = renyi_search::search::subproblem::Subproblem { inner: &g, state: g.initial_state(), set: spread.clone() };
+    let lex = Strategy::new("1".parse().unwrap(), TieRule::lex());
+    let analysis = analyze(&sub, lex, RunOptions::default());
+    let book = renyi_search::search::play::OpeningBook::new();
+    let mut rng = renyi_search::search::play::Rng::new(5);
+    let played: u64 = sub
+        .codes_of(&spread)
+        .into_iter()
+        .map(|c| {
+            let (q, p) = renyi_search::search::play::play_out(&sub, lex, &book, c, &mut rng);
+            q as u64 + p
+        })
+        .sum();
+    assert_eq!(analysis.total, played.to_string());
 }

@@ -8,6 +8,7 @@ pub mod perfect;
 pub mod play;
 pub mod problem;
 pub mod strategy;
+pub mod subproblem;
 pub mod tree;
 pub mod units;
 

@@ -1,0 +1,97 @@
+//! A game restricted to one node: the codes of a given set, starting from a
+//! given state. Used to analyse one subtree on its own (e.g. the codes of one
+//! answer to the first query of Beams(6c,6p)) and to test reduced instances.
+
+use super::problem::{AnswerId, ClassSizes, CodeId, QueryId, SearchProblem, Terminal};
+use super::tree::Replay;
+
+/// `inner`, with `set` as all codes and `state` as the start.
+pub struct Subproblem<'a, P: SearchProblem> {
+    pub inner: &'a P,
+    pub state: P::State,
+    pub set: P::Set,
+}
+
+impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
+    type State = P::State;
+    type Set = P::Set;
+
+    fn name(&self) -> String {
+        format!("{} (subset of {} codes)", self.inner.name(), self.inner.set_size(&self.set))
+    }
+    fn code_count(&self) -> usize {
+        self.inner.set_size(&self.set) as usize
+    }
+    fn query_count(&self) -> usize {
+        self.inner.query_count()
+    }
+    fn answer_count(&self) -> usize {
+        self.inner.answer_count()
+    }
+    fn initial_state(&self) -> P::State {
+        self.state.clone()
+    }
+    fn is_admissible(&self, state: &P::State, q: QueryId) -> bool {
+        self.inner.is_admissible(state, q)
+    }
+    fn next_state(&self, state: &P::State, q: QueryId) -> P::State {
+        self.inner.next_state(state, q)
+    }
+    fn full_set(&self) -> P::Set {
+        self.set.clone()
+    }
+    fn set_size(&self, set: &P::Set) -> u64 {
+        self.inner.set_size(set)
+    }
+    fn count_answers(&self, q: QueryId, set: &P::Set, counts: &mut [u64]) {
+        self.inner.count_answers(q, set, counts)
+    }
+    fn count_answers_batch(&self, queries: &[QueryId], set: &P::Set, counts: &mut [u64]) {
+        self.inner.count_answers_batch(queries, set, counts)
+    }
+    fn class_sizes_batch(&self, queries: &[QueryId], set: &P::Set) -> ClassSizes {
+        self.inner.class_sizes_batch(queries, set)
+    }
+    fn restrict(&self, q: QueryId, a: AnswerId, set: &P::Set) -> P::Set {
+        self.inner.restrict(q, a, set)
+    }
+    fn terminal_for(&self, set: &P::Set, secret: CodeId) -> (u32, u64) {
+        self.inner.terminal_for(set, secret)
+    }
+    fn split(&self, q: QueryId, set: &P::Set) -> Vec<(AnswerId, P::Set)> {
+        self.inner.split(q, set)
+    }
+    fn has_solving_answers(&self) -> bool {
+        self.inner.has_solving_answers()
+    }
+    fn solving_answer(&self, q: QueryId) -> Option<AnswerId> {
+        self.inner.solving_answer(q)
+    }
+    fn is_possible_secret(&self, q: QueryId, set: &P::Set) -> bool {
+        self.inner.is_possible_secret(q, set)
+    }
+    fn terminal(&self, set: &P::Set) -> Terminal {
+        self.inner.terminal(set)
+    }
+    fn multiplicity(&self, state: &P::State, q: QueryId) -> u64 {
+        self.inner.multiplicity(state, q)
+    }
+    fn query_label(&self, q: QueryId) -> String {
+        self.inner.query_label(q)
+    }
+    fn distinct_up_to_symmetry(&self, state: &P::State, set: &P::Set, candidates: Vec<QueryId>) -> Vec<QueryId> {
+        self.inner.distinct_up_to_symmetry(state, set, candidates)
+    }
+}
+
+impl<P: Replay> Replay for Subproblem<'_, P> {
+    fn replay_answer(&self, q: QueryId, code: CodeId) -> AnswerId {
+        self.inner.replay_answer(q, code)
+    }
+    fn set_of(&self, codes: &[CodeId]) -> P::Set {
+        self.inner.set_of(codes)
+    }
+    fn codes_of(&self, set: &P::Set) -> Vec<CodeId> {
+        self.inner.codes_of(set)
+    }
+}
