@@ -218,6 +218,10 @@ impl SearchProblem for Mastermind {
     fn split(&self, query: QueryId, set: &Vec<CodeId>) -> Vec<(AnswerId, Vec<CodeId>)> {
         code_list::split(|q, c| self.answer(q, c), query, set)
     }
+    /// Every query stays admissible and sets only shrink.
+    fn narrowing_queries(&self) -> bool {
+        true
+    }
     fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
         Some(encode(self.pegs, (self.pegs, 0)) as AnswerId)
     }

@@ -64,7 +64,7 @@ pub struct RunOptions {
 struct TreeWalker<'a, P: SearchProblem> {
     problem: &'a P,
     strategy: Strategy,
-    memo: DashMap<(P::State, P::Set), Arc<Outcome>>,
+    memo: DashMap<(P::State, P::Set), Arc<Outcome>, super::fasthash::FastBuild>,
     nodes: AtomicU64,
     progress: ProgressBar,
 }
@@ -155,7 +155,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 /// that node were the root of its own analysis (depths counted from it).
 /// Used by [`super::units`] for work units below the first queries.
 pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy, state: &P::State, set: &P::Set) -> Outcome {
-    let walker = TreeWalker { problem, strategy, memo: DashMap::new(), nodes: AtomicU64::new(0), progress: ProgressBar::hidden() };
+    let walker = TreeWalker { problem, strategy, memo: DashMap::default(), nodes: AtomicU64::new(0), progress: ProgressBar::hidden() };
     Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone())
 }
 
@@ -170,7 +170,7 @@ pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOp
     let walker = TreeWalker {
         problem,
         strategy,
-        memo: DashMap::new(),
+        memo: DashMap::default(),
         nodes: AtomicU64::new(1),
         progress: progress_bar(options.progress),
     };

@@ -37,10 +37,11 @@ pub struct PerfectSearch<'a, P: SearchProblem> {
     problem: &'a P,
     max_classes: u64,
     with_solving: bool,
-    table: DashMap<(P::State, P::Set), Known>,
+    table: DashMap<(P::State, P::Set), Known, super::fasthash::FastBuild>,
     nodes: AtomicU64,
-    /// `bounds[m]` = [`Self::lower_bound`]`(m)`, and `xlnx[m]` = m·ln m, for m ≤ |C|.
-    bounds: Vec<u64>,
+    /// `bounds[b][m]`: counting bound for m codes when no query makes more than
+    /// b classes (b ≤ `max_classes`, m ≤ |C|); `xlnx[m]` = m·ln m.
+    bounds: Vec<Vec<u64>>,
     xlnx: Vec<f64>,
 }
 
@@ -67,23 +68,30 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             .max()
             .unwrap_or(1);
         let with_solving = problem.solving_answer(0).is_some();
-        let mut search = PerfectSearch { problem, max_classes, with_solving, table: DashMap::new(), nodes: AtomicU64::new(0), bounds: Vec::new(), xlnx: Vec::new() };
+        let mut search = PerfectSearch { problem, max_classes, with_solving, table: DashMap::default(), nodes: AtomicU64::new(0), bounds: Vec::new(), xlnx: Vec::new() };
         let n = problem.code_count() as u64;
-        search.bounds = (0..=n).map(|m| search.lower_bound(m)).collect();
+        search.bounds = (0..=max_classes).map(|b| (0..=n).map(|m| search.counting_bound(b, m)).collect()).collect();
         search.xlnx = (0..=n).map(|m| if m == 0 { 0.0 } else { m as f64 * (m as f64).ln() }).collect();
         search
     }
 
-    /// Tabulated lower bound for class sizes up to |C|.
+    /// Tabulated [`Self::counting_bound`].
     #[inline]
-    fn bound_of(&self, m: u64) -> u64 {
-        self.bounds.get(m as usize).copied().unwrap_or_else(|| self.lower_bound(m))
+    fn bound_of(&self, b: u64, m: u64) -> u64 {
+        self.bounds.get(b as usize).and_then(|row| row.get(m as usize)).copied().unwrap_or_else(|| self.counting_bound(b, m))
     }
 
-    /// Admissible lower bound on T of a set of m codes.
+    /// Admissible lower bound on T of a set of m codes (any node).
     pub fn lower_bound(&self, m: u64) -> u64 {
+        self.bound_of(self.max_classes, m)
+    }
+
+    /// Lower bound on T of m codes when no query makes more than b answer
+    /// classes (thesis Satz 4.2's counting argument, generalised): the best
+    /// conceivable tree fills every level with b-fold branching.
+    fn counting_bound(&self, b: u64, m: u64) -> u64 {
         if self.with_solving {
-            let b = self.max_classes.saturating_sub(1).max(1);
+            let b = b.saturating_sub(1).max(1);
             let (mut left, mut total, mut layer, mut depth) = (m, 0u64, 1u64, 1u64);
             while left > 0 {
                 let here = left.min(layer);
@@ -94,7 +102,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             }
             total
         } else {
-            perfect_total_closed(self.max_classes.max(2), m)
+            perfect_total_closed(b.max(2), m)
         }
     }
 
@@ -104,29 +112,35 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         Some(t.queries_per_code as u64 * self.problem.set_size(set) + penalty)
     }
 
-    /// Candidate queries with their bound, best first.
-    fn candidates(&self, state: &P::State, set: &P::Set) -> Vec<(u64, f64, QueryId)> {
+    /// Candidate queries with their bound, best first, and the branching bound
+    /// for the subtrees below: the most classes a query makes here if the game
+    /// narrows (see [`SearchProblem::narrowing_queries`]), else the root's.
+    fn candidates(&self, state: &P::State, set: &P::Set) -> (Vec<(u64, f64, QueryId)>, u64) {
         let m = self.problem.set_size(set);
-        let mut out = Vec::new();
         let admissible: Vec<QueryId> = (0..self.problem.query_count() as QueryId).filter(|&q| self.problem.is_admissible(state, q)).collect();
         let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
         let all_counts = batch_counts(self.problem, &queries, set);
-        for (&q, counts) in queries.iter().zip(all_counts.chunks_exact(self.problem.answer_count())) {
-            if counts.iter().any(|&c| c == m) {
-                continue;
-            }
+        let a = self.problem.answer_count();
+        let proper: Vec<(QueryId, &[u64])> = queries.iter().copied().zip(all_counts.chunks_exact(a)).filter(|(_, c)| c.iter().all(|&x| x < m)).collect();
+        let branching = if self.problem.narrowing_queries() {
+            proper.iter().map(|(_, c)| c.iter().filter(|&&x| x > 0).count() as u64).max().unwrap_or(1)
+        } else {
+            self.max_classes
+        };
+        let mut out = Vec::with_capacity(proper.len());
+        for (q, counts) in proper {
             let solving = self.problem.solving_answer(q).map(|a| a as usize);
             let (mut bound, mut shannon) = (m, 0.0);
             for (a, &c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
                 shannon += self.xlnx.get(c as usize).copied().unwrap_or(c as f64 * (c as f64).ln());
                 if Some(a) != solving {
-                    bound += self.bound_of(c);
+                    bound += self.bound_of(branching, c);
                 }
             }
             out.push((bound, shannon, q));
         }
         out.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-        out
+        (out, branching)
     }
 
     /// The exact total if it is below `budget`, else `None` (the total is ≥ budget).
@@ -141,7 +155,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             _ => {}
         }
         self.nodes.fetch_add(1, Ordering::Relaxed);
-        let candidates = self.candidates(state, set);
+        let (candidates, branching) = self.candidates(state, set);
         let (mut best, mut best_query) = (budget, None);
         if candidates.is_empty() {
             if let Some(t) = self.terminal_total(set) {
@@ -154,7 +168,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             if bound >= best {
                 break;
             }
-            if let Some(total) = self.after_query(state, set, q, best) {
+            if let Some(total) = self.after_query(state, set, q, best, branching) {
                 best = total;
                 best_query = Some(q);
             }
@@ -175,15 +189,15 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     }
 
     /// T after asking `query`, if below `budget`.
-    fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId, budget: u64) -> Option<u64> {
+    fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId, budget: u64, branching: u64) -> Option<u64> {
         let solving = self.problem.solving_answer(query);
         let next = self.problem.next_state(state, query);
         let mut classes: Vec<(AnswerId, P::Set)> = self.problem.split(query, set).into_iter().filter(|(a, _)| Some(*a) != solving).collect();
         classes.sort_by_key(|(_, s)| std::cmp::Reverse(self.problem.set_size(s)));
-        let mut rest: u64 = classes.iter().map(|(_, s)| self.bound_of(self.problem.set_size(s))).sum();
+        let mut rest: u64 = classes.iter().map(|(_, s)| self.bound_of(branching, self.problem.set_size(s))).sum();
         let mut total = self.problem.set_size(set);
         for (_, class) in &classes {
-            rest -= self.bound_of(self.problem.set_size(class));
+            rest -= self.bound_of(branching, self.problem.set_size(class));
             if total + rest >= budget {
                 return None;
             }
@@ -218,7 +232,8 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool
     let state = problem.initial_state();
     let all = problem.full_set();
     let mut reps: BTreeMap<u64, QueryId> = BTreeMap::new();
-    for (_, _, q) in search.candidates(&state, &all) {
+    let (root_candidates, branching) = search.candidates(&state, &all);
+    for (_, _, q) in root_candidates {
         reps.entry(problem.root_class_key(q)).or_insert(q);
     }
     let lb = search.lower_bound(problem.set_size(&all));
@@ -230,7 +245,7 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool
     bar.set_message(format!("lower bound {lb}"));
     reps.par_iter().for_each(|&q| {
         let budget = best.load(Ordering::SeqCst);
-        if let Some(t) = search.after_query(&state, &all, q, budget) {
+        if let Some(t) = search.after_query(&state, &all, q, budget, branching) {
             if best.fetch_min(t, Ordering::SeqCst) > t {
                 winner.store(q as u64, Ordering::SeqCst);
             }

@@ -94,6 +94,14 @@ pub trait SearchProblem: Sync {
     }
     /// The non-empty answer classes of `set` under `query`, by answer.
     fn split(&self, query: QueryId, set: &Self::Set) -> Vec<(AnswerId, Self::Set)>;
+    /// Whether, at every node below this one, no admissible query makes more
+    /// answer classes than some admissible query makes here (true when later
+    /// queries are, up to the game's symmetries, among the current ones and
+    /// sets only shrink). The perfect search then bounds each subtree with its
+    /// parent's branching instead of the root's. Default: false (safe).
+    fn narrowing_queries(&self) -> bool {
+        false
+    }
     /// Whether any query has a solving answer (see [`Self::solving_answer`]).
     /// Without them every node of two codes costs the same after any query that
     /// separates them, which the analysis uses as a shortcut.

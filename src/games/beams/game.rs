@@ -499,6 +499,11 @@ impl SearchProblem for Beams {
     fn has_solving_answers(&self) -> bool {
         false
     }
+    /// Diagonals are only used up; a colour offered later is an unasked colour,
+    /// interchangeable here with the lowest unasked one, which is offered.
+    fn narrowing_queries(&self) -> bool {
+        true
+    }
     fn terminal(&self, set: &CodeSet) -> Terminal {
         Terminal { queries_per_code: 0, penalty_total: self.penalty_total(set) }
     }
