@@ -237,7 +237,11 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool
         reps.entry(problem.root_class_key(q)).or_insert(q);
     }
     let lb = search.lower_bound(problem.set_size(&all));
-    let best = AtomicU64::new(u64::MAX);
+    // The H_1-LEX strategy is a strategy: its total bounds the optimum from above,
+    // so even the first descent can cut (budget = that total + 1).
+    let heuristic = super::analysis::analyze(problem, super::strategy::Strategy::new(crate::alpha::Alpha::integer(1), super::strategy::TieRule::lex()), Default::default());
+    let upper = heuristic.exact_total().ceil().to_integer().to_u64().unwrap_or(u64::MAX - 1);
+    let best = AtomicU64::new(upper.saturating_add(1));
     let winner = AtomicU64::new(u64::MAX);
     let reps: Vec<QueryId> = reps.into_values().collect();
     let bar = super::analysis::progress_bar(progress);
