@@ -116,7 +116,8 @@ enum PlayGame {
     Beams {
         #[command(flatten)]
         agent: play_cli::AgentArgs,
-        /// Play against this secret (cell colours in board order, e.g. from `beams info`).
+        /// Play against this secret: cell colours in board order (36 digits for 6c6p),
+        /// or `random` / `random:SEED` for a random code.
         #[arg(long)]
         secret: Option<String>,
     },

@@ -49,9 +49,19 @@ fn build(args: &AgentArgs) -> Result<(Beams, Strategy)> {
 /// Plays one game: proposes queries, reads answers (or computes them from `secret`).
 pub fn play(args: &AgentArgs, secret: Option<&str>) -> Result<()> {
     let (beams, strategy) = build(args)?;
-    let secret = secret.map(|s| beams.code_from_label(s)).transpose()?;
+    let secret = match secret {
+        Some(text) if text.starts_with("random") => {
+            let seed = text.strip_prefix("random:").map_or(Ok(1), str::parse).map_err(|_| invalid("write --secret random or random:SEED"))?;
+            let code = renyi_search::search::play::Rng::new(seed).below(beams.code_count() as u64) as u32;
+            println!("secret: {}", beams.code_label(code));
+            Some(code)
+        }
+        Some(text) => Some(beams.code_from_label(text)?),
+        None => None,
+    };
     let book = OpeningBook::new();
     let mut game = Game::new(&beams, strategy);
+    load_root(args, &game, &book)?;
     let interactive = std::io::stdin().is_terminal();
     let mut lines = std::io::stdin().lock().lines();
     loop {
@@ -81,6 +91,25 @@ pub fn play(args: &AgentArgs, secret: Option<&str>) -> Result<()> {
     if let Some(code) = secret {
         let wrong = beams.cell_colours(code).iter().zip(beams.cell_colours(laid)).filter(|(a, b)| **a != *b).count();
         println!("secret   {} — {} wrong cell(s)", beams.code_label(code), wrong);
+    }
+    Ok(())
+}
+
+/// The first decision is the same in every game: it is kept in a small file
+/// under the codes directory (written once, atomically), so that every move,
+/// the first included, is answered in well under a second.
+fn load_root(args: &AgentArgs, game: &Game<Beams>, book: &OpeningBook) -> Result<()> {
+    let name = format!("book-{}-a{}-{}-v{}.json", args.variant, args.alpha.replace('/', "_"), args.tie, renyi_search::VERSION);
+    let path = args.codes.join(name);
+    let cached: Option<Vec<(u64, QueryId)>> = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok());
+    match cached {
+        Some(root) => {
+            book.insert(Vec::new(), root);
+        }
+        None => {
+            let root = game.candidates(book);
+            write_json(&path, &root)?;
+        }
     }
     Ok(())
 }
