@@ -100,8 +100,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     /// separates them is maximal for every α and leads to the same two leaves,
     /// so the first one found decides the node for LEX and MIX alike.
     fn pair(&self, state: &P::State, set: &P::Set) -> Outcome {
-        let separates = |q: QueryId| self.problem.is_admissible(state, q) && self.problem.class_sizes_batch(&[q], set).get(0).len() == 2;
-        match (0..self.problem.query_count() as QueryId).find(|&q| separates(q)) {
+        match self.problem.separating_query(state, set) {
             Some(q) => self.after_query(state, set, q),
             None => self.terminal(set),
         }

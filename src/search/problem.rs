@@ -102,6 +102,12 @@ pub trait SearchProblem: Sync {
     fn narrowing_queries(&self) -> bool {
         false
     }
+    /// For a set of two codes: the first admissible query (canonical order)
+    /// that tells them apart, if any. Games may override the default (which
+    /// counts classes query by query) with a direct comparison.
+    fn separating_query(&self, state: &Self::State, set: &Self::Set) -> Option<QueryId> {
+        (0..self.query_count() as QueryId).find(|&q| self.is_admissible(state, q) && self.class_sizes_batch(&[q], set).get(0).len() == 2)
+    }
     /// Whether any query has a solving answer (see [`Self::solving_answer`]).
     /// Without them every node of two codes costs the same after any query that
     /// separates them, which the analysis uses as a shortcut.

@@ -61,6 +61,12 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn split(&self, q: QueryId, set: &P::Set) -> Vec<(AnswerId, P::Set)> {
         self.inner.split(q, set)
     }
+    fn separating_query(&self, state: &P::State, set: &P::Set) -> Option<QueryId> {
+        self.inner.separating_query(state, set)
+    }
+    fn narrowing_queries(&self) -> bool {
+        self.inner.narrowing_queries()
+    }
     fn has_solving_answers(&self) -> bool {
         self.inner.has_solving_answers()
     }

@@ -374,13 +374,22 @@ impl SearchProblem for Beams {
         let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
         let used_colours = decoded.iter().map(|&(c, _)| c + 1).max().unwrap_or(0);
         let mut per_piece = vec![0u64; used_colours * k];
+        // Per colour, the pieces that hold codes of this row (sparse rows touch few).
+        let mut touched: Vec<(u8, u64)> = Vec::with_capacity(used_colours * k);
+        let mut starts = vec![0usize; used_colours + 1];
         for (t, mask) in set.rows(self.words) {
             self.row_piece_counts(mask, used_colours, &mut per_piece);
+            touched.clear();
+            for c in 0..used_colours {
+                starts[c] = touched.len();
+                touched.extend((0..k).filter(|&j| per_piece[c * k + j] != 0).map(|j| (j as u8, per_piece[c * k + j])));
+            }
+            starts[used_colours] = touched.len();
             let hits = &self.hits[t as usize * nd * k..(t as usize + 1) * nd * k];
             for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(a)) {
-                let row = &per_piece[c * k..(c + 1) * k];
-                for (&h, &n) in hits[d * k..(d + 1) * k].iter().zip(row) {
-                    out[h as usize] += n;
+                let line = &hits[d * k..(d + 1) * k];
+                for &(j, n) in &touched[starts[c]..starts[c + 1]] {
+                    out[line[j as usize] as usize] += n;
                 }
             }
         }
@@ -467,7 +476,7 @@ impl SearchProblem for Beams {
     fn split(&self, q: QueryId, set: &CodeSet) -> Vec<(AnswerId, CodeSet)> {
         let (c, d) = self.decode_query(q);
         let w = self.words;
-        let mut classes: Vec<Option<CodeSet>> = vec![None; self.answer_count()];
+        let mut classes: Vec<(AnswerId, CodeSet)> = Vec::new();
         let mut answers: Vec<u8> = Vec::with_capacity(self.variant.colours);
         let mut rows: Vec<u64> = Vec::with_capacity(self.variant.colours * w);
         for (t, mask) in set.rows(w) {
@@ -487,11 +496,34 @@ impl SearchProblem for Beams {
             for (slot, &a) in answers.iter().enumerate() {
                 let row = &rows[slot * w..(slot + 1) * w];
                 if row.iter().any(|&x| x != 0) {
-                    classes[a as usize].get_or_insert_with(CodeSet::empty).push_row(t, row);
+                    let at = match classes.iter().position(|(b, _)| *b == a as AnswerId) {
+                        Some(i) => i,
+                        None => {
+                            classes.push((a as AnswerId, CodeSet::empty()));
+                            classes.len() - 1
+                        }
+                    };
+                    classes[at].1.push_row(t, row);
                 }
             }
         }
-        classes.into_iter().enumerate().filter_map(|(a, s)| s.map(|s| (a as AnswerId, s))).collect()
+        classes.sort_unstable_by_key(|(a, _)| *a);
+        classes
+    }
+    /// Compares the two codes' answers query by query (no counting).
+    fn separating_query(&self, state: &BeamsState, set: &CodeSet) -> Option<QueryId> {
+        let (k, nd) = (self.variant.colours, self.board.diagonals.len());
+        let mut codes = [(0usize, 0usize); 2];
+        let mut n = 0;
+        set.for_each_code(self.words, |t, sigma| {
+            codes[n.min(1)] = (t as usize * nd * k, sigma * k);
+            n += 1;
+        });
+        let answer = |(t, s): (usize, usize), c: usize, d: usize| self.hits[t + d * k + self.piece_of[s + c] as usize];
+        (0..self.query_count() as QueryId).find(|&q| {
+            let (c, d) = self.decode_query(q);
+            self.is_admissible(state, q) && answer(codes[0], c, d) != answer(codes[1], c, d)
+        })
     }
     fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
         None
