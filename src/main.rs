@@ -315,7 +315,26 @@ impl StrategyArgs {
     }
 }
 
+/// Output into a closed pipe (`… | head`) ends the program quietly, as other
+/// command-line tools do, instead of a "Broken pipe" panic.
+#[cfg(unix)]
+fn quiet_on_closed_pipe() {
+    unsafe extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    // SAFETY: resetting SIGPIPE to its default action before any thread starts.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn quiet_on_closed_pipe() {}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
