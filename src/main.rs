@@ -107,6 +107,10 @@ enum Command {
         /// resumable: checkpoints under <codes>/runs/).
         #[arg(long)]
         full: bool,
+        /// With table-4.10: report the Beams(6c,6p) cells whose runs are finished,
+        /// without starting the others (and without recomputing 3c6p/6c3p).
+        #[arg(long)]
+        full_report: bool,
     },
 }
 
@@ -387,7 +391,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play { game: PlayGame::Beams { agent, secret } } => play_cli::play(&agent, secret.as_deref()),
         Command::Simulate { game: SimulateGame::Beams { agent, n, seed, out } } => play_cli::run_simulation(&agent, n, seed, out.as_deref()),
         Command::Solve { game } => solve_cli::run(game),
-        Command::Reproduce { targets, results, codes, full } => reproduce(&targets, &results, &codes, full),
+        Command::Reproduce { targets, results, codes, full, full_report } => reproduce(&targets, &results, &codes, full, full_report),
     }
 }
 
@@ -617,7 +621,7 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
 
 const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, all";
 
-fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path, full: bool) -> Result<()> {
+fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path, full: bool, full_report: bool) -> Result<()> {
     let mut wanted: Vec<&str> = Vec::new();
     for t in targets {
         match t.as_str() {
@@ -648,12 +652,16 @@ fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path,
             "perfect" => {
                 renyi_search::reproduce::perfect::reproduce(dir, Some(codes))?;
             }
+            "table-4.10" if full_report => {
+                let cells = table_4_10::reproduce_full(dir, codes, false, false)?;
+                eprintln!("table-4.10 --full-report: {} finished Beams(6c,6p) cells", cells.len());
+            }
             "table-4.10" => {
                 let cells = table_4_10::reproduce(dir, Some(codes), true)?;
                 let proto: Vec<_> = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect();
                 eprintln!("table-4.10: {} of {} prototype totals equal", proto.iter().filter(|c| c.equal).count(), proto.len());
                 if full {
-                    let cells = table_4_10::reproduce_full(dir, codes, true)?;
+                    let cells = table_4_10::reproduce_full(dir, codes, true, true)?;
                     eprintln!("table-4.10 --full: {} Beams(6c,6p) cells", cells.len());
                 }
             }

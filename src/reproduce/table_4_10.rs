@@ -218,7 +218,8 @@ pub struct FullCell {
 /// Runs (or resumes, or reuses) every 6c6p LEX cell. Each run keeps its
 /// checkpoint and its finished shard file under `<codes>/runs/`, so an
 /// interrupted `reproduce table-4.10 --full` continues where it stopped.
-pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool) -> Result<Vec<FullCell>> {
+/// With `run_missing` false only finished runs are reported (the rest is listed as not computed).
+pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing: bool) -> Result<Vec<FullCell>> {
     use crate::search::units::{merge, run_units, write_shard, Shard, ShardFile, UnitRun};
     let started = SystemTime::now();
     let clock = Instant::now();
@@ -233,6 +234,10 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool) -> Result<Ve
         let strategy = Strategy::new(alpha.parse()?, TieRule::lex());
         let reusable = std::fs::read_to_string(&done).ok().and_then(|t| serde_json::from_str::<ShardFile>(&t).ok());
         let file = match reusable {
+            None if !run_missing => {
+                eprintln!("  6c6p H_{alpha} {}: not computed yet", column.label());
+                continue;
+            }
             Some(f) if f.header.problem == crate::search::SearchProblem::name(&g)
                 && f.header.version == crate::VERSION
                 && f.header.alpha == strategy.score.alpha().to_string() =>
@@ -289,6 +294,14 @@ fn full_markdown(cells: &[FullCell], p: &Provenance) -> String {
             c.alpha.replace("inf", "∞"), c.column, c.total, c.mean_vs_thesis.ours, c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), c.penalty_total, c.seconds
         );
     }
-    s += "\nRun time: evaluation seconds of the work units (a resumed run adds its sessions). Depth histograms are in the JSON file.\n";
+    let missing: Vec<String> = FULL_ROWS
+        .iter()
+        .filter(|(a, col, _)| !cells.iter().any(|c| c.alpha == *a && c.column == col.label()))
+        .map(|(a, col, t)| format!("H_{} {} (thesis {t})", a.replace("inf", "∞"), col.label()))
+        .collect();
+    if !missing.is_empty() {
+        s += &format!("\nNot computed yet (run `reproduce table-4.10 --full`; runs are resumable): {}.\n", missing.join(", "));
+    }
+    s += "\nRun time: evaluation seconds of the last session of each run (a resumed run's earlier sessions are not included). Depth histograms are in the JSON file.\n";
     s
 }
