@@ -17,6 +17,7 @@ pub mod entropy;
 pub mod error;
 pub mod games;
 pub mod graph;
+pub mod memory;
 pub mod models;
 pub mod nim;
 pub mod output;

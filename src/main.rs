@@ -104,7 +104,7 @@ enum Command {
         #[arg(long, default_value = "codes")]
         codes: PathBuf,
         /// With table-4.10: also the exact Beams(6c,6p) LEX columns (hours per cell;
-        /// resumable: checkpoints under <codes>/runs/).
+        /// resumable: checkpoints under <results>/beams-6c6p-runs/).
         #[arg(long)]
         full: bool,
         /// With table-4.10: report the Beams(6c,6p) cells whose runs are finished,

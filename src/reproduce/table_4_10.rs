@@ -201,6 +201,9 @@ pub const FULL_ROWS: [(&str, Column, &str); 8] = [
     ("inf", LexD, "10.9530"),
 ];
 
+/// Where the 6c6p runs keep their checkpoints and finished shard files, below the results directory.
+pub const RUNS_DIR: &str = "beams-6c6p-runs";
+
 /// A full-scale cell, from the merged work units of its run.
 #[derive(Serialize)]
 pub struct FullCell {
@@ -216,14 +219,15 @@ pub struct FullCell {
 }
 
 /// Runs (or resumes, or reuses) every 6c6p LEX cell. Each run keeps its
-/// checkpoint and its finished shard file under `<codes>/runs/`, so an
-/// interrupted `reproduce table-4.10 --full` continues where it stopped.
+/// checkpoint and its finished shard file under `<results>/beams-6c6p-runs/`
+/// (committed with the results, so that a later session or another machine
+/// continues where an interrupted `reproduce table-4.10 --full` stopped).
 /// With `run_missing` false only finished runs are reported (the rest is listed as not computed).
 pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing: bool) -> Result<Vec<FullCell>> {
     use crate::search::units::{merge, run_units, write_shard, Shard, ShardFile, UnitRun};
     let started = SystemTime::now();
     let clock = Instant::now();
-    let runs = codes_dir.join("runs");
+    let runs = dir.join(RUNS_DIR);
     std::fs::create_dir_all(&runs).map_err(|e| crate::error::Error::Io { path: runs.display().to_string(), source: e })?;
     let (patterns, _) = load_or_build(Variant::from_str("6c6p")?, Some(codes_dir))?;
     let mut cells = Vec::new();

@@ -7,7 +7,7 @@
 
 use super::outcome::{exact_f64, exact_string, Exact, Outcome};
 use super::problem::{AnswerId, QueryId, SearchProblem};
-use super::strategy::{best_queries, chosen_queries, Strategy, TieBreak};
+use super::strategy::{decide, Strategy, TieBreak};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
 use dashmap::DashMap;
@@ -87,8 +87,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         if self.problem.set_size(set) == 2 && !self.problem.has_solving_answers() {
             return Arc::new(self.pair(state, set));
         }
-        let ties = best_queries(self.problem, &self.strategy.score, state, set);
-        let chosen = chosen_queries(self.problem, &self.strategy.tie, state, set, &ties);
+        let chosen = decide(self.problem, &self.strategy, state, set);
         let outcome = Arc::new(if chosen.is_empty() { self.terminal(set) } else { self.mean_over(state, set, &chosen) });
         if let Some(key) = key {
             self.memo.insert(key, outcome.clone());
@@ -175,8 +174,7 @@ pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOp
     };
     let state = problem.initial_state();
     let all = problem.full_set();
-    let ties = best_queries(problem, &strategy.score, &state, &all);
-    let chosen = chosen_queries(problem, &strategy.tie, &state, &all, &ties);
+    let chosen = decide(problem, &strategy, &state, &all);
     let representatives = root_representatives(problem, &strategy, &chosen);
     walker.progress.set_length(representatives.len() as u64);
     let outcome = if representatives.is_empty() {

@@ -6,7 +6,7 @@
 //! they are kept in an opening book keyed by the (query, answer) path.
 
 use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
-use super::strategy::{best_queries, chosen_queries, Strategy, TieBreak};
+use super::strategy::{decide, Strategy, TieBreak};
 use super::tree::Replay;
 use dashmap::DashMap;
 use num_traits::ToPrimitive;
@@ -44,8 +44,7 @@ impl<'a, P: SearchProblem> Game<'a, P> {
         if let Some(hit) = book.get(&self.path) {
             return hit.clone();
         }
-        let ties = best_queries(self.problem, &self.strategy.score, &self.state, &self.set);
-        let chosen = chosen_queries(self.problem, &self.strategy.tie, &self.state, &self.set, &ties);
+        let chosen = decide(self.problem, &self.strategy, &self.state, &self.set);
         if self.path.len() < BOOK_DEPTH {
             book.insert(self.path.clone(), chosen.clone());
         }

@@ -80,6 +80,14 @@ impl Strategy {
     }
 }
 
+/// The queries the strategy plays at a node (canonical order, with MIX
+/// weights; exactly one for LEX, none if no query splits the set): the exact
+/// maxima of H_α ([`best_queries`]) under the tie rule ([`chosen_queries`]).
+pub fn decide<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set) -> Vec<(u64, QueryId)> {
+    let ties = best_queries(problem, &strategy.score, state, set);
+    chosen_queries(problem, &strategy.tie, state, set, &ties)
+}
+
 /// The non-zero class sizes of the partition of `set` by `query`;
 /// `counts` is scratch space of length `answer_count`.
 pub fn class_sizes<P: SearchProblem>(problem: &P, query: QueryId, set: &P::Set, counts: &mut [u64]) -> Vec<u64> {

@@ -14,7 +14,7 @@
 use super::analysis::{progress_bar, subtree_outcome};
 use super::outcome::Outcome;
 use super::problem::{AnswerId, SearchProblem};
-use super::strategy::{best_queries, chosen_queries, Strategy, TieBreak};
+use super::strategy::{decide, Strategy, TieBreak};
 use crate::error::{invalid, Error, Result};
 use crate::output::write_json;
 use rayon::prelude::*;
@@ -104,8 +104,7 @@ fn expand<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize, unit
         out.push(unit);
         return;
     }
-    let ties = best_queries(problem, &strategy.score, &unit.state, &unit.set);
-    let Some(&(_, query)) = chosen_queries(problem, &strategy.tie, &unit.state, &unit.set, &ties).first() else {
+    let Some(&(_, query)) = decide(problem, &strategy, &unit.state, &unit.set).first() else {
         out.push(unit);
         return;
     };

@@ -21,7 +21,9 @@ impl CodeSet {
         if colourings % 64 != 0 {
             row[words - 1] = (1u64 << (colourings % 64)) - 1;
         }
-        CodeSet { patterns: (0..patterns as u32).collect(), bits: row.repeat(patterns), size: (patterns * colourings) as u64 }
+        let mut bits: Vec<u64> = crate::memory::huge_zeroed(patterns * words);
+        bits.chunks_exact_mut(words).for_each(|r| r.copy_from_slice(&row));
+        CodeSet { patterns: (0..patterns as u32).collect(), bits, size: (patterns * colourings) as u64 }
     }
 
     /// An empty set to be filled row by row.

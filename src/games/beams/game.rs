@@ -95,6 +95,13 @@ pub struct Beams {
     action: Option<BoardAction>,
 }
 
+/// How many rows ahead the row loops prefetch hit-table entries.
+const PREFETCH_AHEAD: usize = 8;
+
+/// Rows between two flushes of the compact u32 answer counts (a row holds at
+/// most c! ≤ 720 codes, so no count can overflow in between).
+const FLUSH_ROWS: usize = 1 << 20;
+
 /// Largest pattern count for which the board symmetries are tabulated.
 const MAX_SYMMETRY_PATTERNS: usize = 100_000;
 /// Smallest set for which symmetries fixing it are looked for.
@@ -128,14 +135,13 @@ impl Beams {
                 colour_piece[(c * k + j as usize) * words + sigma / 64] |= 1 << (sigma % 64);
             }
         }
-        let hits: Vec<u8> = (0..t)
-            .into_par_iter()
-            .flat_map_iter(|p| {
-                let pieces = patterns.pattern(p);
-                let board = &board;
-                (0..nd).flat_map(move |d| pieces.iter().map(move |&piece| board.hits(piece, d) as u8))
-            })
-            .collect();
+        let mut hits: Vec<u8> = crate::memory::huge_zeroed(t * nd * k);
+        hits.par_chunks_mut(nd * k).enumerate().for_each(|(p, row)| {
+            let pieces = patterns.pattern(p);
+            for (d, line) in row.chunks_exact_mut(k).enumerate() {
+                line.iter_mut().zip(pieces).for_each(|(hit, &piece)| *hit = board.hits(piece, d) as u8);
+            }
+        });
         let offer = ColourOffer::ReducedWeighted;
         let action = (patterns.count() <= MAX_SYMMETRY_PATTERNS).then(|| BoardAction::new(&board, &patterns));
         let piece_of = colourings.concat();
@@ -148,6 +154,35 @@ impl Beams {
         let (c, d) = self.decode_query(q);
         let (t, sigma) = self.split_code(code);
         self.board.hits(self.patterns.pattern(t)[self.colourings[sigma][c] as usize], d)
+    }
+
+    /// Asks the CPU to fetch the hit-table entries of `pattern` (126 bytes for
+    /// 6c6p) into cache. Rows of a deep set are scattered over the 533 MB table,
+    /// so without this every row costs two or three memory round trips; the row
+    /// loops prefetch [`PREFETCH_AHEAD`] rows ahead.
+    #[inline(always)]
+    fn prefetch_hits(&self, pattern: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let span = self.board.diagonals.len() * self.variant.colours;
+            let start = pattern as usize * span;
+            let mut at = start & !63;
+            while at < start + span {
+                if let Some(byte) = self.hits.get(at) {
+                    // SAFETY: prefetching has no architectural effect; the pointer is in bounds.
+                    unsafe { core::arch::x86_64::_mm_prefetch(byte as *const u8 as *const i8, core::arch::x86_64::_MM_HINT_T0) };
+                }
+                at += 64;
+            }
+        }
+    }
+
+    /// Prefetches the hit rows of the set's row `row + PREFETCH_AHEAD`.
+    #[inline(always)]
+    fn prefetch_ahead(&self, patterns: &[u32], row: usize) {
+        if let Some(&t) = patterns.get(row + PREFETCH_AHEAD) {
+            self.prefetch_hits(t);
+        }
     }
 
     #[inline]
@@ -367,31 +402,65 @@ impl SearchProblem for Beams {
     /// One pass over the set for all queries: per row, the number of codes
     /// giving colour c to piece j (popcounts, or a walk over the set bits of a
     /// sparse row) is shared by every diagonal, which only looks up the answer
-    /// of piece j.
+    /// of piece j. The counts are kept compact — per asked colour and diagonal
+    /// only the 2^(cells on the line) possible answers, as u32 flushed every
+    /// [`FLUSH_ROWS`] rows — so that they stay in the L1 cache (6c6p: 20 KB
+    /// instead of 126 × 128 × 8 bytes).
     fn count_answers_batch(&self, queries: &[QueryId], set: &CodeSet, counts: &mut [u64]) {
         let (k, nd, a) = (self.variant.colours, self.board.diagonals.len(), self.answer_count());
         counts.iter_mut().for_each(|x| *x = 0);
         let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
         let used_colours = decoded.iter().map(|&(c, _)| c + 1).max().unwrap_or(0);
+        let mut lines: Vec<usize> = decoded.iter().map(|&(_, d)| d).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        // offset[i]: where the answers of diagonal lines[i] start within one colour's block.
+        let mut offset = Vec::with_capacity(lines.len() + 1);
+        offset.push(0usize);
+        for &d in &lines {
+            offset.push(offset.last().copied().unwrap_or(0) + (1usize << self.board.diagonals[d].count_ones()));
+        }
+        let width = offset[lines.len()];
+        let mut compact = vec![0u32; used_colours * width];
+        let flush = |compact: &mut [u32], counts: &mut [u64]| {
+            for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(a)) {
+                let i = lines.binary_search(&d).expect("listed line");
+                let block = &mut compact[c * width + offset[i]..c * width + offset[i + 1]];
+                out.iter_mut().zip(block.iter()).for_each(|(o, &n)| *o += n as u64);
+            }
+            compact.iter_mut().for_each(|x| *x = 0);
+        };
         let mut per_piece = vec![0u64; used_colours * k];
-        // Per colour, the pieces that hold codes of this row (sparse rows touch few).
-        let mut touched: Vec<(u8, u64)> = Vec::with_capacity(used_colours * k);
-        let mut starts = vec![0usize; used_colours + 1];
-        for (t, mask) in set.rows(self.words) {
+        // Per piece j: the (colour block, count) pairs of this row with a non-zero count.
+        let mut touched: Vec<(usize, u32)> = Vec::with_capacity(used_colours * k);
+        let mut starts = vec![0usize; k + 1];
+        for (row, (t, mask)) in set.rows(self.words).enumerate() {
+            self.prefetch_ahead(&set.patterns, row);
+            if row % FLUSH_ROWS == FLUSH_ROWS - 1 {
+                flush(&mut compact, counts);
+            }
             self.row_piece_counts(mask, used_colours, &mut per_piece);
             touched.clear();
-            for c in 0..used_colours {
-                starts[c] = touched.len();
-                touched.extend((0..k).filter(|&j| per_piece[c * k + j] != 0).map(|j| (j as u8, per_piece[c * k + j])));
+            for j in 0..k {
+                starts[j] = touched.len();
+                touched.extend((0..used_colours).filter(|&c| per_piece[c * k + j] != 0).map(|c| (c * width, per_piece[c * k + j] as u32)));
             }
-            starts[used_colours] = touched.len();
+            starts[k] = touched.len();
             let hits = &self.hits[t as usize * nd * k..(t as usize + 1) * nd * k];
-            for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(a)) {
-                let line = &hits[d * k..(d + 1) * k];
-                for &(j, n) in &touched[starts[c]..starts[c + 1]] {
-                    out[line[j as usize] as usize] += n;
+            // Answer 0 (no hit) is left out here and filled in from |M| below:
+            // it is the most frequent answer and would chain the additions.
+            for (i, &d) in lines.iter().enumerate() {
+                for (j, &answer) in hits[d * k..(d + 1) * k].iter().enumerate().filter(|(_, a)| **a != 0) {
+                    let at = offset[i] + answer as usize;
+                    for &(block, n) in &touched[starts[j]..starts[j + 1]] {
+                        compact[block + at] += n;
+                    }
                 }
             }
+        }
+        flush(&mut compact, counts);
+        for out in counts.chunks_exact_mut(a) {
+            out[0] = set.size - out[1..].iter().sum::<u64>();
         }
     }
     /// Small sets walk their codes: per query the answers of all codes are
@@ -429,6 +498,7 @@ impl SearchProblem for Beams {
             let mut out = CodeSet::empty();
             let mut keep = vec![0u64; w];
             for (i, &t) in rows.iter().enumerate() {
+                self.prefetch_ahead(rows, i);
                 keep.iter_mut().for_each(|x| *x = 0);
                 for (j, _) in self.piece_hits(t, d).iter().enumerate().filter(|(_, a)| **a as AnswerId == answer) {
                     keep.iter_mut().zip(self.colourings_of(c, j)).for_each(|(k, m)| *k |= m);
@@ -479,7 +549,8 @@ impl SearchProblem for Beams {
         let mut classes: Vec<(AnswerId, CodeSet)> = Vec::new();
         let mut answers: Vec<u8> = Vec::with_capacity(self.variant.colours);
         let mut rows: Vec<u64> = Vec::with_capacity(self.variant.colours * w);
-        for (t, mask) in set.rows(w) {
+        for (row, (t, mask)) in set.rows(w).enumerate() {
+            self.prefetch_ahead(&set.patterns, row);
             answers.clear();
             rows.clear();
             for (j, &a) in self.piece_hits(t, d).iter().enumerate() {
