@@ -50,7 +50,11 @@ fn a_resumed_run_gives_the_identical_result() {
     let partial = format!("{}\n{}", lines[..keep].join("\n"), &lines[keep][..lines[keep].len() / 2]);
     std::fs::write(&path, partial).unwrap();
     let resumed = run(&mm, strategy, 2, "0/1", Some(&path));
-    assert_eq!(serde_json::to_string(&resumed.units).unwrap(), serde_json::to_string(&full.units).unwrap());
+    // Identical results; only the measured seconds per unit may differ.
+    let results = |units: &[renyi_search::search::units::UnitRecord]| -> Vec<String> {
+        units.iter().map(|u| format!("{} {:?} {} {:?} {}", u.index, u.path, u.codes, u.depth_counts, u.penalty)).collect()
+    };
+    assert_eq!(results(&resumed.units), results(&full.units));
     // Another α must not reuse the checkpoint.
     let other = Strategy::new("2".parse().unwrap(), TieRule::lex());
     let err = run_units(&mm, other, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false });

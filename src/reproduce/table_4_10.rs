@@ -213,8 +213,11 @@ pub struct FullCell {
     pub mean_vs_thesis: Comparison,
     pub depth_histogram: Vec<String>,
     pub penalty_total: String,
-    /// Seconds of evaluation summed over the run's sessions (resumed runs add up).
+    /// Wall-clock seconds of the session that finished the run.
     pub seconds: f64,
+    /// Seconds the threads spent on the units, over all sessions of the run
+    /// (records of versions before this field count 0).
+    pub unit_thread_seconds: f64,
     pub units: u64,
 }
 
@@ -229,27 +232,32 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
     let clock = Instant::now();
     let runs = dir.join(RUNS_DIR);
     std::fs::create_dir_all(&runs).map_err(|e| crate::error::Error::Io { path: runs.display().to_string(), source: e })?;
-    let (patterns, _) = load_or_build(Variant::from_str("6c6p")?, Some(codes_dir))?;
+    let variant = Variant::from_str("6c6p")?;
+    let mut patterns: Option<Patterns> = None;
     let mut cells = Vec::new();
     for (alpha, column, thesis) in FULL_ROWS {
         let name = format!("beams-6c6p-h{alpha}-{}", column.label().to_lowercase());
         let (done, checkpoint) = (runs.join(format!("{name}.json")), runs.join(format!("{name}.jsonl")));
-        let g = game(patterns.clone(), column)?;
         let strategy = Strategy::new(alpha.parse()?, TieRule::lex());
-        let reusable = std::fs::read_to_string(&done).ok().and_then(|t| serde_json::from_str::<ShardFile>(&t).ok());
-        let file = match reusable {
+        let order = if column == LexD { QueryOrder::DiagonalFirst } else { QueryOrder::ColourFirst };
+        let finished = std::fs::read_to_string(&done).ok().and_then(|t| serde_json::from_str::<ShardFile>(&t).ok()).filter(|f| {
+            f.header.problem == Beams::problem_name(variant, order)
+                && f.header.version == crate::VERSION
+                && f.header.alpha == strategy.score.alpha().to_string()
+                && f.header.tie_rule == strategy.tie.to_string()
+        });
+        let file = match finished {
+            Some(f) => f,
             None if !run_missing => {
                 eprintln!("  6c6p H_{alpha} {}: not computed yet", column.label());
                 continue;
             }
-            Some(f) if f.header.problem == crate::search::SearchProblem::name(&g)
-                && f.header.version == crate::VERSION
-                && f.header.alpha == strategy.score.alpha().to_string() =>
-            {
-                f
-            }
-            _ => {
+            None => {
                 eprintln!("  6c6p H_{alpha} {}: running (resumable; checkpoint {})", column.label(), checkpoint.display());
+                if patterns.is_none() {
+                    patterns = Some(load_or_build(variant, Some(codes_dir))?.0);
+                }
+                let g = game(patterns.clone().expect("loaded"), column)?;
                 let run = UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&checkpoint), progress };
                 let f = run_units(&g, strategy, &run)?;
                 write_shard(&done, &f)?;
@@ -268,6 +276,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
             depth_histogram,
             penalty_total,
             seconds: file.seconds,
+            unit_thread_seconds: file.units.iter().map(|u| u.seconds).sum(),
             units: file.units_total,
         };
         eprintln!("  6c6p H_{alpha} {:<6} mean {} thesis {} ({:.0} s)", cell.column, cell.mean_vs_thesis.ours, thesis, cell.seconds);
@@ -291,11 +300,12 @@ fn full_markdown(cells: &[FullCell], p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams(6c,6p), exact over all 3 048 812 640 codes\n\n");
     s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s in this session on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
     s += &format!("Rules: {RULES}.\n\n");
-    s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | run time s |\n|---|---|---:|---:|---:|---|---:|---:|\n";
+    s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | max depth | wall s | unit thread-s |\n|---|---|---:|---:|---:|---|---:|---:|---:|---:|\n";
     for c in cells {
+        let max_depth = c.depth_histogram.iter().rposition(|n| n != "0").unwrap_or(0);
         s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.0} |\n",
-            c.alpha.replace("inf", "∞"), c.column, c.total, c.mean_vs_thesis.ours, c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), c.penalty_total, c.seconds
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |\n",
+            c.alpha.replace("inf", "∞"), c.column, c.total, c.mean_vs_thesis.ours, c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), c.penalty_total, max_depth, c.seconds, c.unit_thread_seconds
         );
     }
     let missing: Vec<String> = FULL_ROWS
@@ -306,6 +316,6 @@ fn full_markdown(cells: &[FullCell], p: &Provenance) -> String {
     if !missing.is_empty() {
         s += &format!("\nNot computed yet (run `reproduce table-4.10 --full`; runs are resumable): {}.\n", missing.join(", "));
     }
-    s += "\nRun time: evaluation seconds of the last session of each run (a resumed run's earlier sessions are not included). Depth histograms are in the JSON file.\n";
+    s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `beams-6c6p-runs/`, and `renyi-search merge` re-adds them.\n";
     s
 }

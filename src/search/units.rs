@@ -44,6 +44,9 @@ pub struct UnitRecord {
     /// Exact per-depth counts (depths from the root) and penalty.
     pub depth_counts: Vec<String>,
     pub penalty: String,
+    /// Seconds one thread spent on the unit (0 in records of older versions).
+    #[serde(default)]
+    pub seconds: f64,
 }
 
 /// The result file of one shard.
@@ -176,9 +179,11 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         let fresh: Vec<Result<UnitRecord>> = mine
             .par_iter()
             .map(|(index, unit)| {
+                let clock = std::time::Instant::now();
                 let (depth_counts, penalty) = unit.outcome(problem, strategy).to_strings();
                 let codes = problem.set_size(&unit.set);
-                let record = UnitRecord { index: *index, path: unit.path.clone(), codes, depth_counts, penalty };
+                let seconds = clock.elapsed().as_secs_f64();
+                let record = UnitRecord { index: *index, path: unit.path.clone(), codes, depth_counts, penalty, seconds };
                 append_record(&log, &record)?;
                 bar.inc(codes);
                 Ok(record)

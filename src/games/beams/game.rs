@@ -98,6 +98,25 @@ pub struct Beams {
 /// How many rows ahead the row loops prefetch hit-table entries.
 const PREFETCH_AHEAD: usize = 8;
 
+/// Answer counts of several queries, compact (see [`Beams::compact_counts`]).
+struct CompactCounts {
+    /// The diagonals asked, increasing.
+    lines: Vec<usize>,
+    /// `offset[i]`: where the answers of `lines[i]` start within a colour's block.
+    offset: Vec<usize>,
+    /// Length of a colour's block.
+    width: usize,
+    totals: Vec<u64>,
+}
+
+impl CompactCounts {
+    /// The counts of the answers 0..2^(cells on d) of query (colour c, diagonal d).
+    fn of(&self, c: usize, d: usize) -> &[u64] {
+        let i = self.lines.binary_search(&d).expect("a listed diagonal");
+        &self.totals[c * self.width + self.offset[i]..c * self.width + self.offset[i + 1]]
+    }
+}
+
 /// Rows between two flushes of the compact u32 answer counts (a row holds at
 /// most c! ≤ 720 codes, so no count can overflow in between).
 const FLUSH_ROWS: usize = 1 << 20;
@@ -108,6 +127,16 @@ const MAX_SYMMETRY_PATTERNS: usize = 100_000;
 const SYMMETRY_MIN_SET: u64 = 16;
 
 impl Beams {
+    /// The name of a variant with a query order, as [`SearchProblem::name`] gives it
+    /// (known without building the tables, e.g. to check a run file).
+    pub fn problem_name(variant: Variant, order: QueryOrder) -> String {
+        let order = match order {
+            QueryOrder::ColourFirst => "LEX-c order",
+            QueryOrder::DiagonalFirst => "LEX-d order",
+        };
+        format!("{variant} ({order})")
+    }
+
     /// The same game with another colour offer.
     pub fn with_offer(mut self, offer: ColourOffer) -> Beams {
         self.offer = offer;
@@ -290,6 +319,68 @@ impl Beams {
         }
     }
 
+    /// The answer counts of the (colour, diagonal) queries `decoded` on `set`, in
+    /// one pass over the rows: per row, the number of codes giving colour c to
+    /// piece j (popcounts, or a walk over the set bits of a sparse row) is shared
+    /// by every diagonal, which only looks up the answer of piece j. The counts
+    /// are compact — per asked colour and diagonal only the 2^(cells on the line)
+    /// possible answers, as u32 flushed every [`FLUSH_ROWS`] rows — so that they
+    /// stay in the L1 cache (6c6p: 20 KB instead of 126 × 128 × 8 bytes).
+    fn compact_counts(&self, decoded: &[(usize, usize)], set: &CodeSet) -> CompactCounts {
+        let (k, nd) = (self.variant.colours, self.board.diagonals.len());
+        let used_colours = decoded.iter().map(|&(c, _)| c + 1).max().unwrap_or(0);
+        let mut lines: Vec<usize> = decoded.iter().map(|&(_, d)| d).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let mut offset = Vec::with_capacity(lines.len() + 1);
+        offset.push(0usize);
+        for &d in &lines {
+            offset.push(offset.last().copied().unwrap_or(0) + (1usize << self.board.diagonals[d].count_ones()));
+        }
+        let width = offset[lines.len()];
+        let mut totals = vec![0u64; used_colours * width];
+        let mut compact = vec![0u32; used_colours * width];
+        let flush = |compact: &mut [u32], totals: &mut [u64]| {
+            totals.iter_mut().zip(compact.iter_mut()).for_each(|(t, c)| *t += std::mem::take(c) as u64);
+        };
+        let mut per_piece = vec![0u64; used_colours * k];
+        // Per piece j: the (colour block, count) pairs of this row with a non-zero count.
+        let mut touched: Vec<(usize, u32)> = Vec::with_capacity(used_colours * k);
+        let mut starts = vec![0usize; k + 1];
+        for (row, (t, mask)) in set.rows(self.words).enumerate() {
+            self.prefetch_ahead(&set.patterns, row);
+            if row % FLUSH_ROWS == FLUSH_ROWS - 1 {
+                flush(&mut compact, &mut totals);
+            }
+            self.row_piece_counts(mask, used_colours, &mut per_piece);
+            touched.clear();
+            for j in 0..k {
+                starts[j] = touched.len();
+                touched.extend((0..used_colours).filter(|&c| per_piece[c * k + j] != 0).map(|c| (c * width, per_piece[c * k + j] as u32)));
+            }
+            starts[k] = touched.len();
+            let hits = &self.hits[t as usize * nd * k..(t as usize + 1) * nd * k];
+            // Answer 0 (no hit) is left out here and filled in from |M| below:
+            // it is the most frequent answer and would chain the additions.
+            for (i, &d) in lines.iter().enumerate() {
+                for (j, &answer) in hits[d * k..(d + 1) * k].iter().enumerate().filter(|(_, a)| **a != 0) {
+                    let at = offset[i] + answer as usize;
+                    for &(block, n) in &touched[starts[j]..starts[j + 1]] {
+                        compact[block + at] += n;
+                    }
+                }
+            }
+        }
+        flush(&mut compact, &mut totals);
+        for block in totals.chunks_exact_mut(width) {
+            for i in 0..lines.len() {
+                let answers = &mut block[offset[i]..offset[i + 1]];
+                answers[0] = set.size - answers[1..].iter().sum::<u64>();
+            }
+        }
+        CompactCounts { lines, offset, width, totals }
+    }
+
     /// Number of patterns.
     pub fn pattern_count(&self) -> usize {
         self.patterns.count()
@@ -351,11 +442,7 @@ impl SearchProblem for Beams {
     type Set = CodeSet;
 
     fn name(&self) -> String {
-        let order = match self.order {
-            QueryOrder::ColourFirst => "LEX-c order",
-            QueryOrder::DiagonalFirst => "LEX-d order",
-        };
-        format!("{} ({order})", self.variant)
+        Beams::problem_name(self.variant, self.order)
     }
     fn code_count(&self) -> usize {
         self.patterns.count() * self.colourings.len()
@@ -399,68 +486,15 @@ impl SearchProblem for Beams {
             }
         }
     }
-    /// One pass over the set for all queries: per row, the number of codes
-    /// giving colour c to piece j (popcounts, or a walk over the set bits of a
-    /// sparse row) is shared by every diagonal, which only looks up the answer
-    /// of piece j. The counts are kept compact — per asked colour and diagonal
-    /// only the 2^(cells on the line) possible answers, as u32 flushed every
-    /// [`FLUSH_ROWS`] rows — so that they stay in the L1 cache (6c6p: 20 KB
-    /// instead of 126 × 128 × 8 bytes).
+    /// One pass over the set for all queries ([`Beams::compact_counts`]).
     fn count_answers_batch(&self, queries: &[QueryId], set: &CodeSet, counts: &mut [u64]) {
-        let (k, nd, a) = (self.variant.colours, self.board.diagonals.len(), self.answer_count());
+        let a = self.answer_count();
         counts.iter_mut().for_each(|x| *x = 0);
         let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
-        let used_colours = decoded.iter().map(|&(c, _)| c + 1).max().unwrap_or(0);
-        let mut lines: Vec<usize> = decoded.iter().map(|&(_, d)| d).collect();
-        lines.sort_unstable();
-        lines.dedup();
-        // offset[i]: where the answers of diagonal lines[i] start within one colour's block.
-        let mut offset = Vec::with_capacity(lines.len() + 1);
-        offset.push(0usize);
-        for &d in &lines {
-            offset.push(offset.last().copied().unwrap_or(0) + (1usize << self.board.diagonals[d].count_ones()));
-        }
-        let width = offset[lines.len()];
-        let mut compact = vec![0u32; used_colours * width];
-        let flush = |compact: &mut [u32], counts: &mut [u64]| {
-            for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(a)) {
-                let i = lines.binary_search(&d).expect("listed line");
-                let block = &mut compact[c * width + offset[i]..c * width + offset[i + 1]];
-                out.iter_mut().zip(block.iter()).for_each(|(o, &n)| *o += n as u64);
-            }
-            compact.iter_mut().for_each(|x| *x = 0);
-        };
-        let mut per_piece = vec![0u64; used_colours * k];
-        // Per piece j: the (colour block, count) pairs of this row with a non-zero count.
-        let mut touched: Vec<(usize, u32)> = Vec::with_capacity(used_colours * k);
-        let mut starts = vec![0usize; k + 1];
-        for (row, (t, mask)) in set.rows(self.words).enumerate() {
-            self.prefetch_ahead(&set.patterns, row);
-            if row % FLUSH_ROWS == FLUSH_ROWS - 1 {
-                flush(&mut compact, counts);
-            }
-            self.row_piece_counts(mask, used_colours, &mut per_piece);
-            touched.clear();
-            for j in 0..k {
-                starts[j] = touched.len();
-                touched.extend((0..used_colours).filter(|&c| per_piece[c * k + j] != 0).map(|c| (c * width, per_piece[c * k + j] as u32)));
-            }
-            starts[k] = touched.len();
-            let hits = &self.hits[t as usize * nd * k..(t as usize + 1) * nd * k];
-            // Answer 0 (no hit) is left out here and filled in from |M| below:
-            // it is the most frequent answer and would chain the additions.
-            for (i, &d) in lines.iter().enumerate() {
-                for (j, &answer) in hits[d * k..(d + 1) * k].iter().enumerate().filter(|(_, a)| **a != 0) {
-                    let at = offset[i] + answer as usize;
-                    for &(block, n) in &touched[starts[j]..starts[j + 1]] {
-                        compact[block + at] += n;
-                    }
-                }
-            }
-        }
-        flush(&mut compact, counts);
-        for out in counts.chunks_exact_mut(a) {
-            out[0] = set.size - out[1..].iter().sum::<u64>();
+        let compact = self.compact_counts(&decoded, set);
+        for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(a)) {
+            let answers = compact.of(c, d);
+            out[..answers.len()].copy_from_slice(answers);
         }
     }
     /// Small sets walk their codes: per query the answers of all codes are
@@ -468,24 +502,33 @@ impl SearchProblem for Beams {
     fn class_sizes_batch(&self, queries: &[QueryId], set: &CodeSet) -> ClassSizes {
         const SMALL: u64 = 48;
         if set.size > SMALL {
-            let a = self.answer_count();
-            let mut counts = vec![0u64; queries.len() * a];
-            self.count_answers_batch(queries, set, &mut counts);
-            let mut out = ClassSizes::default();
-            counts.chunks_exact(a).for_each(|c| out.push(c.iter().copied().filter(|&x| x > 0)));
+            let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
+            let compact = self.compact_counts(&decoded, set);
+            let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * 8);
+            decoded.iter().for_each(|&(c, d)| out.push(compact.of(c, d).iter().copied().filter(|&x| x > 0)));
             return out;
         }
         let (k, nd) = (self.variant.colours, self.board.diagonals.len());
-        let mut codes: Vec<(usize, usize)> = Vec::with_capacity(set.size as usize);
-        set.for_each_code(self.words, |t, sigma| codes.push((t as usize * nd * k, sigma * k)));
-        let mut answers: Vec<u8> = Vec::with_capacity(codes.len());
-        let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * codes.len());
+        // Per code and colour, where the hits of the piece of that colour start.
+        let mut piece_rows: Vec<usize> = Vec::with_capacity(set.size as usize * k);
+        set.for_each_code(self.words, |t, sigma| {
+            piece_rows.extend(self.piece_of[sigma * k..(sigma + 1) * k].iter().map(|&j| t as usize * nd * k + j as usize));
+        });
+        // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most 48 < 256).
+        let mut tally = vec![0u8; self.answer_count()];
+        let mut seen: Vec<u8> = Vec::with_capacity(set.size as usize);
+        let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * set.size as usize);
         for &q in queries {
             let (c, d) = self.decode_query(q);
-            answers.clear();
-            answers.extend(codes.iter().map(|&(t, s)| self.hits[t + d * k + self.piece_of[s + c] as usize]));
-            answers.sort_unstable();
-            out.push(answers.chunk_by(|x, y| x == y).map(|run| run.len() as u64));
+            seen.clear();
+            for code in piece_rows.chunks_exact(k) {
+                let answer = self.hits[code[c] + d * k];
+                if tally[answer as usize] == 0 {
+                    seen.push(answer);
+                }
+                tally[answer as usize] += 1;
+            }
+            out.push(seen.iter().map(|&a| std::mem::take(&mut tally[a as usize]) as u64));
         }
         out
     }
