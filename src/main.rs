@@ -512,6 +512,8 @@ fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
         mean: f64,
         depth_histogram: Vec<String>,
         penalty_total: String,
+        /// Codes by penalty points paid (index p); absent if older records lack the split.
+        penalty_histogram: Option<Vec<String>>,
         shard_seconds: f64,
     }
     let merged = Merged {
@@ -521,11 +523,16 @@ fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
         mean: exact_f64(&total) / codes as f64,
         depth_histogram: histogram,
         penalty_total: penalty,
+        penalty_histogram: renyi_search::search::units::penalty_split_known(&shards).then(|| outcome.penalised_strings()),
         shard_seconds: shards.iter().map(|s| s.seconds).sum(),
     };
     println!("{} — H_{} {} ({} shard files, {} units)", header.problem, header.alpha, header.tie_rule, shards.len(), shards[0].units_total);
     println!("  total     {} over {} codes, mean {:.6}", merged.total, codes, merged.mean);
-    println!("  penalty   {}", merged.penalty_total);
+    let split = match &merged.penalty_histogram {
+        Some(h) => h.iter().enumerate().filter(|(p, c)| *p > 0 && *c != "0").map(|(p, c)| format!("{p} points: {c} codes")).collect::<Vec<_>>().join(", "),
+        None => "split not recorded".into(),
+    };
+    println!("  penalty   {} ({split})", merged.penalty_total);
     println!("  histogram {}", merged.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" "));
     match out {
         Some(path) => write_json(path, &merged),
@@ -610,6 +617,10 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     }
     println!("{} — H_{} {}", result.problem, result.alpha, result.tie_rule);
     println!("  total     {} ≈ {:.4} (penalty points {})", result.total, result.total_decimal, result.penalty_total);
+    let split: Vec<String> = result.penalty_histogram.iter().enumerate().filter(|(p, c)| *p > 0 && *c != "0").map(|(p, c)| format!("{p} points: {c}")).collect();
+    if !split.is_empty() {
+        println!("  penalised codes {}", split.join(", "));
+    }
     println!("  mean      {:.6} over {} codes", result.mean, result.codes);
     println!("  max depth {}", result.max_depth);
     println!("  histogram {}", result.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" "));

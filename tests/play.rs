@@ -73,3 +73,35 @@ fn agent_on_the_command_line() {
     let (ok, _, err) = bin(&["play", "beams", "3c6p"], "none\n");
     assert!(!ok && err.contains("input ended"), "{err}");
 }
+
+/// The split of the penalty over the codes (how many codes pay 2, 3, … wrong
+/// cells; the thesis' "2 RF") from the tree analysis equals playing every
+/// secret of a reduced Beams(6c,3p) instance one by one; on the whole game the
+/// split adds up to the penalty total.
+#[test]
+fn penalty_split_equals_playing_every_secret() {
+    use renyi_search::games::beams::codeset::CodeSet;
+    use renyi_search::search::subproblem::Subproblem;
+    let beams = game(enumerate("6c3p".parse().unwrap()), Column::LexC).unwrap();
+    let lex = Strategy::new("1".parse().unwrap(), TieRule::lex());
+    let whole = analyze(&beams, lex, RunOptions::default());
+    assert_eq!(whole.penalty_total, "1080");
+    assert_eq!(whole.penalty_histogram, ["0", "0", "501", "26"]);
+    let mut subset = CodeSet::empty();
+    let row = CodeSet::full(1, 720).bits;
+    (0..beams.pattern_count() as u32).step_by(7).for_each(|t| subset.push_row(t, &row));
+    let sub = Subproblem { inner: &beams, state: beams.initial_state(), set: subset.clone() };
+    let analysis = analyze(&sub, lex, RunOptions::default());
+    let (book, mut rng) = (OpeningBook::new(), Rng::new(3));
+    let mut by_points = vec![0u64; 37];
+    for code in sub.codes_of(&subset) {
+        by_points[play_out(&sub, lex, &book, code, &mut rng).1 as usize] += 1;
+    }
+    by_points[0] = 0;
+    while by_points.last() == Some(&0) {
+        by_points.pop();
+    }
+    let played: Vec<String> = by_points.iter().map(|n| n.to_string()).collect();
+    assert!(by_points.iter().sum::<u64>() > 0, "the reduced instance has penalised codes");
+    assert_eq!(analysis.penalty_histogram, played);
+}

@@ -233,7 +233,7 @@ impl SearchProblem for Mastermind {
     /// them) and the analysis only stops at singletons.
     fn terminal(&self, set: &Vec<CodeId>) -> Terminal {
         debug_assert_eq!(set.len(), 1, "Mastermind stops only at a single code");
-        Terminal { queries_per_code: 1, penalty_total: crate::search::Exact::from_integer(0.into()) }
+        Terminal { queries_per_code: 1, penalty_total: crate::search::Exact::from_integer(0.into()), penalised: Vec::new() }
     }
     /// Codes are symmetric under colour and peg permutations iff they have the
     /// same sorted colour multiplicities (AABC ~ CBDD); key = those multiplicities.

@@ -213,6 +213,9 @@ pub struct FullCell {
     pub mean_vs_thesis: Comparison,
     pub depth_histogram: Vec<String>,
     pub penalty_total: String,
+    /// Codes by penalty points paid (index p ≥ 1), exact; `None` if the run's
+    /// records come from a version that did not keep the split.
+    pub penalised: Option<Vec<String>>,
     /// Wall-clock seconds of the session that finished the run.
     pub seconds: f64,
     /// Seconds the threads spent on the units, over all sessions of the run
@@ -275,6 +278,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
             mean_vs_thesis: Comparison::new(&mean, Published(thesis), 6),
             depth_histogram,
             penalty_total,
+            penalised: crate::search::units::penalty_split_known(std::slice::from_ref(&file)).then(|| outcome.penalised_strings()),
             seconds: file.seconds,
             unit_thread_seconds: file.units.iter().map(|u| u.seconds).sum(),
             units: file.units_total,
@@ -300,12 +304,19 @@ fn full_markdown(cells: &[FullCell], p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams(6c,6p), exact over all 3 048 812 640 codes\n\n");
     s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s in this session on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
     s += &format!("Rules: {RULES}.\n\n");
-    s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | max depth | wall s | unit thread-s |\n|---|---|---:|---:|---:|---|---:|---:|---:|---:|\n";
+    s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | unit thread-s |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
     for c in cells {
         let max_depth = c.depth_histogram.iter().rposition(|n| n != "0").unwrap_or(0);
+        let split = match &c.penalised {
+            Some(by_points) => {
+                let parts: Vec<String> = by_points.iter().enumerate().filter(|(p, n)| *p > 0 && *n != "0").map(|(p, n)| format!("{p}: {n}")).collect();
+                if parts.is_empty() { "none".to_string() } else { parts.join(", ") }
+            }
+            None => "not recorded".to_string(),
+        };
         s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |\n",
-            c.alpha.replace("inf", "∞"), c.column, c.total, c.mean_vs_thesis.ours, c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), c.penalty_total, max_depth, c.seconds, c.unit_thread_seconds
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |\n",
+            c.alpha.replace("inf", "∞"), c.column, c.total, c.mean_vs_thesis.ours, c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), c.penalty_total, split, max_depth, c.seconds, c.unit_thread_seconds
         );
     }
     let missing: Vec<String> = FULL_ROWS

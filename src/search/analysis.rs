@@ -35,6 +35,9 @@ pub struct Analysis {
     /// `depth_histogram[d]`: (expected) number of codes solved with d queries, exact.
     pub depth_histogram: Vec<String>,
     pub penalty_total: String,
+    /// `penalty_histogram[p]`: (expected) number of codes that paid exactly p
+    /// penalty points (p ≥ 1; index 0 unused), exact.
+    pub penalty_histogram: Vec<String>,
     /// The first queries the strategy may ask (one for LEX).
     pub first_queries: Vec<String>,
     /// Strategy-tree nodes whose decision was computed.
@@ -107,7 +110,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 
     fn terminal(&self, set: &P::Set) -> Outcome {
         let t = self.problem.terminal(set);
-        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total)
+        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total).with_penalised(&t.penalised)
     }
 
     /// Exact weighted mean of the outcomes after each chosen query.
@@ -204,6 +207,7 @@ pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOp
         max_depth: outcome.max_depth(),
         depth_histogram: outcome.depth_counts().iter().map(exact_string).collect(),
         penalty_total: exact_string(&outcome.penalty()),
+        penalty_histogram: outcome.penalised_strings(),
         first_queries: chosen.iter().map(|&(_, q)| problem.query_label(q)).collect(),
         nodes_evaluated: walker.nodes.load(Ordering::Relaxed),
         float_decided_near_ties: FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed) - floats_before,

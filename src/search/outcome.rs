@@ -13,18 +13,33 @@ pub type Exact = BigRational;
 /// Σ depth counts = |M|. Integer parts are kept as machine integers (LEX trees
 /// never leave them); only MIX means create the rational part, so the common
 /// case allocates no big numbers.
+/// `penalised[p]` (p ≥ 1) counts the codes that paid exactly p penalty points
+/// (the thesis' "2 RF" column of Fig. 4.13 is p = 2); games whose terminals
+/// give no such split leave it empty.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Outcome {
     counts: Vec<u64>,
     penalty_int: u64,
+    penalised: Vec<u64>,
     fraction: Option<Box<Fraction>>,
 }
 
 /// The rational part of an [`Outcome`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 struct Fraction {
     counts: Vec<Exact>,
     penalty: Exact,
+    penalised: Vec<Exact>,
+}
+
+/// `acc[i] += x[i]` for vectors of possibly different lengths.
+fn add_into<T: Clone + Default + for<'a> std::ops::AddAssign<&'a T>>(acc: &mut Vec<T>, x: &[T], shift: usize) {
+    if acc.len() < x.len() + shift {
+        acc.resize(x.len() + shift, T::default());
+    }
+    for (i, v) in x.iter().enumerate() {
+        acc[i + shift] += v;
+    }
 }
 
 fn int(n: u64) -> Exact {
@@ -36,12 +51,23 @@ impl Outcome {
     pub fn leaf(codes: u64, queries: u32, penalty: Exact) -> Outcome {
         let mut counts = vec![0; queries as usize + 1];
         counts[queries as usize] = codes;
-        let mut out = Outcome { counts, penalty_int: 0, fraction: None };
+        let mut out = Outcome { counts, ..Outcome::default() };
         match penalty.to_u64().filter(|_| penalty.is_integer()) {
             Some(p) => out.penalty_int = p,
-            None => out.fraction = Some(Box::new(Fraction { counts: Vec::new(), penalty })),
+            None => out.fraction = Some(Box::new(Fraction { penalty, ..Fraction::default() })),
         }
         out
+    }
+
+    /// The same outcome with `penalised[p]` codes paying exactly p points (exact;
+    /// the split of the penalty over the codes, e.g. of a terminal set).
+    pub fn with_penalised(mut self, penalised: &[Exact]) -> Outcome {
+        let ints: Option<Vec<u64>> = penalised.iter().map(|x| x.to_u64().filter(|_| x.is_integer())).collect();
+        match ints {
+            Some(ints) => self.penalised = ints,
+            None => self.fraction.get_or_insert_with(Box::default).penalised = penalised.to_vec(),
+        }
+        self
     }
 
     /// No codes.
@@ -51,50 +77,55 @@ impl Outcome {
 
     /// Adds `other` with every depth increased by `extra`.
     pub fn add_shifted(&mut self, other: &Outcome, extra: usize) {
-        let need = other.counts.len() + extra;
-        if self.counts.len() < need {
-            self.counts.resize(need, 0);
-        }
-        for (d, &c) in other.counts.iter().enumerate() {
-            self.counts[d + extra] += c;
-        }
+        add_into(&mut self.counts, &other.counts, extra);
         self.penalty_int += other.penalty_int;
+        add_into(&mut self.penalised, &other.penalised, 0);
         if let Some(f) = &other.fraction {
-            let mine = self.fraction.get_or_insert_with(|| Box::new(Fraction { counts: Vec::new(), penalty: Exact::zero() }));
-            if mine.counts.len() < f.counts.len() + extra {
-                mine.counts.resize(f.counts.len() + extra, Exact::zero());
-            }
-            for (d, c) in f.counts.iter().enumerate().filter(|(_, c)| !c.is_zero()) {
-                mine.counts[d + extra] += c;
-            }
+            let mine = self.fraction.get_or_insert_with(Box::default);
+            add_into(&mut mine.counts, &f.counts, extra);
             mine.penalty += &f.penalty;
+            add_into(&mut mine.penalised, &f.penalised, 0);
         }
     }
 
     /// The exact weighted mean Σ wᵢ·oᵢ / Σ wᵢ (a MIX node).
     pub fn weighted_mean(parts: &[(u64, std::sync::Arc<Outcome>)]) -> Outcome {
         let weight: u64 = parts.iter().map(|p| p.0).sum();
-        let depth = parts.iter().map(|p| p.1.depth_len()).max().unwrap_or(0);
-        let mut counts = vec![Exact::zero(); depth];
-        let mut penalty = Exact::zero();
+        let (mut counts, mut penalty, mut penalised) = (Vec::new(), Exact::zero(), Vec::new());
         for (w, o) in parts {
             let w = int(*w);
-            for (d, c) in o.depth_counts().into_iter().enumerate() {
-                counts[d] += c * &w;
-            }
+            let scaled = |v: Vec<Exact>| v.into_iter().map(|c| c * &w).collect::<Vec<Exact>>();
+            add_into(&mut counts, &scaled(o.depth_counts()), 0);
+            add_into(&mut penalised, &scaled(o.penalised()), 0);
             penalty += o.penalty() * &w;
         }
         let inverse = Exact::new(1.into(), weight.into());
-        Outcome::from_exact(counts.into_iter().map(|c| c * &inverse).collect(), penalty * inverse)
+        let scale = |v: Vec<Exact>| v.into_iter().map(|c| c * &inverse).collect::<Vec<Exact>>();
+        Outcome::from_exact(scale(counts), penalty * &inverse).with_penalised(&scale(penalised))
     }
 
     /// Builds an outcome from exact values, keeping integers as integers where possible.
     fn from_exact(counts: Vec<Exact>, penalty: Exact) -> Outcome {
         let small = |x: &Exact| x.to_u64().filter(|_| x.is_integer());
         if let (Some(ints), Some(p)) = (counts.iter().map(small).collect::<Option<Vec<u64>>>(), small(&penalty)) {
-            return Outcome { counts: ints, penalty_int: p, fraction: None };
+            return Outcome { counts: ints, penalty_int: p, ..Outcome::default() };
         }
-        Outcome { counts: Vec::new(), penalty_int: 0, fraction: Some(Box::new(Fraction { counts, penalty })) }
+        Outcome { fraction: Some(Box::new(Fraction { counts, penalty, penalised: Vec::new() })), ..Outcome::default() }
+    }
+
+    /// Exact (expected) number of codes that paid exactly p penalty points, by p
+    /// (index 0 unused; empty if the game gives no split of its penalties).
+    pub fn penalised(&self) -> Vec<Exact> {
+        let len = self.penalised.len().max(self.fraction.as_ref().map_or(0, |f| f.penalised.len()));
+        (0..len)
+            .map(|p| {
+                let base = int(self.penalised.get(p).copied().unwrap_or(0));
+                match self.fraction.as_ref().and_then(|f| f.penalised.get(p)) {
+                    Some(x) => base + x,
+                    None => base,
+                }
+            })
+            .collect()
     }
 
     fn depth_len(&self) -> usize {
@@ -143,21 +174,36 @@ impl Outcome {
         (self.depth_counts().iter().map(exact_string).collect(), exact_string(&self.penalty()))
     }
 
-    /// Reads back [`Self::to_strings`]; `None` if a value does not parse.
-    pub fn from_strings(counts: &[String], penalty: &str) -> Option<Outcome> {
-        let parse = |t: &str| -> Option<Exact> {
-            match t.split_once('/') {
-                Some((n, d)) => Some(Exact::new(n.parse().ok()?, d.parse().ok()?)),
-                None => Some(Exact::from_integer(t.parse().ok()?)),
-            }
-        };
-        let counts: Option<Vec<Exact>> = counts.iter().map(|c| parse(c)).collect();
-        Some(Outcome::from_exact(counts?, parse(penalty)?))
+    /// [`Self::penalised`] as exact strings (for files).
+    pub fn penalised_strings(&self) -> Vec<String> {
+        self.penalised().iter().map(exact_string).collect()
+    }
+
+    /// Reads back [`Self::to_strings`] and [`Self::penalised_strings`]; `None`
+    /// if a value does not parse.
+    pub fn from_strings(counts: &[String], penalty: &str, penalised: &[String]) -> Option<Outcome> {
+        let counts: Option<Vec<Exact>> = counts.iter().map(|c| parse_exact(c)).collect();
+        let penalised: Option<Vec<Exact>> = penalised.iter().map(|c| parse_exact(c)).collect();
+        Some(Outcome::from_exact(counts?, parse_exact(penalty)?).with_penalised(&penalised?))
     }
 
     /// Largest depth with a non-zero count.
     pub fn max_depth(&self) -> usize {
         self.depth_counts().iter().rposition(|c| !c.is_zero()).unwrap_or(0)
+    }
+}
+
+/// Reads `p/q` or `p` back into an exact rational.
+pub fn parse_exact(text: &str) -> Option<Exact> {
+    match text.split_once('/') {
+        Some((n, d)) => {
+            let d: BigInt = d.parse().ok()?;
+            if d.is_zero() {
+                return None;
+            }
+            Some(Exact::new(n.parse().ok()?, d))
+        }
+        None => Some(Exact::from_integer(text.parse().ok()?)),
     }
 }
 

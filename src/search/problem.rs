@@ -25,6 +25,9 @@ pub struct Terminal {
     /// Penalty points summed over the codes of the set (Beams: wrong cells of
     /// the code laid), exact.
     pub penalty_total: super::Exact,
+    /// `penalised[p]`: (expected) number of codes of the set that pay exactly p
+    /// points, p ≥ 1 (Σ p·penalised[p] = `penalty_total`); empty without penalties.
+    pub penalised: Vec<super::Exact>,
 }
 
 /// A deduction game as the analysis sees it.

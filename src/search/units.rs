@@ -47,6 +47,10 @@ pub struct UnitRecord {
     /// Seconds one thread spent on the unit (0 in records of older versions).
     #[serde(default)]
     pub seconds: f64,
+    /// Codes by penalty points paid (index p; see [`Outcome::penalised`]);
+    /// `None` in records of versions that did not keep it.
+    #[serde(default)]
+    pub penalised: Option<Vec<String>>,
 }
 
 /// The result file of one shard.
@@ -180,10 +184,12 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
             .par_iter()
             .map(|(index, unit)| {
                 let clock = std::time::Instant::now();
-                let (depth_counts, penalty) = unit.outcome(problem, strategy).to_strings();
+                let outcome = unit.outcome(problem, strategy);
+                let (depth_counts, penalty) = outcome.to_strings();
+                let penalised = Some(outcome.penalised_strings());
                 let codes = problem.set_size(&unit.set);
                 let seconds = clock.elapsed().as_secs_f64();
-                let record = UnitRecord { index: *index, path: unit.path.clone(), codes, depth_counts, penalty, seconds };
+                let record = UnitRecord { index: *index, path: unit.path.clone(), codes, depth_counts, penalty, seconds, penalised };
                 append_record(&log, &record)?;
                 bar.inc(codes);
                 Ok(record)
@@ -243,6 +249,13 @@ fn append_record(log: &Mutex<Option<std::fs::File>>, record: &UnitRecord) -> Res
     Ok(())
 }
 
+/// Whether every unit of the shard files recorded how its penalty points split
+/// over the codes (records of older versions did not), so that the merged
+/// [`Outcome::penalised`] is complete.
+pub fn penalty_split_known(shards: &[ShardFile]) -> bool {
+    shards.iter().all(|s| s.units.iter().all(|u| u.penalised.is_some()))
+}
+
 /// Writes a shard file (atomically).
 pub fn write_shard(path: &Path, shard: &ShardFile) -> Result<()> {
     write_json(path, shard)
@@ -263,7 +276,7 @@ pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
             if std::mem::replace(slot, true) {
                 return Err(invalid(format!("unit {} appears twice", r.index)));
             }
-            let o = Outcome::from_strings(&r.depth_counts, &r.penalty).ok_or_else(|| invalid(format!("unit {} has unreadable values", r.index)))?;
+            let o = Outcome::from_strings(&r.depth_counts, &r.penalty, r.penalised.as_deref().unwrap_or(&[])).ok_or_else(|| invalid(format!("unit {} has unreadable values", r.index)))?;
             total.add_shifted(&o, 0);
         }
     }

@@ -420,20 +420,34 @@ impl Beams {
         self.cell_colours(code).iter().map(|&c| (b'0' + c) as char).collect()
     }
 
-    fn penalty_total(&self, set: &CodeSet) -> Exact {
+    /// The penalty of stopping at `set` (summed over its codes) and its split:
+    /// how many codes pay exactly p wrong cells.
+    fn penalty_of(&self, set: &CodeSet) -> (Exact, Vec<Exact>) {
         let int = |x: u64| Exact::from_integer(BigInt::from(x));
         if self.penalty == Penalty::None || set.size < 2 {
-            return int(0);
+            return (int(0), Vec::new());
         }
         let mut colours: Vec<Vec<u8>> = Vec::with_capacity(set.size as usize);
         set.for_each_code(self.words, |t, sigma| colours.push(self.cell_colours(self.code_id(t, sigma))));
-        let distance = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x != y).count() as u64;
-        let sums: Vec<u64> = colours.iter().map(|x| colours.iter().map(|y| distance(x, y)).sum()).collect();
-        match self.penalty {
-            Penalty::BestGuess => int(*sums.iter().min().unwrap_or(&0)),
-            Penalty::RandomGuess => int(sums.iter().sum()) / int(set.size),
-            Penalty::None => int(0),
+        let distance = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x != y).count();
+        let mut by_points = vec![0u64; self.board.cell_count() + 1];
+        let sums: Vec<u64> = colours.iter().map(|x| colours.iter().map(|y| distance(x, y) as u64).sum()).collect();
+        let (total, weight) = match self.penalty {
+            Penalty::BestGuess => {
+                let best = (0..sums.len()).min_by_key(|&i| sums[i]).unwrap_or(0);
+                colours.iter().for_each(|y| by_points[distance(&colours[best], y)] += 1);
+                (int(sums[best]), int(1))
+            }
+            _ => {
+                colours.iter().for_each(|x| colours.iter().for_each(|y| by_points[distance(x, y)] += 1));
+                (int(sums.iter().sum()) / int(set.size), int(set.size))
+            }
+        };
+        by_points[0] = 0;
+        while by_points.last() == Some(&0) {
+            by_points.pop();
         }
+        (total, by_points.into_iter().map(|n| int(n) / &weight).collect())
     }
 }
 
@@ -651,7 +665,8 @@ impl SearchProblem for Beams {
         true
     }
     fn terminal(&self, set: &CodeSet) -> Terminal {
-        Terminal { queries_per_code: 0, penalty_total: self.penalty_total(set) }
+        let (penalty_total, penalised) = self.penalty_of(set);
+        Terminal { queries_per_code: 0, penalty_total, penalised }
     }
     /// Diagonals at the same distance from the centre are mapped onto each other
     /// by the 12 board symmetries, and all colours are alike at the root.
