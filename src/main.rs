@@ -671,10 +671,9 @@ fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path,
                 let cells = table_4_10::reproduce(dir, Some(codes), true)?;
                 let proto: Vec<_> = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect();
                 eprintln!("table-4.10: {} of {} prototype totals equal", proto.iter().filter(|c| c.equal).count(), proto.len());
-                if full {
-                    let cells = table_4_10::reproduce_full(dir, codes, true, true)?;
-                    eprintln!("table-4.10 --full: {} Beams(6c,6p) cells", cells.len());
-                }
+                // Without --full the finished 6c6p runs (results/beams-6c6p-runs/) are reported.
+                let cells = table_4_10::reproduce_full(dir, codes, true, full)?;
+                eprintln!("table-4.10: {} of 8 Beams(6c,6p) LEX cells computed", cells.len());
             }
             _ => {
                 table_4_18::reproduce(dir)?;

@@ -32,6 +32,20 @@ struct Fraction {
     penalised: Vec<Exact>,
 }
 
+/// The exact values `ints[i] + fractions[i]` (missing entries count 0).
+fn integer_plus_fraction(ints: &[u64], fractions: Option<&[Exact]>) -> Vec<Exact> {
+    let fractions = fractions.unwrap_or(&[]);
+    (0..ints.len().max(fractions.len()))
+        .map(|i| {
+            let base = int(ints.get(i).copied().unwrap_or(0));
+            match fractions.get(i) {
+                Some(x) => base + x,
+                None => base,
+            }
+        })
+        .collect()
+}
+
 /// `acc[i] += x[i]` for vectors of possibly different lengths.
 fn add_into<T: Clone + Default + for<'a> std::ops::AddAssign<&'a T>>(acc: &mut Vec<T>, x: &[T], shift: usize) {
     if acc.len() < x.len() + shift {
@@ -116,33 +130,12 @@ impl Outcome {
     /// Exact (expected) number of codes that paid exactly p penalty points, by p
     /// (index 0 unused; empty if the game gives no split of its penalties).
     pub fn penalised(&self) -> Vec<Exact> {
-        let len = self.penalised.len().max(self.fraction.as_ref().map_or(0, |f| f.penalised.len()));
-        (0..len)
-            .map(|p| {
-                let base = int(self.penalised.get(p).copied().unwrap_or(0));
-                match self.fraction.as_ref().and_then(|f| f.penalised.get(p)) {
-                    Some(x) => base + x,
-                    None => base,
-                }
-            })
-            .collect()
-    }
-
-    fn depth_len(&self) -> usize {
-        self.counts.len().max(self.fraction.as_ref().map_or(0, |f| f.counts.len()))
+        integer_plus_fraction(&self.penalised, self.fraction.as_ref().map(|f| &f.penalised[..]))
     }
 
     /// Exact (expected) number of codes per depth.
     pub fn depth_counts(&self) -> Vec<Exact> {
-        (0..self.depth_len())
-            .map(|d| {
-                let base = int(self.counts.get(d).copied().unwrap_or(0));
-                match self.fraction.as_ref().and_then(|f| f.counts.get(d)) {
-                    Some(x) => base + x,
-                    None => base,
-                }
-            })
-            .collect()
+        integer_plus_fraction(&self.counts, self.fraction.as_ref().map(|f| &f.counts[..]))
     }
 
     /// Exact penalty points.
