@@ -148,6 +148,15 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         if self.problem.set_size(set) == 1 {
             return self.terminal_total(set).filter(|&t| t < budget);
         }
+        if self.problem.set_size(set) == 2 && !self.problem.has_solving_answers() {
+            // Any separating query costs each code one query and ends at two
+            // singletons; without one the set is terminal (as in the analysis).
+            let total = match self.problem.separating_query(state, set) {
+                Some(_) => Some(2),
+                None => self.terminal_total(set),
+            };
+            return total.filter(|&t| t < budget);
+        }
         let key = (state.clone(), set.clone());
         match self.table.get(&key).map(|k| *k) {
             Some(Known::Exact { total, .. }) => return (total < budget).then_some(total),
@@ -208,6 +217,9 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
 
     /// The query the perfect strategy asks at a solved node.
     pub fn best_query(&self, state: &P::State, set: &P::Set) -> Option<QueryId> {
+        if self.problem.set_size(set) == 2 && !self.problem.has_solving_answers() {
+            return self.problem.separating_query(state, set);
+        }
         match self.table.get(&(state.clone(), set.clone())).map(|k| *k) {
             Some(Known::Exact { query, .. }) => query,
             _ => None,
