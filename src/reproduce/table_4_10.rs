@@ -159,14 +159,15 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
     s += &format!("Rules: {RULES}.\n\n");
     s += "MIX = uniform over all tied (colour, diagonal) queries (exact, by weighting the new colour with the number of unasked colours). \
 MIX (reduced list) = uniform over the tied queries among asked colours + one new colour, as in the reference prototypes; the two agree on 3c6p, not on 6c3p.\n\n";
-    s += "| variant | α | rule | total (ours, exact) | mean (ours) | mean (thesis) | | prototype total | | penalty total | max depth | time s |\n";
-    s += "|---|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
+    s += "| variant | α | rule | total (ours, exact) | mean (ours) | mean (thesis) | | prototype total | | penalty total | codes paying p points | max depth | time s |\n";
+    s += "|---|---|---|---:|---:|---:|---|---:|---|---:|---|---:|---:|\n";
     for c in cells {
         let (pt, pm) = c.total_vs_prototype.as_ref().map_or(("—", ""), |x| (x.published, x.mark()));
         s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |\n",
             c.variant, c.alpha.replace("inf", "∞"), c.column, exact_string(&c.analysis.exact_total()), c.mean_vs_thesis.ours,
-            c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), pt, pm, c.penalty_total, c.analysis.max_depth, c.analysis.seconds
+            c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), pt, pm, c.penalty_total, penalty_split_text(&c.analysis.penalty_histogram),
+            c.analysis.max_depth, c.analysis.seconds
         );
     }
     let proto = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect::<Vec<_>>();
@@ -300,6 +301,12 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
     Ok(cells)
 }
 
+/// "2: 501, 3: 26" — codes by penalty points paid (exact strings by p), or "none".
+fn penalty_split_text(by_points: &[String]) -> String {
+    let parts: Vec<String> = by_points.iter().enumerate().filter(|(p, n)| *p > 0 && *n != "0").map(|(p, n)| format!("{p}: {n}")).collect();
+    if parts.is_empty() { "none".to_string() } else { parts.join(", ") }
+}
+
 fn full_markdown(cells: &[FullCell], p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams(6c,6p), exact over all 3 048 812 640 codes\n\n");
     s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s in this session on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
@@ -307,13 +314,7 @@ fn full_markdown(cells: &[FullCell], p: &Provenance) -> String {
     s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | unit thread-s |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
     for c in cells {
         let max_depth = c.depth_histogram.iter().rposition(|n| n != "0").unwrap_or(0);
-        let split = match &c.penalised {
-            Some(by_points) => {
-                let parts: Vec<String> = by_points.iter().enumerate().filter(|(p, n)| *p > 0 && *n != "0").map(|(p, n)| format!("{p}: {n}")).collect();
-                if parts.is_empty() { "none".to_string() } else { parts.join(", ") }
-            }
-            None => "not recorded".to_string(),
-        };
+        let split = c.penalised.as_deref().map_or_else(|| "not recorded".to_string(), penalty_split_text);
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |\n",
             c.alpha.replace("inf", "∞"), c.column, c.total, c.mean_vs_thesis.ours, c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), c.penalty_total, split, max_depth, c.seconds, c.unit_thread_seconds
