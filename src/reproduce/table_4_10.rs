@@ -90,9 +90,14 @@ pub struct Cell {
     pub analysis: Analysis,
 }
 
+/// The canonical query order of a column (LEX-d orders by diagonal first).
+fn query_order(column: Column) -> QueryOrder {
+    if column == LexD { QueryOrder::DiagonalFirst } else { QueryOrder::ColourFirst }
+}
+
 /// The game for one column.
 pub fn game(patterns: Patterns, column: Column) -> Result<Beams> {
-    let order = if column == LexD { QueryOrder::DiagonalFirst } else { QueryOrder::ColourFirst };
+    let order = query_order(column);
     let offer = if column == MixReduced { ColourOffer::ReducedUnweighted } else { ColourOffer::ReducedWeighted };
     Ok(Beams::new(patterns, order, Penalty::BestGuess)?.with_offer(offer))
 }
@@ -243,7 +248,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         let name = format!("beams-6c6p-h{alpha}-{}", column.label().to_lowercase());
         let (done, checkpoint) = (runs.join(format!("{name}.json")), runs.join(format!("{name}.jsonl")));
         let strategy = Strategy::new(alpha.parse()?, TieRule::lex());
-        let order = if column == LexD { QueryOrder::DiagonalFirst } else { QueryOrder::ColourFirst };
+        let order = query_order(column);
         let finished = std::fs::read_to_string(&done).ok().and_then(|t| serde_json::from_str::<ShardFile>(&t).ok()).filter(|f| {
             f.header.problem == Beams::problem_name(variant, order)
                 && f.header.version == crate::VERSION
