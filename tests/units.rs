@@ -18,30 +18,64 @@ fn run(problem: &impl SearchProblem, strategy: Strategy, levels: usize, shard: &
     run_units(problem, strategy, &UnitRun { levels, shard: shard.parse().unwrap(), checkpoint, progress: false }).unwrap()
 }
 
-fn check_sum_of_units(problem: &impl SearchProblem, alpha: &str) {
-    let strategy = Strategy::new(alpha.parse().unwrap(), TieRule::lex());
+/// The exact values of an outcome (depth counts, penalty, penalty split), without trailing zeros.
+fn values(o: &renyi_search::search::Outcome) -> (Vec<String>, String, Vec<String>) {
+    let trim = |mut v: Vec<String>| {
+        while v.last().is_some_and(|x| x == "0") {
+            v.pop();
+        }
+        v
+    };
+    let (counts, penalty) = o.to_strings();
+    (trim(counts), penalty, trim(o.penalised_strings()))
+}
+
+fn check_sum_of_units(problem: &impl SearchProblem, alpha: &str, tie: TieRule) {
+    check_cuts(problem, alpha, tie, &[(1, 1), (2, 3), (3, 2)]);
+}
+
+/// Cuts at `levels` with the run split into `shards` shards, for each (levels, shards).
+fn check_cuts(problem: &impl SearchProblem, alpha: &str, tie: TieRule, cuts: &[(usize, u64)]) {
+    let strategy = Strategy::new(alpha.parse().unwrap(), tie);
     let whole = analyze(problem, strategy, RunOptions::default());
-    for (levels, shards) in [(1, 1), (2, 3), (3, 2)] {
+    for &(levels, shards) in cuts {
         let files: Vec<ShardFile> = (0..shards).map(|i| run(problem, strategy, levels, &format!("{i}/{shards}"), None)).collect();
         assert_eq!(files[0].codes_total, problem.code_count() as u64);
         let (_, outcome) = merge(&files).unwrap();
-        assert_eq!(outcome.total(), whole.exact_total(), "levels {levels}, {shards} shards");
-        assert_eq!(outcome.depth_counts().len(), whole.depth_histogram.len());
+        let what = format!("{} α={alpha} {tie}, levels {levels}, {shards} shards", problem.name());
+        assert_eq!(outcome.total(), whole.exact_total(), "{what}");
+        assert_eq!(values(&outcome), values(&whole.outcome), "{what}: depth histogram, penalty and its split");
     }
 }
 
 #[test]
 fn units_add_up_to_the_whole_analysis() {
-    check_sum_of_units(&Mastermind::new(4, 6, true).unwrap(), "1");
-    check_sum_of_units(&Mastermind::new(3, 4, false).unwrap(), "0");
-    check_sum_of_units(&Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap(), "2");
+    check_sum_of_units(&Mastermind::new(4, 6, true).unwrap(), "1", TieRule::lex());
+    check_sum_of_units(&Mastermind::new(3, 4, false).unwrap(), "0", TieRule::lex());
+    check_sum_of_units(&Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap(), "2", TieRule::lex());
+}
+
+/// MIX units carry the probability of the tie choices above them; the
+/// weighted sum is the exact MIX mean (rational totals).
+#[test]
+fn mix_units_add_up_to_the_whole_analysis() {
+    check_sum_of_units(&Mastermind::new(3, 4, true).unwrap(), "0", TieRule::mix());
+    check_sum_of_units(&Mastermind::new(4, 6, true).unwrap(), "1", TieRule::mix());
+    let beams = |v: &str| Beams::new(enumerate(v.parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    check_sum_of_units(&beams("3c6p"), "inf", TieRule::mix());
+    check_cuts(&beams("6c3p"), "1", TieRule::mix(), &[(2, 2)]);
 }
 
 #[test]
 fn a_resumed_run_gives_the_identical_result() {
+    resume_check(TieRule::lex(), "resume-lex");
+    resume_check(TieRule::mix(), "resume-mix");
+}
+
+fn resume_check(tie: TieRule, name: &str) {
     let mm = Mastermind::new(4, 6, true).unwrap();
-    let strategy = Strategy::new("1".parse().unwrap(), TieRule::lex());
-    let path = scratch("resume");
+    let strategy = Strategy::new("1".parse().unwrap(), tie);
+    let path = scratch(name);
     let full = run(&mm, strategy, 2, "0/1", Some(&path));
     // Keep the header and a third of the records, plus a line cut off by a kill.
     let text = std::fs::read_to_string(&path).unwrap();
@@ -52,11 +86,11 @@ fn a_resumed_run_gives_the_identical_result() {
     let resumed = run(&mm, strategy, 2, "0/1", Some(&path));
     // Identical results; only the measured seconds per unit may differ.
     let results = |units: &[renyi_search::search::units::UnitRecord]| -> Vec<String> {
-        units.iter().map(|u| format!("{} {:?} {} {:?} {}", u.index, u.path, u.codes, u.depth_counts, u.penalty)).collect()
+        units.iter().map(|u| format!("{} {:?} {:?} {:?} {} {:?} {}", u.index, u.path, u.queries, u.weight, u.codes, u.depth_counts, u.penalty)).collect()
     };
     assert_eq!(results(&resumed.units), results(&full.units));
     // Another α must not reuse the checkpoint.
-    let other = Strategy::new("2".parse().unwrap(), TieRule::lex());
+    let other = Strategy::new("2".parse().unwrap(), tie);
     let err = run_units(&mm, other, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false });
     assert!(err.unwrap_err().to_string().contains("belongs to another run"));
     let _ = std::fs::remove_file(&path);
@@ -76,7 +110,8 @@ fn bad_shards_are_refused() {
     let mut alien = b.clone();
     alien.header.alpha = "2".into();
     assert!(merge(&[a.clone(), alien]).unwrap_err().to_string().contains("another run"));
-    assert!(merge(&[a, b]).is_ok());
-    let mix = Strategy::new("1".parse().unwrap(), TieRule::mix());
-    assert!(run_units(&mm, mix, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: None, progress: false }).is_err());
+    assert!(merge(&[a.clone(), b.clone()]).is_ok());
+    let mut unreadable = b;
+    unreadable.units[0].weight = Some("1/x".into());
+    assert!(merge(&[a, unreadable]).unwrap_err().to_string().contains("unreadable"));
 }

@@ -217,7 +217,7 @@ pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOp
 }
 
 /// One query per root symmetry class of `chosen`, with the class weight.
-fn root_representatives<P: SearchProblem>(problem: &P, strategy: &Strategy, chosen: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
+pub(crate) fn root_representatives<P: SearchProblem>(problem: &P, strategy: &Strategy, chosen: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
     if strategy.tie.kind == TieBreak::Lex {
         return chosen.to_vec();
     }

@@ -118,6 +118,13 @@ impl Outcome {
         Outcome::from_exact(scale(counts), penalty * &inverse).with_penalised(&scale(penalised))
     }
 
+    /// The outcome with every count and the penalty multiplied by `factor`
+    /// (a MIX work unit's share, see [`super::units`]).
+    pub fn scaled(&self, factor: &Exact) -> Outcome {
+        let scale = |v: Vec<Exact>| v.into_iter().map(|c| c * factor).collect::<Vec<Exact>>();
+        Outcome::from_exact(scale(self.depth_counts()), self.penalty() * factor).with_penalised(&scale(self.penalised()))
+    }
+
     /// Builds an outcome from exact values, keeping integers as integers where possible.
     fn from_exact(counts: Vec<Exact>, penalty: Exact) -> Outcome {
         let small = |x: &Exact| x.to_u64().filter(|_| x.is_integer());

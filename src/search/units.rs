@@ -1,6 +1,9 @@
-//! Long LEX analyses in work units (for Beams(6c,6p), thesis §4.4.3): the
+//! Long analyses in work units (for Beams(6c,6p), thesis §4.4.3): the
 //! strategy tree is cut below its first `levels` queries; each subtree there
-//! is a unit with an exact partial outcome. Units are numbered in a fixed
+//! is a unit with an exact partial outcome. Under MIX every tied query of a
+//! cut node starts its own branch, and a unit carries its *weight*: the
+//! probability that the random tie choices above it lead to it (the product of
+//! the tie shares on its path; 1 under LEX). Units are numbered in a fixed
 //! depth-first order, so
 //! - a run can keep a checkpoint (one line per finished unit) and resume after
 //!   being killed, giving the identical result;
@@ -8,13 +11,15 @@
 //!   [`merge`] adds the shard files exactly, after checking that they belong
 //!   to the same run and cover every unit once.
 //!
-//! The sum of all unit outcomes (each shifted by its depth) is the outcome of
-//! [`super::analysis::analyze`]; the tests check this on small games.
+//! The weighted sum of all unit outcomes (each shifted by its depth) is the
+//! outcome of [`super::analysis::analyze`], exactly, because a MIX node's
+//! outcome is the weighted mean of its branches; the tests check this on small
+//! games for LEX and MIX.
 
-use super::analysis::{progress_bar, subtree_outcome};
-use super::outcome::Outcome;
-use super::problem::{AnswerId, SearchProblem};
-use super::strategy::{decide, Strategy, TieBreak};
+use super::analysis::{progress_bar, root_representatives, subtree_outcome};
+use super::outcome::{exact_f64, exact_string, parse_exact, Exact, Outcome};
+use super::problem::{AnswerId, QueryId, SearchProblem};
+use super::strategy::{decide, Strategy};
 use crate::error::{invalid, Error, Result};
 use crate::output::write_json;
 use rayon::prelude::*;
@@ -40,6 +45,13 @@ pub struct UnitRecord {
     pub index: u64,
     /// Answers from the root to the unit.
     pub path: Vec<AnswerId>,
+    /// The query before each answer of `path` (empty in records of older versions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub queries: Vec<QueryId>,
+    /// MIX: the exact probability of the tie choices that lead to the unit;
+    /// absent (= 1) under LEX. The unit's share of the result is `weight` × its outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<String>,
     pub codes: u64,
     /// Exact per-depth counts (depths from the root) and penalty.
     pub depth_counts: Vec<String>,
@@ -83,9 +95,11 @@ impl std::str::FromStr for Shard {
 }
 
 /// A unit waiting to be evaluated: the subtree at (state, set) at `depth`, or a
-/// class solved by its last query.
+/// class solved by its last query; reached with probability `weight`.
 struct Pending<P: SearchProblem> {
     path: Vec<AnswerId>,
+    queries: Vec<QueryId>,
+    weight: Exact,
     depth: usize,
     state: P::State,
     set: P::Set,
@@ -103,25 +117,43 @@ impl<P: SearchProblem> Pending<P> {
         out.add_shifted(&below, self.depth);
         out
     }
+
+    /// The unit's codes times its weight, rounded (for progress).
+    fn weighted_codes(&self, problem: &P) -> u64 {
+        (problem.set_size(&self.set) as f64 * exact_f64(&self.weight)).round() as u64
+    }
 }
 
-/// Cuts the tree at `levels` below (state, set) at `depth`, appending the units in order.
+/// Cuts the tree at `levels` below (state, set) at `depth`, appending the units
+/// in order. Every query the tie rule may play starts a branch with its share
+/// of the weight (at the root one query per symmetry class, as in
+/// [`super::analysis::analyze`]).
 fn expand<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize, unit: Pending<P>, out: &mut Vec<Pending<P>>) {
     if unit.solved || unit.depth >= levels || problem.set_size(&unit.set) == 1 {
         out.push(unit);
         return;
     }
-    let Some(&(_, query)) = decide(problem, &strategy, &unit.state, &unit.set).first() else {
+    let mut chosen = decide(problem, &strategy, &unit.state, &unit.set);
+    if unit.depth == 0 {
+        chosen = root_representatives(problem, &strategy, &chosen);
+    }
+    if chosen.is_empty() {
         out.push(unit);
         return;
-    };
-    let next = problem.next_state(&unit.state, query);
-    let solving = problem.solving_answer(query);
-    for (answer, class) in problem.split(query, &unit.set) {
-        let mut path = unit.path.clone();
-        path.push(answer);
-        let child = Pending { path, depth: unit.depth + 1, state: next.clone(), set: class, solved: Some(answer) == solving };
-        expand(problem, strategy, levels, child, out);
+    }
+    let all: u64 = chosen.iter().map(|c| c.0).sum();
+    for &(w, query) in &chosen {
+        let weight = &unit.weight * Exact::new(w.into(), all.into());
+        let next = problem.next_state(&unit.state, query);
+        let solving = problem.solving_answer(query);
+        for (answer, class) in problem.split(query, &unit.set) {
+            let (mut path, mut queries) = (unit.path.clone(), unit.queries.clone());
+            path.push(answer);
+            queries.push(query);
+            let solved = Some(answer) == solving;
+            let child = Pending { path, queries, weight: weight.clone(), depth: unit.depth + 1, state: next.clone(), set: class, solved };
+            expand(problem, strategy, levels, child, out);
+        }
     }
 }
 
@@ -133,13 +165,11 @@ pub struct UnitRun<'a> {
     pub progress: bool,
 }
 
-/// Evaluates this shard's units of the LEX analysis of `strategy` on `problem`.
+/// Evaluates this shard's units of the analysis of `strategy` on `problem`.
 /// The root's classes are cut one after the other (so only one of them is
-/// expanded at a time) and their units evaluated in parallel.
+/// expanded at a time) and their units evaluated in parallel. Progress counts
+/// codes weighted by the units' weights.
 pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRun) -> Result<ShardFile> {
-    if strategy.tie.kind != TieBreak::Lex {
-        return Err(invalid("work units and shards are implemented for LEX tie-breaking only (MIX averages across the cut)"));
-    }
     let started = std::time::Instant::now();
     let header = RunHeader {
         program: "renyi-search".into(),
@@ -159,23 +189,23 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
     bar.set_message("codes");
     let mut records: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
     let finished: std::collections::HashSet<u64> = records.iter().map(|r| r.index).collect();
-    let root = Pending { path: Vec::new(), depth: 0, state: problem.initial_state(), set: problem.full_set(), solved: false };
+    let one = Exact::from_integer(1.into());
+    let root = Pending { path: Vec::new(), queries: Vec::new(), weight: one, depth: 0, state: problem.initial_state(), set: problem.full_set(), solved: false };
     let mut top = Vec::new();
     expand(problem, strategy, run.levels.min(1), root, &mut top);
     let classes = top.len();
-    let (mut next_index, mut codes_total) = (0u64, 0u64);
+    let mut next_index = 0u64;
     for (class, first) in top.into_iter().enumerate() {
         let mut units = Vec::new();
         expand(problem, strategy, run.levels, first, &mut units);
         let numbered: Vec<(u64, Pending<P>)> = units.into_iter().enumerate().map(|(i, u)| (next_index + i as u64, u)).collect();
         next_index += numbered.len() as u64;
-        codes_total += numbered.iter().map(|(_, u)| problem.set_size(&u.set)).sum::<u64>();
         let mine: Vec<&(u64, Pending<P>)> = numbered
             .iter()
             .filter(|(i, u)| {
                 let skip = i % run.shard.count != run.shard.index || finished.contains(i);
                 if skip {
-                    bar.inc(problem.set_size(&u.set));
+                    bar.inc(u.weighted_codes(problem));
                 }
                 !skip
             })
@@ -189,9 +219,11 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
                 let penalised = Some(outcome.penalised_strings());
                 let codes = problem.set_size(&unit.set);
                 let seconds = clock.elapsed().as_secs_f64();
-                let record = UnitRecord { index: *index, path: unit.path.clone(), codes, depth_counts, penalty, seconds, penalised };
+                let weight = (!unit.weight.is_integer()).then(|| exact_string(&unit.weight));
+                let (path, queries) = (unit.path.clone(), unit.queries.clone());
+                let record = UnitRecord { index: *index, path, queries, weight, codes, depth_counts, penalty, seconds, penalised };
                 append_record(&log, &record)?;
-                bar.inc(codes);
+                bar.inc(unit.weighted_codes(problem));
                 Ok(record)
             })
             .collect();
@@ -207,6 +239,7 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
     }
     bar.finish_and_clear();
     records.sort_by_key(|r| r.index);
+    let codes_total = problem.code_count() as u64;
     Ok(ShardFile { header, shard: (run.shard.index, run.shard.count), units_total: next_index, codes_total, seconds: started.elapsed().as_secs_f64(), units: records })
 }
 
@@ -276,7 +309,11 @@ pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
             if std::mem::replace(slot, true) {
                 return Err(invalid(format!("unit {} appears twice", r.index)));
             }
-            let o = Outcome::from_strings(&r.depth_counts, &r.penalty, r.penalised.as_deref().unwrap_or(&[])).ok_or_else(|| invalid(format!("unit {} has unreadable values", r.index)))?;
+            let unreadable = || invalid(format!("unit {} has unreadable values", r.index));
+            let mut o = Outcome::from_strings(&r.depth_counts, &r.penalty, r.penalised.as_deref().unwrap_or(&[])).ok_or_else(unreadable)?;
+            if let Some(w) = &r.weight {
+                o = o.scaled(&parse_exact(w).ok_or_else(unreadable)?);
+            }
             total.add_shifted(&o, 0);
         }
     }
