@@ -7,7 +7,7 @@
 
 use super::outcome::{exact_f64, exact_string, Exact, Outcome};
 use super::problem::{AnswerId, QueryId, SearchProblem};
-use super::strategy::{decide, Strategy, TieBreak};
+use super::strategy::{decide, decide_sized, Strategy, TieBreak};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
 use dashmap::DashMap;
@@ -90,8 +90,14 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         if self.problem.set_size(set) == 2 && !self.problem.has_solving_answers() {
             return Arc::new(self.pair(state, set));
         }
-        let chosen = decide(self.problem, &self.strategy, state, set);
-        let outcome = Arc::new(if chosen.is_empty() { self.terminal(set) } else { self.mean_over(state, set, &chosen) });
+        let decision = decide_sized(self.problem, &self.strategy, state, set);
+        let mut chosen = &decision.chosen[..];
+        // Queries that split M into singletons all lead to the same classes,
+        // which end at once (no state matters): one of them stands for all.
+        if decision.best_sizes.len() as u64 == self.problem.set_size(set) && !self.problem.has_solving_answers() {
+            chosen = &chosen[..chosen.len().min(1)];
+        }
+        let outcome = Arc::new(if chosen.is_empty() { self.terminal(set) } else { self.mean_over(state, set, chosen) });
         if let Some(key) = key {
             self.memo.insert(key, outcome.clone());
         }

@@ -105,6 +105,15 @@ impl Outcome {
     /// The exact weighted mean Σ wᵢ·oᵢ / Σ wᵢ (a MIX node).
     pub fn weighted_mean(parts: &[(u64, std::sync::Arc<Outcome>)]) -> Outcome {
         let weight: u64 = parts.iter().map(|p| p.0).sum();
+        if let Some((_, first)) = parts.first() {
+            // Tied queries often lead to equal outcomes: their mean is that outcome.
+            if parts.iter().all(|(_, o)| o == first) {
+                return (**first).clone();
+            }
+        }
+        if parts.iter().all(|(_, o)| o.fraction.is_none()) {
+            return Outcome::integer_mean(parts, weight);
+        }
         let (mut counts, mut penalty, mut penalised) = (Vec::new(), Exact::zero(), Vec::new());
         for (w, o) in parts {
             let w = int(*w);
@@ -116,6 +125,23 @@ impl Outcome {
         let inverse = Exact::new(1.into(), weight.into());
         let scale = |v: Vec<Exact>| v.into_iter().map(|c| c * &inverse).collect::<Vec<Exact>>();
         Outcome::from_exact(scale(counts), penalty * &inverse).with_penalised(&scale(penalised))
+    }
+
+    /// [`Self::weighted_mean`] of integer outcomes: the weighted sums are
+    /// machine integers, divided once per entry.
+    fn integer_mean(parts: &[(u64, std::sync::Arc<Outcome>)], weight: u64) -> Outcome {
+        let weighted_sum = |entry: &dyn Fn(&Outcome) -> &[u64]| -> Vec<Exact> {
+            let len = parts.iter().map(|(_, o)| entry(o).len()).max().unwrap_or(0);
+            let mut sums = vec![0u128; len];
+            for (w, o) in parts {
+                entry(o).iter().zip(sums.iter_mut()).for_each(|(x, s)| *s += *w as u128 * *x as u128);
+            }
+            sums.into_iter().map(|s| Exact::new(BigInt::from(s), BigInt::from(weight))).collect()
+        };
+        let penalty: u128 = parts.iter().map(|(w, o)| *w as u128 * o.penalty_int as u128).sum();
+        let counts = weighted_sum(&|o: &Outcome| &o.counts[..]);
+        let penalised = weighted_sum(&|o: &Outcome| &o.penalised[..]);
+        Outcome::from_exact(counts, Exact::new(BigInt::from(penalty), BigInt::from(weight))).with_penalised(&penalised)
     }
 
     /// The outcome with every count and the penalty multiplied by `factor`

@@ -84,8 +84,23 @@ impl Strategy {
 /// weights; exactly one for LEX, none if no query splits the set): the exact
 /// maxima of H_α ([`best_queries`]) under the tie rule ([`chosen_queries`]).
 pub fn decide<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set) -> Vec<(u64, QueryId)> {
-    let ties = best_queries(problem, &strategy.score, state, set);
-    chosen_queries(problem, &strategy.tie, state, set, &ties)
+    decide_sized(problem, strategy, state, set).chosen
+}
+
+/// A decision of the strategy with the class sizes of its (tied) best partition.
+pub struct Decision {
+    /// As [`decide`] returns it.
+    pub chosen: Vec<(u64, QueryId)>,
+    /// The non-zero class sizes every chosen query makes (any order; the tied
+    /// partitions share their multiset of sizes only up to exact H_α equality,
+    /// so this is the first tied query's); empty if nothing is chosen.
+    pub best_sizes: Vec<u64>,
+}
+
+/// [`decide`] that also reports the class sizes of the best partition.
+pub fn decide_sized<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set) -> Decision {
+    let (ties, best_sizes) = best_queries_sized(problem, &strategy.score, state, set);
+    Decision { chosen: chosen_queries(problem, &strategy.tie, state, set, &ties), best_sizes }
 }
 
 /// The non-zero class sizes of the partition of `set` by `query`;
@@ -102,6 +117,11 @@ const PARALLEL_WORK: usize = 1 << 15;
 /// order. A query is sensible if it splits `set` into at least two classes
 /// (thesis Satz 4.2, Q*). The maximum and the tie set are exact.
 pub fn best_queries<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P::State, set: &P::Set) -> Vec<QueryId> {
+    best_queries_sized(problem, score, state, set).0
+}
+
+/// [`best_queries`] with the class sizes of the first of them.
+fn best_queries_sized<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P::State, set: &P::Set) -> (Vec<QueryId>, Vec<u64>) {
     let queries: Vec<QueryId> =
         (0..problem.query_count() as QueryId).filter(|&q| problem.is_admissible(state, q)).collect();
     let n = problem.set_size(set);
@@ -109,7 +129,7 @@ pub fn best_queries<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P
     let keyed: Vec<(usize, f64)> =
         (0..sizes.len()).filter(|&i| sizes.get(i).iter().all(|&x| x < n)).map(|i| (i, score.approx(sizes.get(i)))).collect();
     let Some(top) = keyed.iter().map(|k| k.1).reduce(f64::max) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let band: Vec<(QueryId, Vec<u64>)> =
         keyed.iter().filter(|(_, key)| RenyiScore::near(*key, top)).map(|&(i, _)| (queries[i], sizes.get(i).to_vec())).collect();
@@ -151,8 +171,9 @@ pub fn batch_counts<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P:
     counts
 }
 
-/// The members of `band` whose partitions are exactly maximal under `score`.
-fn exact_maxima(score: &RenyiScore, band: Vec<(QueryId, Vec<u64>)>) -> Vec<QueryId> {
+/// The members of `band` whose partitions are exactly maximal under `score`,
+/// with the class sizes of the first of them.
+fn exact_maxima(score: &RenyiScore, band: Vec<(QueryId, Vec<u64>)>) -> (Vec<QueryId>, Vec<u64>) {
     let mut best: Option<&Vec<u64>> = None;
     for (_, sizes) in &band {
         if best.is_none_or(|b| score.compare(sizes, b) == Ordering::Greater) {
@@ -160,7 +181,9 @@ fn exact_maxima(score: &RenyiScore, band: Vec<(QueryId, Vec<u64>)>) -> Vec<Query
         }
     }
     let best = best.cloned().unwrap_or_default();
-    band.into_iter().filter(|(_, s)| score.compare(s, &best) == Ordering::Equal).map(|(q, _)| q).collect()
+    let maxima: Vec<(QueryId, Vec<u64>)> = band.into_iter().filter(|(_, s)| score.compare(s, &best) == Ordering::Equal).collect();
+    let first_sizes = maxima.first().map(|m| m.1.clone()).unwrap_or_default();
+    (maxima.into_iter().map(|(q, _)| q).collect(), first_sizes)
 }
 
 /// The queries the tie rule plays among `ties` (canonical order), each with its
