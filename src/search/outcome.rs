@@ -276,6 +276,31 @@ mod tests {
         assert_eq!(exact_string(&m.codes()), "3");
     }
 
+    /// The integer fast path, the general rational path and `scaled` agree.
+    #[test]
+    fn integer_and_rational_means_agree() {
+        let a = Outcome::leaf(4, 1, int(3)).with_penalised(&[int(0), int(1), int(1)]);
+        let b = Outcome::leaf(4, 3, int(0));
+        let ints = Outcome::weighted_mean(&[(2, Arc::new(a.clone())), (5, Arc::new(b.clone()))]);
+        // A fraction part (here 0 + 1/2 − 1/2) forces the general path.
+        let half = Outcome::leaf(0, 0, Exact::new(1.into(), 2.into()));
+        let mut a2 = a.clone();
+        a2.add_shifted(&half, 0);
+        a2.add_shifted(&half.scaled(&-int(1)), 0);
+        assert!(a2.fraction.is_some());
+        let general = Outcome::weighted_mean(&[(2, Arc::new(a2)), (5, Arc::new(b.clone()))]);
+        for m in [&ints, &general] {
+            assert_eq!(m.depth_counts(), vec![int(0), Exact::new(8.into(), 7.into()), int(0), Exact::new(20.into(), 7.into())]);
+            assert_eq!(m.penalty(), Exact::new(6.into(), 7.into()));
+            assert_eq!(m.penalised(), vec![int(0), Exact::new(2.into(), 7.into()), Exact::new(2.into(), 7.into())]);
+        }
+        let mut sum = a.scaled(&Exact::new(2.into(), 7.into()));
+        sum.add_shifted(&b.scaled(&Exact::new(5.into(), 7.into())), 0);
+        assert_eq!(sum.total(), ints.total());
+        // Equal outcomes average to themselves.
+        assert_eq!(Outcome::weighted_mean(&[(1, Arc::new(b.clone())), (3, Arc::new(b.clone()))]), b);
+    }
+
     #[test]
     fn decimal_rounding() {
         let x = Exact::new(11445.into(), 2.into());
