@@ -22,13 +22,18 @@ pub struct Mastermind {
     codes: Vec<Vec<u8>>,
     /// `table[g·n + s]` = answer id of guess g against secret s.
     table: Vec<u8>,
-    /// The symmetries (colour × peg permutations) as code permutations,
-    /// `symmetries[k·n + code]`; empty if the table would be too large.
-    symmetries: Vec<u32>,
+    /// Code id by the base-`colors` value of its pegs (`u32::MAX` for non-codes).
+    id_of: Vec<u32>,
+    /// Every peg permutation (the colour permutations are found per set).
+    peg_perms: Vec<Vec<u8>>,
 }
 
-/// Largest symmetry table kept (entries).
-const MAX_SYMMETRY_ENTRIES: usize = 1 << 25;
+/// A symmetry of Mastermind: the image of code x has colour `colour[x[peg[i]]]`
+/// at peg i (feedback is invariant under it).
+struct Symmetry {
+    colour: Vec<u8>,
+    peg: Vec<u8>,
+}
 /// Smallest set for which the symmetries fixing it are looked for.
 const SYMMETRY_MIN_SET: usize = 24;
 
@@ -45,33 +50,65 @@ impl Mastermind {
                 (0..n).map(move |s| encode(pegs, feedback(&codes[g], &codes[s], colors)))
             })
             .collect();
-        let mut mm = Mastermind { pegs, colors, distinct, codes, table, symmetries: Vec::new() };
-        mm.symmetries = mm.symmetry_table();
-        Ok(mm)
+        let mut id_of = vec![u32::MAX; colors.pow(pegs as u32)];
+        for (i, code) in codes.iter().enumerate() {
+            id_of[base_value(code, colors)] = i as u32;
+        }
+        Ok(Mastermind { pegs, colors, distinct, codes, table, id_of, peg_perms: permutations(pegs) })
     }
 
-    /// Every colour permutation combined with every peg permutation, as a
-    /// permutation of code ids (feedback is invariant under both).
-    fn symmetry_table(&self) -> Vec<u32> {
-        let (colour_perms, peg_perms) = (permutations(self.colors), permutations(self.pegs));
-        let n = self.codes.len();
-        if colour_perms.len() * peg_perms.len() * n > MAX_SYMMETRY_ENTRIES {
-            return Vec::new();
+    /// The code id of the image of `code` under `g`, if it is a code.
+    fn image(&self, g: &Symmetry, code: CodeId) -> u32 {
+        let x = &self.codes[code as usize];
+        let value = (0..self.pegs).fold(0usize, |acc, i| acc * self.colors + g.colour[x[g.peg[i] as usize] as usize] as usize);
+        self.id_of[value]
+    }
+
+    /// The colour × peg permutations other than the identity that map `set`
+    /// onto itself. Candidates are narrowed first by the colour-at-peg counts
+    /// N[c][p] of the set, which such a symmetry must carry over
+    /// (N[c][peg[i]] = N[colour[c]][i]), so no table of all c!·p! symmetries
+    /// is needed (MM(4,7): 120 960, MM(3,8): 241 920).
+    fn set_stabilizer(&self, set: &[CodeId]) -> Vec<Symmetry> {
+        let (k, p) = (self.colors, self.pegs);
+        let mut counts = vec![0u32; k * p];
+        for &c in set {
+            self.codes[c as usize].iter().enumerate().for_each(|(i, &colour)| counts[colour as usize * p + i] += 1);
         }
-        // code id by base-c value of its colours (u32::MAX for non-codes)
-        let base = |code: &mut dyn Iterator<Item = usize>| code.fold(0usize, |acc, c| acc * self.colors + c);
-        let mut id_of = vec![u32::MAX; self.colors.pow(self.pegs as u32)];
-        for (i, code) in self.codes.iter().enumerate() {
-            id_of[base(&mut code.iter().map(|&c| c as usize))] = i as u32;
+        let mut member = vec![false; self.codes.len()];
+        set.iter().for_each(|&c| member[c as usize] = true);
+        let mut found = Vec::new();
+        for peg in &self.peg_perms {
+            // options[c]: the colours whose counts equal colour c's counts moved by `peg`.
+            let options: Vec<Vec<u8>> = (0..k)
+                .map(|c| (0..k as u8).filter(|&d| (0..p).all(|i| counts[c * p + peg[i] as usize] == counts[d as usize * p + i])).collect())
+                .collect();
+            let mut colour = Vec::with_capacity(k);
+            self.assign_colours(&options, &mut colour, &mut |colour| {
+                let identity = colour.iter().enumerate().all(|(i, &c)| i == c as usize) && peg.iter().enumerate().all(|(i, &q)| i == q as usize);
+                let g = Symmetry { colour: colour.to_vec(), peg: peg.clone() };
+                if !identity && set.iter().all(|&c| member.get(self.image(&g, c) as usize).copied().unwrap_or(false)) {
+                    found.push(g);
+                }
+            });
         }
-        let pairs: Vec<(&Vec<u8>, &Vec<u8>)> = colour_perms.iter().flat_map(|cp| peg_perms.iter().map(move |pp| (cp, pp))).collect();
-        pairs
-            .par_iter()
-            .flat_map_iter(|(cp, pp)| {
-                let id_of = &id_of;
-                self.codes.iter().map(move |code| id_of[base(&mut (0..self.pegs).map(|i| cp[code[pp[i] as usize] as usize] as usize))])
-            })
-            .collect()
+        found
+    }
+
+    /// Calls `visit` with every injective choice colour[c] ∈ options[c].
+    fn assign_colours(&self, options: &[Vec<u8>], colour: &mut Vec<u8>, visit: &mut dyn FnMut(&[u8])) {
+        let c = colour.len();
+        if c == options.len() {
+            visit(colour);
+            return;
+        }
+        for &d in &options[c] {
+            if !colour.contains(&d) {
+                colour.push(d);
+                self.assign_colours(options, colour, visit);
+                colour.pop();
+            }
+        }
     }
 
     pub fn pegs(&self) -> usize {
@@ -247,25 +284,23 @@ impl SearchProblem for Mastermind {
         self.code_label(query)
     }
     /// Finds the symmetries that map `set` onto itself (for sets of at least
-    /// `SYMMETRY_MIN_SET` codes) and keeps the smallest query of each orbit.
+    /// `SYMMETRY_MIN_SET` codes, see [`Mastermind::set_stabilizer`]) and keeps
+    /// the smallest query of each orbit.
     fn distinct_up_to_symmetry(&self, _: &(), set: &Vec<CodeId>, candidates: Vec<QueryId>) -> Vec<QueryId> {
-        let n = self.codes.len();
-        if self.symmetries.is_empty() || set.len() < SYMMETRY_MIN_SET {
+        if set.len() < SYMMETRY_MIN_SET {
             return candidates;
         }
-        let mut member = vec![false; n];
-        set.iter().for_each(|&c| member[c as usize] = true);
-        let fixing: Vec<&[u32]> = self
-            .symmetries
-            .chunks_exact(n)
-            .skip(1)
-            .filter(|sigma| set.iter().all(|&c| member[sigma[c as usize] as usize]))
-            .collect();
+        let fixing = self.set_stabilizer(set);
         if fixing.is_empty() {
             return candidates;
         }
-        candidates.into_iter().filter(|&q| fixing.iter().all(|sigma| sigma[q as usize] >= q)).collect()
+        candidates.into_iter().filter(|&q| fixing.iter().all(|g| self.image(g, q) >= q)).collect()
     }
+}
+
+/// The base-`colors` value of a code's pegs.
+fn base_value(code: &[u8], colors: usize) -> usize {
+    code.iter().fold(0usize, |acc, &c| acc * colors + c as usize)
 }
 
 impl crate::search::tree::Replay for Mastermind {
@@ -278,5 +313,38 @@ impl crate::search::tree::Replay for Mastermind {
     }
     fn codes_of(&self, set: &Vec<CodeId>) -> Vec<CodeId> {
         set.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stabilizer found from the colour-at-peg counts is the whole group on
+    /// the full set, and exactly the symmetries fixing colour A on the codes
+    /// without A (checked against brute force over all c!·p! symmetries).
+    #[test]
+    fn set_stabilizer_matches_brute_force() {
+        let mm = Mastermind::new(3, 4, false).unwrap();
+        let all: Vec<CodeId> = (0..mm.codes.len() as CodeId).collect();
+        assert_eq!(mm.set_stabilizer(&all).len(), 24 * 6 - 1);
+        let without_a: Vec<CodeId> = all.iter().copied().filter(|&c| !mm.codes[c as usize].contains(&0)).collect();
+        assert_eq!(mm.set_stabilizer(&without_a).len(), 6 * 6 - 1);
+        // Codes whose first two pegs agree: every colour permutation with the
+        // peg permutations that keep pegs {0, 1}; brute force over all c!·p! agrees.
+        let odd: Vec<CodeId> = all.iter().copied().filter(|&c| mm.codes[c as usize][0] == mm.codes[c as usize][1]).collect();
+        let member = |c: u32| odd.contains(&c);
+        let mut brute = 0;
+        for colour in permutations(4) {
+            for peg in permutations(3) {
+                let g = Symmetry { colour: colour.clone(), peg: peg.clone() };
+                let identity = colour == [0, 1, 2, 3] && peg == [0, 1, 2];
+                if !identity && odd.iter().all(|&c| member(mm.image(&g, c))) {
+                    brute += 1;
+                }
+            }
+        }
+        assert_eq!(brute, 24 * 2 - 1);
+        assert_eq!(mm.set_stabilizer(&odd).len(), brute);
     }
 }

@@ -25,6 +25,9 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+/// Smallest set whose candidate queries [`PerfectSearch::solve`] tries in parallel.
+const PARALLEL_PERFECT: u64 = 256;
+
 /// What the table knows about a node.
 #[derive(Clone, Copy, Debug)]
 enum Known {
@@ -173,13 +176,17 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
                 }
             }
         }
-        for &(bound, _, q) in &candidates {
-            if bound >= best {
-                break;
-            }
-            if let Some(total) = self.after_query(state, set, q, best, branching) {
-                best = total;
-                best_query = Some(q);
+        if self.problem.set_size(set) >= PARALLEL_PERFECT && rayon::current_num_threads() > 1 {
+            (best, best_query) = self.best_in_parallel(state, set, &candidates, best, branching);
+        } else {
+            for &(bound, _, q) in &candidates {
+                if bound >= best {
+                    break;
+                }
+                if let Some(total) = self.after_query(state, set, q, best, branching) {
+                    best = total;
+                    best_query = Some(q);
+                }
             }
         }
         let found = best < budget;
@@ -195,6 +202,30 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             })
             .or_insert(entry);
         found.then_some(best)
+    }
+
+    /// The candidates of a large node tried in parallel with a shared best
+    /// total (each starts with the best known when it starts; ties keep the
+    /// earliest candidate, as the sequential loop does).
+    fn best_in_parallel(&self, state: &P::State, set: &P::Set, candidates: &[(u64, f64, QueryId)], budget: u64, branching: u64) -> (u64, Option<QueryId>) {
+        let best = AtomicU64::new(budget);
+        let found: Vec<Option<(u64, usize)>> = candidates
+            .par_iter()
+            .enumerate()
+            .map(|(i, &(bound, _, q))| {
+                let now = best.load(Ordering::Relaxed);
+                if bound >= now {
+                    return None;
+                }
+                let total = self.after_query(state, set, q, now, branching)?;
+                best.fetch_min(total, Ordering::Relaxed);
+                Some((total, i))
+            })
+            .collect();
+        match found.into_iter().flatten().min() {
+            Some((total, i)) => (total, Some(candidates[i].2)),
+            None => (budget, None),
+        }
     }
 
     /// T after asking `query`, if below `budget`.
