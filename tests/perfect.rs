@@ -100,3 +100,23 @@ fn mm1296_perfect_is_5625() {
     let v = verify(&mm, &export(&search, &mm).unwrap()).unwrap();
     assert_eq!((v.total, v.codes), (5625, 1296));
 }
+
+/// MM(3,8): the per-set symmetry search (colour-at-peg counts) gives the
+/// optimum found before without any symmetry reduction (710 000 nodes then).
+#[test]
+fn mm_3_8_perfect_is_2359_with_symmetry_reduction() {
+    let (r, _) = solve_perfect(&Mastermind::new(3, 8, false).unwrap());
+    assert_eq!(r.total, 2359);
+    assert!(r.nodes < 100_000, "symmetry reduction applies ({} nodes)", r.nodes);
+}
+
+/// The committed MM(4,7) optimum (11228 = 4.676385 × 2401, Ville 2013: 4.676)
+/// replays code by code to its total (the search takes minutes: `reproduce perfect`).
+#[test]
+fn committed_mm_4_7_tree_verifies_to_11228() {
+    use renyi_search::search::tree::StrategyFile;
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/results/perfect-mm47.json")).unwrap();
+    let file: StrategyFile = serde_json::from_str(&text).unwrap();
+    let checked = verify(&Mastermind::new(4, 7, false).unwrap(), &file.tree).unwrap();
+    assert_eq!((checked.total, file.total), (11228, 11228));
+}

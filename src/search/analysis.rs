@@ -10,7 +10,7 @@ use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::{decide, decide_sized, Strategy, TieBreak};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
-use dashmap::DashMap;
+use super::memo::Memo;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -67,9 +67,14 @@ pub struct RunOptions {
 struct TreeWalker<'a, P: SearchProblem> {
     problem: &'a P,
     strategy: Strategy,
-    memo: DashMap<(P::State, P::Set), Arc<Outcome>, super::fasthash::FastBuild>,
+    memo: Memo<(P::State, P::Set), Arc<Outcome>>,
     nodes: AtomicU64,
     progress: ProgressBar,
+}
+
+/// The memo of a walker: in use for MIX only (see [`Memo`]).
+fn mix_memo<K: Eq + std::hash::Hash>(strategy: &Strategy) -> Memo<K, Arc<Outcome>> {
+    Memo::new(strategy.tie.kind == TieBreak::Mix)
 }
 
 /// Minimum set size for which the children of a node are expanded in parallel.
@@ -81,15 +86,15 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         if self.problem.set_size(set) == 1 {
             return Arc::new(self.terminal(set));
         }
-        // LEX trees never meet the same node twice, so only MIX keeps a memo.
-        let key = (self.strategy.tie.kind == TieBreak::Mix).then(|| (state.clone(), set.clone()));
-        if let Some(hit) = key.as_ref().and_then(|k| self.memo.get(k)) {
-            return hit.clone();
-        }
-        self.nodes.fetch_add(1, Ordering::Relaxed);
         if self.problem.set_size(set) == 2 && !self.problem.has_solving_answers() {
+            self.nodes.fetch_add(1, Ordering::Relaxed);
             return Arc::new(self.pair(state, set));
         }
+        let key = self.memo.is_active().then(|| (state.clone(), set.clone()));
+        if let Some(hit) = key.as_ref().and_then(|k| self.memo.get(k)) {
+            return hit;
+        }
+        self.nodes.fetch_add(1, Ordering::Relaxed);
         let decision = decide_sized(self.problem, &self.strategy, state, set);
         let mut chosen = &decision.chosen[..];
         // Queries that split M into singletons all lead to the same classes,
@@ -99,7 +104,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         }
         let outcome = Arc::new(if chosen.is_empty() { self.terminal(set) } else { self.mean_over(state, set, chosen) });
         if let Some(key) = key {
-            self.memo.insert(key, outcome.clone());
+            self.memo.insert(key, outcome.clone(), self.problem.set_bytes(set) as u64 + 64);
         }
         outcome
     }
@@ -162,7 +167,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 /// that node were the root of its own analysis (depths counted from it).
 /// Used by [`super::units`] for work units below the first queries.
 pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy, state: &P::State, set: &P::Set) -> Outcome {
-    let walker = TreeWalker { problem, strategy, memo: DashMap::default(), nodes: AtomicU64::new(0), progress: ProgressBar::hidden() };
+    let walker = TreeWalker { problem, strategy, memo: mix_memo(&strategy), nodes: AtomicU64::new(0), progress: ProgressBar::hidden() };
     Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone())
 }
 
@@ -177,7 +182,7 @@ pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOp
     let walker = TreeWalker {
         problem,
         strategy,
-        memo: DashMap::default(),
+        memo: mix_memo(&strategy),
         nodes: AtomicU64::new(1),
         progress: progress_bar(options.progress),
     };

@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod fasthash;
+pub mod memo;
 pub mod outcome;
 pub mod perfect;
 pub mod play;

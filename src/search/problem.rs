@@ -138,6 +138,10 @@ pub trait SearchProblem: Sync {
     fn multiplicity(&self, _state: &Self::State, _query: QueryId) -> u64 {
         1
     }
+    /// About how many heap bytes `set` occupies (memo budgets). Default: 4 per code.
+    fn set_bytes(&self, set: &Self::Set) -> usize {
+        4 * self.set_size(set) as usize
+    }
     /// Human-readable query, e.g. `AABC`.
     fn query_label(&self, query: QueryId) -> String;
     /// Drops queries that a symmetry of the game mapping `set` onto itself (and

@@ -43,6 +43,9 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn set_size(&self, set: &P::Set) -> u64 {
         self.inner.set_size(set)
     }
+    fn set_bytes(&self, set: &P::Set) -> usize {
+        self.inner.set_bytes(set)
+    }
     fn count_answers(&self, q: QueryId, set: &P::Set, counts: &mut [u64]) {
         self.inner.count_answers(q, set, counts)
     }

@@ -674,6 +674,10 @@ impl SearchProblem for Beams {
         let (_, d) = self.decode_query(q);
         self.board.diagonal_offset[d] as u64
     }
+    /// A pattern number and a colouring row per pattern.
+    fn set_bytes(&self, set: &CodeSet) -> usize {
+        set.patterns.len() * (4 + 8 * self.words)
+    }
     fn multiplicity(&self, state: &BeamsState, q: QueryId) -> u64 {
         let (c, _) = self.decode_query(q);
         match self.offer {
