@@ -250,6 +250,14 @@ fn beams_6c6p_root_smoke() {
     let sparse: Vec<u64> = (0..12).map(|w| if w == 3 { 0b1001_0001 } else { 0 }).collect();
     (1000..1012).for_each(|t| small.push_row(t, &sparse));
     for set in [&subset, &small] {
+        // Batched answer counts (row pass, or code by code for small sets) = one query at a time.
+        let a = g.answer_count();
+        let mut batched = vec![0u64; queries.len() * a];
+        g.count_answers_batch(&queries, set, &mut batched);
+        for (i, &q) in queries.iter().enumerate() {
+            g.count_answers(q, set, &mut counts);
+            assert_eq!(&batched[i * a..(i + 1) * a], &counts[..], "batched counts, query {q}, |M| = {}", set.size);
+        }
         let sizes = g.class_sizes_batch(&queries, set);
         for (i, &q) in queries.iter().enumerate() {
             g.count_answers(q, set, &mut counts);

@@ -121,6 +121,9 @@ impl CompactCounts {
 /// most c! ≤ 720 codes, so no count can overflow in between).
 const FLUSH_ROWS: usize = 1 << 20;
 
+/// Largest set whose answers are looked up code by code instead of row by row.
+const SMALL_SET: u64 = 48;
+
 /// Largest pattern count for which the board symmetries are tabulated.
 const MAX_SYMMETRY_PATTERNS: usize = 100_000;
 /// Smallest set for which symmetries fixing it are looked for.
@@ -500,11 +503,22 @@ impl SearchProblem for Beams {
             }
         }
     }
-    /// One pass over the set for all queries ([`Beams::compact_counts`]).
+    /// One pass over the set for all queries ([`Beams::compact_counts`]); small
+    /// sets look up each code's answer directly (no tables to set up).
     fn count_answers_batch(&self, queries: &[QueryId], set: &CodeSet, counts: &mut [u64]) {
         let a = self.answer_count();
         counts.iter_mut().for_each(|x| *x = 0);
         let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
+        if set.size <= SMALL_SET {
+            let (k, nd) = (self.variant.colours, self.board.diagonals.len());
+            set.for_each_code(self.words, |t, sigma| {
+                let (hits, pieces) = (&self.hits[t as usize * nd * k..(t as usize + 1) * nd * k], &self.piece_of[sigma * k..(sigma + 1) * k]);
+                for (out, &(c, d)) in counts.chunks_exact_mut(a).zip(&decoded) {
+                    out[hits[d * k + pieces[c] as usize] as usize] += 1;
+                }
+            });
+            return;
+        }
         let compact = self.compact_counts(&decoded, set);
         for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(a)) {
             let answers = compact.of(c, d);
@@ -514,8 +528,7 @@ impl SearchProblem for Beams {
     /// Small sets walk their codes: per query the answers of all codes are
     /// collected and sorted, which avoids scanning the whole answer range.
     fn class_sizes_batch(&self, queries: &[QueryId], set: &CodeSet) -> ClassSizes {
-        const SMALL: u64 = 48;
-        if set.size > SMALL {
+        if set.size > SMALL_SET {
             let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
             let compact = self.compact_counts(&decoded, set);
             let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * 8);
@@ -528,7 +541,7 @@ impl SearchProblem for Beams {
         set.for_each_code(self.words, |t, sigma| {
             piece_rows.extend(self.piece_of[sigma * k..(sigma + 1) * k].iter().map(|&j| t as usize * nd * k + j as usize));
         });
-        // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most 48 < 256).
+        // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most SMALL_SET < 256).
         let mut tally = vec![0u8; self.answer_count()];
         let mut seen: Vec<u8> = Vec::with_capacity(set.size as usize);
         let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * set.size as usize);
