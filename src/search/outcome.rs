@@ -114,17 +114,11 @@ impl Outcome {
         if parts.iter().all(|(_, o)| o.fraction.is_none()) {
             return Outcome::integer_mean(parts, weight);
         }
-        let (mut counts, mut penalty, mut penalised) = (Vec::new(), Exact::zero(), Vec::new());
+        let mut mean = Outcome::empty();
         for (w, o) in parts {
-            let w = int(*w);
-            let scaled = |v: Vec<Exact>| v.into_iter().map(|c| c * &w).collect::<Vec<Exact>>();
-            add_into(&mut counts, &scaled(o.depth_counts()), 0);
-            add_into(&mut penalised, &scaled(o.penalised()), 0);
-            penalty += o.penalty() * &w;
+            mean.add_shifted(&o.scaled(&Exact::new(BigInt::from(*w), BigInt::from(weight))), 0);
         }
-        let inverse = Exact::new(1.into(), weight.into());
-        let scale = |v: Vec<Exact>| v.into_iter().map(|c| c * &inverse).collect::<Vec<Exact>>();
-        Outcome::from_exact(scale(counts), penalty * &inverse).with_penalised(&scale(penalised))
+        mean
     }
 
     /// [`Self::weighted_mean`] of integer outcomes: the weighted sums are
