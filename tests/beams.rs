@@ -249,7 +249,23 @@ fn beams_6c6p_root_smoke() {
     let mut small = renyi_search::games::beams::codeset::CodeSet::empty();
     let sparse: Vec<u64> = (0..12).map(|w| if w == 3 { 0b1001_0001 } else { 0 }).collect();
     (1000..1012).for_each(|t| small.push_row(t, &sparse));
-    for set in [&subset, &small] {
+    // Sparse rows as deep in the tree: mostly one code per row (looked up code
+    // by code), some rows with several codes (popcount path), > 48 codes.
+    let mut scattered = renyi_search::games::beams::codeset::CodeSet::empty();
+    for t in 0..90u32 {
+        let mut mask = vec![0u64; 12];
+        mask[(t as usize * 7) % 11] |= 1 << (t % 64);
+        if t % 9 == 0 {
+            mask[(t as usize * 5 + 1) % 11] |= 0b1011 << (t % 50);
+        }
+        scattered.push_row(t * 4_001, &mask);
+    }
+    assert!(scattered.size > 90 && scattered.size < 200);
+    for (answer, class) in g.split(g.query_id(3, 11), &scattered) {
+        let want: Vec<(u32, usize)> = scattered.codes(12).filter(|&(t, s)| g.answer_of(g.query_id(3, 11), g.code_id(t, s)) == answer).collect();
+        assert_eq!(class.codes(12).collect::<Vec<_>>(), want, "split of sparse rows, answer {answer}");
+    }
+    for set in [&subset, &small, &scattered] {
         // Batched answer counts (row pass, or code by code for small sets) = one query at a time.
         let a = g.answer_count();
         let mut batched = vec![0u64; queries.len() * a];
@@ -335,4 +351,39 @@ fn beams_6c6p_committed_run_units_recompute() {
         checked += 1;
     }
     assert!(checked >= 5, "only {checked} units checked");
+}
+
+/// The walk's shortcut — the first query, in canonical order, that splits a
+/// small set into singletons — agrees with the full H_α decision (LEX), and is
+/// among the MIX choices, on small subsets of 6c3p reached by real play.
+#[test]
+fn finest_first_shortcut_agrees_with_full_decision() {
+    use renyi_search::search::strategy::{decide, decide_finest_first};
+    let g = game("6c3p", QueryOrder::ColourFirst);
+    let (mut checked, mut finest) = (0, 0);
+    for alpha in ["0", "1", "2", "inf"] {
+        for tie in [TieRule::lex(), TieRule::mix()] {
+            let strategy = Strategy::new(alpha.parse().unwrap(), tie);
+            let mut stack = vec![(g.initial_state(), g.full_set())];
+            while let Some((state, set)) = stack.pop() {
+                let full = decide(&g, &strategy, &state, &set);
+                if set.size <= 64 && set.size >= 2 {
+                    let fast = decide_finest_first(&g, &strategy, &state, &set);
+                    checked += 1;
+                    if fast.best_sizes.len() as u64 == set.size {
+                        finest += 1;
+                        assert_eq!(fast.chosen[0].1, full[0].1, "α = {alpha}, {tie}: the first finest query is LEX's choice");
+                        assert!(full.iter().any(|c| c.1 == fast.chosen[0].1));
+                    } else {
+                        assert_eq!(fast.chosen, full);
+                    }
+                }
+                if let Some(&(_, q)) = full.first() {
+                    let next = g.next_state(&state, q);
+                    stack.extend(g.split(q, &set).into_iter().filter(|(_, c)| c.size > 1).map(|(_, c)| (next, c)));
+                }
+            }
+        }
+    }
+    assert!(checked > 1000 && finest > 100, "checked {checked}, finest {finest}");
 }

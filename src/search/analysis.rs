@@ -7,7 +7,7 @@
 
 use super::outcome::{exact_f64, exact_string, Exact, Outcome};
 use super::problem::{AnswerId, QueryId, SearchProblem};
-use super::strategy::{decide, decide_sized, Strategy, TieBreak};
+use super::strategy::{decide, decide_finest_first, Strategy, TieBreak};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
 use super::memo::Memo;
@@ -95,7 +95,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
             return hit;
         }
         self.nodes.fetch_add(1, Ordering::Relaxed);
-        let decision = decide_sized(self.problem, &self.strategy, state, set);
+        let decision = decide_finest_first(self.problem, &self.strategy, state, set);
         let mut chosen = &decision.chosen[..];
         // Queries that split M into singletons all lead to the same classes,
         // which end at once (no state matters): one of them stands for all.

@@ -120,7 +120,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// narrows (see [`SearchProblem::narrowing_queries`]), else the root's.
     fn candidates(&self, state: &P::State, set: &P::Set) -> (Vec<(u64, f64, QueryId)>, u64) {
         let m = self.problem.set_size(set);
-        let admissible: Vec<QueryId> = (0..self.problem.query_count() as QueryId).filter(|&q| self.problem.is_admissible(state, q)).collect();
+        let admissible = self.problem.admissible_queries(state);
         let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
         let all_counts = batch_counts(self.problem, &queries, set);
         let a = self.problem.answer_count();

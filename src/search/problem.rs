@@ -105,11 +105,26 @@ pub trait SearchProblem: Sync {
     fn narrowing_queries(&self) -> bool {
         false
     }
+    /// The admissible queries in `state`, in canonical order. Default: every
+    /// query filtered by [`Self::is_admissible`]; games may list them directly.
+    fn admissible_queries(&self, state: &Self::State) -> Vec<QueryId> {
+        (0..self.query_count() as QueryId).filter(|&q| self.is_admissible(state, q)).collect()
+    }
     /// For a set of two codes: the first admissible query (canonical order)
     /// that tells them apart, if any. Games may override the default (which
     /// counts classes query by query) with a direct comparison.
     fn separating_query(&self, state: &Self::State, set: &Self::Set) -> Option<QueryId> {
         (0..self.query_count() as QueryId).find(|&q| self.is_admissible(state, q) && self.class_sizes_batch(&[q], set).get(0).len() == 2)
+    }
+    /// The first of `queries` (in the order given) that splits `set` into
+    /// singletons, if any. The default counts a few queries at a time; games
+    /// may compare the codes' answers directly.
+    fn first_finest_query(&self, queries: &[QueryId], set: &Self::Set) -> Option<QueryId> {
+        let n = self.set_size(set) as usize;
+        queries.chunks(8).find_map(|chunk| {
+            let sizes = self.class_sizes_batch(chunk, set);
+            (0..chunk.len()).find(|&i| sizes.get(i).len() == n).map(|i| chunk[i])
+        })
     }
     /// Whether any query has a solving answer (see [`Self::solving_answer`]).
     /// Without them every node of two codes costs the same after any query that

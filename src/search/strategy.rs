@@ -99,8 +99,46 @@ pub struct Decision {
 
 /// [`decide`] that also reports the class sizes of the best partition.
 pub fn decide_sized<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set) -> Decision {
-    let (ties, best_sizes) = best_queries_sized(problem, &strategy.score, state, set);
+    decide_among(problem, strategy, state, set, &problem.admissible_queries(state))
+}
+
+/// [`decide_sized`] among the admissible `queries` (canonical order).
+fn decide_among<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set, queries: &[QueryId]) -> Decision {
+    let (ties, best_sizes) = best_among(problem, &strategy.score, set, queries);
     Decision { chosen: chosen_queries(problem, &strategy.tie, state, set, &ties), best_sizes }
+}
+
+/// Largest set scanned for a query that splits it into singletons
+/// ([`decide_finest_first`]).
+const FINEST_SCAN_MAX: u64 = 64;
+
+/// [`decide_sized`] for the exact tree walk, which needs only one query when
+/// some admissible query splits M into singletons. That partition is the
+/// unique maximum of H_α for every α (H_α is Schur-concave and {1,…,1} is
+/// majorised by every partition of |M|), so the first such query in canonical
+/// order is LEX's choice, and under MIX every tied query leads to the same
+/// singleton leaves in a game without solving answers. Small sets are scanned
+/// in canonical order and the scan stops at that query; everything else is
+/// decided as by [`decide_sized`].
+pub fn decide_finest_first<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set) -> Decision {
+    let n = problem.set_size(set);
+    let queries = problem.admissible_queries(state);
+    if n >= 2 && n <= FINEST_SCAN_MAX && finest_first_is_exact(problem, &strategy.tie, set, &queries) {
+        if let Some(q) = problem.first_finest_query(&queries, set) {
+            return Decision { chosen: vec![(problem.multiplicity(state, q), q)], best_sizes: vec![1; n as usize] };
+        }
+    }
+    decide_among(problem, strategy, state, set, &queries)
+}
+
+/// Whether the first finest query stands for the tie rule's whole choice: LEX
+/// with no possible secret among the queries to prefer, or MIX in a game
+/// without solving answers.
+fn finest_first_is_exact<P: SearchProblem>(problem: &P, rule: &TieRule, set: &P::Set, queries: &[QueryId]) -> bool {
+    match rule.kind {
+        TieBreak::Lex => !rule.possible_secrets_first || !queries.iter().any(|&q| problem.is_possible_secret(q, set)),
+        TieBreak::Mix => !problem.has_solving_answers(),
+    }
 }
 
 /// The non-zero class sizes of the partition of `set` by `query`;
@@ -117,15 +155,13 @@ const PARALLEL_WORK: usize = 1 << 15;
 /// order. A query is sensible if it splits `set` into at least two classes
 /// (thesis Satz 4.2, Q*). The maximum and the tie set are exact.
 pub fn best_queries<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P::State, set: &P::Set) -> Vec<QueryId> {
-    best_queries_sized(problem, score, state, set).0
+    best_among(problem, score, set, &problem.admissible_queries(state)).0
 }
 
-/// [`best_queries`] with the class sizes of the first of them.
-fn best_queries_sized<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P::State, set: &P::Set) -> (Vec<QueryId>, Vec<u64>) {
-    let queries: Vec<QueryId> =
-        (0..problem.query_count() as QueryId).filter(|&q| problem.is_admissible(state, q)).collect();
+/// The maxima among `queries` (as [`best_queries`]) with the class sizes of the first of them.
+fn best_among<P: SearchProblem>(problem: &P, score: &RenyiScore, set: &P::Set, queries: &[QueryId]) -> (Vec<QueryId>, Vec<u64>) {
     let n = problem.set_size(set);
-    let sizes = batch_class_sizes(problem, &queries, set);
+    let sizes = batch_class_sizes(problem, queries, set);
     let keyed: Vec<(usize, f64)> =
         (0..sizes.len()).filter(|&i| sizes.get(i).iter().all(|&x| x < n)).map(|i| (i, score.approx(sizes.get(i)))).collect();
     let Some(top) = keyed.iter().map(|k| k.1).reduce(f64::max) else {

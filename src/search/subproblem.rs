@@ -70,6 +70,12 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn narrowing_queries(&self) -> bool {
         self.inner.narrowing_queries()
     }
+    fn admissible_queries(&self, state: &P::State) -> Vec<QueryId> {
+        self.inner.admissible_queries(state)
+    }
+    fn first_finest_query(&self, queries: &[QueryId], set: &P::Set) -> Option<QueryId> {
+        self.inner.first_finest_query(queries, set)
+    }
     fn has_solving_answers(&self) -> bool {
         self.inner.has_solving_answers()
     }

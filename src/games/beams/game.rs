@@ -117,6 +117,31 @@ impl CompactCounts {
     }
 }
 
+/// The colouring of a row holding exactly one code.
+#[inline]
+fn single_colouring(mask: &[u64]) -> Option<usize> {
+    let mut found = None;
+    for (w, &word) in mask.iter().enumerate().filter(|(_, m)| **m != 0) {
+        if found.is_some() || word & (word - 1) != 0 {
+            return None;
+        }
+        found = Some(w * 64 + word.trailing_zeros() as usize);
+    }
+    found
+}
+
+/// The class of `answer` among `classes`, added if new.
+fn class_of(classes: &mut Vec<(AnswerId, CodeSet)>, answer: AnswerId) -> &mut CodeSet {
+    let at = match classes.iter().position(|(b, _)| *b == answer) {
+        Some(i) => i,
+        None => {
+            classes.push((answer, CodeSet::empty()));
+            classes.len() - 1
+        }
+    };
+    &mut classes[at].1
+}
+
 /// Rows between two flushes of the compact u32 answer counts (a row holds at
 /// most c! ≤ 720 codes, so no count can overflow in between).
 const FLUSH_ROWS: usize = 1 << 20;
@@ -355,6 +380,20 @@ impl Beams {
             if row % FLUSH_ROWS == FLUSH_ROWS - 1 {
                 flush(&mut compact, &mut totals);
             }
+            let hits = &self.hits[t as usize * nd * k..(t as usize + 1) * nd * k];
+            if let Some(sigma) = single_colouring(mask) {
+                // One code in the row (the common case deep in the tree): its
+                // answers are looked up directly. Answer 0 is counted too (it is
+                // overwritten below), which keeps the loop free of branches.
+                let pieces = &self.piece_of[sigma * k..sigma * k + used_colours];
+                for (i, &d) in lines.iter().enumerate() {
+                    let line = &hits[d * k..(d + 1) * k];
+                    for (c, &j) in pieces.iter().enumerate() {
+                        compact[c * width + offset[i] + line[j as usize] as usize] += 1;
+                    }
+                }
+                continue;
+            }
             self.row_piece_counts(mask, used_colours, &mut per_piece);
             touched.clear();
             for j in 0..k {
@@ -362,7 +401,6 @@ impl Beams {
                 touched.extend((0..used_colours).filter(|&c| per_piece[c * k + j] != 0).map(|c| (c * width, per_piece[c * k + j] as u32)));
             }
             starts[k] = touched.len();
-            let hits = &self.hits[t as usize * nd * k..(t as usize + 1) * nd * k];
             // Answer 0 (no hit) is left out here and filled in from |M| below:
             // it is the most frequent answer and would chain the additions.
             for (i, &d) in lines.iter().enumerate() {
@@ -476,6 +514,21 @@ impl SearchProblem for Beams {
     fn is_admissible(&self, state: &BeamsState, q: QueryId) -> bool {
         let (c, d) = self.decode_query(q);
         state.used >> d & 1 == 0 && (self.offer == ColourOffer::All || c <= state.asked as usize)
+    }
+    /// Unused diagonals × offered colours, listed in query order (no decoding).
+    fn admissible_queries(&self, state: &BeamsState) -> Vec<QueryId> {
+        if self.offer == ColourOffer::All {
+            return (0..self.query_count() as QueryId).filter(|&q| self.is_admissible(state, q)).collect();
+        }
+        let (nc, nd) = (self.variant.colours, self.board.diagonals.len());
+        let colours = (state.asked as usize + 1).min(nc);
+        let free: Vec<usize> = (0..nd).filter(|&d| state.used >> d & 1 == 0).collect();
+        let mut out = Vec::with_capacity(colours * free.len());
+        match self.order {
+            QueryOrder::ColourFirst => (0..colours).for_each(|c| out.extend(free.iter().map(|&d| (c * nd + d) as QueryId))),
+            QueryOrder::DiagonalFirst => free.iter().for_each(|&d| out.extend((0..colours).map(|c| (d * nc + c) as QueryId))),
+        }
+        out
     }
     fn next_state(&self, state: &BeamsState, q: QueryId) -> BeamsState {
         let (c, d) = self.decode_query(q);
@@ -621,6 +674,11 @@ impl SearchProblem for Beams {
         let mut rows: Vec<u64> = Vec::with_capacity(self.variant.colours * w);
         for (row, (t, mask)) in set.rows(w).enumerate() {
             self.prefetch_ahead(&set.patterns, row);
+            if let Some(sigma) = single_colouring(mask) {
+                let a = self.piece_hits(t, d)[self.piece_of[sigma * self.variant.colours + c] as usize] as AnswerId;
+                class_of(&mut classes, a).push_row(t, mask);
+                continue;
+            }
             answers.clear();
             rows.clear();
             for (j, &a) in self.piece_hits(t, d).iter().enumerate() {
@@ -637,14 +695,7 @@ impl SearchProblem for Beams {
             for (slot, &a) in answers.iter().enumerate() {
                 let row = &rows[slot * w..(slot + 1) * w];
                 if row.iter().any(|&x| x != 0) {
-                    let at = match classes.iter().position(|(b, _)| *b == a as AnswerId) {
-                        Some(i) => i,
-                        None => {
-                            classes.push((a as AnswerId, CodeSet::empty()));
-                            classes.len() - 1
-                        }
-                    };
-                    classes[at].1.push_row(t, row);
+                    class_of(&mut classes, a as AnswerId).push_row(t, row);
                 }
             }
         }
@@ -664,6 +715,24 @@ impl SearchProblem for Beams {
         (0..self.query_count() as QueryId).find(|&q| {
             let (c, d) = self.decode_query(q);
             self.is_admissible(state, q) && answer(codes[0], c, d) != answer(codes[1], c, d)
+        })
+    }
+    /// Looks up each code's answer and marks it in a 256-bit mask (answers are
+    /// bytes): a query is finest when no answer repeats.
+    fn first_finest_query(&self, queries: &[QueryId], set: &CodeSet) -> Option<QueryId> {
+        let (k, nd) = (self.variant.colours, self.board.diagonals.len());
+        let mut codes: Vec<(usize, usize)> = Vec::with_capacity(set.size as usize);
+        set.for_each_code(self.words, |t, sigma| codes.push((t as usize * nd * k, sigma * k)));
+        queries.iter().copied().find(|&q| {
+            let (c, d) = self.decode_query(q);
+            let mut seen = [0u128; 2];
+            codes.iter().all(|&(hits, pieces)| {
+                let a = self.hits[hits + d * k + self.piece_of[pieces + c] as usize];
+                let (word, bit) = ((a >> 7) as usize, 1u128 << (a & 127));
+                let fresh = seen[word] & bit == 0;
+                seen[word] |= bit;
+                fresh
+            })
         })
     }
     fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
@@ -777,3 +846,4 @@ mod tests {
         assert_eq!(p[5], vec![2, 1, 0]);
     }
 }
+
