@@ -6,7 +6,7 @@
 //! and the game's [`Terminal`](super::problem::Terminal) cost at a leaf.
 
 use super::outcome::{exact_f64, exact_string, Exact, Outcome};
-use super::problem::{AnswerId, QueryId, SearchProblem};
+use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
 use super::strategy::{decide, decide_finest_first, Strategy, TieBreak};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
@@ -67,9 +67,18 @@ pub struct RunOptions {
 struct TreeWalker<'a, P: SearchProblem> {
     problem: &'a P,
     strategy: Strategy,
-    memo: Memo<(P::State, P::Set), Arc<Outcome>>,
+    memo: Memo<(P::State, SetKey<P::Set>), Arc<Outcome>>,
     nodes: AtomicU64,
     progress: ProgressBar,
+}
+
+/// A memo key's set: the set itself, or its codes listed when the game finds
+/// that shorter ([`SearchProblem::code_list_key`]; which form a set takes
+/// depends on its contents only, so equal sets have equal keys).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum SetKey<S> {
+    Set(S),
+    Codes(Box<[CodeId]>),
 }
 
 /// The memo of a walker: in use for MIX only (see [`Memo`]).
@@ -90,7 +99,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
             self.nodes.fetch_add(1, Ordering::Relaxed);
             return Arc::new(self.pair(state, set));
         }
-        let key = self.memo.is_active().then(|| (state.clone(), set.clone()));
+        let key = self.memo.is_active().then(|| (state.clone(), self.set_key(set)));
         if let Some(hit) = key.as_ref().and_then(|k| self.memo.get(k)) {
             return hit;
         }
@@ -104,9 +113,20 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         }
         let outcome = Arc::new(if chosen.is_empty() { self.terminal(set) } else { self.mean_over(state, set, chosen) });
         if let Some(key) = key {
-            self.memo.insert(key, outcome.clone(), self.problem.set_bytes(set) as u64 + 64);
+            let bytes = match &key.1 {
+                SetKey::Set(set) => self.problem.set_bytes(set),
+                SetKey::Codes(codes) => 4 * codes.len(),
+            };
+            self.memo.insert(key, outcome.clone(), (bytes + outcome.heap_bytes()) as u64 + 64);
         }
         outcome
+    }
+
+    fn set_key(&self, set: &P::Set) -> SetKey<P::Set> {
+        match self.problem.code_list_key(set) {
+            Some(codes) => SetKey::Codes(codes),
+            None => SetKey::Set(set.clone()),
+        }
     }
 
     /// A node of two codes in a game without solving answers: every query that

@@ -84,6 +84,15 @@ impl Outcome {
         self
     }
 
+    /// About how many bytes the outcome occupies on the heap (memo budgets).
+    pub fn heap_bytes(&self) -> usize {
+        let exact = |x: &Exact| 64 + (x.numer().bits() + x.denom().bits()).div_ceil(8) as usize;
+        let fraction = self.fraction.as_ref().map_or(0, |f| {
+            f.counts.iter().chain(&f.penalised).chain(std::iter::once(&f.penalty)).map(exact).sum::<usize>() + 64
+        });
+        std::mem::size_of::<Outcome>() + 8 * (self.counts.len() + self.penalised.len()) + fraction
+    }
+
     /// No codes.
     pub fn empty() -> Outcome {
         Outcome::default()

@@ -153,6 +153,13 @@ pub trait SearchProblem: Sync {
     fn multiplicity(&self, _state: &Self::State, _query: QueryId) -> u64 {
         1
     }
+    /// The codes of `set` as a short key for the MIX memo, when that is
+    /// smaller than the set itself (e.g. sparse bit rows). The choice must
+    /// depend on the set's contents only, so that equal sets get equal keys.
+    /// Default: `None` (the set is its own key).
+    fn code_list_key(&self, _set: &Self::Set) -> Option<Box<[CodeId]>> {
+        None
+    }
     /// About how many heap bytes `set` occupies (memo budgets). Default: 4 per code.
     fn set_bytes(&self, set: &Self::Set) -> usize {
         4 * self.set_size(set) as usize

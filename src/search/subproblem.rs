@@ -73,6 +73,9 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn admissible_queries(&self, state: &P::State) -> Vec<QueryId> {
         self.inner.admissible_queries(state)
     }
+    fn code_list_key(&self, set: &P::Set) -> Option<Box<[CodeId]>> {
+        self.inner.code_list_key(set)
+    }
     fn first_finest_query(&self, queries: &[QueryId], set: &P::Set) -> Option<QueryId> {
         self.inner.first_finest_query(queries, set)
     }

@@ -756,6 +756,15 @@ impl SearchProblem for Beams {
         let (_, d) = self.decode_query(q);
         self.board.diagonal_offset[d] as u64
     }
+    /// Sets of at most four codes per row on average (deep in the tree) are
+    /// keyed by their code ids: 4 bytes per code instead of a row of c! bits.
+    fn code_list_key(&self, set: &CodeSet) -> Option<Box<[CodeId]>> {
+        (set.size <= 4 * set.patterns.len() as u64).then(|| {
+            let mut ids = Vec::with_capacity(set.size as usize);
+            set.for_each_code(self.words, |t, sigma| ids.push(self.code_id(t, sigma)));
+            ids.into_boxed_slice()
+        })
+    }
     /// A pattern number and a colouring row per pattern.
     fn set_bytes(&self, set: &CodeSet) -> usize {
         set.patterns.len() * (4 + 8 * self.words)
