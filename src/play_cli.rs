@@ -170,7 +170,7 @@ pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std:
     }
     let (beams, strategy) = build(args)?;
     let started = std::time::SystemTime::now();
-    let sim = simulate(&beams, strategy, games, seed);
+    let sim = simulate(&beams, strategy, games, seed, true);
     println!("{} — H_{} {}: {} games (seed {}), {:.1} s", beams.name(), strategy.score.alpha(), args.tie, sim.games, sim.seed, sim.seconds);
     println!("  mean {:.4}, variance {:.4}, 2σ interval [{:.4}, {:.4}]", sim.mean, sim.variance, sim.interval.0, sim.interval.1);
     println!("  queries  {}", sim.queries_histogram.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "));

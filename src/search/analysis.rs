@@ -267,12 +267,17 @@ pub(crate) fn root_representatives<P: SearchProblem>(problem: &P, strategy: &Str
 
 /// A progress bar over root subtrees on stderr (hidden unless `enabled` and a terminal).
 pub(crate) fn progress_bar(enabled: bool) -> ProgressBar {
+    counting_bar(enabled, "root subtrees")
+}
+
+/// A progress bar counting `what` on stderr (hidden unless `enabled` and a terminal).
+pub(crate) fn counting_bar(enabled: bool, what: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
     if !enabled || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     bar.set_style(
-        ProgressStyle::with_template("{spinner} root subtrees {pos}/{len} [{elapsed_precise}, ETA {eta}] {msg}")
+        ProgressStyle::with_template(&format!("{{spinner}} {what} {{pos}}/{{len}} [{{elapsed_precise}}, ETA {{eta}}] {{msg}}"))
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));

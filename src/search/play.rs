@@ -112,7 +112,26 @@ impl Rng {
 
 /// Plays one game against `secret`; returns (queries, penalty points).
 pub fn play_out<P: Replay>(problem: &P, strategy: Strategy, book: &OpeningBook, secret: CodeId, rng: &mut Rng) -> (u32, u64) {
-    let mut game = Game::new(problem, strategy);
+    play_out_from(problem, strategy, book, &problem.full_set(), secret, rng)
+}
+
+/// [`play_out`] with the set of all codes given (built once for many games):
+/// the first answer restricts it directly, without a copy.
+pub fn play_out_from<P: Replay>(problem: &P, strategy: Strategy, book: &OpeningBook, all: &P::Set, secret: CodeId, rng: &mut Rng) -> (u32, u64) {
+    // The root decision is in the book once any game has made it (simulate warms it).
+    let opening = if problem.set_size(all) > 1 { book.get(&Vec::new()).map(|c| c.clone()) } else { None };
+    let mut game = match opening {
+        Some(candidates) if !candidates.is_empty() => {
+            let query = pick(&candidates, strategy, rng);
+            let answer = problem.replay_answer(query, secret);
+            if Some(answer) == problem.solving_answer(query) {
+                return (1, 0);
+            }
+            let state = problem.next_state(&problem.initial_state(), query);
+            Game { problem, strategy, path: vec![(query, answer)], state, set: problem.restrict(query, answer, all) }
+        }
+        _ => Game { problem, strategy, path: Vec::new(), state: problem.initial_state(), set: all.clone() },
+    };
     loop {
         let candidates = game.candidates(book);
         if candidates.is_empty() {
@@ -144,22 +163,29 @@ fn pick(candidates: &[(u64, QueryId)], strategy: Strategy, rng: &mut Rng) -> Que
     candidates[candidates.len() - 1].1
 }
 
-/// `games` games against uniformly random secrets (seeded), played exactly by the strategy.
-pub fn simulate<P: Replay>(problem: &P, strategy: Strategy, games: u64, seed: u64) -> Simulation {
+/// `games` games against uniformly random secrets (seeded), played exactly by
+/// the strategy; `progress` shows a bar over the games on a terminal.
+pub fn simulate<P: Replay>(problem: &P, strategy: Strategy, games: u64, seed: u64, progress: bool) -> Simulation {
     use rayon::prelude::*;
     let started = std::time::Instant::now();
     let book = OpeningBook::new();
     let codes = problem.code_count() as u64;
     // Warm the root decision once, then play in parallel; game i uses its own stream.
     Game::new(problem, strategy).candidates(&book);
+    let all = problem.full_set();
+    let bar = super::analysis::counting_bar(progress, "games");
+    bar.set_length(games);
     let results: Vec<(u32, u64)> = (0..games)
         .into_par_iter()
         .map(|i| {
             let mut rng = Rng::new(seed ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03));
             let secret = rng.below(codes) as CodeId;
-            play_out(problem, strategy, &book, secret, &mut rng)
+            let result = play_out_from(problem, strategy, &book, &all, secret, &mut rng);
+            bar.inc(1);
+            result
         })
         .collect();
+    bar.finish_and_clear();
     let values: Vec<f64> = results.iter().map(|&(q, p)| q as f64 + p as f64).collect();
     let n = games as f64;
     let mean = values.iter().sum::<f64>() / n;
