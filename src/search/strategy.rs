@@ -133,9 +133,12 @@ pub fn decide_finest_first<P: SearchProblem>(problem: &P, strategy: &Strategy, s
 
 /// Whether the first finest query stands for the tie rule's whole choice: LEX
 /// with no possible secret among the queries to prefer, or MIX in a game
-/// without solving answers.
+/// without solving answers. (A query can only be a possible secret in a game
+/// with solving answers — asking the secret solves it — so games with them,
+/// like Mastermind, take the full decision without checking every query.)
 fn finest_first_is_exact<P: SearchProblem>(problem: &P, rule: &TieRule, set: &P::Set, queries: &[QueryId]) -> bool {
     match rule.kind {
+        TieBreak::Lex if problem.has_solving_answers() => !rule.possible_secrets_first,
         TieBreak::Lex => !rule.possible_secrets_first || !queries.iter().any(|&q| problem.is_possible_secret(q, set)),
         TieBreak::Mix => !problem.has_solving_answers(),
     }
