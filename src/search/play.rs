@@ -11,6 +11,7 @@ use super::tree::Replay;
 use dashmap::DashMap;
 use num_traits::ToPrimitive;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// A game under way: the node of the strategy tree reached so far.
@@ -20,7 +21,9 @@ pub struct Game<'a, P: SearchProblem> {
     /// The (query, answer) pairs so far.
     pub path: Vec<(QueryId, AnswerId)>,
     pub state: P::State,
-    pub set: P::Set,
+    /// The codes still possible: borrowed at the start (the set of all codes
+    /// can be built once for many games), owned after the first answer.
+    pub set: Cow<'a, P::Set>,
 }
 
 /// Decisions already made, by path: the queries the tie rule plays there, with weights.
@@ -32,7 +35,12 @@ const BOOK_DEPTH: usize = 3;
 impl<'a, P: SearchProblem> Game<'a, P> {
     /// A new game over all codes.
     pub fn new(problem: &'a P, strategy: Strategy) -> Game<'a, P> {
-        Game { problem, strategy, path: Vec::new(), state: problem.initial_state(), set: problem.full_set() }
+        Game { problem, strategy, path: Vec::new(), state: problem.initial_state(), set: Cow::Owned(problem.full_set()) }
+    }
+
+    /// A new game over `all`, the set of all codes, which it borrows.
+    pub fn over(problem: &'a P, strategy: Strategy, all: &'a P::Set) -> Game<'a, P> {
+        Game { problem, strategy, path: Vec::new(), state: problem.initial_state(), set: Cow::Borrowed(all) }
     }
 
     /// The queries the strategy plays now, with MIX weights (one for LEX); empty
@@ -60,7 +68,7 @@ impl<'a, P: SearchProblem> Game<'a, P> {
 
     /// Keeps the codes that answer `answer` to `query` (which must be possible).
     pub fn answer(&mut self, query: QueryId, answer: AnswerId) {
-        self.set = self.problem.restrict(query, answer, &self.set);
+        self.set = Cow::Owned(self.problem.restrict(query, answer, &self.set));
         self.state = self.problem.next_state(&self.state, query);
         self.path.push((query, answer));
     }
@@ -118,20 +126,7 @@ pub fn play_out<P: Replay>(problem: &P, strategy: Strategy, book: &OpeningBook, 
 /// [`play_out`] with the set of all codes given (built once for many games):
 /// the first answer restricts it directly, without a copy.
 pub fn play_out_from<P: Replay>(problem: &P, strategy: Strategy, book: &OpeningBook, all: &P::Set, secret: CodeId, rng: &mut Rng) -> (u32, u64) {
-    // The root decision is in the book once any game has made it (simulate warms it).
-    let opening = if problem.set_size(all) > 1 { book.get(&Vec::new()).map(|c| c.clone()) } else { None };
-    let mut game = match opening {
-        Some(candidates) if !candidates.is_empty() => {
-            let query = pick(&candidates, strategy, rng);
-            let answer = problem.replay_answer(query, secret);
-            if Some(answer) == problem.solving_answer(query) {
-                return (1, 0);
-            }
-            let state = problem.next_state(&problem.initial_state(), query);
-            Game { problem, strategy, path: vec![(query, answer)], state, set: problem.restrict(query, answer, all) }
-        }
-        _ => Game { problem, strategy, path: Vec::new(), state: problem.initial_state(), set: all.clone() },
-    };
+    let mut game = Game::over(problem, strategy, all);
     loop {
         let candidates = game.candidates(book);
         if candidates.is_empty() {
@@ -171,8 +166,8 @@ pub fn simulate<P: Replay>(problem: &P, strategy: Strategy, games: u64, seed: u6
     let book = OpeningBook::new();
     let codes = problem.code_count() as u64;
     // Warm the root decision once, then play in parallel; game i uses its own stream.
-    Game::new(problem, strategy).candidates(&book);
     let all = problem.full_set();
+    Game::over(problem, strategy, &all).candidates(&book);
     let bar = super::analysis::counting_bar(progress, "games");
     bar.set_length(games);
     let results: Vec<(u32, u64)> = (0..games)

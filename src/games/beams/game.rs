@@ -117,6 +117,14 @@ impl CompactCounts {
     }
 }
 
+/// Where one code's answers are read: the offsets of its pattern's hit rows
+/// and of its colouring's piece list (see [`Beams::answer_at`]).
+#[derive(Clone, Copy)]
+struct CodeAt {
+    hits: usize,
+    pieces: usize,
+}
+
 /// The colouring of a row holding exactly one code.
 #[inline]
 fn single_colouring(mask: &[u64]) -> Option<usize> {
@@ -240,6 +248,18 @@ impl Beams {
         if let Some(&t) = patterns.get(row + PREFETCH_AHEAD) {
             self.prefetch_hits(t);
         }
+    }
+
+    #[inline]
+    fn code_at(&self, pattern: u32, colouring: usize) -> CodeAt {
+        let k = self.variant.colours;
+        CodeAt { hits: pattern as usize * self.board.diagonals.len() * k, pieces: colouring * k }
+    }
+
+    /// The answer of a code to (colour c, diagonal d), looked up in the tables.
+    #[inline]
+    fn answer_at(&self, code: CodeAt, c: usize, d: usize) -> u8 {
+        self.hits[code.hits + d * self.variant.colours + self.piece_of[code.pieces + c] as usize]
     }
 
     #[inline]
@@ -563,11 +583,10 @@ impl SearchProblem for Beams {
         counts.iter_mut().for_each(|x| *x = 0);
         let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
         if set.size <= SMALL_SET {
-            let (k, nd) = (self.variant.colours, self.board.diagonals.len());
             set.for_each_code(self.words, |t, sigma| {
-                let (hits, pieces) = (&self.hits[t as usize * nd * k..(t as usize + 1) * nd * k], &self.piece_of[sigma * k..(sigma + 1) * k]);
+                let code = self.code_at(t, sigma);
                 for (out, &(c, d)) in counts.chunks_exact_mut(a).zip(&decoded) {
-                    out[hits[d * k + pieces[c] as usize] as usize] += 1;
+                    out[self.answer_at(code, c, d) as usize] += 1;
                 }
             });
             return;
@@ -675,7 +694,7 @@ impl SearchProblem for Beams {
         for (row, (t, mask)) in set.rows(w).enumerate() {
             self.prefetch_ahead(&set.patterns, row);
             if let Some(sigma) = single_colouring(mask) {
-                let a = self.piece_hits(t, d)[self.piece_of[sigma * self.variant.colours + c] as usize] as AnswerId;
+                let a = self.answer_at(self.code_at(t, sigma), c, d) as AnswerId;
                 class_of(&mut classes, a).push_row(t, mask);
                 continue;
             }
@@ -704,30 +723,27 @@ impl SearchProblem for Beams {
     }
     /// Compares the two codes' answers query by query (no counting).
     fn separating_query(&self, state: &BeamsState, set: &CodeSet) -> Option<QueryId> {
-        let (k, nd) = (self.variant.colours, self.board.diagonals.len());
-        let mut codes = [(0usize, 0usize); 2];
+        let mut codes = [CodeAt { hits: 0, pieces: 0 }; 2];
         let mut n = 0;
         set.for_each_code(self.words, |t, sigma| {
-            codes[n.min(1)] = (t as usize * nd * k, sigma * k);
+            codes[n.min(1)] = self.code_at(t, sigma);
             n += 1;
         });
-        let answer = |(t, s): (usize, usize), c: usize, d: usize| self.hits[t + d * k + self.piece_of[s + c] as usize];
-        (0..self.query_count() as QueryId).find(|&q| {
+        self.admissible_queries(state).into_iter().find(|&q| {
             let (c, d) = self.decode_query(q);
-            self.is_admissible(state, q) && answer(codes[0], c, d) != answer(codes[1], c, d)
+            self.answer_at(codes[0], c, d) != self.answer_at(codes[1], c, d)
         })
     }
     /// Looks up each code's answer and marks it in a 256-bit mask (answers are
     /// bytes): a query is finest when no answer repeats.
     fn first_finest_query(&self, queries: &[QueryId], set: &CodeSet) -> Option<QueryId> {
-        let (k, nd) = (self.variant.colours, self.board.diagonals.len());
-        let mut codes: Vec<(usize, usize)> = Vec::with_capacity(set.size as usize);
-        set.for_each_code(self.words, |t, sigma| codes.push((t as usize * nd * k, sigma * k)));
+        let mut codes: Vec<CodeAt> = Vec::with_capacity(set.size as usize);
+        set.for_each_code(self.words, |t, sigma| codes.push(self.code_at(t, sigma)));
         queries.iter().copied().find(|&q| {
             let (c, d) = self.decode_query(q);
             let mut seen = [0u128; 2];
-            codes.iter().all(|&(hits, pieces)| {
-                let a = self.hits[hits + d * k + self.piece_of[pieces + c] as usize];
+            codes.iter().all(|&code| {
+                let a = self.answer_at(code, c, d);
                 let (word, bit) = ((a >> 7) as usize, 1u128 << (a & 127));
                 let fresh = seen[word] & bit == 0;
                 seen[word] |= bit;
@@ -855,4 +871,3 @@ mod tests {
         assert_eq!(p[5], vec![2, 1, 0]);
     }
 }
-
