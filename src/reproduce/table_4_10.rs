@@ -218,6 +218,52 @@ pub const FULL_ROWS: [(&str, Column, &str); 10] = [
 /// Where the 6c6p runs keep their checkpoints and finished shard files, below the results directory.
 pub const RUNS_DIR: &str = "beams-6c6p-runs";
 
+/// The Monte-Carlo run (`simulate beams 6c6p --alpha 1 --tie mix --out …`)
+/// that the full report checks the exact H_1-MIX mean against, in the results directory.
+pub const MONTE_CARLO_FILE: &str = "beams-6c6p-montecarlo.json";
+
+/// Thesis §4.4.5: the exact H_1-MIX mean must lie in the 2σ interval of a
+/// Monte-Carlo run of the same strategy.
+#[derive(Serialize)]
+pub struct MonteCarloCheck {
+    pub command: String,
+    pub games: u64,
+    pub mean: f64,
+    pub interval: (f64, f64),
+    pub exact_mean: String,
+    /// Whether the exact mean lies in the interval (compared exactly).
+    pub inside: bool,
+}
+
+/// The check of `exact_mean` against the H_1-MIX simulation stored in `dir`,
+/// if there is one (a file of another game, α or tie rule is ignored).
+fn monte_carlo_check(dir: &Path, exact_mean: &Exact) -> Option<MonteCarloCheck> {
+    #[derive(serde::Deserialize)]
+    struct SimulationFile {
+        provenance: serde_json::Value,
+        game: String,
+        alpha: String,
+        tie: String,
+        simulation: crate::search::play::Simulation,
+    }
+    let text = std::fs::read_to_string(dir.join(MONTE_CARLO_FILE)).ok()?;
+    let file: SimulationFile = serde_json::from_str(&text).ok()?;
+    let game_name = Beams::problem_name(Variant::from_str("6c6p").ok()?, query_order(Mix));
+    if file.game != game_name || file.alpha != "1" || file.tie != "mix" {
+        return None;
+    }
+    let sim = file.simulation;
+    let (low, high) = (Exact::from_float(sim.interval.0)?, Exact::from_float(sim.interval.1)?);
+    Some(MonteCarloCheck {
+        command: file.provenance.get("command").and_then(|c| c.as_str()).unwrap_or("simulate").to_string(),
+        games: sim.games,
+        mean: sim.mean,
+        interval: sim.interval,
+        exact_mean: format!("{:.6}", crate::search::outcome::exact_f64(exact_mean)),
+        inside: &low <= exact_mean && exact_mean <= &high,
+    })
+}
+
 /// A full-scale cell, from the merged work units of its run.
 #[derive(Serialize)]
 pub struct FullCell {
@@ -252,6 +298,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
     let variant = Variant::from_str("6c6p")?;
     let mut patterns: Option<Patterns> = None;
     let mut cells = Vec::new();
+    let mut monte_carlo = None;
     for (alpha, column, thesis) in FULL_ROWS {
         let name = format!("beams-6c6p-h{alpha}-{}", column.label().to_lowercase());
         let (done, checkpoint) = (runs.join(format!("{name}.json")), runs.join(format!("{name}.jsonl")));
@@ -284,6 +331,9 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         let (_, outcome) = merge(std::slice::from_ref(&file))?;
         let total = outcome.total();
         let mean = &total / Exact::from_integer(BigInt::from(file.codes_total));
+        if (alpha, column) == ("1", Mix) {
+            monte_carlo = monte_carlo_check(dir, &mean);
+        }
         let (depth_histogram, penalty_total) = outcome.to_strings();
         let cell = FullCell {
             alpha,
@@ -307,10 +357,11 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         provenance: Provenance,
         rules: &'static str,
         cells: &'a [FullCell],
+        monte_carlo: Option<&'a MonteCarloCheck>,
     }
-    let report = FullReport { table: "Thesis Table 4.10, Beams(6c,6p) (exact, all 3 048 812 640 codes)", provenance: provenance.clone(), rules: RULES, cells: &cells };
+    let report = FullReport { table: "Thesis Table 4.10, Beams(6c,6p) (exact, all 3 048 812 640 codes)", provenance: provenance.clone(), rules: RULES, cells: &cells, monte_carlo: monte_carlo.as_ref() };
     write_json(&dir.join("table-4.10-6c6p.json"), &report)?;
-    write_atomic(&dir.join("table-4.10-6c6p.md"), full_markdown(&cells, &provenance).as_bytes())?;
+    write_atomic(&dir.join("table-4.10-6c6p.md"), full_markdown(&cells, monte_carlo.as_ref(), &provenance).as_bytes())?;
     Ok(cells)
 }
 
@@ -320,7 +371,7 @@ fn penalty_split_text(by_points: &[String]) -> String {
     if parts.is_empty() { "none".to_string() } else { parts.join(", ") }
 }
 
-fn full_markdown(cells: &[FullCell], p: &Provenance) -> String {
+fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams(6c,6p), exact over all 3 048 812 640 codes\n\n");
     s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s in this session on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
     s += &format!("Rules: {RULES}.\n\n");
@@ -341,6 +392,51 @@ fn full_markdown(cells: &[FullCell], p: &Provenance) -> String {
     if !missing.is_empty() {
         s += &format!("\nNot computed yet (run `reproduce table-4.10 --full`; runs are resumable): {}.\n", missing.join(", "));
     }
+    if let Some(m) = monte_carlo {
+        s += &format!(
+            "\nMonte-Carlo check (thesis §4.4.5; `{}`, file `{MONTE_CARLO_FILE}`): {} games, mean {:.4}, 2σ interval [{:.4}, {:.4}]; the exact H_1 MIX mean {} lies {} it.\n",
+            m.command, m.games, m.mean, m.interval.0, m.interval.1, m.exact_mean, if m.inside { "inside" } else { "OUTSIDE" }
+        );
+    }
     s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `beams-6c6p-runs/`, and `renyi-search merge` re-adds them.\n";
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A simulation file as `simulate … --out` writes it (interval 10.25…10.30).
+    fn write_simulation(dir: &Path, game: &str, tie: &str) {
+        let sim = crate::search::play::Simulation {
+            games: 100,
+            seed: 7,
+            mean: 10.275,
+            variance: 1.5,
+            interval: (10.25, 10.30),
+            queries_histogram: Default::default(),
+            penalty_histogram: Default::default(),
+            seconds: 1.0,
+        };
+        let provenance = serde_json::json!({ "command": "simulate beams 6c6p --alpha 1 --tie mix --n 100 --seed 7" });
+        let file = serde_json::json!({ "provenance": provenance, "game": game, "alpha": "1", "tie": tie, "simulation": sim });
+        write_json(&dir.join(MONTE_CARLO_FILE), &file).unwrap();
+    }
+
+    #[test]
+    fn monte_carlo_check_compares_the_exact_mean_with_the_interval() {
+        let dir = std::env::temp_dir().join(format!("rs-mc-{}", std::process::id()));
+        let ratio = |n: i64, d: i64| Exact::new(n.into(), d.into());
+        assert!(monte_carlo_check(&dir, &ratio(1028, 100)).is_none(), "no file, no check");
+        let game_name = Beams::problem_name(Variant::from_str("6c6p").unwrap(), query_order(Mix));
+        write_simulation(&dir, &game_name, "mix");
+        let inside = monte_carlo_check(&dir, &ratio(10_282_701, 1_000_000)).unwrap();
+        assert!(inside.inside);
+        assert_eq!((inside.games, inside.exact_mean.as_str()), (100, "10.282701"));
+        assert!(!monte_carlo_check(&dir, &ratio(1031, 100)).unwrap().inside);
+        assert!(monte_carlo_check(&dir, &ratio(1025, 100)).unwrap().inside, "the interval's ends belong to it");
+        write_simulation(&dir, &game_name, "lex-c");
+        assert!(monte_carlo_check(&dir, &ratio(1028, 100)).is_none(), "a LEX simulation does not check MIX");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

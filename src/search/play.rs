@@ -10,7 +10,7 @@ use super::strategy::{decide, Strategy, TieBreak};
 use super::tree::Replay;
 use dashmap::DashMap;
 use num_traits::ToPrimitive;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -80,7 +80,7 @@ impl<'a, P: SearchProblem> Game<'a, P> {
 }
 
 /// Summary of a Monte-Carlo run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Simulation {
     pub games: u64,
     pub seed: u64,
