@@ -235,9 +235,9 @@ pub struct MonteCarloCheck {
     pub inside: bool,
 }
 
-/// The check of `exact_mean` against the H_1-MIX simulation stored in `dir`,
-/// if there is one (a file of another game, α or tie rule is ignored).
-fn monte_carlo_check(dir: &Path, exact_mean: &Exact) -> Option<MonteCarloCheck> {
+/// The check of `exact_mean` against the H_1-MIX simulation of `game_name`
+/// stored in `dir`, if there is one (a file of another game, α or tie rule is ignored).
+fn monte_carlo_check(dir: &Path, game_name: &str, exact_mean: &Exact) -> Option<MonteCarloCheck> {
     #[derive(serde::Deserialize)]
     struct SimulationFile {
         provenance: serde_json::Value,
@@ -248,7 +248,6 @@ fn monte_carlo_check(dir: &Path, exact_mean: &Exact) -> Option<MonteCarloCheck> 
     }
     let text = std::fs::read_to_string(dir.join(MONTE_CARLO_FILE)).ok()?;
     let file: SimulationFile = serde_json::from_str(&text).ok()?;
-    let game_name = Beams::problem_name(Variant::from_str("6c6p").ok()?, query_order(Mix));
     if file.game != game_name || file.alpha != "1" || file.tie != "mix" {
         return None;
     }
@@ -332,7 +331,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         let total = outcome.total();
         let mean = &total / Exact::from_integer(BigInt::from(file.codes_total));
         if (alpha, column) == ("1", Mix) {
-            monte_carlo = monte_carlo_check(dir, &mean);
+            monte_carlo = monte_carlo_check(dir, &Beams::problem_name(variant, order), &mean);
         }
         let (depth_histogram, penalty_total) = outcome.to_strings();
         let cell = FullCell {
@@ -427,16 +426,16 @@ mod tests {
     fn monte_carlo_check_compares_the_exact_mean_with_the_interval() {
         let dir = std::env::temp_dir().join(format!("rs-mc-{}", std::process::id()));
         let ratio = |n: i64, d: i64| Exact::new(n.into(), d.into());
-        assert!(monte_carlo_check(&dir, &ratio(1028, 100)).is_none(), "no file, no check");
         let game_name = Beams::problem_name(Variant::from_str("6c6p").unwrap(), query_order(Mix));
+        assert!(monte_carlo_check(&dir, &game_name, &ratio(1028, 100)).is_none(), "no file, no check");
         write_simulation(&dir, &game_name, "mix");
-        let inside = monte_carlo_check(&dir, &ratio(10_282_701, 1_000_000)).unwrap();
+        let inside = monte_carlo_check(&dir, &game_name, &ratio(10_282_701, 1_000_000)).unwrap();
         assert!(inside.inside);
         assert_eq!((inside.games, inside.exact_mean.as_str()), (100, "10.282701"));
-        assert!(!monte_carlo_check(&dir, &ratio(1031, 100)).unwrap().inside);
-        assert!(monte_carlo_check(&dir, &ratio(1025, 100)).unwrap().inside, "the interval's ends belong to it");
+        assert!(!monte_carlo_check(&dir, &game_name, &ratio(1031, 100)).unwrap().inside);
+        assert!(monte_carlo_check(&dir, &game_name, &ratio(1025, 100)).unwrap().inside, "the interval's ends belong to it");
         write_simulation(&dir, &game_name, "lex-c");
-        assert!(monte_carlo_check(&dir, &ratio(1028, 100)).is_none(), "a LEX simulation does not check MIX");
+        assert!(monte_carlo_check(&dir, &game_name, &ratio(1028, 100)).is_none(), "a LEX simulation does not check MIX");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -105,11 +105,10 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
         if !self.is_active() {
             return;
         }
-        if self.budget.held.fetch_add(bytes, Ordering::Relaxed) + bytes > self.budget.limit {
-            self.budget.held.fetch_sub(bytes, Ordering::Relaxed);
+        if self.budget.held() + bytes > self.budget.limit {
             self.clear();
-            self.budget.held.fetch_add(bytes, Ordering::Relaxed);
         }
+        self.budget.held.fetch_add(bytes, Ordering::Relaxed);
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
         self.map.insert(key, value);
     }
