@@ -4,7 +4,7 @@
 //! as the exact fraction 67/50, so that every comparison that depends on α can be
 //! decided exactly (see [`crate::score`]).
 
-use crate::error::{invalid, Result};
+use crate::error::{Result, invalid};
 use num_integer::Integer;
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -69,7 +69,10 @@ impl fmt::Display for Alpha {
                 // A terminating decimal (den = 2^a·5^b) prints as one: 1.34, 1.5, 0.25.
                 let (twos, fives) = (den.trailing_zeros(), {
                     let (mut d, mut k) = (den >> den.trailing_zeros(), 0);
-                    while d % 5 == 0 { d /= 5; k += 1; }
+                    while d % 5 == 0 {
+                        d /= 5;
+                        k += 1;
+                    }
                     if d == 1 { Some(k) } else { None }
                 });
                 match fives {
@@ -110,11 +113,7 @@ impl FromStr for Alpha {
         }
         let (int_part, frac_part) = t.split_once('.').unwrap_or((t, ""));
         let all_digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
-        if (int_part.is_empty() && frac_part.is_empty())
-            || !all_digits(int_part)
-            || !all_digits(frac_part)
-            || frac_part.len() > 12
-        {
+        if (int_part.is_empty() && frac_part.is_empty()) || !all_digits(int_part) || !all_digits(frac_part) || frac_part.len() > 12 {
             return Err(bad());
         }
         let den = 10u64.pow(frac_part.len() as u32);

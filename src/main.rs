@@ -9,29 +9,29 @@ mod solve_cli;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use rayon::prelude::*;
 use renyi_search::alpha::Alpha;
-use renyi_search::error::{invalid, Result};
-use renyi_search::games::mastermind::Mastermind;
-use renyi_search::output::{write_atomic, write_json};
-use renyi_search::reproduce::{table_4_18, table_4_5};
-use renyi_search::search::{analyze, Analysis, RunOptions, Strategy, TieBreak, TieRule};
-use renyi_search::models::free::{perfect_total_closed, FreeSearch};
-use renyi_search::models::wurzel::{self, Wurzel};
-use renyi_search::models::{strategy_totals, SizeModel};
-use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+use renyi_search::error::{Result, invalid};
 use renyi_search::games::GameSpec;
-use renyi_search::search::perfect::solve_perfect_with_progress;
-use renyi_search::search::tree::{self, Replay, StrategyFile};
-use renyi_search::games::beams::geometry::Board;
-use renyi_search::games::beams::patterns::{load_or_build, placements, CacheStatus};
-use renyi_search::games::beams::polyhex::pieces_in_rhombus;
 use renyi_search::games::beams::Variant;
+use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+use renyi_search::games::beams::geometry::Board;
+use renyi_search::games::beams::patterns::{CacheStatus, load_or_build, placements};
+use renyi_search::games::beams::polyhex::pieces_in_rhombus;
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::models::free::{FreeSearch, perfect_total_closed};
+use renyi_search::models::wurzel::{self, Wurzel};
+use renyi_search::models::{SizeModel, strategy_totals};
+use renyi_search::output::{write_atomic, write_json};
 use renyi_search::reproduce::table_4_10::{self, Column};
 use renyi_search::reproduce::wurzel_free;
+use renyi_search::reproduce::{table_4_5, table_4_18};
 use renyi_search::search::outcome::{exact_f64, exact_string};
-use renyi_search::search::units::{merge, run_units, write_shard, RunHeader, Shard, ShardFile, UnitRun};
+use renyi_search::search::perfect::solve_perfect_with_progress;
+use renyi_search::search::tree::{self, Replay, StrategyFile};
+use renyi_search::search::units::{RunHeader, Shard, ShardFile, UnitRun, merge, run_units, write_shard};
+use renyi_search::search::{Analysis, RunOptions, Strategy, TieBreak, TieRule, analyze};
 use renyi_search::sweep::{alpha_grid, sweep};
-use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -378,7 +378,10 @@ fn run(cli: Cli) -> Result<()> {
             let csv = table_4_18::scan_csv(&points);
             match &m.strategy.output.out {
                 Some(path) => write_atomic(path, csv.as_bytes()),
-                None => Ok(print!("{csv}")),
+                None => {
+                    print!("{csv}");
+                    Ok(())
+                }
             }
         }
         Command::Perfect { game: PerfectGame::Mastermind(v), tree } => {
@@ -414,7 +417,10 @@ fn checked_size(n: u64) -> Result<u64> {
 fn emit_text(text: &str, out: &Option<PathBuf>) -> Result<()> {
     match out {
         Some(path) => write_atomic(path, text.as_bytes()),
-        None => Ok(print!("{text}")),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
     }
 }
 
@@ -492,7 +498,7 @@ fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     write_shard(out, &file)?;
     eprintln!("shard {}/{}: {} of {} units in {:.1} s → {}", shard.index, shard.count, file.units.len(), file.units_total, file.seconds, out.display());
     if shard.count == 1 {
-        return merge_files(&[out.clone()], None);
+        return merge_files(std::slice::from_ref(out), None);
     }
     Ok(())
 }
@@ -537,7 +543,10 @@ fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
         None => "split not recorded".into(),
     };
     println!("  penalty   {} ({split})", merged.penalty_total);
-    println!("  histogram {}", merged.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" "));
+    println!(
+        "  histogram {}",
+        merged.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" ")
+    );
     match out {
         Some(path) => write_json(path, &merged),
         None => Ok(()),
@@ -548,7 +557,13 @@ fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
     let variant: Variant = variant.parse()?;
     let board = Board::new(variant.n);
     println!("{variant}: board edge {}, {} cells (centre removed), {} diagonals", variant.n, board.cell_count(), board.diagonals.len());
-    println!("  pieces (fixed polyhexes of {} cells in the {}×{} rhombus): {}", variant.piece_size, 2 * variant.n - 1, 2 * variant.n - 1, pieces_in_rhombus(variant.piece_size, variant.n));
+    println!(
+        "  pieces (fixed polyhexes of {} cells in the {}×{} rhombus): {}",
+        variant.piece_size,
+        2 * variant.n - 1,
+        2 * variant.n - 1,
+        pieces_in_rhombus(variant.piece_size, variant.n)
+    );
     if variant.n > 4 {
         println!("  patterns: not enumerated for boards of edge 5 (far too many)");
         return Ok(());
@@ -562,7 +577,14 @@ fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
     };
     println!("  patterns: {} ({how}, {:.2} s)", patterns.count(), clock.elapsed().as_secs_f64());
     let codes_total = patterns.count() as u64 * variant.colourings() as u64;
-    println!("  codes: {} = {} × {} colourings; as a bit table {} bytes ({:.1} MiB)", codes_total, patterns.count(), variant.colourings(), codes_total.div_ceil(8), codes_total as f64 / 8.0 / 1048576.0);
+    println!(
+        "  codes: {} = {} × {} colourings; as a bit table {} bytes ({:.1} MiB)",
+        codes_total,
+        patterns.count(),
+        variant.colourings(),
+        codes_total.div_ceil(8),
+        codes_total as f64 / 8.0 / 1048576.0
+    );
     Ok(())
 }
 
@@ -578,7 +600,14 @@ fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, tree: Option<&std:
         if checked.total != result.total {
             return Err(invalid(format!("internal error: the exported tree replays to {} instead of {}", checked.total, result.total)));
         }
-        let file = StrategyFile { game: spec, codes: result.codes, total: result.total, program: "renyi-search".into(), version: renyi_search::VERSION.into(), tree: node };
+        let file = StrategyFile {
+            game: spec,
+            codes: result.codes,
+            total: result.total,
+            program: "renyi-search".into(),
+            version: renyi_search::VERSION.into(),
+            tree: node,
+        };
         write_json(path, &file)?;
         println!("  tree      {} (verified by replaying every code: total {}, max depth {})", path.display(), checked.total, checked.max_depth);
     }
@@ -600,7 +629,14 @@ fn verify_file(path: &std::path::Path) -> Result<()> {
             tree::verify(&Beams::new(load_or_build(v, None)?.0, order, Penalty::BestGuess)?, &file.tree)?
         }
     };
-    println!("{}: every one of {} codes is solved; total {} (file claims {}), max depth {}", path.display(), checked.codes, checked.total, file.total, checked.max_depth);
+    println!(
+        "{}: every one of {} codes is solved; total {} (file claims {}), max depth {}",
+        path.display(),
+        checked.codes,
+        checked.total,
+        file.total,
+        checked.max_depth
+    );
     if checked.total != file.total {
         return Err(invalid(format!("the file claims total {} but replaying gives {}", file.total, checked.total)));
     }
@@ -621,15 +657,23 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     }
     println!("{} — H_{} {}", result.problem, result.alpha, result.tie_rule);
     println!("  total     {} ≈ {:.4} (penalty points {})", result.total, result.total_decimal, result.penalty_total);
-    let split: Vec<String> = result.penalty_histogram.iter().enumerate().filter(|(p, c)| *p > 0 && *c != "0").map(|(p, c)| format!("{p} points: {c}")).collect();
+    let split: Vec<String> =
+        result.penalty_histogram.iter().enumerate().filter(|(p, c)| *p > 0 && *c != "0").map(|(p, c)| format!("{p} points: {c}")).collect();
     if !split.is_empty() {
         println!("  penalised codes {}", split.join(", "));
     }
     println!("  mean      {:.6} over {} codes", result.mean, result.codes);
     println!("  max depth {}", result.max_depth);
-    println!("  histogram {}", result.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" "));
+    println!(
+        "  histogram {}",
+        result.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" ")
+    );
     let firsts = &result.first_queries;
-    println!("  first     {}{}", firsts.iter().take(8).cloned().collect::<Vec<_>>().join(" "), if firsts.len() > 8 { format!(" … ({} tied)", firsts.len()) } else { String::new() });
+    println!(
+        "  first     {}{}",
+        firsts.iter().take(8).cloned().collect::<Vec<_>>().join(" "),
+        if firsts.len() > 8 { format!(" … ({} tied)", firsts.len()) } else { String::new() }
+    );
     println!("  nodes     {} in {:.3} s", result.nodes_evaluated, result.seconds);
     Ok(())
 }

@@ -3,13 +3,13 @@
 
 use clap::Args;
 use renyi_search::alpha::Alpha;
-use renyi_search::error::{invalid, Result};
+use renyi_search::error::{Result, invalid};
+use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::Beams;
 use renyi_search::games::beams::patterns::load_or_build;
-use renyi_search::games::beams::Variant;
-use renyi_search::output::{write_json, Provenance};
+use renyi_search::output::{Provenance, write_json};
 use renyi_search::reproduce::table_4_10::{self, Column};
-use renyi_search::search::play::{simulate, Game, OpeningBook};
+use renyi_search::search::play::{Game, OpeningBook, simulate};
 use renyi_search::search::{AnswerId, QueryId, SearchProblem, Strategy, TieRule};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -123,7 +123,13 @@ fn answer_text(a: AnswerId) -> String {
 
 /// Reads hit positions (1-based along the beam, `none` for no hit); an answer
 /// no remaining code can give is refused (asked again on a terminal).
-fn read_answer(game: &Game<Beams>, query: QueryId, len: usize, interactive: bool, lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Result<AnswerId> {
+fn read_answer(
+    game: &Game<Beams>,
+    query: QueryId,
+    len: usize,
+    interactive: bool,
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+) -> Result<AnswerId> {
     loop {
         print!("  hit cells (positions 1–{len}, or none): ");
         std::io::stdout().flush().ok();
@@ -184,7 +190,11 @@ pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std:
             tie: &'a str,
             simulation: &'a renyi_search::search::play::Simulation,
         }
-        let provenance = Provenance::new(format!("simulate beams {} --alpha {} --tie {} --n {games} --seed {seed}", args.variant, args.alpha, args.tie), started, sim.seconds);
+        let provenance = Provenance::new(
+            format!("simulate beams {} --alpha {} --tie {} --n {games} --seed {seed}", args.variant, args.alpha, args.tie),
+            started,
+            sim.seconds,
+        );
         write_json(path, &Report { provenance, game: beams.name(), alpha: strategy.score.alpha().to_string(), tie: &args.tie, simulation: &sim })?;
     }
     Ok(())

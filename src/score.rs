@@ -176,9 +176,18 @@ fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
     let (mut ra, mut rb) = (Vec::new(), Vec::new());
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
-            Ordering::Less => { ra.push(a[i]); i += 1; }
-            Ordering::Greater => { rb.push(b[j]); j += 1; }
-            Ordering::Equal => { i += 1; j += 1; }
+            Ordering::Less => {
+                ra.push(a[i]);
+                i += 1;
+            }
+            Ordering::Greater => {
+                rb.push(b[j]);
+                j += 1;
+            }
+            Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
         }
     }
     ra.extend_from_slice(&a[i..]);
@@ -191,9 +200,9 @@ fn factorize(mut n: u64) -> Vec<(u64, u32)> {
     let mut out = Vec::new();
     let mut p = 2u64;
     while p * p <= n {
-        if n % p == 0 {
+        if n.is_multiple_of(p) {
             let mut e = 0;
-            while n % p == 0 {
+            while n.is_multiple_of(p) {
                 n /= p;
                 e += 1;
             }
@@ -264,7 +273,8 @@ fn compare_rational_power_sums(a: &[u64], b: &[u64], p: u64, q: u64) -> Ordering
         alpha * m + s.iter().map(|&c| (alpha * ((c as f64).ln() - m)).exp()).sum::<f64>().ln()
     };
     let (la, lb) = (log_sum(a), log_sum(b));
-    if !((la - lb).abs() > 1e-12 * la.abs().max(lb.abs()).max(1.0)) {
+    let clearly_apart = (la - lb).abs() > 1e-12 * la.abs().max(lb.abs()).max(1.0);
+    if !clearly_apart {
         FLOAT_DECIDED_NEAR_TIES.fetch_add(1, AtomicOrdering::Relaxed);
     }
     la.partial_cmp(&lb).unwrap_or(Ordering::Equal)
@@ -372,13 +382,22 @@ mod tests {
     #[test]
     fn exact_compare_agrees_with_float_entropy_on_random_partitions() {
         let mut seed = 12345u64;
-        let mut next = || { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; seed };
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
         for _ in 0..2000 {
             let n = 2 + next() % 40;
             let split = |next: &mut dyn FnMut() -> u64| {
                 let mut left = n;
                 let mut v = Vec::new();
-                while left > 0 { let c = 1 + next() % left; v.push(c); left -= c; }
+                while left > 0 {
+                    let c = 1 + next() % left;
+                    v.push(c);
+                    left -= c;
+                }
                 v
             };
             let a = split(&mut next);

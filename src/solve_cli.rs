@@ -3,12 +3,12 @@
 use clap::Subcommand;
 use renyi_search::chess::position::parse_position;
 use renyi_search::chess::{Endgame, Metric, Tablebase};
-use renyi_search::error::{invalid, Result};
-use renyi_search::graph::grundy::{heap_values, sum_moves, HeapRule};
+use renyi_search::error::{Result, invalid};
+use renyi_search::graph::explicit::{ExplicitGraph, Node};
+use renyi_search::graph::grundy::{HeapRule, heap_values, sum_moves};
 use renyi_search::nim::boards::{chomp_rectangle, cram};
 use renyi_search::nim::heaps::subtraction_table;
-use renyi_search::graph::explicit::{ExplicitGraph, Node};
-use renyi_search::nim::loopy_games::{solve_loopy, PokerNim};
+use renyi_search::nim::loopy_games::{PokerNim, solve_loopy};
 use renyi_search::reproduce::chess::max_triple;
 
 #[derive(Subcommand)]
@@ -130,7 +130,9 @@ pub fn run(game: SolveGame) -> Result<()> {
             let v = g.index_of(&start).expect("start");
             println!(
                 "Poker-Nim {piles:?}, mover {mover}, other {other}: {} (W/L = mover wins/loses, plies to the end), generalised value {}; {} states",
-                outcomes[v].label(), loopy[v].label(), g.len()
+                outcomes[v].label(),
+                loopy[v].label(),
+                g.len()
             );
             Ok(())
         }
@@ -180,13 +182,21 @@ fn chess(name: &str, metric: &str, position: Option<&str>, white_to_move: bool) 
     let (w, b) = (table.summary(true), table.summary(false));
     println!("{} ({}), solved in {:.2} s", endgame.name(), metric.name(), table.seconds);
     println!("  White to move: {} legal, {} won, {} drawn, {} lost; max / positions / classes = {}", w.legal, w.won, w.drawn, w.lost, max_triple(&w));
-    println!("  Black to move: {} legal, {} lost, {} drawn, {} won; deepest loss {}", b.legal, b.lost, b.drawn, b.won, b.max_lost().map_or("—".into(), |m| m.to_string()));
+    println!(
+        "  Black to move: {} legal, {} lost, {} drawn, {} won; deepest loss {}",
+        b.legal,
+        b.lost,
+        b.drawn,
+        b.won,
+        b.max_lost().map_or("—".into(), |m| m.to_string())
+    );
     if w.representatives_at_max.len() <= 40 {
         println!("  classes at the maximum: {}", w.representatives_at_max.join("; "));
     }
     if let Some(pos) = pos {
         let value = table.probe(&pos).expect("legal position");
-        let depth = value.winner_moves().map_or("draw".to_string(), |z| format!("{} in {z}", if value.is_win() { "side to move wins" } else { "side to move loses" }));
+        let depth =
+            value.winner_moves().map_or("draw".to_string(), |z| format!("{} in {z}", if value.is_win() { "side to move wins" } else { "side to move loses" }));
         println!("{}: {depth}", pos.describe(&pieces));
         for (m, v) in table.moves(&pos, &base) {
             println!("  {:<6} {}", m.label(&pieces), v.winner_moves().map_or("draw".into(), |z| format!("{} {z}", if v.is_win() { "win" } else { "loss" })));

@@ -2,8 +2,8 @@
 //! Table 4.18).
 
 use crate::alpha::Alpha;
-use crate::error::{invalid, Result};
-use crate::search::{analyze, Analysis, RunOptions, SearchProblem, Strategy, TieRule};
+use crate::error::{Result, invalid};
+use crate::search::{Analysis, RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use num_rational::Ratio;
 use rayon::prelude::*;
 
@@ -34,18 +34,17 @@ pub fn alpha_grid(spec: &str) -> Result<Vec<Alpha>> {
     if count > 100_000 {
         return Err(invalid(format!("α range {spec:?} has {count} points; at most 100000 are allowed")));
     }
-    (0..count).map(|k| {
-        let a = from + step * k;
-        Alpha::ratio(*a.numer(), *a.denom())
-    }).collect()
+    (0..count)
+        .map(|k| {
+            let a = from + step * k;
+            Alpha::ratio(*a.numer(), *a.denom())
+        })
+        .collect()
 }
 
 /// Analyses `problem` for every α of the grid (in parallel), in grid order.
 pub fn sweep<P: SearchProblem>(problem: &P, alphas: &[Alpha], tie: TieRule) -> Vec<Analysis> {
-    alphas
-        .par_iter()
-        .map(|&alpha| analyze(problem, Strategy::new(alpha, tie), RunOptions::default()))
-        .collect()
+    alphas.par_iter().map(|&alpha| analyze(problem, Strategy::new(alpha, tie), RunOptions::default())).collect()
 }
 
 /// Maximal runs of consecutive grid points with the same total, as

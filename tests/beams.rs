@@ -2,14 +2,14 @@
 //! counts, the cache file, root partitions, and the exact H_α totals of the
 //! reference prototypes, plus the tree analysis against a plain per-code player.
 
+use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
 use renyi_search::games::beams::geometry::Board;
-use renyi_search::games::beams::patterns::{self, enumerate, load_or_build, placements, CacheStatus};
+use renyi_search::games::beams::patterns::{self, CacheStatus, enumerate, load_or_build, placements};
 use renyi_search::games::beams::polyhex::pieces_in_rhombus;
-use renyi_search::games::beams::Variant;
 use renyi_search::score::RenyiScore;
 use renyi_search::search::strategy::class_sizes;
-use renyi_search::search::{analyze, RunOptions, SearchProblem, Strategy, TieRule};
+use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use std::cmp::Ordering;
 
 fn v(s: &str) -> Variant {
@@ -172,7 +172,12 @@ fn play(g: &Beams, score: &RenyiScore, secret: u32) -> u64 {
 fn bit_rows_agree_with_per_code_answers() {
     let g = game("6c3p", QueryOrder::DiagonalFirst);
     let mut seed = 7u64;
-    let mut next = || { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; seed };
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
     let full = g.full_set();
     let mut counts = vec![0u64; g.answer_count()];
     for q in 0..g.query_count() as u32 {
@@ -321,7 +326,7 @@ fn beams_6c6p_root_smoke() {
 fn beams_6c6p_committed_run_units_recompute() {
     use renyi_search::search::strategy::decide;
     use renyi_search::search::subproblem::Subproblem;
-    use renyi_search::search::units::{merge, ShardFile};
+    use renyi_search::search::units::{ShardFile, merge};
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/results/beams-6c6p-runs/beams-6c6p-h1-lex-c.json")).unwrap();
     let run: ShardFile = serde_json::from_str(&text).unwrap();
     let (_, merged) = merge(std::slice::from_ref(&run)).unwrap();
@@ -345,7 +350,8 @@ fn beams_6c6p_committed_run_units_recompute() {
         let (counts, penalty) = analyze(&sub, lex, RunOptions::default()).outcome.to_strings();
         // The unit records depths from the root: two queries above the subtree.
         let shifted: Vec<String> = ["0".to_string(), "0".to_string()].into_iter().chain(counts).collect();
-        let recorded: Vec<String> = unit.depth_counts.iter().cloned().chain(std::iter::repeat("0".to_string())).take(shifted.len().max(unit.depth_counts.len())).collect();
+        let recorded: Vec<String> =
+            unit.depth_counts.iter().cloned().chain(std::iter::repeat("0".to_string())).take(shifted.len().max(unit.depth_counts.len())).collect();
         let mine: Vec<String> = shifted.iter().cloned().chain(std::iter::repeat("0".to_string())).take(recorded.len()).collect();
         assert_eq!((mine, penalty), (recorded, unit.penalty.clone()), "unit {} {:?}", unit.index, unit.path);
         checked += 1;

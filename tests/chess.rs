@@ -1,9 +1,9 @@
 //! Ströhlein's endgame tables (seed000-chess.md, test list C1–C13): every
 //! number as an exact value, histograms included.
 
-use renyi_search::chess::board::{parse_square, Piece};
-use renyi_search::chess::endgame::{move_to, MoveResult};
-use renyi_search::chess::position::{parse_position, quadrant_position_count, Position};
+use renyi_search::chess::board::{Piece, parse_square};
+use renyi_search::chess::endgame::{MoveResult, move_to};
+use renyi_search::chess::position::{Position, parse_position, quadrant_position_count};
 use renyi_search::chess::table::SideSummary;
 use renyi_search::chess::{Endgame, Metric, Table, Tablebase};
 use renyi_search::graph::Outcome;
@@ -11,7 +11,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 fn histogram(text: &str) -> BTreeMap<u32, u64> {
-    text.split_whitespace().map(|kv| { let (k, v) = kv.split_once(':').unwrap(); (k.parse().unwrap(), v.parse().unwrap()) }).collect()
+    text.split_whitespace()
+        .map(|kv| {
+            let (k, v) = kv.split_once(':').unwrap();
+            (k.parse().unwrap(), v.parse().unwrap())
+        })
+        .collect()
 }
 
 fn table(base: &mut Tablebase, name: &str, metric: Metric) -> Arc<Table> {
@@ -37,7 +42,10 @@ fn three_man_endings() {
     let w = krk.summary(true);
     assert_eq!((w.legal, w.won), (175_168, 175_168), "C2: always won");
     assert_eq!(at_max(&w), (16, 916, 121), "C1");
-    assert_eq!(w.won_by_depth, histogram("1:1512 2:4676 3:3852 4:1900 5:4848 6:8708 7:11320 8:17172 9:20088 10:19016 11:20476 12:21480 13:17824 14:16136 15:5244 16:916"));
+    assert_eq!(
+        w.won_by_depth,
+        histogram("1:1512 2:4676 3:3852 4:1900 5:4848 6:8708 7:11320 8:17172 9:20088 10:19016 11:20476 12:21480 13:17824 14:16136 15:5244 16:916")
+    );
     assert_eq!(probe(&krk, "Ka1 Tb2 / Kc3").winner_moves(), Some(16), "C3");
     assert_eq!(probe(&krk, "w Ka1 Th8, s Kd5").winner_moves(), Some(16), "C3");
     let b = krk.summary(false);
@@ -64,7 +72,12 @@ fn four_man_endings() {
     assert_eq!(at_max(&w), (18, 232, 29), "C5b: 232/29 (thesis prints 224/28; see results/chess-krkb.md)");
     assert!(w.representatives_at_max.contains(&"Kd1 Rc3 kg1 bf1".to_string()));
     assert_eq!(probe(&krkb, "Ka4 Tc3 / Ka7 La6").winner_moves(), Some(18), "C5");
-    assert_eq!(w.won_by_depth, histogram("1:2981336 2:640432 3:58664 4:25376 5:17096 6:14200 7:11496 8:8416 9:6552 10:6168 11:6120 12:4224 13:2336 14:1568 15:1272 16:1256 17:416 18:232"));
+    assert_eq!(
+        w.won_by_depth,
+        histogram(
+            "1:2981336 2:640432 3:58664 4:25376 5:17096 6:14200 7:11496 8:8416 9:6552 10:6168 11:6120 12:4224 13:2336 14:1568 15:1272 16:1256 17:416 18:232"
+        )
+    );
     let b = krkb.summary(false);
     assert_eq!((b.legal, b.lost, b.max_lost()), (11_832_464, 381_888, Some(18)), "C11");
 
@@ -73,7 +86,12 @@ fn four_man_endings() {
     assert_eq!(at_max(&w), (27, 16, 2), "C6");
     assert_eq!(w.representatives_at_max, vec!["Kc1 Rf8 ka3 ne2", "Kd1 Rh1 kb1 ng4"]);
     assert_eq!(probe(&krkn, "Kd1 Th1 / Kb1 Sg4").winner_moves(), Some(27));
-    assert_eq!(w.won_by_depth, histogram("1:2981336 2:782680 3:381128 4:251540 5:161080 6:122696 7:95856 8:76980 9:68660 10:61068 11:51068 12:43360 13:33280 14:26808 15:18284 16:13204 17:10596 18:8444 19:6212 20:4608 21:3992 22:3008 23:2496 24:1488 25:888 26:144 27:16"));
+    assert_eq!(
+        w.won_by_depth,
+        histogram(
+            "1:2981336 2:782680 3:381128 4:251540 5:161080 6:122696 7:95856 8:76980 9:68660 10:61068 11:51068 12:43360 13:33280 14:26808 15:18284 16:13204 17:10596 18:8444 19:6212 20:4608 21:3992 22:3008 23:2496 24:1488 25:888 26:144 27:16"
+        )
+    );
     let b = krkn.summary(false);
     assert_eq!((b.legal, b.lost, b.max_lost()), (12_535_256, 1_364_800, Some(27)), "C11");
 
@@ -82,7 +100,12 @@ fn four_man_endings() {
     assert_eq!((w.legal, w.won), (8_952_608, 8_863_768));
     assert_eq!(at_max(&w), (31, 32, 4), "C8");
     assert_eq!(probe(&kqkr, "Ka2 Da3 / Ke4 Th2").winner_moves(), Some(31), "C8");
-    assert_eq!(w.won_by_depth, histogram("1:3503976 2:1501344 3:346944 4:220632 5:184168 6:127424 7:85236 8:63232 9:50176 10:48784 11:55348 12:66616 13:77428 14:88892 15:98424 16:121956 17:144244 18:169120 19:194476 20:223952 21:261204 22:273836 23:279780 24:246856 25:191940 26:126104 27:70712 28:31096 29:8788 30:1048 31:32"));
+    assert_eq!(
+        w.won_by_depth,
+        histogram(
+            "1:3503976 2:1501344 3:346944 4:220632 5:184168 6:127424 7:85236 8:63232 9:50176 10:48784 11:55348 12:66616 13:77428 14:88892 15:98424 16:121956 17:144244 18:169120 19:194476 20:223952 21:261204 22:273836 23:279780 24:246856 25:191940 26:126104 27:70712 28:31096 29:8788 30:1048 31:32"
+        )
+    );
     let b = kqkr.summary(false);
     assert_eq!((b.legal, b.lost, b.max_lost()), (10_780_728, 7_062_680, Some(31)), "C11");
 

@@ -1,11 +1,11 @@
 //! The generic theorems of the game-graph solver on random small graphs
 //! (seed000-chess.md G1–G5; seed003-cgt.md T06, T07, T11, T19, T26, T27).
 
+use renyi_search::graph::Outcome::{self, *};
 use renyi_search::graph::explicit::{ExplicitGraph, Node};
 use renyi_search::graph::fixpoint::{is_kernel, iterate};
-use renyi_search::graph::grundy::{graph_values, heap_values, HeapRule};
-use renyi_search::graph::loopy::{loopy_values, Loopy};
-use renyi_search::graph::Outcome::{self, *};
+use renyi_search::graph::grundy::{HeapRule, graph_values, heap_values};
+use renyi_search::graph::loopy::{Loopy, loopy_values};
 
 /// A small deterministic generator (xorshift64*), enough for property tests.
 struct Rng(u64);
@@ -67,7 +67,7 @@ fn retrograde_values_satisfy_the_local_equations() {
             };
             assert_eq!(val[v], expected, "round {round}, vertex {v}");
             if let Win(d) | Loss(d) = val[v] {
-                assert!(d as usize <= n - 1, "a won game visits each position at most once (HS3.3)");
+                assert!((d as usize) < n, "a won game visits each position at most once (HS3.3)");
             }
         }
     }
@@ -192,14 +192,11 @@ fn sums_are_xors_of_components() {
 /// T26: the tiny loopy graphs of seed003 §5.1 (W/L/D and generalised values).
 #[test]
 fn tiny_loopy_graphs() {
-    let cases: Vec<(usize, Vec<(usize, usize)>, Vec<Outcome>, Vec<Loopy>)> = vec![
+    // (vertex count, edges, expected outcomes, expected loopy values)
+    type Case = (usize, Vec<(usize, usize)>, Vec<Outcome>, Vec<Loopy>);
+    let cases: Vec<Case> = vec![
         (2, vec![(0, 1), (1, 0)], vec![Draw, Draw], vec![Loopy::Infinite(vec![]), Loopy::Infinite(vec![])]),
-        (
-            3,
-            vec![(0, 1), (1, 0), (0, 2), (1, 2)],
-            vec![Win(1), Win(1), Loss(0)],
-            vec![Loopy::Infinite(vec![0]), Loopy::Infinite(vec![0]), Loopy::Finite(0)],
-        ),
+        (3, vec![(0, 1), (1, 0), (0, 2), (1, 2)], vec![Win(1), Win(1), Loss(0)], vec![Loopy::Infinite(vec![0]), Loopy::Infinite(vec![0]), Loopy::Finite(0)]),
         (3, vec![(0, 1), (1, 0), (0, 2)], vec![Win(1), Loss(2), Loss(0)], vec![Loopy::Finite(1), Loopy::Finite(0), Loopy::Finite(0)]),
         (3, vec![(0, 1), (1, 0), (1, 2), (2, 1)], vec![Draw, Draw, Draw], vec![Loopy::Infinite(vec![]); 3]),
         (
@@ -286,7 +283,8 @@ fn sets_as_games() {
     }
     let empty = Set(vec![]);
     let one = Set(vec![empty.clone()]);
-    for (set, wins) in [(empty.clone(), false), (one.clone(), true), (Set(vec![empty.clone(), Set(vec![one.clone()])]), true), (Set(vec![one.clone()]), false)] {
+    for (set, wins) in [(empty.clone(), false), (one.clone(), true), (Set(vec![empty.clone(), Set(vec![one.clone()])]), true), (Set(vec![one.clone()]), false)]
+    {
         let g = ExplicitGraph::explore([set.clone()], expand);
         assert_eq!(g.solve().get(g.index_of(&set).unwrap()).unwrap().is_win(), wins, "{set:?}");
     }
@@ -333,7 +331,10 @@ fn time_bounded_certificates() {
         for a in 0..g1.len() {
             for b in 0..g2.len() {
                 let (gamma, w) = (gamma1[a] ^ gamma2[b], h1[a] + h2[b]);
-                let moves: Vec<(u32, u32)> = g1.successors(a).iter().map(|&y| (gamma1[y as usize] ^ gamma2[b], h1[y as usize] + h2[b]))
+                let moves: Vec<(u32, u32)> = g1
+                    .successors(a)
+                    .iter()
+                    .map(|&y| (gamma1[y as usize] ^ gamma2[b], h1[y as usize] + h2[b]))
                     .chain(g2.successors(b).iter().map(|&y| (gamma1[a] ^ gamma2[y as usize], h1[a] + h2[y as usize])))
                     .collect();
                 assert!(moves.iter().all(|&(g, wy)| g != gamma && wy <= w), "(A0) on the sum");

@@ -5,7 +5,7 @@ use renyi_search::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::reproduce::table_4_5::first_guess_crossover;
 use renyi_search::search::strategy::class_sizes;
-use renyi_search::search::{analyze, Analysis, RunOptions, SearchProblem, Strategy, TieRule};
+use renyi_search::search::{Analysis, RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -52,7 +52,10 @@ fn b4_first_guess_partitions() {
         s.sort_unstable();
         s
     };
-    let sorted = |mut v: Vec<u64>| { v.sort_unstable(); v };
+    let sorted = |mut v: Vec<u64>| {
+        v.sort_unstable();
+        v
+    };
     let mm = mm1296();
     assert_eq!(sizes(mm, "AAAA"), sorted(vec![625, 500, 150, 20, 1]));
     assert_eq!(sizes(mm, "AAAB"), sorted(vec![256, 308, 61, 317, 156, 27, 123, 24, 3, 20, 1]));
@@ -126,7 +129,13 @@ fn c6_mm1296_h0_mix_root_classes() {
 /// C7: H_α-LEX at intermediate α (Fig. 4.6, Table 4.18).
 #[test]
 fn c7_intermediate_alpha() {
-    let cases = [(mm1296(), "0.85", "5721", "ABCD"), (mm1296(), "1.34", "5680", "AABC"), (mm1296(), "1.32", "5732", "ABCD"), (mm1296(), "2.0", "5696", "AABC"), (mm360(), "0.68", "1450", "ABCD")];
+    let cases = [
+        (mm1296(), "0.85", "5721", "ABCD"),
+        (mm1296(), "1.34", "5680", "AABC"),
+        (mm1296(), "1.32", "5732", "ABCD"),
+        (mm1296(), "2.0", "5696", "AABC"),
+        (mm360(), "0.68", "1450", "ABCD"),
+    ];
     for (mm, alpha, total, first) in cases {
         let r = run(mm, alpha, TieRule::lex());
         assert_eq!((r.total.as_str(), r.first_queries[0].as_str()), (total, first), "{} α={alpha}", mm.name());

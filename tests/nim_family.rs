@@ -1,12 +1,12 @@
 //! The Nim family of seed003 (test list T01–T29 of seed003-cgt.md §8).
 
-use renyi_search::graph::explicit::ExplicitGraph;
-use renyi_search::graph::grundy::{heap_values, sum_moves, HeapRule};
-use renyi_search::graph::loopy::Loopy;
 use renyi_search::graph::Outcome;
-use renyi_search::nim::boards::{chomp, chomp_rectangle, cram, Poset};
+use renyi_search::graph::explicit::ExplicitGraph;
+use renyi_search::graph::grundy::{HeapRule, heap_values, sum_moves};
+use renyi_search::graph::loopy::Loopy;
+use renyi_search::nim::boards::{Poset, chomp, chomp_rectangle, cram};
 use renyi_search::nim::heaps::{bouton_moves, nim_moves, subtraction_table};
-use renyi_search::nim::loopy_games::{northcott_graph, poker_nim_graph, solve_loopy, PokerNim};
+use renyi_search::nim::loopy_games::{PokerNim, northcott_graph, poker_nim_graph, solve_loopy};
 use renyi_search::nim::tictactoe;
 
 fn digits(text: &str) -> Vec<u32> {
@@ -52,7 +52,9 @@ fn satz_c1g() {
 /// T09, T10: Bouton; the moves to each value n are the Satz C1L moves, odd in number.
 #[test]
 fn nim_values_and_moves() {
-    let cases: [(&[usize], u32, &[(usize, usize)]); 9] = [
+    // (heaps, nim value, winning moves as (heap index, new size))
+    type Case<'a> = (&'a [usize], u32, &'a [(usize, usize)]);
+    let cases: [Case; 9] = [
         (&[1, 2, 3], 0, &[]),
         (&[3, 4, 5], 2, &[(0, 1)]),
         (&[1, 3, 5, 7], 0, &[]),
@@ -109,9 +111,14 @@ fn sum_moves_include_raising_moves() {
 fn lasker_nim() {
     let g = heap_values(&HeapRule::Lasker, 100);
     assert_eq!(g[..13].to_vec(), digits("0 1 2 4 3 5 6 8 7 9 10 12 11"));
-    for x in 1..=100usize {
-        let expected = match x % 4 { 1 | 2 => x, 3 => x + 1, _ => x - 1 };
-        assert_eq!(g[x] as usize, expected);
+    assert_eq!(g.len(), 101);
+    for (x, &value) in g.iter().enumerate().skip(1) {
+        let expected = match x % 4 {
+            1 | 2 => x,
+            3 => x + 1,
+            _ => x - 1,
+        };
+        assert_eq!(value as usize, expected);
     }
     assert_eq!(sum_moves(&HeapRule::Lasker, &[1, 2, 3], &g, 0).0, 7);
     assert_eq!(sum_moves(&HeapRule::Lasker, &[2, 5, 7], &g, 0).1.len(), 3);
@@ -204,7 +211,11 @@ fn tictactoe_is_a_draw() {
         match s.get(v).unwrap() {
             Outcome::Draw => d += 1,
             value => {
-                if value.is_win() == x_moves { x += 1 } else { o += 1 }
+                if value.is_win() == x_moves {
+                    x += 1
+                } else {
+                    o += 1
+                }
             }
         }
     }
@@ -235,10 +246,18 @@ fn poker_nim() {
         } else {
             assert!(followers.iter().any(|f| f.piles.iter().fold(0, |a, &x| a ^ x) == 0 && f.time_bound() < w), "(A1)");
         }
-        let plies = match outcomes[v] { Outcome::Win(d) | Outcome::Loss(d) => d, Outcome::Draw => unreachable!() };
+        let plies = match outcomes[v] {
+            Outcome::Win(d) | Outcome::Loss(d) => d,
+            Outcome::Draw => unreachable!(),
+        };
         assert!(plies <= 2 * w);
     }
-    let examples = [((vec![1, 2, 3], 0, 0), Outcome::Loss(12)), ((vec![1, 2, 2], 1, 0), Outcome::Win(9)), ((vec![1, 1, 0], 2, 0), Outcome::Loss(8)), ((vec![2, 3, 1], 0, 3), Outcome::Loss(12))];
+    let examples = [
+        ((vec![1, 2, 3], 0, 0), Outcome::Loss(12)),
+        ((vec![1, 2, 2], 1, 0), Outcome::Win(9)),
+        ((vec![1, 1, 0], 2, 0), Outcome::Loss(8)),
+        ((vec![2, 3, 1], 0, 3), Outcome::Loss(12)),
+    ];
     for ((piles, mover, other), expected) in examples {
         let v = g.index_of(&PokerNim { piles, mover, other }).unwrap();
         assert_eq!(outcomes[v], expected);
@@ -254,9 +273,10 @@ fn northcott() {
     for (columns, height) in [(1, 4), (2, 4), (2, 5), (2, 6), (3, 4), (3, 5)] {
         let g: ExplicitGraph<_> = northcott_graph(columns, height);
         let (outcomes, _) = solve_loopy(&g);
-        for v in 0..g.len() {
-            assert_ne!(outcomes[v], Outcome::Draw);
-            assert_eq!(outcomes[v].is_win(), g.state(v).gap_xor() != 0, "{columns}×{height}");
+        assert_eq!(outcomes.len(), g.len());
+        for (v, outcome) in outcomes.iter().enumerate() {
+            assert_ne!(*outcome, Outcome::Draw);
+            assert_eq!(outcome.is_win(), g.state(v).gap_xor() != 0, "{columns}×{height}");
         }
     }
 }

@@ -5,9 +5,9 @@
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::search::perfect::solve_perfect;
-use renyi_search::search::tree::{export, verify, TreeNode};
 use renyi_search::search::SearchProblem;
+use renyi_search::search::perfect::solve_perfect;
+use renyi_search::search::tree::{TreeNode, export, verify};
 use std::collections::HashMap;
 
 /// Exhaustive minimum of T over all sensible queries, memoised on (state, set).

@@ -6,7 +6,7 @@ use renyi_search::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::score::RenyiScore;
 use renyi_search::search::strategy::class_sizes;
-use renyi_search::search::{analyze, RunOptions, SearchProblem, Strategy, TieRule};
+use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use std::cmp::Ordering;
 
 /// Plays `secret` with H_α-LEX (possible secrets first) and returns the number of guesses.

@@ -4,17 +4,22 @@
 
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::reproduce::table_4_10::{game, Column};
-use renyi_search::search::play::{play_out, simulate, OpeningBook, Rng};
+use renyi_search::reproduce::table_4_10::{Column, game};
+use renyi_search::search::play::{OpeningBook, Rng, play_out, simulate};
 use renyi_search::search::tree::Replay;
-use renyi_search::search::{analyze, RunOptions, SearchProblem, Strategy, TieRule};
+use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn exhaustive<P: Replay>(problem: &P, strategy: Strategy) -> (u64, String) {
     let book = OpeningBook::new();
     let mut rng = Rng::new(1);
-    let sum: u64 = (0..problem.code_count() as u32).map(|c| { let (q, p) = play_out(problem, strategy, &book, c, &mut rng); q as u64 + p }).sum();
+    let sum: u64 = (0..problem.code_count() as u32)
+        .map(|c| {
+            let (q, p) = play_out(problem, strategy, &book, c, &mut rng);
+            q as u64 + p
+        })
+        .sum();
     (sum, analyze(problem, strategy, RunOptions::default()).total)
 }
 
@@ -46,13 +51,8 @@ fn simulation_interval_contains_the_exact_mean() {
 }
 
 fn bin(args: &[&str], input: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_renyi-search"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        Command::new(env!("CARGO_BIN_EXE_renyi-search")).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())

@@ -5,8 +5,8 @@
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::search::units::{merge, run_units, Shard, ShardFile, UnitRun};
-use renyi_search::search::{analyze, RunOptions, SearchProblem, Strategy, TieRule};
+use renyi_search::search::units::{Shard, ShardFile, UnitRun, merge, run_units};
+use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 
 fn scratch(name: &str) -> std::path::PathBuf {
     let p = std::env::temp_dir().join(format!("renyi-units-{}-{name}", std::process::id()));
@@ -105,7 +105,7 @@ fn bad_shards_are_refused() {
     let strategy = Strategy::new("1".parse().unwrap(), TieRule::lex());
     let a = run(&mm, strategy, 2, "0/2", None);
     let b = run(&mm, strategy, 2, "1/2", None);
-    assert!(merge(&[a.clone()]).unwrap_err().to_string().contains("missing"));
+    assert!(merge(std::slice::from_ref(&a)).unwrap_err().to_string().contains("missing"));
     assert!(merge(&[a.clone(), a.clone(), b.clone()]).unwrap_err().to_string().contains("twice"));
     let mut alien = b.clone();
     alien.header.alpha = "2".into();

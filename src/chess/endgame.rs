@@ -3,10 +3,10 @@
 //! un-moves, captures as exits into the 3-man tables (Ströhlein S5.6, §8.3).
 
 use super::board::{Geometry, Piece, Square};
-use super::position::{Position, BK, BY, KING_SLOTS, WK, WX};
-use crate::error::{invalid, Result};
-use crate::graph::retrograde::{RetroGraph, Start};
+use super::position::{BK, BY, KING_SLOTS, Position, WK, WX};
+use crate::error::{Result, invalid};
 use crate::graph::Outcome;
+use crate::graph::retrograde::{RetroGraph, Start};
 use serde::Serialize;
 
 /// An endgame: White has king + `strong`, Black has king (+ `weak`).
@@ -213,11 +213,7 @@ fn make_move(pieces: &[Piece; 4], pos: &Position, role: usize, to: Square, enemy
         return Some(Move { role, to, result: MoveResult::Quiet(after) });
     }
     // Re-express the 3-man result in its own ending: strong side = the capturer.
-    let men = if pos.white_to_move {
-        [after.men[WK], after.men[WX], after.men[BK], 0]
-    } else {
-        [after.men[BK], after.men[BY], after.men[WK], 0]
-    };
+    let men = if pos.white_to_move { [after.men[WK], after.men[WX], after.men[BK], 0] } else { [after.men[BK], after.men[BY], after.men[WK], 0] };
     let small = Position { men, count: 3, white_to_move: false };
     Some(Move { role, to, result: MoveResult::Capture { after: small, capturer_white: pos.white_to_move } })
 }
@@ -257,6 +253,9 @@ pub fn for_each_unmove(pieces: &[Piece; 4], pos: &Position, mut visit: impl FnMu
     }
 }
 
+/// Value of a solved 3-man position after a capture: (capturer white?, position) → value for the side to move.
+pub type CapturedLookup<'a> = dyn Fn(bool, &Position) -> Outcome + Sync + 'a;
+
 /// The graph of one endgame under one metric, with the solved 3-man endings
 /// that captures lead into (`None` for 3-man endgames, whose only capture,
 /// of the lone piece, leaves K vs K: a draw).
@@ -266,7 +265,7 @@ pub struct EndgameGraph<'a> {
     /// The depth metric.
     pub metric: Metric,
     /// Value lookup for 3-man results: (capturer white?, position) → value for the side to move.
-    pub captured: Option<&'a (dyn Fn(bool, &Position) -> Outcome + Sync)>,
+    pub captured: Option<&'a CapturedLookup<'a>>,
 }
 
 impl EndgameGraph<'_> {

@@ -2,8 +2,8 @@
 //! side to move, their canonical form under the 8 board symmetries, dense
 //! indices, legality, and text (`Ka1 Rb2 / Kc3`, German letters, or FEN).
 
-use super::board::{parse_square, square_name, Geometry, Piece, Square};
-use crate::error::{invalid, Result};
+use super::board::{Geometry, Piece, Square, parse_square, square_name};
+use crate::error::{Result, invalid};
 
 /// Role of a man: 0 = white king, 1 = white piece, 2 = black king, 3 = black piece.
 pub const WK: usize = 0;
@@ -144,6 +144,7 @@ impl Position {
 /// - `Ka1 Rb2 / Kc3 Nd4` or Ströhlein's `w Ka1 Tb2, s Kc3` (white men, then `/` or
 ///   `s`/`b`, then black men; English or German letters; commas ignored), or
 /// - FEN piece placement such as `8/8/8/8/8/2k5/1R6/K7` (optionally followed by ` w`/` b`).
+///
 /// The side to move is `white_to_move` unless a FEN field says otherwise.
 pub fn parse_position(text: &str, pieces: &[Piece; 4], count: usize, white_to_move: bool) -> Result<Position> {
     let first = text.split_whitespace().next().unwrap_or("");

@@ -2,10 +2,10 @@
 //! position, and the statistics the thesis reports (maximum depth, number of
 //! positions at the maximum on the full board, number of symmetry classes).
 
-use super::endgame::{for_each_move, Endgame, EndgameGraph, Metric, Move, MoveResult};
+use super::endgame::{Endgame, EndgameGraph, Metric, Move, MoveResult, for_each_move};
 use super::position::Position;
-use crate::graph::retrograde::{self, RetroGraph};
 use crate::graph::Outcome;
+use crate::graph::retrograde::{self, RetroGraph};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -116,9 +116,7 @@ impl Table {
         let pieces = self.endgame.pieces();
         let mut reps: Vec<String> = range
             .into_par_iter()
-            .filter(|&p| {
-                self.values[p].is_some_and(|v| v.is_win() == want_win && v.winner_moves() == max)
-            })
+            .filter(|&p| self.values[p].is_some_and(|v| v.is_win() == want_win && v.winner_moves() == max))
             .map(|p| self.endgame.decode(p).compact(&pieces))
             .collect();
         reps.sort();

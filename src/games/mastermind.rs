@@ -4,7 +4,7 @@
 //! variant; the game ends with the answer (p, 0), and a code that is known but
 //! not yet guessed must still be played (one more query).
 
-use crate::error::{invalid, Error, Result};
+use crate::error::{Error, Result, invalid};
 use crate::games::permutations;
 use crate::search::problem::code_list;
 use crate::search::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
@@ -80,9 +80,8 @@ impl Mastermind {
         let mut found = Vec::new();
         for peg in &self.peg_perms {
             // options[c]: the colours whose counts equal colour c's counts moved by `peg`.
-            let options: Vec<Vec<u8>> = (0..k)
-                .map(|c| (0..k as u8).filter(|&d| (0..p).all(|i| counts[c * p + peg[i] as usize] == counts[d as usize * p + i])).collect())
-                .collect();
+            let options: Vec<Vec<u8>> =
+                (0..k).map(|c| (0..k as u8).filter(|&d| (0..p).all(|i| counts[c * p + peg[i] as usize] == counts[d as usize * p + i])).collect()).collect();
             let mut colour = Vec::with_capacity(k);
             self.assign_colours(&options, &mut colour, &mut |colour| {
                 let identity = colour.iter().enumerate().all(|(i, &c)| i == c as usize) && peg.iter().enumerate().all(|(i, &q)| i == q as usize);
@@ -170,11 +169,7 @@ fn validate(pegs: usize, colors: usize, distinct: bool) -> Result<()> {
 
 /// Number of codes: c^p, or c!/(c−p)! without repetition.
 pub fn code_count(pegs: usize, colors: usize, distinct: bool) -> Option<u64> {
-    if distinct {
-        (0..pegs).try_fold(1u64, |acc, i| acc.checked_mul((colors - i) as u64))
-    } else {
-        (colors as u64).checked_pow(pegs as u32)
-    }
+    if distinct { (0..pegs).try_fold(1u64, |acc, i| acc.checked_mul((colors - i) as u64)) } else { (colors as u64).checked_pow(pegs as u32) }
 }
 
 /// All codes in lexicographic order.

@@ -23,7 +23,14 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "game", rename_all = "lowercase")]
 pub enum GameSpec {
-    Mastermind { pegs: usize, colors: usize, distinct: bool },
+    Mastermind {
+        pegs: usize,
+        colors: usize,
+        distinct: bool,
+    },
     /// `order`: "lex-c" or "lex-d" (query numbering); penalty: best guess.
-    Beams { variant: String, order: String },
+    Beams {
+        variant: String,
+        order: String,
+    },
 }

@@ -20,8 +20,8 @@ pub fn iterate<S>(graph: &ExplicitGraph<S>) -> Vec<Outcome> {
         let won = |v: usize| matches!(previous[v], Some(Outcome::Win(d)) if d < k);
         let lost = |v: usize| matches!(previous[v], Some(Outcome::Loss(d)) if d < k);
         let mut changed = false;
-        for v in 0..n {
-            if value[v].is_some() {
+        for (v, slot) in value.iter_mut().enumerate() {
+            if slot.is_some() {
                 continue;
             }
             let next = match graph.terminal(v) {
@@ -31,7 +31,7 @@ pub fn iterate<S>(graph: &ExplicitGraph<S>) -> Vec<Outcome> {
                 None => None,
             };
             if next.is_some() {
-                value[v] = next;
+                *slot = next;
                 changed = true;
             }
         }

@@ -122,7 +122,12 @@ impl HeapRule {
         match self {
             HeapRule::GrundySplit => (lo + 1..hi + 1).for_each(|y| seen.insert(g[y] ^ g[x - y])),
             HeapRule::Lasker => (lo..hi).for_each(|i| {
-                seen.insert(if i < x { g[i] } else { let y = i - x + 1; g[y] ^ g[x - y] })
+                seen.insert(if i < x {
+                    g[i]
+                } else {
+                    let y = i - x + 1;
+                    g[y] ^ g[x - y]
+                })
             }),
             _ => self.options(x).iter().for_each(|heaps| seen.insert(heaps.iter().fold(0, |a, &h| a ^ g[h]))),
         }

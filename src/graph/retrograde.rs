@@ -28,7 +28,7 @@
 
 use super::value::Outcome;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU32, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
 /// What the game says about a position before the analysis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,7 +11,7 @@
 
 use super::{SizeModel, Split};
 use crate::alpha::Alpha;
-use crate::error::{invalid, Result};
+use crate::error::{Result, invalid};
 
 /// The free search problem of query width `a` ≥ 2.
 pub struct FreeSearch {

@@ -12,7 +12,7 @@ pub mod free;
 pub mod wurzel;
 
 use crate::alpha::Alpha;
-use crate::error::{invalid, Result};
+use crate::error::{Result, invalid};
 use crate::score::{RenyiScore, RunKey};
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieBreak};
@@ -98,12 +98,7 @@ pub trait SizeModel: Sync {
 pub fn chosen_splits(score: &RenyiScore, key: &RunKey, tie: TieBreak, candidates: &[Split]) -> Vec<Split> {
     let keys: Vec<f64> = candidates.iter().map(|s| key.key(s.runs())).collect();
     let Some(top) = keys.iter().copied().reduce(f64::max) else { return Vec::new() };
-    let band: Vec<(Vec<u64>, Split)> = candidates
-        .iter()
-        .zip(&keys)
-        .filter(|(_, k)| RenyiScore::near(**k, top))
-        .map(|(s, _)| (s.expand(), *s))
-        .collect();
+    let band: Vec<(Vec<u64>, Split)> = candidates.iter().zip(&keys).filter(|(_, k)| RenyiScore::near(**k, top)).map(|(s, _)| (s.expand(), *s)).collect();
     let mut best = &band[0].0;
     for (sizes, _) in &band[1..] {
         if score.compare(sizes, best) == Ordering::Greater {

@@ -3,7 +3,7 @@
 //! element with everything above it; the poison element 0 is never eaten,
 //! which is normal play on P ∖ {0}).
 
-use crate::error::{invalid, Result};
+use crate::error::{Result, invalid};
 use crate::graph::explicit::{ExplicitGraph, Node};
 use crate::graph::grundy::graph_values;
 
@@ -48,11 +48,7 @@ pub fn cram(rows: usize, cols: usize) -> Result<Solved<(usize, usize)>> {
     }
     let full: u64 = (1u64 << (rows * cols)) - 1;
     Ok(solve_impartial(full, |&free| {
-        dominoes
-            .iter()
-            .filter(|(a, b)| free >> a & 1 == 1 && free >> b & 1 == 1)
-            .map(|&(a, b)| ((a, b), free & !(1 << a) & !(1 << b)))
-            .collect()
+        dominoes.iter().filter(|(a, b)| free >> a & 1 == 1 && free >> b & 1 == 1).map(|&(a, b)| ((a, b), free & !(1 << a) & !(1 << b))).collect()
     }))
 }
 
@@ -104,9 +100,7 @@ impl Poset {
 /// Chomp on a poset: a move eats an element a ≠ 0 still present, with all
 /// elements above it. Moves are reported as element numbers.
 pub fn chomp(poset: &Poset) -> Solved<usize> {
-    solve_impartial(poset.all(), |&left| {
-        (1..poset.up.len()).filter(|&a| left >> a & 1 == 1).map(|a| (a, left & !poset.up[a])).collect()
-    })
+    solve_impartial(poset.all(), |&left| (1..poset.up.len()).filter(|&a| left >> a & 1 == 1).map(|a| (a, left & !poset.up[a])).collect())
 }
 
 /// Chomp on the m × n board, winning moves as (column, row).

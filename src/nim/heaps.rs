@@ -2,9 +2,9 @@
 //! outcomes and Grundy values γ (seed003 §3.1, Satz C1G), and Nim with every
 //! move to a chosen value (Satz C1L, exercise C132).
 
-use crate::graph::explicit::ExplicitGraph;
-use crate::graph::grundy::{graph_values, heap_values, sum_moves, HeapMove, HeapRule};
 use crate::graph::Outcome;
+use crate::graph::explicit::ExplicitGraph;
+use crate::graph::grundy::{HeapMove, HeapRule, graph_values, heap_values, sum_moves};
 
 /// Table of a one-pile subtraction game for x = 0..=upto.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,19 +21,14 @@ pub struct SubtractionTable {
 /// by retrograde analysis of the pile graph (sinks lost resp. won for the
 /// mover), γ by mex over the same graph.
 pub fn subtraction_table(set: &[usize], upto: usize) -> SubtractionTable {
-    let edges: Vec<(usize, usize)> =
-        (0..=upto).flat_map(|x| set.iter().filter(move |&&s| s >= 1 && s <= x).map(move |&s| (x, x - s))).collect();
+    let edges: Vec<(usize, usize)> = (0..=upto).flat_map(|x| set.iter().filter(move |&&s| s >= 1 && s <= x).map(move |&s| (x, x - s))).collect();
     let wins = |sink: Outcome| {
         let graph = ExplicitGraph::from_edges(upto + 1, &edges, sink);
         let solution = graph.solve();
         (0..=upto).map(|x| solution.get(x).is_some_and(Outcome::is_win) as u8).collect::<Vec<u8>>()
     };
     let graph = ExplicitGraph::from_edges(upto + 1, &edges, Outcome::Loss(0));
-    SubtractionTable {
-        misere: wins(Outcome::Win(0)),
-        normal: wins(Outcome::Loss(0)),
-        grundy: graph_values(&graph).expect("a subtraction graph is acyclic"),
-    }
+    SubtractionTable { misere: wins(Outcome::Win(0)), normal: wins(Outcome::Loss(0)), grundy: graph_values(&graph).expect("a subtraction graph is acyclic") }
 }
 
 /// Nim: value ⊕x_i and every move to a position of value `target`.

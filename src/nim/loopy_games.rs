@@ -3,9 +3,9 @@
 //! retrograde engine (win / loss / draw with depths) and by generalised
 //! Sprague-Grundy values; cycles never turn into false losses.
 
-use crate::graph::explicit::{ExplicitGraph, Node};
-use crate::graph::loopy::{loopy_values, Loopy};
 use crate::graph::Outcome;
+use crate::graph::explicit::{ExplicitGraph, Node};
+use crate::graph::loopy::{Loopy, loopy_values};
 
 /// A Poker-Nim state seen from the player to move: the piles, the mover's
 /// stack and the waiting player's stack.
@@ -53,7 +53,15 @@ impl PokerNim {
 pub fn poker_nim_graph(piles: usize, max_pile: u32, max_stack: u32) -> ExplicitGraph<PokerNim> {
     let mut starts = Vec::new();
     let sizes: Vec<Vec<u32>> = (0..(max_pile + 1).pow(piles as u32))
-        .map(|mut code| (0..piles).map(|_| { let x = code % (max_pile + 1); code /= max_pile + 1; x }).collect())
+        .map(|mut code| {
+            (0..piles)
+                .map(|_| {
+                    let x = code % (max_pile + 1);
+                    code /= max_pile + 1;
+                    x
+                })
+                .collect()
+        })
         .collect();
     for p in &sizes {
         for a in 0..=max_stack {
@@ -106,11 +114,18 @@ pub fn northcott_graph(columns: usize, height: u8) -> ExplicitGraph<Northcott> {
     let pairs: Vec<(u8, u8)> = (0..height).flat_map(|w| (0..height).filter(move |&b| b != w).map(move |b| (w, b))).collect();
     let mut starts = vec![Vec::new()];
     for _ in 0..columns {
-        starts = starts.iter().flat_map(|s: &Vec<(u8, u8)>| pairs.iter().map(move |&p| { let mut t = s.clone(); t.push(p); t })).collect();
+        starts = starts
+            .iter()
+            .flat_map(|s: &Vec<(u8, u8)>| {
+                pairs.iter().map(move |&p| {
+                    let mut t = s.clone();
+                    t.push(p);
+                    t
+                })
+            })
+            .collect();
     }
-    let states = starts.into_iter().flat_map(|cols| {
-        [true, false].map(|white_to_move| Northcott { columns: cols.clone(), height, white_to_move })
-    });
+    let states = starts.into_iter().flat_map(|cols| [true, false].map(|white_to_move| Northcott { columns: cols.clone(), height, white_to_move }));
     ExplicitGraph::explore(states, |s| Node::Moves(s.moves()))
 }
 

@@ -1,8 +1,8 @@
 //! Tic-tac-toe, the smallest game with terminal draws: a full board without a
 //! line is a draw, never a loss for the mover (seed003 §5.3, T21, T28).
 
-use crate::graph::explicit::{ExplicitGraph, Node};
 use crate::graph::Outcome;
+use crate::graph::explicit::{ExplicitGraph, Node};
 
 /// A board: cells 0..9 with 0 empty, 1 = X, 2 = O; X moves when the counts are equal.
 pub type Board = [u8; 9];
@@ -24,7 +24,16 @@ pub fn node(b: &Board) -> Node<Board> {
     if placed == 9 {
         return Node::Terminal(Outcome::Draw);
     }
-    Node::Moves((0..9).filter(|&c| b[c] == 0).map(|c| { let mut n = *b; n[c] = mover; n }).collect())
+    Node::Moves(
+        (0..9)
+            .filter(|&c| b[c] == 0)
+            .map(|c| {
+                let mut n = *b;
+                n[c] = mover;
+                n
+            })
+            .collect(),
+    )
 }
 
 /// All positions reachable from the empty board.

@@ -8,7 +8,7 @@ use crate::chess::position::{parse_position, quadrant_position_count};
 use crate::chess::table::SideSummary;
 use crate::chess::{Endgame, Metric, Tablebase};
 use crate::error::Result;
-use crate::output::{write_atomic, write_json, Provenance};
+use crate::output::{Provenance, write_atomic, write_json};
 use serde::Serialize;
 use std::path::Path;
 use std::time::{Instant, SystemTime};
@@ -103,7 +103,13 @@ pub fn reproduce(dir: &Path) -> Result<Report> {
                 solve_seconds: table.seconds,
                 forward_check_mismatches: table.verify(&base),
             };
-            eprintln!("  {name:<5} {:<10} {:<16} solved in {:.2} s, forward check {} mismatches", metric.name(), row.ours, row.solve_seconds, row.forward_check_mismatches);
+            eprintln!(
+                "  {name:<5} {:<10} {:<16} solved in {:.2} s, forward check {} mismatches",
+                metric.name(),
+                row.ours,
+                row.solve_seconds,
+                row.forward_check_mismatches
+            );
             rows.push(row);
         }
     }
@@ -125,18 +131,33 @@ pub fn reproduce(dir: &Path) -> Result<Report> {
 fn markdown(r: &Report) -> String {
     let p = &r.provenance;
     let mut s = String::from("# Ströhlein's endgame tables (1970), recomputed\n\n");
-    s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s on {} threads; retrograde solving of all 15 tables {:.1} s.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads, r.total_solve_seconds);
+    s += &format!(
+        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads; retrograde solving of all 15 tables {:.1} s.\n\n",
+        p.program, p.version, p.command, p.started, p.seconds, p.threads, r.total_solve_seconds
+    );
     s += "Full board, legal positions (distinct squares, kings apart, side not to move not in check), stalemate = draw, \
 no 50-move rule. Depth in moves of the winning side, White to move. Metrics: DTM (to mate), DTC (to mate or a \
 winning capture), Ströhlein (to the capture of the king — mate + 1 — or of the black piece; his §9). \
 \"max / positions / classes\": maximum depth, positions at the maximum, classes under the 8 board symmetries.\n\n";
     s += "| endgame | metric | thesis | ours | | legal wtm | won wtm | lost btm | max btm loss | solve s | forward check |\n|---|---|---|---|---|---:|---:|---:|---:|---:|---|\n";
     for row in &r.rows {
-        let mark = match row.equal { Some(true) => "=", Some(false) => "≠", None => "" };
+        let mark = match row.equal {
+            Some(true) => "=",
+            Some(false) => "≠",
+            None => "",
+        };
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} |\n",
-            row.endgame, row.metric.name(), row.published.unwrap_or(""), row.ours, mark, row.white_to_move.legal, row.white_to_move.won,
-            row.black_to_move.lost, row.black_to_move.max_lost().map_or("—".into(), |m| m.to_string()), row.solve_seconds,
+            row.endgame,
+            row.metric.name(),
+            row.published.unwrap_or(""),
+            row.ours,
+            mark,
+            row.white_to_move.legal,
+            row.white_to_move.won,
+            row.black_to_move.lost,
+            row.black_to_move.max_lost().map_or("—".into(), |m| m.to_string()),
+            row.solve_seconds,
             if row.forward_check_mismatches == 0 { "0 mismatches".to_string() } else { format!("**{} mismatches**", row.forward_check_mismatches) }
         );
     }

@@ -10,7 +10,7 @@ pub mod table_4_18;
 pub mod table_4_5;
 pub mod wurzel_free;
 
-use crate::search::outcome::{exact_decimal, exact_string, Exact};
+use crate::search::outcome::{Exact, exact_decimal, exact_string};
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::str::FromStr;

@@ -4,13 +4,13 @@
 //! missing from the source (Cram, Chomp, Poker-Nim, Northcott) computed.
 
 use crate::error::Result;
-use crate::graph::grundy::{heap_values, HeapRule};
 use crate::graph::Outcome;
+use crate::graph::grundy::{HeapRule, heap_values};
 use crate::nim::boards::{chomp_rectangle, cram};
 use crate::nim::heaps::subtraction_table;
 use crate::nim::loopy_games::{northcott_graph, poker_nim_graph, solve_loopy};
 use crate::nim::tictactoe;
-use crate::output::{write_atomic, write_json, Provenance};
+use crate::output::{Provenance, write_atomic, write_json};
 use serde::Serialize;
 use std::path::Path;
 use std::time::{Instant, SystemTime};
@@ -87,26 +87,51 @@ fn facts() -> Result<Vec<Fact>> {
         let t = subtraction_table(&(1..n).collect::<Vec<_>>(), 200);
         (0..=200).all(|x| t.grundy[x] as usize == x % n && (t.normal[x] == 0) == (x % n == 0) && (t.misere[x] == 0) == (x % n == 1))
     });
-    facts.push(Fact { statement: "Satz C1G: S = {1..n−1}, n = 2..8, x ≤ 200: γ = x mod n, normal loss ⇔ x mod n = 0, misère loss ⇔ x mod n = 1".into(), holds: c1g });
+    facts.push(Fact {
+        statement: "Satz C1G: S = {1..n−1}, n = 2..8, x ≤ 200: γ = x mod n, normal loss ⇔ x mod n = 0, misère loss ⇔ x mod n = 1".into(),
+        holds: c1g,
+    });
     let lasker = heap_values(&HeapRule::Lasker, 10_000);
-    let rule = (1..=10_000usize).all(|x| lasker[x] as usize == match x % 4 { 1 | 2 => x, 3 => x + 1, _ => x - 1 });
-    facts.push(Fact { statement: "Lasker-Nim rule (not in the source): γ(4k+1)=4k+1, γ(4k+2)=4k+2, γ(4k+3)=4k+4, γ(4k+4)=4k+3, for x ≤ 10 000".into(), holds: rule });
+    let rule = (1..=10_000usize).all(|x| {
+        lasker[x] as usize
+            == match x % 4 {
+                1 | 2 => x,
+                3 => x + 1,
+                _ => x - 1,
+            }
+    });
+    facts.push(Fact {
+        statement: "Lasker-Nim rule (not in the source): γ(4k+1)=4k+1, γ(4k+2)=4k+2, γ(4k+3)=4k+4, γ(4k+4)=4k+3, for x ≤ 10 000".into(),
+        holds: rule,
+    });
     let squares = (2..=7).all(|n| chomp_rectangle(n, n).is_ok_and(|s| s.winning_moves == vec![(1, 1)]));
     facts.push(Fact { statement: "Satz C2E(1): Chomp(n×n), n = 2..7: the first player wins, and (1,1) is the only winning move".into(), holds: squares });
     let rectangles = (2..=7).all(|m| (2..=7).all(|n| chomp_rectangle(m, n).is_ok_and(|s| s.grundy != 0)));
     facts.push(Fact { statement: "Satz C2E(2): Chomp(m×n), 2 ≤ m, n ≤ 7: the first player wins".into(), holds: rectangles });
     let c43 = chomp_rectangle(4, 3)?;
-    facts.push(Fact { statement: format!("Chomp(4×3) (figure missing in the source): γ = {}, winning moves {:?}", c43.grundy, c43.winning_moves), holds: c43.grundy == 9 });
+    facts.push(Fact {
+        statement: format!("Chomp(4×3) (figure missing in the source): γ = {}, winning moves {:?}", c43.grundy, c43.winning_moves),
+        holds: c43.grundy == 9,
+    });
     let cram45 = cram(4, 5)?;
-    facts.push(Fact { statement: format!("Fliesentetris/Cram 4×5 (C205, figure missing): γ = {}, {} winning first moves", cram45.grundy, cram45.winning_moves.len()), holds: cram45.grundy != 0 });
+    facts.push(Fact {
+        statement: format!("Fliesentetris/Cram 4×5 (C205, figure missing): γ = {}, {} winning first moves", cram45.grundy, cram45.winning_moves.len()),
+        holds: cram45.grundy != 0,
+    });
     let poker = poker_nim_graph(3, 3, 3);
     let (outcomes, _) = solve_loopy(&poker);
     let xor_rule = (0..poker.len()).all(|v| outcomes[v] != Outcome::Draw && outcomes[v].is_win() == (poker.state(v).piles.iter().fold(0, |a, &x| a ^ x) != 0));
-    facts.push(Fact { statement: format!("Poker-Nim (≈C211), {} states (3 piles ≤ 3, stacks ≤ 3, all they reach): no draws, the mover wins ⇔ ⊕x ≠ 0", poker.len()), holds: xor_rule });
+    facts.push(Fact {
+        statement: format!("Poker-Nim (≈C211), {} states (3 piles ≤ 3, stacks ≤ 3, all they reach): no draws, the mover wins ⇔ ⊕x ≠ 0", poker.len()),
+        holds: xor_rule,
+    });
     let north = northcott_graph(3, 5);
     let (outcomes, _) = solve_loopy(&north);
     let gap_rule = (0..north.len()).all(|v| outcomes[v] != Outcome::Draw && outcomes[v].is_win() == (north.state(v).gap_xor() != 0));
-    facts.push(Fact { statement: format!("Northcott (≈C213, model of the reference notes), 3 columns × 5 rows, {} states: no draws, the mover wins ⇔ ⊕gaps ≠ 0", north.len()), holds: gap_rule });
+    facts.push(Fact {
+        statement: format!("Northcott (≈C213, model of the reference notes), 3 columns × 5 rows, {} states: no draws, the mover wins ⇔ ⊕gaps ≠ 0", north.len()),
+        holds: gap_rule,
+    });
     let ttt = tictactoe::graph();
     let draw = ttt.solve().get(0) == Some(Outcome::Draw);
     facts.push(Fact { statement: format!("Tic-tac-toe ({} positions): the start is a draw (terminal draws are not losses)", ttt.len()), holds: draw });

@@ -4,14 +4,14 @@
 
 use super::{Comparison, Published};
 use crate::error::Result;
+use crate::games::GameSpec;
 use crate::games::beams::game::{Beams, Penalty, QueryOrder};
 use crate::games::beams::patterns::load_or_build;
 use crate::games::mastermind::Mastermind;
-use crate::games::GameSpec;
-use crate::output::{write_atomic, write_json, Provenance};
+use crate::output::{Provenance, write_atomic, write_json};
 use crate::search::outcome::Exact;
-use crate::search::perfect::{solve_perfect, PerfectResult};
-use crate::search::tree::{export, verify, Replay, StrategyFile};
+use crate::search::perfect::{PerfectResult, solve_perfect};
+use crate::search::tree::{Replay, StrategyFile, export, verify};
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::Path;
@@ -42,7 +42,8 @@ fn row<P: Replay>(problem: &P, published: Option<(&str, &'static str, Stated)>, 
             let node = export(&search, problem)?;
             let checked = verify(problem, &node)?;
             assert_eq!(checked.total, result.total, "exported tree replays to its total");
-            let file = StrategyFile { game, codes: result.codes, total: result.total, program: "renyi-search".into(), version: crate::VERSION.into(), tree: node };
+            let file =
+                StrategyFile { game, codes: result.codes, total: result.total, program: "renyi-search".into(), version: crate::VERSION.into(), tree: node };
             write_json(path, &file)?;
             Some(path.display().to_string())
         }
@@ -67,7 +68,11 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Row>> {
     for (pegs, colors) in [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (4, 4), (4, 5)] {
         rows.push(row(&Mastermind::new(pegs, colors, false)?, None, None)?);
     }
-    rows.push(row(&Mastermind::new(4, 6, true)?, Some(("thesis §4.3 (MM-360)", "1446", Stated::Total)), Some((&dir.join("perfect-mm360.json"), GameSpec::Mastermind { pegs: 4, colors: 6, distinct: true })))?);
+    rows.push(row(
+        &Mastermind::new(4, 6, true)?,
+        Some(("thesis §4.3 (MM-360)", "1446", Stated::Total)),
+        Some((&dir.join("perfect-mm360.json"), GameSpec::Mastermind { pegs: 4, colors: 6, distinct: true })),
+    )?);
     let beams = Beams::new(load_or_build("3c6p".parse()?, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
     let spec = GameSpec::Beams { variant: "Beams(3c,6p)".into(), order: "lex-c".into() };
     rows.push(row(&beams, Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total)), Some((&dir.join("perfect-beams-3c6p.json"), spec)))?);
@@ -94,8 +99,16 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
         let (published, mark) = r.published.as_ref().map_or((String::from("—"), ""), |(src, c)| (format!("{} ({src})", c.published), c.mark()));
         s += &format!(
             "| {} | {} | {} | {:.4} | {} | {} | {} | {} | {:.2} | {} |\n",
-            r.result.problem, r.result.codes, r.result.total, r.result.mean, published, mark, r.result.lower_bound_at_root,
-            r.result.nodes, r.result.seconds, r.tree.as_deref().unwrap_or("")
+            r.result.problem,
+            r.result.codes,
+            r.result.total,
+            r.result.mean,
+            published,
+            mark,
+            r.result.lower_bound_at_root,
+            r.result.nodes,
+            r.result.seconds,
+            r.tree.as_deref().unwrap_or("")
         );
     }
     s += "\nBeams(3c,6p): the optimum under the documented rules is 7334/1860 = 3.943011, 13 points below the thesis' 7347 \

@@ -6,12 +6,12 @@
 
 use super::{Comparison, Published};
 use crate::error::Result;
-use crate::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
-use crate::games::beams::patterns::{load_or_build, Patterns};
 use crate::games::beams::Variant;
-use crate::output::{write_atomic, write_json, Provenance};
-use crate::search::outcome::{exact_string, Exact};
-use crate::search::{analyze, Analysis, RunOptions, Strategy, TieRule};
+use crate::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
+use crate::games::beams::patterns::{Patterns, load_or_build};
+use crate::output::{Provenance, write_atomic, write_json};
+use crate::search::outcome::{Exact, exact_string};
+use crate::search::{Analysis, RunOptions, Strategy, TieRule, analyze};
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::Path;
@@ -150,14 +150,19 @@ pub fn reproduce(dir: &Path, codes_dir: Option<&Path>, progress: bool) -> Result
         let cell = compute(row, codes_dir, progress)?;
         eprintln!(
             "  {} H_{} {:<18} mean {}  thesis {}  total {}{}",
-            cell.variant, cell.alpha, cell.column, cell.mean_vs_thesis.ours, cell.mean_vs_thesis.published,
+            cell.variant,
+            cell.alpha,
+            cell.column,
+            cell.mean_vs_thesis.ours,
+            cell.mean_vs_thesis.published,
             exact_string(&cell.analysis.exact_total()),
             cell.total_vs_prototype.as_ref().map_or(String::new(), |p| format!("  prototype {} {}", p.published, p.mark()))
         );
         cells.push(cell);
     }
     let provenance = Provenance::new("reproduce table-4.10", started, clock.elapsed().as_secs_f64());
-    let report = Report { table: "Thesis Table 4.10 (Beams, H_α strategies), 3c6p and 6c3p columns", provenance: provenance.clone(), rules: RULES, cells: &cells };
+    let report =
+        Report { table: "Thesis Table 4.10 (Beams, H_α strategies), 3c6p and 6c3p columns", provenance: provenance.clone(), rules: RULES, cells: &cells };
     write_json(&dir.join("table-4.10.json"), &report)?;
     write_atomic(&dir.join("table-4.10.md"), markdown(&cells, &provenance).as_bytes())?;
     Ok(cells)
@@ -175,9 +180,19 @@ MIX (reduced list) = uniform over the tied queries among asked colours + one new
         let (pt, pm) = c.total_vs_prototype.as_ref().map_or(("—", ""), |x| (x.published, x.mark()));
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |\n",
-            c.variant, c.alpha.replace("inf", "∞"), c.column, exact_string(&c.analysis.exact_total()), c.mean_vs_thesis.ours,
-            c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), pt, pm, c.penalty_total, penalty_split_text(&c.analysis.penalty_histogram),
-            c.analysis.max_depth, c.analysis.seconds
+            c.variant,
+            c.alpha.replace("inf", "∞"),
+            c.column,
+            exact_string(&c.analysis.exact_total()),
+            c.mean_vs_thesis.ours,
+            c.mean_vs_thesis.published,
+            c.mean_vs_thesis.mark(),
+            pt,
+            pm,
+            c.penalty_total,
+            penalty_split_text(&c.analysis.penalty_histogram),
+            c.analysis.max_depth,
+            c.analysis.seconds
         );
     }
     let proto = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect::<Vec<_>>();
@@ -185,12 +200,13 @@ MIX (reduced list) = uniform over the tied queries among asked colours + one new
     s += &format!(
         "\nPrototype totals reproduced: {} of {}. Thesis means reproduced: {} of {} \
 (no rule reading tried so far reproduces Table 4.10; see README and beams-conventions.md).\n",
-        proto.iter().filter(|c| c.equal).count(), proto.len(), thesis_equal, cells.len()
+        proto.iter().filter(|c| c.equal).count(),
+        proto.len(),
+        thesis_equal,
+        cells.len()
     );
     for variant in ["Beams(3c,6p)", "Beams(6c,3p)"] {
-        let secs = |lex: bool| -> f64 {
-            cells.iter().filter(|c| c.variant == variant && c.column.starts_with("LEX") == lex).map(|c| c.analysis.seconds).sum()
-        };
+        let secs = |lex: bool| -> f64 { cells.iter().filter(|c| c.variant == variant && c.column.starts_with("LEX") == lex).map(|c| c.analysis.seconds).sum() };
         s += &format!("Timing {variant}: all LEX cells {:.2} s, all MIX cells {:.2} s ({} threads).\n", secs(true), secs(false), p.threads);
     }
     s += "Not computed: 6c3p H_0 MIX (thesis ≈ 8.080, a Monte-Carlo estimate): its tie sets are so large that the exact \
@@ -289,7 +305,7 @@ pub struct FullCell {
 /// continues where an interrupted `reproduce table-4.10 --full` stopped).
 /// With `run_missing` false only finished runs are reported (the rest is listed as not computed).
 pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing: bool) -> Result<Vec<FullCell>> {
-    use crate::search::units::{merge, run_units, write_shard, Shard, ShardFile, UnitRun};
+    use crate::search::units::{Shard, ShardFile, UnitRun, merge, run_units, write_shard};
     let started = SystemTime::now();
     let clock = Instant::now();
     let runs = dir.join(RUNS_DIR);
@@ -349,7 +365,11 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         eprintln!("  6c6p H_{alpha} {:<6} mean {} thesis {} ({:.0} s)", cell.column, cell.mean_vs_thesis.ours, thesis, cell.seconds);
         cells.push(cell);
     }
-    let provenance = Provenance::new(if run_missing { "reproduce table-4.10 --full" } else { "reproduce table-4.10 (finished 6c6p runs only)" }, started, clock.elapsed().as_secs_f64());
+    let provenance = Provenance::new(
+        if run_missing { "reproduce table-4.10 --full" } else { "reproduce table-4.10 (finished 6c6p runs only)" },
+        started,
+        clock.elapsed().as_secs_f64(),
+    );
     #[derive(Serialize)]
     struct FullReport<'a> {
         table: &'static str,
@@ -358,7 +378,13 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         cells: &'a [FullCell],
         monte_carlo: Option<&'a MonteCarloCheck>,
     }
-    let report = FullReport { table: "Thesis Table 4.10, Beams(6c,6p) (exact, all 3 048 812 640 codes)", provenance: provenance.clone(), rules: RULES, cells: &cells, monte_carlo: monte_carlo.as_ref() };
+    let report = FullReport {
+        table: "Thesis Table 4.10, Beams(6c,6p) (exact, all 3 048 812 640 codes)",
+        provenance: provenance.clone(),
+        rules: RULES,
+        cells: &cells,
+        monte_carlo: monte_carlo.as_ref(),
+    };
     write_json(&dir.join("table-4.10-6c6p.json"), &report)?;
     write_atomic(&dir.join("table-4.10-6c6p.md"), full_markdown(&cells, monte_carlo.as_ref(), &provenance).as_bytes())?;
     Ok(cells)
@@ -372,7 +398,10 @@ fn penalty_split_text(by_points: &[String]) -> String {
 
 fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams(6c,6p), exact over all 3 048 812 640 codes\n\n");
-    s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s in this session on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
+    s += &format!(
+        "Produced by {} {} (`{}`), started {}, {:.1} s in this session on {} threads.\n\n",
+        p.program, p.version, p.command, p.started, p.seconds, p.threads
+    );
     s += &format!("Rules: {RULES}.\n\n");
     s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | unit thread-s |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
     for c in cells {
@@ -380,7 +409,17 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
         let split = c.penalised.as_deref().map_or_else(|| "not recorded".to_string(), penalty_split_text);
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |\n",
-            c.alpha.replace("inf", "∞"), c.column, c.total, c.mean_vs_thesis.ours, c.mean_vs_thesis.published, c.mean_vs_thesis.mark(), c.penalty_total, split, max_depth, c.seconds, c.unit_thread_seconds
+            c.alpha.replace("inf", "∞"),
+            c.column,
+            c.total,
+            c.mean_vs_thesis.ours,
+            c.mean_vs_thesis.published,
+            c.mean_vs_thesis.mark(),
+            c.penalty_total,
+            split,
+            max_depth,
+            c.seconds,
+            c.unit_thread_seconds
         );
     }
     let missing: Vec<String> = FULL_ROWS
@@ -394,7 +433,13 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
     if let Some(m) = monte_carlo {
         s += &format!(
             "\nMonte-Carlo check (thesis §4.4.5; `{}`, file `{MONTE_CARLO_FILE}`): {} games, mean {:.4}, 2σ interval [{:.4}, {:.4}]; the exact H_1 MIX mean {} lies {} it.\n",
-            m.command, m.games, m.mean, m.interval.0, m.interval.1, m.exact_mean, if m.inside { "inside" } else { "OUTSIDE" }
+            m.command,
+            m.games,
+            m.mean,
+            m.interval.0,
+            m.interval.1,
+            m.exact_mean,
+            if m.inside { "inside" } else { "OUTSIDE" }
         );
     }
     s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `beams-6c6p-runs/`, and `renyi-search merge` re-adds them.\n";

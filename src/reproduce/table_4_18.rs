@@ -6,10 +6,10 @@ use super::{Comparison, Published};
 use crate::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
-use crate::output::{write_atomic, write_json, Provenance};
+use crate::output::{Provenance, write_atomic, write_json};
 use crate::search::outcome::Exact;
-use crate::search::{Analysis, SearchProblem, TieRule};
 use crate::search::perfect::solve_perfect;
+use crate::search::{Analysis, SearchProblem, TieRule};
 use crate::sweep::{alpha_grid, plateaus, sweep};
 use num_bigint::BigInt;
 use serde::Serialize;
@@ -84,13 +84,27 @@ pub fn reproduce(dir: &Path) -> Result<Vec<BestRenyi>> {
         let percent = (ratio - Exact::from_integer(1.into())) * Exact::from_integer(100.into());
         best.perfect_total = Some(perfect);
         best.delta_percent = Some(Comparison::new(&percent, Published(delta), 2));
-        eprintln!("  {:<40} best H_α-LEX {} (mean {}) at α ∈ {:?}; thesis {}", best.variant, best.best_total, best.best_mean.ours, best.best_alphas.iter().map(|a| a.to_string()).collect::<Vec<_>>(), published);
+        eprintln!(
+            "  {:<40} best H_α-LEX {} (mean {}) at α ∈ {:?}; thesis {}",
+            best.variant,
+            best.best_total,
+            best.best_mean.ours,
+            best.best_alphas.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+            published
+        );
         write_atomic(&dir.join(file), scan_csv(&points).as_bytes())?;
         rows.push(best);
     }
     let provenance = Provenance::new("reproduce table-4.18", started, clock.elapsed().as_secs_f64());
     let beams = "Beams columns: not computed yet (Beams issues)";
-    let report = Report { table: "Thesis Table 4.18 (best Rényi strategy), Mastermind columns", provenance: provenance.clone(), grid: GRID, tie_rule: "LEX", mastermind: &rows, beams };
+    let report = Report {
+        table: "Thesis Table 4.18 (best Rényi strategy), Mastermind columns",
+        provenance: provenance.clone(),
+        grid: GRID,
+        tie_rule: "LEX",
+        mastermind: &rows,
+        beams,
+    };
     write_json(&dir.join("table-4.18.json"), &report)?;
     write_atomic(&dir.join("table-4.18.md"), markdown(&rows, &provenance, beams).as_bytes())?;
     Ok(rows)
@@ -107,7 +121,16 @@ fn markdown(rows: &[BestRenyi], p: &Provenance, beams: &str) -> String {
         let perfect = r.perfect_total.map_or("—".to_string(), |p| p.to_string());
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            r.variant, r.best_total, r.best_mean.ours, r.best_mean.published, r.best_mean.mark(), perfect, dours, dpub, dmark, alphas.join(", ")
+            r.variant,
+            r.best_total,
+            r.best_mean.ours,
+            r.best_mean.published,
+            r.best_mean.mark(),
+            perfect,
+            dours,
+            dpub,
+            dmark,
+            alphas.join(", ")
         );
     }
     s += "\nNote: H_0-LEX on MM-1296 (5668, Table 4.5) is lower than the table's best; Table 4.18 ranges over α > 0 only.\n";

@@ -4,14 +4,14 @@
 
 use super::{Comparison, Published};
 use crate::alpha::Alpha;
-use crate::games::mastermind::Mastermind;
-use crate::output::{write_atomic, write_json, Provenance};
-use crate::search::outcome::Exact;
-use crate::search::strategy::best_queries;
-use crate::search::{analyze, Analysis, RunOptions, SearchProblem, Strategy, TieBreak, TieRule};
-use crate::score::RenyiScore;
-use crate::search::perfect::solve_perfect;
 use crate::error::Result;
+use crate::games::mastermind::Mastermind;
+use crate::output::{Provenance, write_atomic, write_json};
+use crate::score::RenyiScore;
+use crate::search::outcome::Exact;
+use crate::search::perfect::solve_perfect;
+use crate::search::strategy::best_queries;
+use crate::search::{Analysis, RunOptions, SearchProblem, Strategy, TieBreak, TieRule, analyze};
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::Path;
@@ -36,10 +36,7 @@ use TieBreak::{Lex, Mix};
 
 /// Table 4.5 as printed (MIX fractions from its footnotes a, b, c).
 const ROWS: [Row; 16] = [
-    Row {
-        note: Some("5668/1296 = 4.373457…: the thesis mean 4.3734 is truncated, not rounded"),
-        ..row(false, "0", Lex, "5668", "4.3734", "0.76")
-    },
+    Row { note: Some("5668/1296 = 4.373457…: the thesis mean 4.3734 is truncated, not rounded"), ..row(false, "0", Lex, "5668", "4.3734", "0.76") },
     row(false, "1", Lex, "5722", "4.4151", "1.72"),
     row(false, "2", Lex, "5696", "4.3951", "1.26"),
     row(false, "inf", Lex, "5801", "4.4761", "3.13"),
@@ -183,9 +180,22 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
         let more = if c.analysis.first_queries.len() > 1 { format!(" (+{} tied)", c.analysis.first_queries.len() - 1) } else { String::new() };
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}{} | {} | {:.2} |\n",
-            c.variant, c.strategy, c.total.ours, c.total.ours_exact, c.total.published, c.total.mark(),
-            c.mean.ours, c.mean.published, c.mean.mark(), c.delta_percent.ours, c.delta_percent.published,
-            c.delta_percent.mark(), first, more, c.analysis.max_depth, c.analysis.seconds
+            c.variant,
+            c.strategy,
+            c.total.ours,
+            c.total.ours_exact,
+            c.total.published,
+            c.total.mark(),
+            c.mean.ours,
+            c.mean.published,
+            c.mean.mark(),
+            c.delta_percent.ours,
+            c.delta_percent.published,
+            c.delta_percent.mark(),
+            first,
+            more,
+            c.analysis.max_depth,
+            c.analysis.seconds
         );
     }
     let notes: Vec<String> = cells.iter().filter_map(|c| c.note.map(|n| format!("- {} {}: {n}", c.variant, c.strategy))).collect();
@@ -194,7 +204,10 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
     }
     s += &format!(
         "\nFirst-guess crossover on MM-1296 (Fig. 4.6 text, thesis \"α ≳ {}\"): H_α-LEX opens with {} below α* = {:.10} and with {} above ({}).\n",
-        crossover.published, crossover.below, crossover.alpha_star, crossover.above,
+        crossover.published,
+        crossover.below,
+        crossover.alpha_star,
+        crossover.above,
         if crossover.consistent { "consistent with the thesis, which truncates" } else { "NOT consistent with the thesis" }
     );
     s += &format!("\nAll totals equal: {}.\n", cells.iter().all(|c| c.total.equal));

@@ -4,11 +4,11 @@
 
 use super::{Comparison, Published};
 use crate::alpha::Alpha;
-use crate::error::{invalid, Result};
-use crate::models::free::{perfect_total_closed, perfect_totals_recursive, FreeSearch};
-use crate::models::wurzel::{binary_strategy_totals, perfect_totals, Wurzel};
+use crate::error::{Result, invalid};
+use crate::models::free::{FreeSearch, perfect_total_closed, perfect_totals_recursive};
 use crate::models::strategy_totals;
-use crate::output::{write_atomic, write_json, Provenance};
+use crate::models::wurzel::{Wurzel, binary_strategy_totals, perfect_totals};
+use crate::output::{Provenance, write_atomic, write_json};
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieRule};
 use crate::sweep::alpha_grid;
@@ -29,6 +29,9 @@ pub const CSV_UPTO: u64 = 100_000;
 /// The α of the curves (Fig. 4.16 plus H_∞).
 pub const CURVE_ALPHAS: [&str; 5] = ["1", "1.35", "1.5", "2", "inf"];
 
+/// (α, T_α(n), T_α(n)/T*(n)) at one large n.
+type LargeSizeEntry = (String, String, f64);
+
 #[derive(Serialize)]
 struct Report {
     provenance: Provenance,
@@ -39,7 +42,7 @@ struct Report {
     best_alpha_1000: (Vec<Alpha>, String),
     statements: Vec<(String, bool)>,
     /// (n, [(α, T_α(n), T_α(n)/T*(n))]) for n = 10^3 … 10^6.
-    large_sizes: Vec<(u64, Vec<(String, String, f64)>)>,
+    large_sizes: Vec<(u64, Vec<LargeSizeEntry>)>,
     /// Seconds per part of the computation.
     timing: Vec<(&'static str, f64)>,
 }
@@ -146,20 +149,15 @@ pub fn reproduce(dir: &Path) -> Result<()> {
     };
     let perfect = perfect_totals(PERFECT_UPTO);
     tick("perfect Wurzel, every |C| ≤ 10^6", &mut timing);
-    let table: Vec<Comparison> = TABLE_4_15
-        .iter()
-        .enumerate()
-        .map(|(i, p)| Comparison::new(&Exact::from_integer(BigInt::from(perfect[i + 1])), Published(p), 0))
-        .collect();
+    let table: Vec<Comparison> =
+        TABLE_4_15.iter().enumerate().map(|(i, p)| Comparison::new(&Exact::from_integer(BigInt::from(perfect[i + 1])), Published(p), 0)).collect();
     let binary = binary_strategy_totals(15);
     let curves: Vec<Vec<Exact>> = CURVE_ALPHAS.par_iter().map(|a| wurzel_curve(a, CURVE_UPTO)).collect::<Result<_>>()?;
     tick("H_α Wurzel for 5 α, every |C| ≤ 10^6 (2 threads)", &mut timing);
     write_atomic(&dir.join("wurzel-curves.csv"), curves_csv(&perfect, &curves).as_bytes())?;
     let grid = alpha_grid("0.01:6:0.01")?;
-    let sweep: Vec<(Alpha, String)> = grid
-        .par_iter()
-        .map(|&a| Ok((a, strategy_totals(&Wurzel, Strategy::new(a, TieRule::lex()), 1000)?[1000].to_string())))
-        .collect::<Result<_>>()?;
+    let sweep: Vec<(Alpha, String)> =
+        grid.par_iter().map(|&a| Ok((a, strategy_totals(&Wurzel, Strategy::new(a, TieRule::lex()), 1000)?[1000].to_string()))).collect::<Result<_>>()?;
     let mut csv = String::from("alpha,total_1000,ratio_to_perfect\n");
     for (a, t) in &sweep {
         csv += &format!("{},{t},{}\n", a.to_f64(), t.parse::<f64>().unwrap_or(f64::NAN) / perfect[1000] as f64);
@@ -221,12 +219,18 @@ fn sample_points(upto: u64) -> Vec<u64> {
 /// The thesis' qualitative statements (§4.5.3), evaluated on our numbers.
 fn thesis_statements(curves: &[Vec<Exact>], sweep: &[(Alpha, String)]) -> Vec<(String, bool)> {
     let (h1, h15, hinf) = (&curves[0], &curves[2], &curves[4]);
-    let last_worse = (2..h1.len()).filter(|&n| h15[n] > h1[n]).last().unwrap_or(0);
+    let last_worse = (2..h1.len()).rfind(|&n| h15[n] > h1[n]).unwrap_or(0);
     let never_worse_after = (last_worse + 1..h1.len()).all(|n| h15[n] <= h1[n]) && last_worse < 200;
     let at = |a: f64| sweep.iter().find(|(x, _)| (x.to_f64() - a).abs() < 1e-9).map(|(_, t)| t.clone()).unwrap_or_default();
     let like_inf = sweep.iter().filter(|(a, _)| a.to_f64() >= 1.6 - 1e-9).all(|(_, t)| *t == hinf[1000].to_string());
     vec![
-        (format!("thesis: from |C| ≈ 100 on H_3/2 beats H_1 — ours: H_3/2 is worse than H_1 at no n > {last_worse} up to {} (the last exception is n = {last_worse})", h1.len() - 1), never_worse_after),
+        (
+            format!(
+                "thesis: from |C| ≈ 100 on H_3/2 beats H_1 — ours: H_3/2 is worse than H_1 at no n > {last_worse} up to {} (the last exception is n = {last_worse})",
+                h1.len() - 1
+            ),
+            never_worse_after,
+        ),
         (format!("at |C| = 1000 the optimum is near α = 1.35 (T(1.35) = {}, T(1.5) = {})", at(1.35), at(1.5)), at(1.35) < at(1.5)),
         ("at |C| = 1000 every α ≥ 1.6 on the grid plays like H_∞".to_string(), like_inf),
     ]
@@ -241,18 +245,30 @@ fn markdown(r: &Report, perfect: &[u64]) -> String {
     for (i, c) in r.table_4_15.iter().enumerate() {
         s += &format!("| {} | {} | {} | {} |\n", i + 1, c.ours_exact, c.published, c.mark());
     }
-    s += &format!("\nBinary proof strategy (one group of ⌈√N⌉−1): {} at |C| = 12 and {} at 15 (thesis: 49, 69).\n", r.binary_strategy_12_15.0, r.binary_strategy_12_15.1);
+    s += &format!(
+        "\nBinary proof strategy (one group of ⌈√N⌉−1): {} at |C| = 12 and {} at 15 (thesis: 49, 69).\n",
+        r.binary_strategy_12_15.0, r.binary_strategy_12_15.1
+    );
     let z = &r.satz_4_10;
     s += &format!(
         "\nSatz 4.10 (½√|C| ≤ E(C) ≤ 2√|C|) on every 2 ≤ |C| ≤ {}: lower bound {}, upper bound {}. E/√|C| is at most {:.4} (|C| = {}) from 16 on and falls to {:.4}:\n\n",
-        z.upto, if z.lower_half_sqrt_holds { "holds" } else { "FAILS" }, if z.upper_two_sqrt_holds { "holds" } else { "FAILS" },
-        z.e_over_sqrt_max_from_16.1, z.e_over_sqrt_max_from_16.0, z.e_over_sqrt_at.last().map_or(0.0, |x| x.1)
+        z.upto,
+        if z.lower_half_sqrt_holds { "holds" } else { "FAILS" },
+        if z.upper_two_sqrt_holds { "holds" } else { "FAILS" },
+        z.e_over_sqrt_max_from_16.1,
+        z.e_over_sqrt_max_from_16.0,
+        z.e_over_sqrt_at.last().map_or(0.0, |x| x.1)
     );
     s += "| \\|C\\| | T*(C) | E/√\\|C\\| |\n|---:|---:|---:|\n";
     for (n, q) in &z.e_over_sqrt_at {
         s += &format!("| {n} | {} | {q:.4} |\n", perfect[*n as usize]);
     }
-    s += &format!("\nBest H_α-LEX at |C| = 1000 on the grid 0.01..6: total {} at α ∈ {{{}}} (perfect {}).\n\nThesis statements (§4.5.3):\n\n", r.best_alpha_1000.1, r.best_alpha_1000.0.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "), perfect[1000]);
+    s += &format!(
+        "\nBest H_α-LEX at |C| = 1000 on the grid 0.01..6: total {} at α ∈ {{{}}} (perfect {}).\n\nThesis statements (§4.5.3):\n\n",
+        r.best_alpha_1000.1,
+        r.best_alpha_1000.0.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "),
+        perfect[1000]
+    );
     for (text, ok) in &r.statements {
         s += &format!("- {}: {text}\n", if *ok { "confirmed" } else { "NOT confirmed" });
     }

@@ -5,19 +5,19 @@
 //! Totals follow T(M) = |M| + Σ_{answers a not solving} T(M_a) at an inner node
 //! and the game's [`Terminal`](super::problem::Terminal) cost at a leaf.
 
-use super::outcome::{exact_f64, exact_string, Exact, Outcome};
+use super::memo::Memo;
+use super::outcome::{Exact, Outcome, exact_f64, exact_string};
 use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
-use super::strategy::{decide, decide_finest_first, Strategy, TieBreak};
+use super::strategy::{Strategy, TieBreak, decide, decide_finest_first};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
-use super::memo::Memo;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The result of an exact analysis, ready to be written as JSON.
@@ -63,11 +63,14 @@ pub struct RunOptions {
     pub progress: bool,
 }
 
+/// Outcomes of already expanded subtrees, keyed by (state, candidate set).
+type OutcomeMemo<P> = Memo<(<P as SearchProblem>::State, SetKey<<P as SearchProblem>::Set>), Arc<Outcome>>;
+
 /// Expands the strategy tree of one problem and strategy.
 struct TreeWalker<'a, P: SearchProblem> {
     problem: &'a P,
     strategy: Strategy,
-    memo: Memo<(P::State, SetKey<P::Set>), Arc<Outcome>>,
+    memo: OutcomeMemo<P>,
     nodes: AtomicU64,
     progress: ProgressBar,
 }
@@ -170,11 +173,8 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
                 self.node(&next, class)
             }
         };
-        let children: Vec<Arc<Outcome>> = if self.problem.set_size(set) >= PARALLEL_SET {
-            classes.par_iter().map(child).collect()
-        } else {
-            classes.iter().map(child).collect()
-        };
+        let children: Vec<Arc<Outcome>> =
+            if self.problem.set_size(set) >= PARALLEL_SET { classes.par_iter().map(child).collect() } else { classes.iter().map(child).collect() };
         let mut out = Outcome::empty();
         for c in &children {
             out.add_shifted(c, 1);
@@ -199,13 +199,7 @@ pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy,
 pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOptions) -> Analysis {
     let start = Instant::now();
     let floats_before = FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed);
-    let walker = TreeWalker {
-        problem,
-        strategy,
-        memo: mix_memo(&strategy),
-        nodes: AtomicU64::new(1),
-        progress: progress_bar(options.progress),
-    };
+    let walker = TreeWalker { problem, strategy, memo: mix_memo(&strategy), nodes: AtomicU64::new(1), progress: progress_bar(options.progress) };
     let state = problem.initial_state();
     let all = problem.full_set();
     let chosen = decide(problem, &strategy, &state, &all);

@@ -14,7 +14,7 @@ pub mod subproblem;
 pub mod tree;
 pub mod units;
 
-pub use analysis::{analyze, Analysis, RunOptions};
+pub use analysis::{Analysis, RunOptions, analyze};
 pub use outcome::{Exact, Outcome};
 pub use problem::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
 pub use strategy::{Strategy, TieBreak, TieRule};

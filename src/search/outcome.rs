@@ -87,9 +87,8 @@ impl Outcome {
     /// About how many bytes the outcome occupies on the heap (memo budgets).
     pub fn heap_bytes(&self) -> usize {
         let exact = |x: &Exact| 64 + (x.numer().bits() + x.denom().bits()).div_ceil(8) as usize;
-        let fraction = self.fraction.as_ref().map_or(0, |f| {
-            f.counts.iter().chain(&f.penalised).chain(std::iter::once(&f.penalty)).map(exact).sum::<usize>() + 64
-        });
+        let fraction =
+            self.fraction.as_ref().map_or(0, |f| f.counts.iter().chain(&f.penalised).chain(std::iter::once(&f.penalty)).map(exact).sum::<usize>() + 64);
         std::mem::size_of::<Outcome>() + 8 * (self.counts.len() + self.penalised.len()) + fraction
     }
 
@@ -256,11 +255,7 @@ pub fn exact_decimal(x: &Exact, digits: u32) -> String {
     let int_part = &abs / &scale;
     let frac_part = &abs % &scale;
     let sign = if negative { "-" } else { "" };
-    if digits == 0 {
-        format!("{sign}{int_part}")
-    } else {
-        format!("{sign}{int_part}.{:0>width$}", frac_part.to_string(), width = digits as usize)
-    }
+    if digits == 0 { format!("{sign}{int_part}") } else { format!("{sign}{int_part}.{:0>width$}", frac_part.to_string(), width = digits as usize) }
 }
 
 #[cfg(test)]

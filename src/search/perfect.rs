@@ -71,7 +71,8 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             .max()
             .unwrap_or(1);
         let with_solving = problem.solving_answer(0).is_some();
-        let mut search = PerfectSearch { problem, max_classes, with_solving, table: DashMap::default(), nodes: AtomicU64::new(0), bounds: Vec::new(), xlnx: Vec::new() };
+        let mut search =
+            PerfectSearch { problem, max_classes, with_solving, table: DashMap::default(), nodes: AtomicU64::new(0), bounds: Vec::new(), xlnx: Vec::new() };
         let n = problem.code_count() as u64;
         search.bounds = (0..=max_classes).map(|b| (0..=n).map(|m| search.counting_bound(b, m)).collect()).collect();
         search.xlnx = (0..=n).map(|m| if m == 0 { 0.0 } else { m as f64 * (m as f64).ln() }).collect();
@@ -169,12 +170,11 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         self.nodes.fetch_add(1, Ordering::Relaxed);
         let (candidates, branching) = self.candidates(state, set);
         let (mut best, mut best_query) = (budget, None);
-        if candidates.is_empty() {
-            if let Some(t) = self.terminal_total(set) {
-                if t < best {
-                    best = t;
-                }
-            }
+        if candidates.is_empty()
+            && let Some(t) = self.terminal_total(set)
+            && t < best
+        {
+            best = t;
         }
         if self.problem.set_size(set) >= PARALLEL_PERFECT && rayon::current_num_threads() > 1 {
             (best, best_query) = self.best_in_parallel(state, set, &candidates, best, branching);
@@ -282,7 +282,8 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool
     let lb = search.lower_bound(problem.set_size(&all));
     // The H_1-LEX strategy is a strategy: its total bounds the optimum from above,
     // so even the first descent can cut (budget = that total + 1).
-    let heuristic = super::analysis::analyze(problem, super::strategy::Strategy::new(crate::alpha::Alpha::integer(1), super::strategy::TieRule::lex()), Default::default());
+    let heuristic =
+        super::analysis::analyze(problem, super::strategy::Strategy::new(crate::alpha::Alpha::integer(1), super::strategy::TieRule::lex()), Default::default());
     let upper = heuristic.exact_total().ceil().to_integer().to_u64().unwrap_or(u64::MAX - 1);
     let best = AtomicU64::new(upper.saturating_add(1));
     let winner = AtomicU64::new(u64::MAX);
@@ -292,10 +293,10 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool
     bar.set_message(format!("lower bound {lb}"));
     reps.par_iter().for_each(|&q| {
         let budget = best.load(Ordering::SeqCst);
-        if let Some(t) = search.after_query(&state, &all, q, budget, branching) {
-            if best.fetch_min(t, Ordering::SeqCst) > t {
-                winner.store(q as u64, Ordering::SeqCst);
-            }
+        if let Some(t) = search.after_query(&state, &all, q, budget, branching)
+            && best.fetch_min(t, Ordering::SeqCst) > t
+        {
+            winner.store(q as u64, Ordering::SeqCst);
         }
         bar.inc(1);
         bar.set_message(format!("best total {} (lower bound {lb}), {} nodes", best.load(Ordering::SeqCst), search.nodes()));

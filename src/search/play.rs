@@ -6,7 +6,7 @@
 //! they are kept in an opening book keyed by the (query, answer) path.
 
 use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
-use super::strategy::{decide, Strategy, TieBreak};
+use super::strategy::{Strategy, TieBreak, decide};
 use super::tree::Replay;
 use dashmap::DashMap;
 use num_traits::ToPrimitive;
@@ -192,7 +192,16 @@ pub fn simulate<P: Replay>(problem: &P, strategy: Strategy, games: u64, seed: u6
         *queries_histogram.entry(q).or_default() += 1;
         *penalty_histogram.entry(p).or_default() += 1;
     }
-    Simulation { games, seed, mean, variance, interval: (mean - half, mean + half), queries_histogram, penalty_histogram, seconds: started.elapsed().as_secs_f64() }
+    Simulation {
+        games,
+        seed,
+        mean,
+        variance,
+        interval: (mean - half, mean + half),
+        queries_histogram,
+        penalty_histogram,
+        seconds: started.elapsed().as_secs_f64(),
+    }
 }
 
 /// Exact expected penalty of a terminal set as a float (for reports).

@@ -123,10 +123,11 @@ const FINEST_SCAN_MAX: u64 = 64;
 pub fn decide_finest_first<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set) -> Decision {
     let n = problem.set_size(set);
     let queries = problem.admissible_queries(state);
-    if n >= 2 && n <= FINEST_SCAN_MAX && finest_first_is_exact(problem, &strategy.tie, set, &queries) {
-        if let Some(q) = problem.first_finest_query(&queries, set) {
-            return Decision { chosen: vec![(problem.multiplicity(state, q), q)], best_sizes: vec![1; n as usize] };
-        }
+    if (2..=FINEST_SCAN_MAX).contains(&n)
+        && finest_first_is_exact(problem, &strategy.tie, set, &queries)
+        && let Some(q) = problem.first_finest_query(&queries, set)
+    {
+        return Decision { chosen: vec![(problem.multiplicity(state, q), q)], best_sizes: vec![1; n as usize] };
     }
     decide_among(problem, strategy, state, set, &queries)
 }
@@ -165,8 +166,7 @@ pub fn best_queries<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P
 fn best_among<P: SearchProblem>(problem: &P, score: &RenyiScore, set: &P::Set, queries: &[QueryId]) -> (Vec<QueryId>, Vec<u64>) {
     let n = problem.set_size(set);
     let sizes = batch_class_sizes(problem, queries, set);
-    let keyed: Vec<(usize, f64)> =
-        (0..sizes.len()).filter(|&i| sizes.get(i).iter().all(|&x| x < n)).map(|i| (i, score.approx(sizes.get(i)))).collect();
+    let keyed: Vec<(usize, f64)> = (0..sizes.len()).filter(|&i| sizes.get(i).iter().all(|&x| x < n)).map(|i| (i, score.approx(sizes.get(i)))).collect();
     let Some(top) = keyed.iter().map(|k| k.1).reduce(f64::max) else {
         return (Vec::new(), Vec::new());
     };
@@ -200,10 +200,7 @@ pub fn batch_counts<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P:
     let mut counts = vec![0u64; queries.len() * a];
     if parallel_job(problem.set_size(set), queries.len()) {
         let chunk = queries.len().div_ceil(rayon::current_num_threads());
-        queries
-            .par_chunks(chunk)
-            .zip(counts.par_chunks_mut(chunk * a))
-            .for_each(|(qs, out)| problem.count_answers_batch(qs, set, out));
+        queries.par_chunks(chunk).zip(counts.par_chunks_mut(chunk * a)).for_each(|(qs, out)| problem.count_answers_batch(qs, set, out));
     } else {
         problem.count_answers_batch(queries, set, &mut counts);
     }
@@ -227,19 +224,9 @@ fn exact_maxima(score: &RenyiScore, band: Vec<(QueryId, Vec<u64>)>) -> (Vec<Quer
 
 /// The queries the tie rule plays among `ties` (canonical order), each with its
 /// MIX weight. LEX returns exactly one.
-pub fn chosen_queries<P: SearchProblem>(
-    problem: &P,
-    rule: &TieRule,
-    state: &P::State,
-    set: &P::Set,
-    ties: &[QueryId],
-) -> Vec<(u64, QueryId)> {
+pub fn chosen_queries<P: SearchProblem>(problem: &P, rule: &TieRule, state: &P::State, set: &P::Set, ties: &[QueryId]) -> Vec<(u64, QueryId)> {
     let is_possible_secret = |q: &QueryId| problem.is_possible_secret(*q, set);
-    let preferred: Vec<QueryId> = if rule.possible_secrets_first {
-        ties.iter().copied().filter(is_possible_secret).collect()
-    } else {
-        Vec::new()
-    };
+    let preferred: Vec<QueryId> = if rule.possible_secrets_first { ties.iter().copied().filter(is_possible_secret).collect() } else { Vec::new() };
     let pool = if preferred.is_empty() { ties } else { &preferred[..] };
     match rule.kind {
         TieBreak::Lex => pool.first().map(|&q| vec![(1, q)]).unwrap_or_default(),

@@ -5,7 +5,7 @@
 
 use super::perfect::PerfectSearch;
 use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
-use crate::error::{invalid, Result};
+use crate::error::{Result, invalid};
 use num_traits::ToPrimitive;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

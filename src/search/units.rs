@@ -17,10 +17,10 @@
 //! games for LEX and MIX.
 
 use super::analysis::{progress_bar, root_representatives, subtree_outcome};
-use super::outcome::{exact_f64, exact_string, parse_exact, Exact, Outcome};
+use super::outcome::{Exact, Outcome, exact_f64, exact_string, parse_exact};
 use super::problem::{AnswerId, QueryId, SearchProblem};
-use super::strategy::{decide, Strategy};
-use crate::error::{invalid, Error, Result};
+use super::strategy::{Strategy, decide};
+use crate::error::{Error, Result, invalid};
 use crate::output::write_json;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -240,20 +240,36 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
     bar.finish_and_clear();
     records.sort_by_key(|r| r.index);
     let codes_total = problem.code_count() as u64;
-    Ok(ShardFile { header, shard: (run.shard.index, run.shard.count), units_total: next_index, codes_total, seconds: started.elapsed().as_secs_f64(), units: records })
+    Ok(ShardFile {
+        header,
+        shard: (run.shard.index, run.shard.count),
+        units_total: next_index,
+        codes_total,
+        seconds: started.elapsed().as_secs_f64(),
+        units: records,
+    })
 }
 
 fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
     let Ok(file) = std::fs::File::open(path) else { return Ok(Vec::new()) };
     let mut lines = std::io::BufReader::new(file).lines();
     let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
-    let theirs: RunHeader = serde_json::from_str(&first)
-        .map_err(|_| invalid(format!("{} is not a checkpoint of this program (unreadable header)", path.display())))?;
+    let theirs: RunHeader =
+        serde_json::from_str(&first).map_err(|_| invalid(format!("{} is not a checkpoint of this program (unreadable header)", path.display())))?;
     if &theirs != header {
         return Err(invalid(format!(
             "checkpoint {} belongs to another run ({} {} α={} {} levels {}); this run is {} {} α={} {} levels {}; remove it or choose another file",
-            path.display(), theirs.version, theirs.problem, theirs.alpha, theirs.tie_rule, theirs.levels,
-            header.version, header.problem, header.alpha, header.tie_rule, header.levels
+            path.display(),
+            theirs.version,
+            theirs.problem,
+            theirs.alpha,
+            theirs.tie_rule,
+            theirs.levels,
+            header.version,
+            header.problem,
+            header.alpha,
+            header.tie_rule,
+            header.levels
         )));
     }
     // A line cut off by a kill is ignored; its unit is evaluated again.

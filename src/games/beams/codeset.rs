@@ -18,7 +18,7 @@ impl CodeSet {
     pub fn full(patterns: usize, colourings: usize) -> CodeSet {
         let words = colourings.div_ceil(64);
         let mut row = vec![u64::MAX; words];
-        if colourings % 64 != 0 {
+        if !colourings.is_multiple_of(64) {
             row[words - 1] = (1u64 << (colourings % 64)) - 1;
         }
         let mut bits: Vec<u64> = crate::memory::huge_zeroed(patterns * words);

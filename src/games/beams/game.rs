@@ -14,13 +14,13 @@
 //!   the searcher then lays a code and pays one point per wrong cell
 //!   ([`Penalty`]).
 
+use super::Variant;
 use super::codeset::CodeSet;
 use super::geometry::Board;
-use crate::games::permutations;
-use super::symmetry::{permutation_rank, BoardAction};
 use super::patterns::Patterns;
-use super::Variant;
+use super::symmetry::{BoardAction, permutation_rank};
 use crate::error::{Error, Result};
+use crate::games::permutations;
 use crate::search::problem::ClassSizes;
 use crate::search::{AnswerId, CodeId, Exact, QueryId, SearchProblem, Terminal};
 use num_bigint::BigInt;
@@ -464,7 +464,10 @@ impl Beams {
         let mut pieces = masks.clone();
         pieces.sort_unstable_by_key(|m| m.trailing_zeros());
         let Some(t) = self.patterns.find(&pieces) else {
-            return Err(Error::InvalidInput(format!("`{text}` is not a {} code: every colour must cover one connected piece of {} cells", self.variant, self.variant.piece_size)));
+            return Err(Error::InvalidInput(format!(
+                "`{text}` is not a {} code: every colour must cover one connected piece of {} cells",
+                self.variant, self.variant.piece_size
+            )));
         };
         let piece_of_colour: Vec<u8> = masks.iter().map(|m| pieces.iter().position(|p| p == m).expect("own piece") as u8).collect();
         Ok(self.code_id(t as u32, permutation_rank(&piece_of_colour)))

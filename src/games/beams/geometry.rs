@@ -34,7 +34,7 @@ impl Board {
     /// The board of edge length n (2 ≤ n ≤ 5, so that cells fit a u64 mask).
     pub fn new(n: i32) -> Board {
         assert!((2..=5).contains(&n), "board edge length {n} out of range");
-        let on_board = |q: i32, r: i32| q.abs() <= n - 1 && r.abs() <= n - 1 && (q + r).abs() <= n - 1 && (q, r) != (0, 0);
+        let on_board = |q: i32, r: i32| q.abs() < n && r.abs() < n && (q + r).abs() < n && (q, r) != (0, 0);
         let mut cells = Vec::new();
         for r in -(n - 1)..n {
             for q in -(n - 1)..n {
@@ -44,10 +44,7 @@ impl Board {
             }
         }
         let index = |q: i32, r: i32| cells.iter().position(|&c| c == (q, r));
-        let neighbours = cells
-            .iter()
-            .map(|&(q, r)| NEIGHBOURS.iter().filter_map(|(dq, dr)| index(q + dq, r + dr)).fold(0u64, |m, j| m | 1 << j))
-            .collect();
+        let neighbours = cells.iter().map(|&(q, r)| NEIGHBOURS.iter().filter_map(|(dq, dr)| index(q + dq, r + dr)).fold(0u64, |m, j| m | 1 << j)).collect();
         let mut diagonals = Vec::new();
         let mut diagonal_offset = Vec::new();
         for direction in 0..3 {

@@ -10,7 +10,7 @@ pub mod patterns;
 pub mod polyhex;
 pub mod symmetry;
 
-use crate::error::{invalid, Result};
+use crate::error::{Result, invalid};
 use std::fmt;
 use std::str::FromStr;
 

@@ -7,8 +7,8 @@
 //! by their lowest cell. The table is cached under `codes/` in a versioned file
 //! with a checksum; a missing, truncated, corrupt or stale file is rebuilt.
 
-use super::geometry::Board;
 use super::Variant;
+use super::geometry::Board;
 use crate::error::{Error, Result};
 use crate::output::write_atomic;
 use rayon::prelude::*;

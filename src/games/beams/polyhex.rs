@@ -48,7 +48,13 @@ pub fn extent(shape: &Shape) -> (i32, i32) {
 /// Number of fixed polyhexes of `size` cells that fit the rhombus of a board of edge `n`.
 pub fn pieces_in_rhombus(size: usize, n: i32) -> usize {
     let side = 2 * n - 1;
-    fixed_polyhexes(size).iter().filter(|s| { let (a, b) = extent(s); a <= side && b <= side }).count()
+    fixed_polyhexes(size)
+        .iter()
+        .filter(|s| {
+            let (a, b) = extent(s);
+            a <= side && b <= side
+        })
+        .count()
 }
 
 #[cfg(test)]
