@@ -525,6 +525,8 @@ fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
         /// Codes by penalty points paid (index p); absent if older records lack the split.
         penalty_histogram: Option<Vec<String>>,
         shard_seconds: f64,
+        /// The largest peak memory of the shards' processes, where recorded.
+        peak_memory_bytes: Option<u64>,
     }
     let merged = Merged {
         header: &header,
@@ -535,6 +537,7 @@ fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
         penalty_total: penalty,
         penalty_histogram: renyi_search::search::units::penalty_split_known(&shards).then(|| outcome.penalised_strings()),
         shard_seconds: shards.iter().map(|s| s.seconds).sum(),
+        peak_memory_bytes: shards.iter().filter_map(|s| s.peak_memory_bytes).max(),
     };
     println!("{} — H_{} {} ({} shard files, {} units)", header.problem, header.alpha, header.tie_rule, shards.len(), shards[0].units_total);
     println!("  total     {} over {} codes, mean {:.6}", merged.total, codes, merged.mean);
@@ -547,6 +550,8 @@ fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
         "  histogram {}",
         merged.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" ")
     );
+    let peak = merged.peak_memory_bytes.map_or_else(|| "not recorded".to_string(), |b| format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64));
+    println!("  run       {:.0} s (wall times of the shards' last sessions, summed), peak memory {peak}", merged.shard_seconds);
     match out {
         Some(path) => write_json(path, &merged),
         None => Ok(()),

@@ -1,4 +1,5 @@
-//! Large lookup tables in transparent huge pages.
+//! Process memory: large lookup tables in transparent huge pages, and the
+//! process's peak resident size (for the run records).
 //!
 //! The Beams(6c,6p) hit table (533 MB) and code set (381 MB) are read at
 //! scattered rows deep in the strategy tree; with 4 KB pages nearly every row
@@ -37,4 +38,35 @@ pub fn advise_huge<T>(data: &[T]) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = data;
+}
+
+/// The peak resident set size of this process so far, in bytes (Linux: `VmHWM`
+/// of `/proc/self/status`); `None` where the kernel does not report it.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_vm_hwm(&status)
+}
+
+/// The `VmHWM:  1234 kB` line of a `/proc/<pid>/status` text, in bytes.
+fn parse_vm_hwm(status: &str) -> Option<u64> {
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.trim_start_matches("VmHWM:").trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peak_resident_size_is_read_from_the_status_text() {
+        assert_eq!(parse_vm_hwm("Name:\trs\nVmPeak:\t 9 kB\nVmHWM:\t 6675716 kB\nVmRSS:\t 1 kB\n"), Some(6675716 * 1024));
+        assert_eq!(parse_vm_hwm("Name:\trs\n"), None);
+        #[cfg(target_os = "linux")]
+        {
+            let ballast = vec![1u8; 64 << 20];
+            let peak = peak_resident_bytes().expect("Linux reports VmHWM");
+            assert!(peak >= 64 << 20 && ballast.iter().all(|&b| b == 1), "peak {peak} bytes after touching 64 MiB");
+        }
+    }
 }

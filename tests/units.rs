@@ -89,6 +89,8 @@ fn resume_check(tie: TieRule, name: &str) {
         units.iter().map(|u| format!("{} {:?} {:?} {:?} {} {:?} {}", u.index, u.path, u.queries, u.weight, u.codes, u.depth_counts, u.penalty)).collect()
     };
     assert_eq!(results(&resumed.units), results(&full.units));
+    // The run files say which session went from scratch.
+    assert_eq!((full.resumed_units, resumed.resumed_units), (Some(0), Some(keep as u64 - 1)));
     // Another α must not reuse the checkpoint.
     let other = Strategy::new("2".parse().unwrap(), tie);
     let err = run_units(&mm, other, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false });

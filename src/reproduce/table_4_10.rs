@@ -297,6 +297,19 @@ pub struct FullCell {
     /// (records of versions before this field count 0).
     pub unit_thread_seconds: f64,
     pub units: u64,
+    /// Peak resident memory of the session that finished the run, in bytes:
+    /// from the run file, or for runs of older versions from the GNU time
+    /// output `<run>.time.txt` next to it; `None` if neither has it.
+    pub peak_memory_bytes: Option<u64>,
+    /// Units that session took from the checkpoint (0: the run went from
+    /// scratch, so `seconds` is a whole cell); `None` for older run files.
+    pub resumed_units: Option<u64>,
+}
+
+/// Peak memory from GNU `time -v` output ("Maximum resident set size (kbytes): N").
+fn gnu_time_peak_bytes(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.trim_start().starts_with("Maximum resident set size (kbytes):"))?;
+    Some(line.rsplit(':').next()?.trim().parse::<u64>().ok()? * 1024)
 }
 
 /// Runs (or resumes, or reuses) every 6c6p LEX cell. Each run keeps its
@@ -361,6 +374,10 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
             seconds: file.seconds,
             unit_thread_seconds: file.units.iter().map(|u| u.seconds).sum(),
             units: file.units_total,
+            peak_memory_bytes: file
+                .peak_memory_bytes
+                .or_else(|| std::fs::read_to_string(runs.join(format!("{name}.time.txt"))).ok().as_deref().and_then(gnu_time_peak_bytes)),
+            resumed_units: file.resumed_units,
         };
         eprintln!("  6c6p H_{alpha} {:<6} mean {} thesis {} ({:.0} s)", cell.column, cell.mean_vs_thesis.ours, thesis, cell.seconds);
         cells.push(cell);
@@ -403,12 +420,12 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
         p.program, p.version, p.command, p.started, p.seconds, p.threads
     );
     s += &format!("Rules: {RULES}.\n\n");
-    s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | unit thread-s |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|\n";
+    s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | from scratch | unit thread-s | peak GiB |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|\n";
     for c in cells {
         let max_depth = c.depth_histogram.iter().rposition(|n| n != "0").unwrap_or(0);
         let split = c.penalised.as_deref().map_or_else(|| "not recorded".to_string(), penalty_split_text);
         s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {:.0} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} | {:.0} | {} |\n",
             c.alpha.replace("inf", "∞"),
             c.column,
             c.total,
@@ -419,7 +436,9 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
             split,
             max_depth,
             c.seconds,
-            c.unit_thread_seconds
+            c.resumed_units.map_or("?", |r| if r == 0 { "yes" } else { "no" }),
+            c.unit_thread_seconds,
+            c.peak_memory_bytes.map_or_else(|| "?".to_string(), |b| format!("{:.1}", b as f64 / (1u64 << 30) as f64))
         );
     }
     let missing: Vec<String> = FULL_ROWS
@@ -442,7 +461,7 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
             if m.inside { "inside" } else { "OUTSIDE" }
         );
     }
-    s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `beams-6c6p-runs/`, and `renyi-search merge` re-adds them.\n";
+    s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *from scratch* says whether that session started without a checkpoint (? = run file of an older version, which did not record it); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column); *peak GiB* is the peak resident memory of the finishing session (from the run file, or from the `/usr/bin/time -v` output `<run>.time.txt` beside older run files). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `beams-6c6p-runs/`, and `renyi-search merge` re-adds them.\n";
     s
 }
 
@@ -482,5 +501,12 @@ mod tests {
         write_simulation(&dir, &game_name, "lex-c");
         assert!(monte_carlo_check(&dir, &game_name, &ratio(1028, 100)).is_none(), "a LEX simulation does not check MIX");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn peak_memory_is_read_from_gnu_time_output() {
+        let text = "\tCommand being timed: \"rs analyze\"\n\tElapsed (wall clock) time (h:mm:ss or m:ss): 46:28.56\n\tMaximum resident set size (kbytes): 6675716\n\tExit status: 0\n";
+        assert_eq!(gnu_time_peak_bytes(text), Some(6675716 * 1024));
+        assert_eq!(gnu_time_peak_bytes("\tExit status: 0\n"), None);
     }
 }

@@ -73,6 +73,14 @@ pub struct ShardFile {
     pub units_total: u64,
     pub codes_total: u64,
     pub seconds: f64,
+    /// Peak resident memory of the process that wrote the file, in bytes
+    /// (absent where not reported, and in files of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_memory_bytes: Option<u64>,
+    /// Units of this shard taken from the checkpoint rather than evaluated by
+    /// this process: 0 means the run went from scratch (absent in older files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed_units: Option<u64>,
     pub units: Vec<UnitRecord>,
 }
 
@@ -189,6 +197,7 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
     bar.set_message("codes");
     let mut records: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
     let finished: std::collections::HashSet<u64> = records.iter().map(|r| r.index).collect();
+    let resumed_units = records.len() as u64;
     let one = Exact::from_integer(1.into());
     let root = Pending { path: Vec::new(), queries: Vec::new(), weight: one, depth: 0, state: problem.initial_state(), set: problem.full_set(), solved: false };
     let mut top = Vec::new();
@@ -246,6 +255,8 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         units_total: next_index,
         codes_total,
         seconds: started.elapsed().as_secs_f64(),
+        peak_memory_bytes: crate::memory::peak_resident_bytes(),
+        resumed_units: Some(resumed_units),
         units: records,
     })
 }
