@@ -318,7 +318,7 @@ fn gnu_time_peak_bytes(text: &str) -> Option<u64> {
 /// continues where an interrupted `reproduce table-4.10 --full` stopped).
 /// With `run_missing` false only finished runs are reported (the rest is listed as not computed).
 pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing: bool) -> Result<Vec<FullCell>> {
-    use crate::search::units::{Shard, ShardFile, UnitRun, merge, run_units, write_shard};
+    use crate::search::units::{Shard, UnitRun, run_units, write_shard};
     let started = SystemTime::now();
     let clock = Instant::now();
     let runs = dir.join(RUNS_DIR);
@@ -331,14 +331,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         let name = format!("beams-6c6p-h{alpha}-{}", column.label().to_lowercase());
         let (done, checkpoint) = (runs.join(format!("{name}.json")), runs.join(format!("{name}.jsonl")));
         let strategy = Strategy::new(alpha.parse()?, column_tie(column));
-        let order = query_order(column);
-        let finished = std::fs::read_to_string(&done).ok().and_then(|t| serde_json::from_str::<ShardFile>(&t).ok()).filter(|f| {
-            f.header.problem == Beams::problem_name(variant, order)
-                && f.header.version == crate::VERSION
-                && f.header.alpha == strategy.score.alpha().to_string()
-                && f.header.tie_rule == strategy.tie.to_string()
-        });
-        let file = match finished {
+        let file = match finished_run(&done, Beams::problem_name(variant, query_order(column)), strategy, FULL_LEVELS) {
             Some(f) => f,
             None if !run_missing => {
                 eprintln!("  6c6p H_{alpha} {}: not computed yet", column.label());
@@ -350,35 +343,17 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
                     patterns = Some(load_or_build(variant, Some(codes_dir))?.0);
                 }
                 let g = game(patterns.clone().expect("loaded"), column)?;
-                let run = UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&checkpoint), progress };
+                let run = UnitRun { levels: FULL_LEVELS, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&checkpoint), progress };
                 let f = run_units(&g, strategy, &run)?;
                 write_shard(&done, &f)?;
                 f
             }
         };
-        let (_, outcome) = merge(std::slice::from_ref(&file))?;
-        let total = outcome.total();
-        let mean = &total / Exact::from_integer(BigInt::from(file.codes_total));
+        let time_txt = std::fs::read_to_string(runs.join(format!("{name}.time.txt"))).ok();
+        let (cell, mean) = full_cell(alpha, column, thesis, &file, time_txt.as_deref())?;
         if (alpha, column) == ("1", Mix) {
-            monte_carlo = monte_carlo_check(dir, &Beams::problem_name(variant, order), &mean);
+            monte_carlo = monte_carlo_check(dir, &Beams::problem_name(variant, query_order(column)), &mean);
         }
-        let (depth_histogram, penalty_total) = outcome.to_strings();
-        let cell = FullCell {
-            alpha,
-            column: column.label(),
-            total: exact_string(&total),
-            mean_vs_thesis: Comparison::new(&mean, Published(thesis), 6),
-            depth_histogram,
-            penalty_total,
-            penalised: crate::search::units::penalty_split_known(std::slice::from_ref(&file)).then(|| outcome.penalised_strings()),
-            seconds: file.seconds,
-            unit_thread_seconds: file.units.iter().map(|u| u.seconds).sum(),
-            units: file.units_total,
-            peak_memory_bytes: file
-                .peak_memory_bytes
-                .or_else(|| std::fs::read_to_string(runs.join(format!("{name}.time.txt"))).ok().as_deref().and_then(gnu_time_peak_bytes)),
-            resumed_units: file.resumed_units,
-        };
         eprintln!("  6c6p H_{alpha} {:<6} mean {} thesis {} ({:.0} s)", cell.column, cell.mean_vs_thesis.ours, thesis, cell.seconds);
         cells.push(cell);
     }
@@ -405,6 +380,48 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
     write_json(&dir.join("table-4.10-6c6p.json"), &report)?;
     write_atomic(&dir.join("table-4.10-6c6p.md"), full_markdown(&cells, monte_carlo.as_ref(), &provenance).as_bytes())?;
     Ok(cells)
+}
+
+/// Full-scale runs are cut into units two queries below the root (1935 units for H_1).
+const FULL_LEVELS: usize = 2;
+
+/// The finished run file at `path`, if it is a run of `problem` under
+/// `strategy` by this version with `levels` (anything else is ignored and recomputed).
+fn finished_run(path: &Path, problem: String, strategy: Strategy, levels: usize) -> Option<crate::search::units::ShardFile> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let file: crate::search::units::ShardFile = serde_json::from_str(&text).ok()?;
+    (file.header == crate::search::units::RunHeader::new(problem, strategy, levels)).then_some(file)
+}
+
+/// One report row from a finished run (and the GNU time output beside it, for
+/// the peak memory of runs by older versions); also returns the exact mean.
+fn full_cell(
+    alpha: &'static str,
+    column: Column,
+    thesis: &'static str,
+    file: &crate::search::units::ShardFile,
+    time_txt: Option<&str>,
+) -> Result<(FullCell, Exact)> {
+    use crate::search::units::{merge, penalty_split_known};
+    let (_, outcome) = merge(std::slice::from_ref(file))?;
+    let total = outcome.total();
+    let mean = &total / Exact::from_integer(BigInt::from(file.codes_total));
+    let (depth_histogram, penalty_total) = outcome.to_strings();
+    let cell = FullCell {
+        alpha,
+        column: column.label(),
+        total: exact_string(&total),
+        mean_vs_thesis: Comparison::new(&mean, Published(thesis), 6),
+        depth_histogram,
+        penalty_total,
+        penalised: penalty_split_known(std::slice::from_ref(file)).then(|| outcome.penalised_strings()),
+        seconds: file.seconds,
+        unit_thread_seconds: file.units.iter().map(|u| u.seconds).sum(),
+        units: file.units_total,
+        peak_memory_bytes: file.peak_memory_bytes.or_else(|| time_txt.and_then(gnu_time_peak_bytes)),
+        resumed_units: file.resumed_units,
+    };
+    Ok((cell, mean))
 }
 
 /// "2: 501, 3: 26" — codes by penalty points paid (exact strings by p), or "none".

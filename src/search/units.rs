@@ -39,6 +39,21 @@ pub struct RunHeader {
     pub levels: usize,
 }
 
+impl RunHeader {
+    /// The header of a run of this program version: `strategy` on the problem
+    /// named `problem`, cut into units `levels` queries below the root.
+    pub fn new(problem: String, strategy: Strategy, levels: usize) -> RunHeader {
+        RunHeader {
+            program: "renyi-search".into(),
+            version: crate::VERSION.into(),
+            problem,
+            alpha: strategy.score.alpha().to_string(),
+            tie_rule: strategy.tie.to_string(),
+            levels,
+        }
+    }
+}
+
 /// One finished unit.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct UnitRecord {
@@ -115,6 +130,24 @@ struct Pending<P: SearchProblem> {
 }
 
 impl<P: SearchProblem> Pending<P> {
+    /// Evaluates the unit: its exact record (number `index`), timed.
+    fn evaluate(&self, index: u64, problem: &P, strategy: Strategy) -> UnitRecord {
+        let clock = std::time::Instant::now();
+        let outcome = self.outcome(problem, strategy);
+        let (depth_counts, penalty) = outcome.to_strings();
+        UnitRecord {
+            index,
+            path: self.path.clone(),
+            queries: self.queries.clone(),
+            weight: (!self.weight.is_integer()).then(|| exact_string(&self.weight)),
+            codes: problem.set_size(&self.set),
+            depth_counts,
+            penalty,
+            seconds: clock.elapsed().as_secs_f64(),
+            penalised: Some(outcome.penalised_strings()),
+        }
+    }
+
     fn outcome(&self, problem: &P, strategy: Strategy) -> Outcome {
         let below = if self.solved {
             Outcome::leaf(problem.set_size(&self.set), 0, super::outcome::Exact::from_integer(0.into()))
@@ -179,14 +212,7 @@ pub struct UnitRun<'a> {
 /// codes weighted by the units' weights.
 pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRun) -> Result<ShardFile> {
     let started = std::time::Instant::now();
-    let header = RunHeader {
-        program: "renyi-search".into(),
-        version: crate::VERSION.into(),
-        problem: problem.name(),
-        alpha: strategy.score.alpha().to_string(),
-        tie_rule: strategy.tie.to_string(),
-        levels: run.levels,
-    };
+    let header = RunHeader::new(problem.name(), strategy, run.levels);
     let done = match run.checkpoint {
         Some(path) => read_checkpoint(path, &header)?,
         None => Vec::new(),
@@ -222,15 +248,7 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         let fresh: Vec<Result<UnitRecord>> = mine
             .par_iter()
             .map(|(index, unit)| {
-                let clock = std::time::Instant::now();
-                let outcome = unit.outcome(problem, strategy);
-                let (depth_counts, penalty) = outcome.to_strings();
-                let penalised = Some(outcome.penalised_strings());
-                let codes = problem.set_size(&unit.set);
-                let seconds = clock.elapsed().as_secs_f64();
-                let weight = (!unit.weight.is_integer()).then(|| exact_string(&unit.weight));
-                let (path, queries) = (unit.path.clone(), unit.queries.clone());
-                let record = UnitRecord { index: *index, path, queries, weight, codes, depth_counts, penalty, seconds, penalised };
+                let record = unit.evaluate(*index, problem, strategy);
                 append_record(&log, &record)?;
                 bar.inc(unit.weighted_codes(problem));
                 Ok(record)
@@ -240,10 +258,7 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
             records.push(r?);
         }
         if run.progress && bar.is_hidden() {
-            let (done, all) = (bar.position(), problem.code_count() as f64);
-            let elapsed = started.elapsed().as_secs_f64();
-            let eta = if done > 0 { elapsed * (all / done as f64 - 1.0) } else { f64::NAN };
-            eprintln!("  root class {}/{classes}: {done} of {all} codes, {elapsed:.0} s, ETA {eta:.0} s", class + 1);
+            report_class_done(class + 1, classes, bar.position(), problem.code_count() as f64, started.elapsed().as_secs_f64());
         }
     }
     bar.finish_and_clear();
@@ -259,6 +274,12 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         resumed_units: Some(resumed_units),
         units: records,
     })
+}
+
+/// Progress without a terminal (the bar is hidden): one line per finished root class.
+fn report_class_done(class: usize, classes: usize, done: u64, all: f64, elapsed: f64) {
+    let eta = if done > 0 { elapsed * (all / done as f64 - 1.0) } else { f64::NAN };
+    eprintln!("  root class {class}/{classes}: {done} of {all} codes, {elapsed:.0} s, ETA {eta:.0} s");
 }
 
 fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
