@@ -5,7 +5,7 @@
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::search::units::{Shard, ShardFile, UnitRun, merge, run_units};
+use renyi_search::search::units::{Shard, ShardFile, UnitRun, merge, run_units, unit_paths};
 use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 
 fn scratch(name: &str) -> std::path::PathBuf {
@@ -45,6 +45,16 @@ fn check_cuts(problem: &impl SearchProblem, alpha: &str, tie: TieRule, cuts: &[(
         let what = format!("{} α={alpha} {tie}, levels {levels}, {shards} shards", problem.name());
         assert_eq!(outcome.total(), whole.exact_total(), "{what}");
         assert_eq!(values(&outcome), values(&whole.outcome), "{what}: depth histogram, penalty and its split");
+        check_listing(problem, strategy, levels, &files);
+    }
+}
+
+/// The listing walk numbers the units as the evaluating run did.
+fn check_listing(problem: &impl SearchProblem, strategy: Strategy, levels: usize, files: &[ShardFile]) {
+    let listed = unit_paths(problem, strategy, levels).unwrap();
+    assert_eq!(listed.len() as u64, files[0].units_total);
+    for unit in files.iter().flat_map(|f| &f.units) {
+        assert_eq!(listed[unit.index as usize], (unit.path.clone(), unit.queries.clone()), "unit {}", unit.index);
     }
 }
 

@@ -165,37 +165,60 @@ impl<P: SearchProblem> Pending<P> {
     }
 }
 
-/// Cuts the tree at `levels` below (state, set) at `depth`, appending the units
-/// in order. Every query the tie rule may play starts a branch with its share
-/// of the weight (at the root one query per symmetry class, as in
-/// [`super::analysis::analyze`]).
-fn expand<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize, unit: Pending<P>, out: &mut Vec<Pending<P>>) {
-    if unit.solved || unit.depth >= levels || problem.set_size(&unit.set) == 1 {
-        out.push(unit);
-        return;
+/// Whether `unit` is a unit of the cut (not expanded further).
+fn is_cut<P: SearchProblem>(problem: &P, levels: usize, unit: &Pending<P>) -> bool {
+    unit.solved || unit.depth >= levels || problem.set_size(&unit.set) == 1
+}
+
+/// Batches of units waiting for evaluation are flushed once their code sets
+/// hold this many bytes (or at the end of a root class).
+const BATCH_BYTES: usize = 256 << 20;
+
+/// Walks the tree cut `levels` below `unit` depth-first and hands its units,
+/// in order, to `sink` (which numbers them). Every query the tie rule may play
+/// starts a branch with its share of the weight (at the root one query per
+/// symmetry class, as in [`super::analysis::analyze`]).
+///
+/// Memory: only the nodes on the current path and the pending batch are held.
+/// A node's code set is dropped once its last query has split it, and each
+/// class is dropped once its units are evaluated (the whole cut of a Beams(6c,6p)
+/// MIX root held 2 GB of code sets, one root class's cut up to 2 GB more).
+fn walk<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize, unit: Pending<P>, sink: &mut UnitSink<P>) -> Result<()> {
+    if is_cut(problem, levels, &unit) {
+        return sink.push(unit);
     }
     let mut chosen = decide(problem, &strategy, &unit.state, &unit.set);
     if unit.depth == 0 {
         chosen = root_representatives(problem, &strategy, &chosen);
     }
     if chosen.is_empty() {
-        out.push(unit);
-        return;
+        return sink.push(unit);
     }
     let all: u64 = chosen.iter().map(|c| c.0).sum();
-    for &(w, query) in &chosen {
-        let weight = &unit.weight * Exact::new(w.into(), all.into());
-        let next = problem.next_state(&unit.state, query);
+    let Pending { path, queries, weight, depth, state, set, .. } = unit;
+    let mut set = Some(set);
+    for (k, &(w, query)) in chosen.iter().enumerate() {
+        let classes = match k + 1 == chosen.len() {
+            true => problem.split(query, &set.take().expect("held until the last query")),
+            false => problem.split(query, set.as_ref().expect("held until the last query")),
+        };
+        let weight = &weight * Exact::new(w.into(), all.into());
+        let next = problem.next_state(&state, query);
         let solving = problem.solving_answer(query);
-        for (answer, class) in problem.split(query, &unit.set) {
-            let (mut path, mut queries) = (unit.path.clone(), unit.queries.clone());
+        for (answer, class) in classes {
+            let (mut path, mut queries) = (path.clone(), queries.clone());
             path.push(answer);
             queries.push(query);
             let solved = Some(answer) == solving;
-            let child = Pending { path, queries, weight: weight.clone(), depth: unit.depth + 1, state: next.clone(), set: class, solved };
-            expand(problem, strategy, levels, child, out);
+            let child = Pending { path, queries, weight: weight.clone(), depth: depth + 1, state: next.clone(), set: class, solved };
+            walk(problem, strategy, levels, child, sink)?;
+            if depth == 0 {
+                sink.flush()?;
+                sink.report_root_class();
+            }
         }
     }
+    Ok(())
 }
 
 /// Options of a unit run.
@@ -206,10 +229,123 @@ pub struct UnitRun<'a> {
     pub progress: bool,
 }
 
-/// Evaluates this shard's units of the analysis of `strategy` on `problem`.
-/// The root's classes are cut one after the other (so only one of them is
-/// expanded at a time) and their units evaluated in parallel. Progress counts
-/// codes weighted by the units' weights.
+/// Numbers the units in the order they arrive, and evaluates this shard's
+/// units that the checkpoint does not hold, a batch at a time in parallel.
+struct UnitSink<'a, P: SearchProblem> {
+    problem: &'a P,
+    strategy: Strategy,
+    shard: Shard,
+    finished: std::collections::HashSet<u64>,
+    log: Mutex<Option<std::fs::File>>,
+    bar: indicatif::ProgressBar,
+    progress: bool,
+    started: std::time::Instant,
+    batch: Vec<Pending<P>>,
+    batch_bytes: usize,
+    next_index: u64,
+    root_classes_done: usize,
+    records: Vec<UnitRecord>,
+    /// `Some` in a listing walk: the units' (path, queries), nothing evaluated.
+    listing: Option<Vec<UnitPath>>,
+}
+
+/// The answers and the queries from the root to a unit.
+pub type UnitPath = (Vec<AnswerId>, Vec<QueryId>);
+
+impl<'a, P: SearchProblem> UnitSink<'a, P> {
+    fn new(
+        problem: &'a P,
+        strategy: Strategy,
+        run: &UnitRun,
+        finished: std::collections::HashSet<u64>,
+        log: Mutex<Option<std::fs::File>>,
+        bar: indicatif::ProgressBar,
+        records: Vec<UnitRecord>,
+    ) -> Self {
+        let (batch, batch_bytes, next_index, root_classes_done, listing) = (Vec::new(), 0, 0, 0, None);
+        let (shard, progress, started) = (run.shard, run.progress, std::time::Instant::now());
+        UnitSink { problem, strategy, shard, finished, log, bar, progress, started, batch, batch_bytes, next_index, root_classes_done, records, listing }
+    }
+
+    /// Takes the next unit; evaluates the batch once it is large.
+    fn push(&mut self, unit: Pending<P>) -> Result<()> {
+        self.batch_bytes += self.problem.set_bytes(&unit.set);
+        self.batch.push(unit);
+        if self.batch_bytes >= BATCH_BYTES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Numbers the batch's units and evaluates those of this shard not yet done.
+    fn flush(&mut self) -> Result<()> {
+        let batch = std::mem::take(&mut self.batch);
+        self.batch_bytes = 0;
+        let first = self.next_index;
+        self.next_index += batch.len() as u64;
+        if let Some(listing) = &mut self.listing {
+            listing.extend(batch.into_iter().map(|u| (u.path, u.queries)));
+            return Ok(());
+        }
+        let (problem, strategy, bar, log) = (self.problem, self.strategy, &self.bar, &self.log);
+        let mine: Vec<(u64, &Pending<P>)> = (first..)
+            .zip(&batch)
+            .filter(|(i, u)| {
+                let skip = i % self.shard.count != self.shard.index || self.finished.contains(i);
+                if skip {
+                    bar.inc(u.weighted_codes(problem));
+                }
+                !skip
+            })
+            .collect();
+        let fresh: Vec<Result<UnitRecord>> = mine
+            .par_iter()
+            .map(|(index, unit)| {
+                let record = unit.evaluate(*index, problem, strategy);
+                append_record(log, &record)?;
+                bar.inc(unit.weighted_codes(problem));
+                Ok(record)
+            })
+            .collect();
+        for r in fresh {
+            self.records.push(r?);
+        }
+        Ok(())
+    }
+
+    /// Progress without a terminal (the bar is hidden): one line per finished root class.
+    fn report_root_class(&mut self) {
+        self.root_classes_done += 1;
+        if !self.progress || !self.bar.is_hidden() {
+            return;
+        }
+        let (done, all, elapsed) = (self.bar.position(), self.problem.code_count() as f64, self.started.elapsed().as_secs_f64());
+        let eta = if done > 0 { elapsed * (all / done as f64 - 1.0) } else { f64::NAN };
+        eprintln!("  root class {}: {done} of {all} codes, {elapsed:.0} s, ETA {eta:.0} s", self.root_classes_done);
+    }
+}
+
+/// The whole tree's root node as a unit to walk.
+fn root_unit<P: SearchProblem>(problem: &P) -> Pending<P> {
+    let one = Exact::from_integer(1.into());
+    Pending { path: Vec::new(), queries: Vec::new(), weight: one, depth: 0, state: problem.initial_state(), set: problem.full_set(), solved: false }
+}
+
+/// The units of a run cut at `levels`, in their numbering order, as (path,
+/// queries), without evaluating any (to check that a checkpoint's numbering
+/// is the one this program walks).
+pub fn unit_paths<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize) -> Result<Vec<UnitPath>> {
+    let run = UnitRun { levels, shard: Shard { index: 0, count: 1 }, checkpoint: None, progress: false };
+    let mut sink = UnitSink::new(problem, strategy, &run, Default::default(), Mutex::new(None), progress_bar(false), Vec::new());
+    sink.listing = Some(Vec::new());
+    walk(problem, strategy, levels, root_unit(problem), &mut sink)?;
+    sink.flush()?;
+    Ok(sink.listing.unwrap_or_default())
+}
+
+/// Evaluates this shard's units of the analysis of `strategy` on `problem`,
+/// walking the cut tree depth-first (see [`walk`]); units are evaluated in
+/// parallel batches. Progress counts codes weighted by the units' weights.
 pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRun) -> Result<ShardFile> {
     let started = std::time::Instant::now();
     let header = RunHeader::new(problem.name(), strategy, run.levels);
@@ -221,65 +357,25 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
     let bar = progress_bar(run.progress);
     bar.set_length(problem.code_count() as u64);
     bar.set_message("codes");
-    let mut records: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
-    let finished: std::collections::HashSet<u64> = records.iter().map(|r| r.index).collect();
+    let records: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
+    let finished = records.iter().map(|r| r.index).collect();
     let resumed_units = records.len() as u64;
-    let one = Exact::from_integer(1.into());
-    let root = Pending { path: Vec::new(), queries: Vec::new(), weight: one, depth: 0, state: problem.initial_state(), set: problem.full_set(), solved: false };
-    let mut top = Vec::new();
-    expand(problem, strategy, run.levels.min(1), root, &mut top);
-    let classes = top.len();
-    let mut next_index = 0u64;
-    for (class, first) in top.into_iter().enumerate() {
-        let mut units = Vec::new();
-        expand(problem, strategy, run.levels, first, &mut units);
-        let numbered: Vec<(u64, Pending<P>)> = units.into_iter().enumerate().map(|(i, u)| (next_index + i as u64, u)).collect();
-        next_index += numbered.len() as u64;
-        let mine: Vec<&(u64, Pending<P>)> = numbered
-            .iter()
-            .filter(|(i, u)| {
-                let skip = i % run.shard.count != run.shard.index || finished.contains(i);
-                if skip {
-                    bar.inc(u.weighted_codes(problem));
-                }
-                !skip
-            })
-            .collect();
-        let fresh: Vec<Result<UnitRecord>> = mine
-            .par_iter()
-            .map(|(index, unit)| {
-                let record = unit.evaluate(*index, problem, strategy);
-                append_record(&log, &record)?;
-                bar.inc(unit.weighted_codes(problem));
-                Ok(record)
-            })
-            .collect();
-        for r in fresh {
-            records.push(r?);
-        }
-        if run.progress && bar.is_hidden() {
-            report_class_done(class + 1, classes, bar.position(), problem.code_count() as f64, started.elapsed().as_secs_f64());
-        }
-    }
-    bar.finish_and_clear();
+    let mut sink = UnitSink::new(problem, strategy, run, finished, log, bar, records);
+    walk(problem, strategy, run.levels, root_unit(problem), &mut sink)?;
+    sink.flush()?;
+    sink.bar.finish_and_clear();
+    let mut records = sink.records;
     records.sort_by_key(|r| r.index);
-    let codes_total = problem.code_count() as u64;
     Ok(ShardFile {
         header,
         shard: (run.shard.index, run.shard.count),
-        units_total: next_index,
-        codes_total,
+        units_total: sink.next_index,
+        codes_total: problem.code_count() as u64,
         seconds: started.elapsed().as_secs_f64(),
         peak_memory_bytes: crate::memory::peak_resident_bytes(),
         resumed_units: Some(resumed_units),
         units: records,
     })
-}
-
-/// Progress without a terminal (the bar is hidden): one line per finished root class.
-fn report_class_done(class: usize, classes: usize, done: u64, all: f64, elapsed: f64) {
-    let eta = if done > 0 { elapsed * (all / done as f64 - 1.0) } else { f64::NAN };
-    eprintln!("  root class {class}/{classes}: {done} of {all} codes, {elapsed:.0} s, ETA {eta:.0} s");
 }
 
 fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
