@@ -198,9 +198,10 @@ fn walk<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize, unit: 
     let Pending { path, queries, weight, depth, state, set, .. } = unit;
     let mut set = Some(set);
     for (k, &(w, query)) in chosen.iter().enumerate() {
-        let classes = match k + 1 == chosen.len() {
-            true => problem.split(query, &set.take().expect("held until the last query")),
-            false => problem.split(query, set.as_ref().expect("held until the last query")),
+        let classes = if k + 1 == chosen.len() {
+            problem.split(query, &set.take().expect("held until the last query"))
+        } else {
+            problem.split(query, set.as_ref().expect("held until the last query"))
         };
         let weight = &weight * Exact::new(w.into(), all.into());
         let next = problem.next_state(&state, query);
@@ -253,18 +254,28 @@ struct UnitSink<'a, P: SearchProblem> {
 pub type UnitPath = (Vec<AnswerId>, Vec<QueryId>);
 
 impl<'a, P: SearchProblem> UnitSink<'a, P> {
-    fn new(
-        problem: &'a P,
-        strategy: Strategy,
-        run: &UnitRun,
-        finished: std::collections::HashSet<u64>,
-        log: Mutex<Option<std::fs::File>>,
-        bar: indicatif::ProgressBar,
-        records: Vec<UnitRecord>,
-    ) -> Self {
-        let (batch, batch_bytes, next_index, root_classes_done, listing) = (Vec::new(), 0, 0, 0, None);
-        let (shard, progress, started) = (run.shard, run.progress, std::time::Instant::now());
-        UnitSink { problem, strategy, shard, finished, log, bar, progress, started, batch, batch_bytes, next_index, root_classes_done, records, listing }
+    /// A sink for `run`, holding the checkpoint's records of this shard (`resumed`)
+    /// and writing new ones to `log`.
+    fn new(problem: &'a P, strategy: Strategy, run: &UnitRun, resumed: Vec<UnitRecord>, log: Mutex<Option<std::fs::File>>) -> Self {
+        let bar = progress_bar(run.progress);
+        bar.set_length(problem.code_count() as u64);
+        bar.set_message("codes");
+        UnitSink {
+            problem,
+            strategy,
+            shard: run.shard,
+            finished: resumed.iter().map(|r| r.index).collect(),
+            log,
+            bar,
+            progress: run.progress,
+            started: std::time::Instant::now(),
+            batch: Vec::new(),
+            batch_bytes: 0,
+            next_index: 0,
+            root_classes_done: 0,
+            records: resumed,
+            listing: None,
+        }
     }
 
     /// Takes the next unit; evaluates the batch once it is large.
@@ -336,7 +347,7 @@ fn root_unit<P: SearchProblem>(problem: &P) -> Pending<P> {
 /// is the one this program walks).
 pub fn unit_paths<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize) -> Result<Vec<UnitPath>> {
     let run = UnitRun { levels, shard: Shard { index: 0, count: 1 }, checkpoint: None, progress: false };
-    let mut sink = UnitSink::new(problem, strategy, &run, Default::default(), Mutex::new(None), progress_bar(false), Vec::new());
+    let mut sink = UnitSink::new(problem, strategy, &run, Vec::new(), Mutex::new(None));
     sink.listing = Some(Vec::new());
     walk(problem, strategy, levels, root_unit(problem), &mut sink)?;
     sink.flush()?;
@@ -354,13 +365,9 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         None => Vec::new(),
     };
     let log = Mutex::new(open_checkpoint(run.checkpoint, &header, done.is_empty())?);
-    let bar = progress_bar(run.progress);
-    bar.set_length(problem.code_count() as u64);
-    bar.set_message("codes");
-    let records: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
-    let finished = records.iter().map(|r| r.index).collect();
-    let resumed_units = records.len() as u64;
-    let mut sink = UnitSink::new(problem, strategy, run, finished, log, bar, records);
+    let resumed: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
+    let resumed_units = resumed.len() as u64;
+    let mut sink = UnitSink::new(problem, strategy, run, resumed, log);
     walk(problem, strategy, run.levels, root_unit(problem), &mut sink)?;
     sink.flush()?;
     sink.bar.finish_and_clear();
