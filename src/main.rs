@@ -358,7 +358,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Analyze { game: Game::Mastermind(m) } => {
             let alpha: Alpha = m.strategy.alpha.parse()?;
             let mm = m.variant.build()?;
-            let result = analyze(&mm, Strategy::new(alpha, m.strategy.tie_rule()), RunOptions { progress: m.strategy.output.progress });
+            let result = analyze(&mm, Strategy::new(alpha, m.strategy.tie_rule()), RunOptions::with_progress(m.strategy.output.progress));
             emit_analysis(&result, &m.strategy)
         }
         Command::Analyze { game: Game::Free(a) } => size_model_csv(&FreeSearch::new(a.width)?, &a, |m| perfect_total_closed(a.width, m)),
@@ -480,7 +480,7 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
     if b.shard.is_some() || b.checkpoint.is_some() {
         return run_shard(&g, strategy, b);
     }
-    let result = analyze(&g, strategy, RunOptions { progress: b.output.progress });
+    let result = analyze(&g, strategy, RunOptions::with_progress(b.output.progress));
     emit(&result, &b.output)
 }
 

@@ -127,6 +127,28 @@ fn beams_6c3p_prototype_totals() {
     assert_eq!(total(&c, "1", TieRule::mix()), "15510346952/9009");
 }
 
+/// Expanding every set one answer class at a time (`restrict`, sequential; the
+/// path Beams(6c,6p) takes for sets of 16 MiB and more) gives exactly the
+/// totals, histograms and penalties of the full parallel split, LEX and MIX.
+#[test]
+fn class_by_class_expansion_equals_full_split() {
+    let c = game("3c6p", QueryOrder::ColourFirst);
+    let by_class = RunOptions { large_set_bytes: 0, ..RunOptions::default() };
+    for alpha in ["0", "1", "2", "inf"] {
+        for tie in [TieRule::lex(), TieRule::mix()] {
+            let strategy = Strategy::new(alpha.parse().unwrap(), tie);
+            let split = analyze(&c, strategy, RunOptions::default());
+            let one_by_one = analyze(&c, strategy, by_class);
+            assert_eq!(one_by_one.total, split.total, "H_{alpha} {tie}");
+            assert_eq!(one_by_one.depth_histogram, split.depth_histogram, "H_{alpha} {tie}");
+            assert_eq!(one_by_one.penalty_histogram, split.penalty_histogram, "H_{alpha} {tie}");
+        }
+    }
+    let sixes = game("6c3p", QueryOrder::ColourFirst);
+    let mix = Strategy::new("1".parse().unwrap(), TieRule::mix());
+    assert_eq!(analyze(&sixes, mix, by_class).total, "15510346952/9009");
+}
+
 /// The colour reduction with weights equals offering every colour (3c6p, all α).
 #[test]
 fn weighted_reduction_equals_all_colours() {

@@ -76,6 +76,20 @@ fn mm_2_2_by_hand() {
     assert_eq!(lex.first_queries, vec!["AA"]);
 }
 
+/// The one-class-at-a-time expansion (the game's default `restrict`) equals
+/// the full split on MM(3,4), LEX and MIX.
+#[test]
+fn class_by_class_expansion_equals_full_split() {
+    let mm = Mastermind::new(3, 4, false).unwrap();
+    let by_class = RunOptions { large_set_bytes: 0, ..RunOptions::default() };
+    for tie in [TieRule::lex(), TieRule::mix()] {
+        let strategy = Strategy::new(Alpha::integer(2), tie);
+        let split = analyze(&mm, strategy, RunOptions::default());
+        let one_by_one = analyze(&mm, strategy, by_class);
+        assert_eq!((one_by_one.total, one_by_one.depth_histogram), (split.total, split.depth_histogram), "{tie}");
+    }
+}
+
 /// MM(2,3) by hand. Guess AB against the 9 secrets: AB (2,0); AA AC BB CB (1,0);
 /// BA (0,2); BC CA (0,1); CC (0,0) — sizes {4,2,1,1,1}. Guess AA: {4,4,1}.
 /// Both have max class 4, so H_∞ ties everything and LEX plays AA; H_0, H_1 and

@@ -114,7 +114,7 @@ pub fn compute(row: &Row, codes_dir: Option<&Path>, progress: bool) -> Result<Ce
     let (patterns, _) = load_or_build(variant, codes_dir)?;
     let g = game(patterns, column)?;
     let tie = if matches!(column, LexC | LexD) { TieRule::lex() } else { TieRule::mix() };
-    let analysis = analyze(&g, Strategy::new(alpha.parse()?, tie), RunOptions { progress });
+    let analysis = analyze(&g, Strategy::new(alpha.parse()?, tie), RunOptions::with_progress(progress));
     let total = analysis.exact_total();
     let mean = &total / Exact::from_integer(BigInt::from(analysis.codes));
     Ok(Cell {

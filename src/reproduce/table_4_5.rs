@@ -102,7 +102,7 @@ struct Report<'a> {
 /// Computes one cell.
 fn compute_cell(mm: &Mastermind, r: &Row, perfect_total: u64, progress: bool) -> Cell {
     let alpha: Alpha = r.alpha.parse().expect("table α");
-    let analysis = analyze(mm, Strategy::new(alpha, table_rule(r.tie)), RunOptions { progress });
+    let analysis = analyze(mm, Strategy::new(alpha, table_rule(r.tie)), RunOptions::with_progress(progress));
     let total = analysis.exact_total();
     let codes = Exact::from_integer(BigInt::from(analysis.codes));
     let perfect = Exact::from_integer(BigInt::from(perfect_total));

@@ -57,10 +57,26 @@ impl Analysis {
 }
 
 /// Options of an analysis run that do not change its result.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct RunOptions {
     /// Show a progress bar on a terminal.
     pub progress: bool,
+    /// Sets of at least this many bytes are expanded one class at a time
+    /// (default [`LARGE_SET_BYTES`]; tests lower it to exercise that path).
+    pub large_set_bytes: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions { progress: false, large_set_bytes: LARGE_SET_BYTES }
+    }
+}
+
+impl RunOptions {
+    /// The default options, with a progress bar if `progress`.
+    pub fn with_progress(progress: bool) -> Self {
+        RunOptions { progress, ..RunOptions::default() }
+    }
 }
 
 /// Outcomes of already expanded subtrees, keyed by (state, candidate set).
@@ -73,6 +89,8 @@ struct TreeWalker<'a, P: SearchProblem> {
     memo: OutcomeMemo<P>,
     nodes: AtomicU64,
     progress: ProgressBar,
+    /// See [`RunOptions::large_set_bytes`].
+    large_set_bytes: usize,
 }
 
 /// A memo key's set: the set itself, or its codes listed when the game finds
@@ -92,7 +110,26 @@ fn mix_memo<K: Eq + std::hash::Hash>(strategy: &Strategy) -> Memo<K, Arc<Outcome
 /// Minimum set size for which the children of a node are expanded in parallel.
 const PARALLEL_SET: u64 = 48;
 
+/// Sets of at least this many bytes ([`SearchProblem::set_bytes`]) are
+/// expanded one answer class and one tied query at a time, each class cut out
+/// by [`SearchProblem::restrict`] when it is needed; the threads then share the
+/// work inside each node (query scoring, filtering rows). Memory: a full split
+/// holds up to one copy of the parent's rows per answer, and parallel siblings
+/// (with rayon's work stealing) each hold theirs — on Beams(6c,6p) MIX that
+/// was about 6 GB of live code sets. One class at a time keeps the path's sets
+/// at most the parent's size per level.
+pub(crate) const LARGE_SET_BYTES: usize = 16 << 20;
+
+/// Whether `set` is expanded one class at a time (see [`LARGE_SET_BYTES`]).
+pub(crate) fn is_large_set<P: SearchProblem>(problem: &P, set: &P::Set) -> bool {
+    problem.set_bytes(set) >= LARGE_SET_BYTES
+}
+
 impl<'a, P: SearchProblem> TreeWalker<'a, P> {
+    fn new(problem: &'a P, strategy: Strategy, progress: ProgressBar, large_set_bytes: usize) -> Self {
+        TreeWalker { problem, strategy, memo: mix_memo(&strategy), nodes: AtomicU64::new(0), progress, large_set_bytes }
+    }
+
     /// The outcome of the strategy on `set` in `state`.
     fn node(&self, state: &P::State, set: &P::Set) -> Arc<Outcome> {
         if self.problem.set_size(set) == 1 {
@@ -149,7 +186,8 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 
     /// Exact weighted mean of the outcomes after each chosen query.
     fn mean_over(&self, state: &P::State, set: &P::Set, chosen: &[(u64, QueryId)]) -> Outcome {
-        let parts: Vec<(u64, Arc<Outcome>)> = if chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET {
+        let parallel = chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET && !self.is_large(set);
+        let parts: Vec<(u64, Arc<Outcome>)> = if parallel {
             chosen.par_iter().map(|&(w, q)| (w, Arc::new(self.after_query(state, set, q)))).collect()
         } else {
             chosen.iter().map(|&(w, q)| (w, Arc::new(self.after_query(state, set, q)))).collect()
@@ -163,7 +201,6 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     /// The outcome of asking `query` at this node: every code pays the query;
     /// the solving class is done, every other class continues.
     fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId) -> Outcome {
-        let classes = self.problem.split(query, set);
         let solving = self.problem.solving_answer(query);
         let next = self.problem.next_state(state, query);
         let child = |(answer, class): &(AnswerId, P::Set)| -> Arc<Outcome> {
@@ -173,13 +210,32 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
                 self.node(&next, class)
             }
         };
+        let mut out = Outcome::empty();
+        if self.is_large(set) {
+            for answer in self.possible_answers(query, set) {
+                let class = self.problem.restrict(query, answer, set);
+                out.add_shifted(&child(&(answer, class)), 1);
+            }
+            return out;
+        }
+        let classes = self.problem.split(query, set);
         let children: Vec<Arc<Outcome>> =
             if self.problem.set_size(set) >= PARALLEL_SET { classes.par_iter().map(child).collect() } else { classes.iter().map(child).collect() };
-        let mut out = Outcome::empty();
         for c in &children {
             out.add_shifted(c, 1);
         }
         out
+    }
+
+    fn is_large(&self, set: &P::Set) -> bool {
+        self.problem.set_bytes(set) >= self.large_set_bytes
+    }
+
+    /// The answers that some code of `set` gives to `query`, in order.
+    fn possible_answers(&self, query: QueryId, set: &P::Set) -> Vec<AnswerId> {
+        let mut counts = vec![0u64; self.problem.answer_count()];
+        self.problem.count_answers(query, set, &mut counts);
+        (0..counts.len()).filter(|&a| counts[a] > 0).map(|a| a as AnswerId).collect()
     }
 }
 
@@ -187,7 +243,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 /// that node were the root of its own analysis (depths counted from it).
 /// Used by [`super::units`] for work units below the first queries.
 pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy, state: &P::State, set: &P::Set) -> Outcome {
-    let walker = TreeWalker { problem, strategy, memo: mix_memo(&strategy), nodes: AtomicU64::new(0), progress: ProgressBar::hidden() };
+    let walker = TreeWalker::new(problem, strategy, ProgressBar::hidden(), LARGE_SET_BYTES);
     Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone())
 }
 
@@ -199,7 +255,8 @@ pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy,
 pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOptions) -> Analysis {
     let start = Instant::now();
     let floats_before = FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed);
-    let walker = TreeWalker { problem, strategy, memo: mix_memo(&strategy), nodes: AtomicU64::new(1), progress: progress_bar(options.progress) };
+    let walker = TreeWalker::new(problem, strategy, progress_bar(options.progress), options.large_set_bytes);
+    walker.nodes.store(1, Ordering::Relaxed);
     let state = problem.initial_state();
     let all = problem.full_set();
     let chosen = decide(problem, &strategy, &state, &all);

@@ -16,7 +16,7 @@
 //! outcome is the weighted mean of its branches; the tests check this on small
 //! games for LEX and MIX.
 
-use super::analysis::{progress_bar, root_representatives, subtree_outcome};
+use super::analysis::{is_large_set, progress_bar, root_representatives, subtree_outcome};
 use super::outcome::{Exact, Outcome, exact_f64, exact_string, parse_exact};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::{Strategy, decide};
@@ -71,7 +71,9 @@ pub struct UnitRecord {
     /// Exact per-depth counts (depths from the root) and penalty.
     pub depth_counts: Vec<String>,
     pub penalty: String,
-    /// Seconds one thread spent on the unit (0 in records of older versions).
+    /// Wall seconds from the unit's start to its end (0 in records of older
+    /// versions). Large units run alone on all threads; small units share the
+    /// threads with each other, so their seconds overlap.
     #[serde(default)]
     pub seconds: f64,
     /// Codes by penalty points paid (index p; see [`Outcome::penalised`]);
@@ -309,15 +311,17 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
                 !skip
             })
             .collect();
-        let fresh: Vec<Result<UnitRecord>> = mine
-            .par_iter()
-            .map(|(index, unit)| {
-                let record = unit.evaluate(*index, problem, strategy);
-                append_record(log, &record)?;
-                bar.inc(unit.weighted_codes(problem));
-                Ok(record)
-            })
-            .collect();
+        let finish = |(index, unit): &(u64, &Pending<P>)| -> Result<UnitRecord> {
+            let record = unit.evaluate(*index, problem, strategy);
+            append_record(log, &record)?;
+            bar.inc(unit.weighted_codes(problem));
+            Ok(record)
+        };
+        // Large units one at a time (their threads share each node's work; see
+        // `LARGE_SET_BYTES`), the others in parallel.
+        let (large, small): (Vec<_>, Vec<_>) = mine.into_iter().partition(|(_, u)| is_large_set(problem, &u.set));
+        let mut fresh: Vec<Result<UnitRecord>> = large.iter().map(finish).collect();
+        fresh.extend(small.par_iter().map(finish).collect::<Vec<_>>());
         for r in fresh {
             self.records.push(r?);
         }
