@@ -209,7 +209,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     /// expanded once with the summed weight. (Beams(6c,6p) H_2-MIX: about a
     /// third of the tied queries of sets below 16 codes repeat another's.)
     fn mean_over_distinct(&self, state: &P::State, set: &P::Set, chosen: &[(u64, QueryId)]) -> Outcome {
-        let mut groups: Vec<(u64, P::State, Vec<(bool, P::Set)>)> = Vec::with_capacity(chosen.len());
+        let mut groups: Vec<TieGroup<P>> = Vec::with_capacity(chosen.len());
         for &(w, q) in chosen {
             let next = self.problem.next_state(state, q);
             let classes = self.marked_split(q, set);
@@ -271,6 +271,10 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         (0..counts.len()).filter(|&a| counts[a] > 0).map(|a| a as AnswerId).collect()
     }
 }
+
+/// Tied queries with one (state, partition): summed weight, the state reached,
+/// the answer classes marked whether they solve.
+type TieGroup<P> = (u64, <P as SearchProblem>::State, Vec<(bool, <P as SearchProblem>::Set)>);
 
 /// Whether two partitions of one set have the same classes (classes of a
 /// partition are disjoint and non-empty, hence distinct).
