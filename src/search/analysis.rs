@@ -125,9 +125,10 @@ const PARALLEL_SET: u64 = 48;
 /// at most the parent's size per level.
 pub(crate) const LARGE_SET_BYTES: usize = 16 << 20;
 
-/// Whether `set` is expanded one class at a time (see [`LARGE_SET_BYTES`]).
-pub(crate) fn is_large_set<P: SearchProblem>(problem: &P, set: &P::Set) -> bool {
-    problem.set_bytes(set) >= LARGE_SET_BYTES
+/// Whether `set` is expanded one class at a time: it holds at least `limit`
+/// bytes (usually [`LARGE_SET_BYTES`]).
+pub(crate) fn is_large_set<P: SearchProblem>(problem: &P, set: &P::Set, limit: usize) -> bool {
+    problem.set_bytes(set) >= limit
 }
 
 impl<'a, P: SearchProblem> TreeWalker<'a, P> {
@@ -261,7 +262,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     }
 
     fn is_large(&self, set: &P::Set) -> bool {
-        self.problem.set_bytes(set) >= self.large_set_bytes
+        is_large_set(self.problem, set, self.large_set_bytes)
     }
 
     /// The answers that some code of `set` gives to `query`, in order.
@@ -307,7 +308,7 @@ pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOp
     let start = Instant::now();
     let floats_before = FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed);
     let walker = TreeWalker::new(problem, strategy, progress_bar(options.progress), options.large_set_bytes);
-    walker.nodes.store(1, Ordering::Relaxed);
+    walker.nodes.store(1, Ordering::Relaxed); // the root, decided here
     let state = problem.initial_state();
     let all = problem.full_set();
     let chosen = decide(problem, &strategy, &state, &all);

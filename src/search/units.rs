@@ -16,7 +16,7 @@
 //! outcome is the weighted mean of its branches; the tests check this on small
 //! games for LEX and MIX.
 
-use super::analysis::{is_large_set, progress_bar, root_representatives, subtree_outcome};
+use super::analysis::{LARGE_SET_BYTES, is_large_set, progress_bar, root_representatives, subtree_outcome};
 use super::outcome::{Exact, Outcome, exact_f64, exact_string, parse_exact};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::{Strategy, decide};
@@ -319,7 +319,7 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
         };
         // Large units one at a time (their threads share each node's work; see
         // `LARGE_SET_BYTES`), the others in parallel.
-        let (large, small): (Vec<_>, Vec<_>) = mine.into_iter().partition(|(_, u)| is_large_set(problem, &u.set));
+        let (large, small): (Vec<_>, Vec<_>) = mine.into_iter().partition(|(_, u)| is_large_set(problem, &u.set, LARGE_SET_BYTES));
         let mut fresh: Vec<Result<UnitRecord>> = large.iter().map(finish).collect();
         fresh.extend(small.par_iter().map(finish).collect::<Vec<_>>());
         for r in fresh {
