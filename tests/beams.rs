@@ -8,7 +8,7 @@ use renyi_search::games::beams::geometry::Board;
 use renyi_search::games::beams::patterns::{self, CacheStatus, enumerate, load_or_build, placements};
 use renyi_search::games::beams::polyhex::pieces_in_rhombus;
 use renyi_search::score::RenyiScore;
-use renyi_search::search::strategy::class_sizes;
+use renyi_search::search::strategy::{class_sizes, decide};
 use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use std::cmp::Ordering;
 
@@ -147,6 +147,63 @@ fn class_by_class_expansion_equals_full_split() {
     let sixes = game("6c3p", QueryOrder::ColourFirst);
     let mix = Strategy::new("1".parse().unwrap(), TieRule::mix());
     assert_eq!(analyze(&sixes, mix, by_class).total, "15510346952/9009");
+}
+
+/// Merging equivalent nodes (reduced states: settled diagonals marked used;
+/// residual keys: only the varying cells' colours) changes no total, depth histogram or penalty (3c6p all α × LEX/MIX, 6c3p H_2-MIX).
+#[test]
+fn merging_equivalent_nodes_changes_no_result() {
+    let unreduced = RunOptions { merge_equivalent: false, ..RunOptions::default() };
+    let check = |g: &Beams, alpha: &str, tie: TieRule| {
+        let strategy = Strategy::new(alpha.parse().unwrap(), tie);
+        let (plain, reduced) = (analyze(g, strategy, unreduced), analyze(g, strategy, RunOptions::default()));
+        assert_eq!(reduced.total, plain.total, "{} H_{alpha} {tie}", g.name());
+        assert_eq!(reduced.depth_histogram, plain.depth_histogram, "{} H_{alpha} {tie}", g.name());
+        assert_eq!(reduced.penalty_histogram, plain.penalty_histogram, "{} H_{alpha} {tie}", g.name());
+    };
+    let c = game("3c6p", QueryOrder::ColourFirst);
+    for alpha in ["0", "1", "2", "inf"] {
+        for tie in [TieRule::lex(), TieRule::mix()] {
+            check(&c, alpha, tie);
+        }
+    }
+    check(&game("6c3p", QueryOrder::DiagonalFirst), "2", TieRule::mix());
+}
+
+/// `reduced_state` marks as used exactly the unused diagonals on which no
+/// colour's query splits the set (sets of at most 4096 codes; larger sets keep
+/// their state), is idempotent, and gives the same at an answer class whether
+/// or not the parent's state was reduced (3c6p, sets along H_1-LEX paths with
+/// pseudo-random answers).
+#[test]
+fn reduced_state_marks_exactly_the_settled_diagonals() {
+    let g = game("3c6p", QueryOrder::ColourFirst);
+    let strategy = Strategy::new("1".parse().unwrap(), TieRule::lex());
+    let diagonals = g.board.diagonals.len();
+    let mut counts = vec![0u64; g.answer_count()];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut settled_seen = 0;
+    for _ in 0..30 {
+        let (mut state, mut set) = (g.initial_state(), g.full_set());
+        while g.set_size(&set) > 1 {
+            let reduced = g.reduced_state(&state, &set);
+            assert_eq!(g.reduced_state(&reduced, &set), reduced);
+            for d in (0..diagonals).filter(|&d| state.used >> d & 1 == 0) {
+                let splits = (0..g.variant.colours).any(|c| class_sizes(&g, g.query_id(c, d), &set, &mut counts).len() > 1);
+                let marked = reduced.used >> d & 1 == 1;
+                assert_eq!(marked, !splits && g.set_size(&set) <= 4096, "diagonal {d}, {} codes", g.set_size(&set));
+                settled_seen += marked as u32;
+            }
+            let Some(&(_, q)) = decide(&g, &strategy, &state, &set).first() else { break };
+            let classes = g.split(q, &set);
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let class = classes[(seed >> 33) as usize % classes.len()].1.clone();
+            let (next, next_of_reduced) = (g.next_state(&state, q), g.next_state(&reduced, q));
+            assert_eq!(g.reduced_state(&next_of_reduced, &class), g.reduced_state(&next, &class));
+            (state, set) = (next, class);
+        }
+    }
+    assert!(settled_seen > 0, "no settled diagonal met");
 }
 
 /// The colour reduction with weights equals offering every colour (3c6p, all α).
@@ -384,6 +441,47 @@ fn beams_6c6p_committed_run_units_recompute() {
 /// The walk's shortcut — the first query, in canonical order, that splits a
 /// small set into singletons — agrees with the full H_α decision (LEX), and is
 /// among the MIX choices, on small subsets of 6c3p reached by real play.
+/// Small committed MIX units of Beams(6c,6p) — H_1-MIX (whole run) and
+/// H_2-MIX (checkpoint) — recompute exactly with the current code (memo with
+/// reduced states and residual keys): depth counts, penalty, penalised codes.
+#[test]
+fn beams_6c6p_committed_mix_units_recompute() {
+    use renyi_search::search::subproblem::Subproblem;
+    use renyi_search::search::units::{ShardFile, UnitRecord};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/beams-6c6p-runs/");
+    let h1: ShardFile = serde_json::from_str(&std::fs::read_to_string(format!("{dir}beams-6c6p-h1-mix.json")).unwrap()).unwrap();
+    let h2_lines = std::fs::read_to_string(format!("{dir}beams-6c6p-h2-mix.jsonl")).unwrap();
+    let h2: Vec<UnitRecord> = h2_lines.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let g = Beams::new(enumerate(v("6c6p")), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let all = g.full_set();
+    let mut checked = 0;
+    for (alpha, units) in [("1", &h1.units), ("2", &h2)] {
+        let mix = Strategy::new(alpha.parse().unwrap(), TieRule::mix());
+        let small: Vec<&UnitRecord> = units.iter().filter(|u| u.path.len() == 2 && u.codes <= 50_000).take(6).collect();
+        for unit in small {
+            let (q0, q1) = (unit.queries[0], unit.queries[1]);
+            let class = g.restrict(q0, unit.path[0], &all);
+            let state = g.next_state(&g.next_state(&g.initial_state(), q0), q1);
+            let sub = Subproblem { inner: &g, state, set: g.restrict(q1, unit.path[1], &class) };
+            assert_eq!(sub.set.size, unit.codes);
+            let outcome = analyze(&sub, mix, RunOptions::default()).outcome;
+            let (counts, penalty) = outcome.to_strings();
+            // The unit records depths from the root: two queries above the subtree.
+            let mut mine: Vec<String> = ["0", "0"].iter().map(|z| z.to_string()).chain(counts).collect();
+            let mut recorded = unit.depth_counts.clone();
+            let len = mine.len().max(recorded.len());
+            mine.resize(len, "0".into());
+            recorded.resize(len, "0".into());
+            assert_eq!((mine, penalty), (recorded, unit.penalty.clone()), "H_{alpha}-MIX unit {} {:?}", unit.index, unit.path);
+            if let Some(penalised) = &unit.penalised {
+                assert_eq!(&outcome.penalised_strings(), penalised, "H_{alpha}-MIX unit {}", unit.index);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "only {checked} units checked");
+}
+
 #[test]
 fn finest_first_shortcut_agrees_with_full_decision() {
     use renyi_search::search::strategy::{decide, decide_finest_first};

@@ -64,11 +64,16 @@ pub struct RunOptions {
     /// Sets of at least this many bytes are expanded one class at a time
     /// (default [`LARGE_SET_BYTES`]; tests lower it to exercise that path).
     pub large_set_bytes: usize,
+    /// Treat nodes the game declares equivalent as one: key them by reduced
+    /// state ([`SearchProblem::reduced_state`]) and residual key
+    /// ([`SearchProblem::residual_key`]). Default on; tests turn it off to
+    /// check that it changes nothing.
+    pub merge_equivalent: bool,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { progress: false, large_set_bytes: LARGE_SET_BYTES }
+        RunOptions { progress: false, large_set_bytes: LARGE_SET_BYTES, merge_equivalent: true }
     }
 }
 
@@ -91,6 +96,8 @@ struct TreeWalker<'a, P: SearchProblem> {
     progress: ProgressBar,
     /// See [`RunOptions::large_set_bytes`].
     large_set_bytes: usize,
+    /// See [`RunOptions::merge_equivalent`].
+    merge_equivalent: bool,
 }
 
 /// A memo key's set: the set itself, or its codes listed when the game finds
@@ -100,6 +107,7 @@ struct TreeWalker<'a, P: SearchProblem> {
 enum SetKey<S> {
     Set(S),
     Codes(Box<[CodeId]>),
+    Residual(Box<[u8]>),
 }
 
 /// The memo of a walker: in use for MIX only (see [`Memo`]).
@@ -132,8 +140,14 @@ pub(crate) fn is_large_set<P: SearchProblem>(problem: &P, set: &P::Set, limit: u
 }
 
 impl<'a, P: SearchProblem> TreeWalker<'a, P> {
-    fn new(problem: &'a P, strategy: Strategy, progress: ProgressBar, large_set_bytes: usize) -> Self {
-        TreeWalker { problem, strategy, memo: mix_memo(&strategy), nodes: AtomicU64::new(0), progress, large_set_bytes }
+    fn new(problem: &'a P, strategy: Strategy, progress: ProgressBar, options: RunOptions) -> Self {
+        let (large_set_bytes, merge_equivalent) = (options.large_set_bytes, options.merge_equivalent);
+        TreeWalker { problem, strategy, memo: mix_memo(&strategy), nodes: AtomicU64::new(0), progress, large_set_bytes, merge_equivalent }
+    }
+
+    /// The state in which (`state`, `set`) is looked up and decided.
+    fn reduced(&self, state: &P::State, set: &P::Set) -> P::State {
+        if self.merge_equivalent { self.problem.reduced_state(state, set) } else { state.clone() }
     }
 
     /// The outcome of the strategy on `set` in `state`.
@@ -145,7 +159,8 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
             self.nodes.fetch_add(1, Ordering::Relaxed);
             return Arc::new(self.pair(state, set));
         }
-        let key = self.memo.is_active().then(|| (state.clone(), self.set_key(set)));
+        let state = &self.reduced(state, set);
+        let key = self.memo.is_active().then(|| (state.clone(), self.set_key(state, set)));
         if let Some(hit) = key.as_ref().and_then(|k| self.memo.get(k)) {
             return hit;
         }
@@ -162,13 +177,17 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
             let bytes = match &key.1 {
                 SetKey::Set(set) => self.problem.set_bytes(set),
                 SetKey::Codes(codes) => 4 * codes.len(),
+                SetKey::Residual(bytes) => bytes.len(),
             };
             self.memo.insert(key, outcome.clone(), (bytes + outcome.heap_bytes()) as u64 + 64);
         }
         outcome
     }
 
-    fn set_key(&self, set: &P::Set) -> SetKey<P::Set> {
+    fn set_key(&self, state: &P::State, set: &P::Set) -> SetKey<P::Set> {
+        if let Some(residual) = self.merge_equivalent.then(|| self.problem.residual_key(state, set)).flatten() {
+            return SetKey::Residual(residual);
+        }
         match self.problem.code_list_key(set) {
             Some(codes) => SetKey::Codes(codes),
             None => SetKey::Set(set.clone()),
@@ -204,23 +223,31 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         single_or_mean(parts)
     }
 
-    /// [`Self::mean_over`] for small sets: tied queries that split M into the
-    /// same classes (the same solving class included) and lead to the same
-    /// state have equal subtrees, so each distinct (state, partition) is
-    /// expanded once with the summed weight. (Beams(6c,6p) H_2-MIX: about a
-    /// third of the tied queries of sets below 16 codes repeat another's.)
+    /// [`Self::mean_over`] for small sets: tied queries whose answer classes
+    /// are the same (the same solving class included), each reached in the same
+    /// reduced state ([`SearchProblem::reduced_state`]), have equal subtrees, so
+    /// each distinct group is expanded once with the summed weight. (Beams(6c,6p)
+    /// H_2-MIX: about a third of the tied queries of sets below 16 codes repeat
+    /// another's partition and state.)
     fn mean_over_distinct(&self, state: &P::State, set: &P::Set, chosen: &[(u64, QueryId)]) -> Outcome {
-        let mut groups: Vec<TieGroup<P>> = Vec::with_capacity(chosen.len());
+        let mut groups: Vec<(u64, Vec<Branch<P>>)> = Vec::with_capacity(chosen.len());
         for &(w, q) in chosen {
             let next = self.problem.next_state(state, q);
-            let classes = self.marked_split(q, set);
-            match groups.iter_mut().find(|g| g.1 == next && same_classes(&g.2, &classes)) {
+            let branches: Vec<Branch<P>> = self
+                .marked_split(q, set)
+                .into_iter()
+                .map(|(solving, class)| {
+                    let reached = if solving { next.clone() } else { self.reduced(&next, &class) };
+                    (solving, class, reached)
+                })
+                .collect();
+            match groups.iter_mut().find(|g| same_branches::<P>(&g.1, &branches)) {
                 Some(group) => group.0 += w,
-                None => groups.push((w, next, classes)),
+                None => groups.push((w, branches)),
             }
         }
         let parallel = self.problem.set_size(set) >= PARALLEL_SET;
-        single_or_mean(groups.iter().map(|(w, next, classes)| (*w, Arc::new(self.expand(next, classes, parallel)))).collect())
+        single_or_mean(groups.iter().map(|(w, branches)| (*w, Arc::new(self.expand(branches, parallel)))).collect())
     }
 
     /// The answer classes of `query` on `set`, each marked whether its answer solves.
@@ -229,26 +256,31 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         self.problem.split(query, set).into_iter().map(|(a, class)| (Some(a) == solving, class)).collect()
     }
 
+    /// The answer classes of `query` on `set` as branches reaching `next`.
+    fn branches(&self, query: QueryId, set: &P::Set, next: &P::State) -> Vec<Branch<P>> {
+        self.marked_split(query, set).into_iter().map(|(solving, class)| (solving, class, next.clone())).collect()
+    }
+
     /// The outcome of asking `query` at this node: every code pays the query;
     /// the solving class is done, every other class continues.
     fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId) -> Outcome {
         let next = self.problem.next_state(state, query);
         if !self.is_large(set) {
-            return self.expand(&next, &self.marked_split(query, set), self.problem.set_size(set) >= PARALLEL_SET);
+            return self.expand(&self.branches(query, set, &next), self.problem.set_size(set) >= PARALLEL_SET);
         }
         let solving = self.problem.solving_answer(query);
         let mut out = Outcome::empty();
         for answer in self.possible_answers(query, set) {
-            let class = (Some(answer) == solving, self.problem.restrict(query, answer, set));
-            out.add_shifted(&self.child(&next, &class), 1);
+            let branch = (Some(answer) == solving, self.problem.restrict(query, answer, set), next.clone());
+            out.add_shifted(&self.child(&branch), 1);
         }
         out
     }
 
-    /// The outcome below a query with answer `classes`, reaching `next`.
-    fn expand(&self, next: &P::State, classes: &[(bool, P::Set)], parallel: bool) -> Outcome {
-        let child = |class: &(bool, P::Set)| self.child(next, class);
-        let children: Vec<Arc<Outcome>> = if parallel { classes.par_iter().map(child).collect() } else { classes.iter().map(child).collect() };
+    /// The outcome below a query with answer classes `branches`.
+    fn expand(&self, branches: &[Branch<P>], parallel: bool) -> Outcome {
+        let child = |branch: &Branch<P>| self.child(branch);
+        let children: Vec<Arc<Outcome>> = if parallel { branches.par_iter().map(child).collect() } else { branches.iter().map(child).collect() };
         let mut out = Outcome::empty();
         for c in &children {
             out.add_shifted(c, 1);
@@ -256,8 +288,8 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         out
     }
 
-    /// One answer class (marked whether it solves) below a query.
-    fn child(&self, next: &P::State, (solving, class): &(bool, P::Set)) -> Arc<Outcome> {
+    /// One answer class below a query.
+    fn child(&self, (solving, class, next): &Branch<P>) -> Arc<Outcome> {
         if *solving { Arc::new(Outcome::leaf(self.problem.set_size(class), 0, Exact::from_integer(0.into()))) } else { self.node(next, class) }
     }
 
@@ -273,14 +305,14 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     }
 }
 
-/// Tied queries with one (state, partition): summed weight, the state reached,
-/// the answer classes marked whether they solve.
-type TieGroup<P> = (u64, <P as SearchProblem>::State, Vec<(bool, <P as SearchProblem>::Set)>);
+/// One answer class below a query: whether its answer solves, its codes, and
+/// the state in which the game goes on there.
+type Branch<P> = (bool, <P as SearchProblem>::Set, <P as SearchProblem>::State);
 
-/// Whether two partitions of one set have the same classes (classes of a
-/// partition are disjoint and non-empty, hence distinct).
-fn same_classes<S: PartialEq>(a: &[(bool, S)], b: &[(bool, S)]) -> bool {
-    a.len() == b.len() && a.iter().all(|class| b.contains(class))
+/// Whether two partitions of one set have the same classes, each with the same
+/// state (classes of a partition are disjoint and non-empty, hence distinct).
+fn same_branches<P: SearchProblem>(a: &[Branch<P>], b: &[Branch<P>]) -> bool {
+    a.len() == b.len() && a.iter().all(|branch| b.contains(branch))
 }
 
 /// The one outcome of `parts`, or their exact weighted mean.
@@ -295,7 +327,7 @@ fn single_or_mean(parts: Vec<(u64, Arc<Outcome>)>) -> Outcome {
 /// that node were the root of its own analysis (depths counted from it).
 /// Used by [`super::units`] for work units below the first queries.
 pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy, state: &P::State, set: &P::Set) -> Outcome {
-    let walker = TreeWalker::new(problem, strategy, ProgressBar::hidden(), LARGE_SET_BYTES);
+    let walker = TreeWalker::new(problem, strategy, ProgressBar::hidden(), RunOptions::default());
     Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone())
 }
 
@@ -307,7 +339,7 @@ pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy,
 pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOptions) -> Analysis {
     let start = Instant::now();
     let floats_before = FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed);
-    let walker = TreeWalker::new(problem, strategy, progress_bar(options.progress), options.large_set_bytes);
+    let walker = TreeWalker::new(problem, strategy, progress_bar(options.progress), options);
     walker.nodes.store(1, Ordering::Relaxed); // the root, decided here
     let state = problem.initial_state();
     let all = problem.full_set();

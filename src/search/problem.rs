@@ -160,9 +160,27 @@ pub trait SearchProblem: Sync {
     fn code_list_key(&self, _set: &Self::Set) -> Option<Box<[CodeId]>> {
         None
     }
+    /// A MIX memo key under which sets with equal keys, in equal states, have
+    /// equal subtrees (outcomes) even when their codes differ — the part of
+    /// the set that can still matter. It must depend on the set's contents Beams: the colours of the cells that vary within the
+    /// set, code by code in set order, the asked colours renamed in order of
+    /// appearance. Default: `None` (no such key).
+    fn residual_key(&self, _state: &Self::State, _set: &Self::Set) -> Option<Box<[u8]>> {
+        None
+    }
     /// About how many heap bytes `set` occupies (memo budgets). Default: 4 per code.
     fn set_bytes(&self, set: &Self::Set) -> usize {
         4 * self.set_size(set) as usize
+    }
+    /// `state` with what cannot matter below (`state`, `set`) normalised. For
+    /// every H_α strategy and tie rule the subtrees at (`state`, `set`) and at
+    /// (reduced state, `set`) must be equal, and reducing at a subset of `set`
+    /// must give the same whether or not the state was reduced before. The
+    /// analysis keys its MIX memo and its tie grouping by the reduced state, so
+    /// nodes that differ only in what cannot matter are expanded once.
+    /// Default: `state` itself.
+    fn reduced_state(&self, state: &Self::State, _set: &Self::Set) -> Self::State {
+        state.clone()
     }
     /// Human-readable query, e.g. `AABC`.
     fn query_label(&self, query: QueryId) -> String;

@@ -70,8 +70,14 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn narrowing_queries(&self) -> bool {
         self.inner.narrowing_queries()
     }
+    fn reduced_state(&self, state: &P::State, set: &P::Set) -> P::State {
+        self.inner.reduced_state(state, set)
+    }
     fn admissible_queries(&self, state: &P::State) -> Vec<QueryId> {
         self.inner.admissible_queries(state)
+    }
+    fn residual_key(&self, state: &P::State, set: &P::Set) -> Option<Box<[u8]>> {
+        self.inner.residual_key(state, set)
     }
     fn code_list_key(&self, set: &P::Set) -> Option<Box<[CodeId]>> {
         self.inner.code_list_key(set)
