@@ -84,8 +84,10 @@ impl RunOptions {
     }
 }
 
+/// A memo key: the node's (reduced) state and its set's key.
+type MemoKey<P> = (<P as SearchProblem>::State, SetKey<<P as SearchProblem>::Set>);
 /// Outcomes of already expanded subtrees, keyed by (state, candidate set).
-type OutcomeMemo<P> = Memo<(<P as SearchProblem>::State, SetKey<<P as SearchProblem>::Set>), Arc<Outcome>>;
+type OutcomeMemo<P> = Memo<MemoKey<P>, Arc<Outcome>>;
 
 /// Expands the strategy tree of one problem and strategy.
 struct TreeWalker<'a, P: SearchProblem> {
@@ -159,8 +161,8 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
             self.nodes.fetch_add(1, Ordering::Relaxed);
             return Arc::new(self.pair(state, set));
         }
-        let state = &self.reduced(state, set);
-        let key = self.memo.is_active().then(|| (state.clone(), self.set_key(state, set)));
+        let (state, key) = self.keyed(state, set);
+        let state = &state;
         if let Some(hit) = key.as_ref().and_then(|k| self.memo.get(k)) {
             return hit;
         }
@@ -184,14 +186,23 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         outcome
     }
 
-    fn set_key(&self, state: &P::State, set: &P::Set) -> SetKey<P::Set> {
-        if let Some(residual) = self.merge_equivalent.then(|| self.problem.residual_key(state, set)).flatten() {
-            return SetKey::Residual(residual);
+    /// The state in which the node is decided (reduced) and its memo key (MIX only).
+    fn keyed(&self, state: &P::State, set: &P::Set) -> (P::State, Option<MemoKey<P>>) {
+        if self.memo.is_active()
+            && self.merge_equivalent
+            && let Some((reduced, residual)) = self.problem.residual_key(state, set)
+        {
+            return (reduced.clone(), Some((reduced, SetKey::Residual(residual))));
         }
-        match self.problem.code_list_key(set) {
+        let reduced = self.reduced(state, set);
+        if !self.memo.is_active() {
+            return (reduced, None);
+        }
+        let set_key = match self.problem.code_list_key(set) {
             Some(codes) => SetKey::Codes(codes),
             None => SetKey::Set(set.clone()),
-        }
+        };
+        (reduced.clone(), Some((reduced, set_key)))
     }
 
     /// A node of two codes in a game without solving answers: every query that

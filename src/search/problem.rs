@@ -160,12 +160,14 @@ pub trait SearchProblem: Sync {
     fn code_list_key(&self, _set: &Self::Set) -> Option<Box<[CodeId]>> {
         None
     }
-    /// A MIX memo key under which sets with equal keys, in equal states, have
-    /// equal subtrees (outcomes) even when their codes differ — the part of
-    /// the set that can still matter. It must depend on the set's contents Beams: the colours of the cells that vary within the
+    /// The reduced state ([`Self::reduced_state`]) and a MIX memo key under
+    /// which nodes with equal keys and equal reduced states have equal
+    /// subtrees (outcomes) even when their codes differ — the part of the set
+    /// that can still matter. The key must depend on the set's contents and
+    /// the state only. Beams: the colours of the cells that vary within the
     /// set, code by code in set order, the asked colours renamed in order of
     /// appearance. Default: `None` (no such key).
-    fn residual_key(&self, _state: &Self::State, _set: &Self::Set) -> Option<Box<[u8]>> {
+    fn residual_key(&self, _state: &Self::State, _set: &Self::Set) -> Option<(Self::State, Box<[u8]>)> {
         None
     }
     /// About how many heap bytes `set` occupies (memo budgets). Default: 4 per code.

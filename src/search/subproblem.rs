@@ -76,7 +76,7 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn admissible_queries(&self, state: &P::State) -> Vec<QueryId> {
         self.inner.admissible_queries(state)
     }
-    fn residual_key(&self, state: &P::State, set: &P::Set) -> Option<Box<[u8]>> {
+    fn residual_key(&self, state: &P::State, set: &P::Set) -> Option<(P::State, Box<[u8]>)> {
         self.inner.residual_key(state, set)
     }
     fn code_list_key(&self, set: &P::Set) -> Option<Box<[CodeId]>> {

@@ -289,6 +289,12 @@ impl Beams {
         varying
     }
 
+    /// `state` with every diagonal that has no cell in `varying` marked used.
+    fn without_settled(&self, state: &BeamsState, varying: u64) -> BeamsState {
+        let settled = self.board.diagonals.iter().enumerate().filter(|(_, cells)| *cells & varying == 0).fold(0u64, |m, (d, _)| m | 1 << d);
+        BeamsState { used: state.used | settled, ..*state }
+    }
+
     #[inline]
     fn piece_hits(&self, pattern: u32, d: usize) -> &[u8] {
         let (k, nd) = (self.variant.colours, self.board.diagonals.len());
@@ -824,11 +830,12 @@ impl SearchProblem for Beams {
     /// - renaming the asked colours maps the offered queries, their answers,
     ///   scores and MIX weights onto each other (not LEX's order; the memo
     ///   serves MIX only).
-    fn residual_key(&self, state: &BeamsState, set: &CodeSet) -> Option<Box<[u8]>> {
+    fn residual_key(&self, state: &BeamsState, set: &CodeSet) -> Option<(BeamsState, Box<[u8]>)> {
         if set.size > SMALL_NODE_SET {
             return None;
         }
         let varying = self.varying_cells(set);
+        let reduced = self.without_settled(state, varying);
         let cells = varying.count_ones() as usize;
         if cells > 42 {
             return None;
@@ -858,7 +865,7 @@ impl SearchProblem for Beams {
             }
             key.extend_from_slice(&packed.to_le_bytes()[..per_code]);
         });
-        Some(key.into_boxed_slice())
+        Some((reduced, key.into_boxed_slice()))
     }
     /// A pattern number and a colouring row per pattern.
     fn set_bytes(&self, set: &CodeSet) -> usize {
@@ -874,9 +881,7 @@ impl SearchProblem for Beams {
         if set.size > SMALL_NODE_SET {
             return *state;
         }
-        let varying = self.varying_cells(set);
-        let settled = self.board.diagonals.iter().enumerate().filter(|(_, cells)| *cells & varying == 0).fold(0u64, |m, (d, _)| m | 1 << d);
-        BeamsState { used: state.used | settled, ..*state }
+        self.without_settled(state, self.varying_cells(set))
     }
     fn multiplicity(&self, state: &BeamsState, q: QueryId) -> u64 {
         let (c, _) = self.decode_query(q);
