@@ -5,7 +5,7 @@
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::search::units::{Shard, ShardFile, UnitRun, merge, run_units, unit_paths};
+use renyi_search::search::units::{Shard, ShardFile, UnitRun, merge, run_units, sessions_wall_seconds, unit_paths};
 use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 
 fn scratch(name: &str) -> std::path::PathBuf {
@@ -101,6 +101,16 @@ fn resume_check(tie: TieRule, name: &str) {
     assert_eq!(results(&resumed.units), results(&full.units));
     // The run files say which session went from scratch.
     assert_eq!((full.resumed_units, resumed.resumed_units), (Some(0), Some(keep as u64 - 1)));
+    // Every record names its session; the resumed run spans two, and its wall
+    // over sessions adds each session's time to its last record.
+    let starts: std::collections::BTreeSet<u64> = resumed.units.iter().map(|u| u.session.unwrap().started.to_bits()).collect();
+    assert_eq!(starts.len(), 2);
+    let last_at = |first: bool| {
+        let s0 = full.units[0].session.unwrap().started;
+        resumed.units.iter().map(|u| u.session.unwrap()).filter(|t| (t.started == s0) == first).map(|t| t.at).fold(0.0, f64::max)
+    };
+    assert_eq!(sessions_wall_seconds(&resumed.units), Some(last_at(true) + last_at(false)));
+    assert!(sessions_wall_seconds(&full.units).unwrap() <= full.seconds);
     // Another α must not reuse the checkpoint.
     let other = Strategy::new("2".parse().unwrap(), tie);
     let err = run_units(&mm, other, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false });

@@ -296,6 +296,11 @@ pub struct FullCell {
     /// Seconds the threads spent on the units, over all sessions of the run
     /// (records of versions before this field count 0).
     pub unit_thread_seconds: f64,
+    /// Wall seconds over all sessions of the run, each to its last recorded
+    /// unit ([`crate::search::units::sessions_wall_seconds`]); `None` when
+    /// records of older versions lack their session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sessions_wall_seconds: Option<f64>,
     pub units: u64,
     /// Peak resident memory of the session that finished the run, in bytes:
     /// from the run file, or for runs of older versions from the GNU time
@@ -417,6 +422,7 @@ fn full_cell(
         penalised: penalty_split_known(std::slice::from_ref(file)).then(|| outcome.penalised_strings()),
         seconds: file.seconds,
         unit_thread_seconds: file.units.iter().map(|u| u.seconds).sum(),
+        sessions_wall_seconds: crate::search::units::sessions_wall_seconds(&file.units),
         units: file.units_total,
         peak_memory_bytes: file.peak_memory_bytes.or_else(|| time_txt.and_then(gnu_time_peak_bytes)),
         resumed_units: file.resumed_units,
@@ -437,12 +443,12 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
         p.program, p.version, p.command, p.started, p.seconds, p.threads
     );
     s += &format!("Rules: {RULES}.\n\n");
-    s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | from scratch | unit thread-s | peak GiB |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|\n";
+    s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | from scratch | all sessions wall s | unit thread-s | peak GiB |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|\n";
     for c in cells {
         let max_depth = c.depth_histogram.iter().rposition(|n| n != "0").unwrap_or(0);
         let split = c.penalised.as_deref().map_or_else(|| "not recorded".to_string(), penalty_split_text);
         s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} | {:.0} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} | {} | {:.0} | {} |\n",
             c.alpha.replace("inf", "∞"),
             c.column,
             c.total,
@@ -454,6 +460,7 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
             max_depth,
             c.seconds,
             c.resumed_units.map_or("?", |r| if r == 0 { "yes" } else { "no" }),
+            c.sessions_wall_seconds.map_or_else(|| "?".to_string(), |w| format!("{w:.0}")),
             c.unit_thread_seconds,
             c.peak_memory_bytes.map_or_else(|| "?".to_string(), |b| format!("{:.1}", b as f64 / (1u64 << 30) as f64))
         );
@@ -478,7 +485,7 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
             if m.inside { "inside" } else { "OUTSIDE" }
         );
     }
-    s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *from scratch* says whether that session started without a checkpoint (? = run file of an older version, which did not record it); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column); *peak GiB* is the peak resident memory of the finishing session (from the run file, or from the `/usr/bin/time -v` output `<run>.time.txt` beside older run files). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `beams-6c6p-runs/`, and `renyi-search merge` re-adds them.\n";
+    s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *from scratch* says whether that session started without a checkpoint (? = run file of an older version, which did not record it); *all sessions wall s* adds up, over the sessions of a resumed run, the time from each session's start to its last recorded unit — what an uninterrupted run would have taken (? = units recorded by versions before this column); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column); *peak GiB* is the peak resident memory of the finishing session (from the run file, or from the `/usr/bin/time -v` output `<run>.time.txt` beside older run files). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `beams-6c6p-runs/`, and `renyi-search merge` re-adds them.\n";
     s
 }
 

@@ -80,6 +80,34 @@ pub struct UnitRecord {
     /// `None` in records of versions that did not keep it.
     #[serde(default)]
     pub penalised: Option<Vec<String>>,
+    /// The session (process) that evaluated the unit and when it recorded it;
+    /// `None` in records of older versions (see [`sessions_wall_seconds`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<SessionTime>,
+}
+
+/// When a unit was recorded: the start of its session (Unix seconds, to the
+/// microsecond, which tells sessions apart) and the wall seconds from that
+/// start to the record.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionTime {
+    pub started: f64,
+    pub at: f64,
+}
+
+/// Wall time of a run over all its sessions: for each session, the time from
+/// its start to its last recorded unit, summed. Work a killed session did on
+/// units it did not finish is not counted (those units are redone and counted
+/// in a later session), so this is what an uninterrupted run would have taken,
+/// up to the differing load. `None` if some record lacks its session.
+pub fn sessions_wall_seconds(records: &[UnitRecord]) -> Option<f64> {
+    let mut latest: std::collections::BTreeMap<u64, f64> = std::collections::BTreeMap::new();
+    for r in records {
+        let t = r.session?;
+        let at = latest.entry(t.started.to_bits()).or_insert(0.0);
+        *at = at.max(t.at);
+    }
+    Some(latest.values().sum())
 }
 
 /// The result file of one shard.
@@ -147,6 +175,7 @@ impl<P: SearchProblem> Pending<P> {
             penalty,
             seconds: clock.elapsed().as_secs_f64(),
             penalised: Some(outcome.penalised_strings()),
+            session: None,
         }
     }
 
@@ -243,6 +272,8 @@ struct UnitSink<'a, P: SearchProblem> {
     bar: indicatif::ProgressBar,
     progress: bool,
     started: std::time::Instant,
+    /// `started` in Unix seconds (recorded with each unit).
+    session_started: f64,
     batch: Vec<Pending<P>>,
     batch_bytes: usize,
     next_index: u64,
@@ -271,6 +302,7 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
             bar,
             progress: run.progress,
             started: std::time::Instant::now(),
+            session_started: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_micros() as f64 / 1e6),
             batch: Vec::new(),
             batch_bytes: 0,
             next_index: 0,
@@ -311,8 +343,10 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
                 !skip
             })
             .collect();
+        let (session_started, started) = (self.session_started, self.started);
         let finish = |(index, unit): &(u64, &Pending<P>)| -> Result<UnitRecord> {
-            let record = unit.evaluate(*index, problem, strategy);
+            let mut record = unit.evaluate(*index, problem, strategy);
+            record.session = Some(SessionTime { started: session_started, at: started.elapsed().as_secs_f64() });
             append_record(log, &record)?;
             bar.inc(unit.weighted_codes(problem));
             Ok(record)
