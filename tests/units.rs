@@ -137,3 +137,22 @@ fn bad_shards_are_refused() {
     unreadable.units[0].weight = Some("1/x".into());
     assert!(merge(&[a, unreadable]).unwrap_err().to_string().contains("unreadable"));
 }
+
+#[test]
+fn checkpoints_of_other_beams_games_are_refused() {
+    use renyi_search::games::beams::game::ColourOffer;
+    let beams = || Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let mix = Strategy::new("1".parse().unwrap(), TieRule::mix());
+    let path = scratch("beams-offer.jsonl");
+    run(&beams(), mix, 2, "0/1", Some(&path));
+    // The same α and tie rule on another game: the reduced-list MIX, another
+    // penalty. Each has its own name, so the checkpoint is not resumed.
+    let mut random_penalty = beams();
+    random_penalty.penalty = Penalty::RandomGuess;
+    for other in [beams().with_offer(ColourOffer::ReducedUnweighted), random_penalty] {
+        assert_ne!(other.name(), beams().name());
+        let err = run_units(&other, mix, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false });
+        assert!(err.unwrap_err().to_string().contains("belongs to another run"), "{}", other.name());
+    }
+    let _ = std::fs::remove_file(&path);
+}

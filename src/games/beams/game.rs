@@ -552,8 +552,22 @@ impl SearchProblem for Beams {
     type State = BeamsState;
     type Set = CodeSet;
 
+    /// The default game's name is [`Beams::problem_name`]; another colour offer or
+    /// penalty is named too, so that run files and checkpoints of different games
+    /// never share a header.
     fn name(&self) -> String {
-        Beams::problem_name(self.variant, self.order)
+        let mut name = Beams::problem_name(self.variant, self.order);
+        match self.offer {
+            ColourOffer::ReducedWeighted => {}
+            ColourOffer::ReducedUnweighted => name.push_str(", MIX over asked colours + one new colour"),
+            ColourOffer::All => name.push_str(", all colours offered"),
+        }
+        match self.penalty {
+            Penalty::BestGuess => {}
+            Penalty::RandomGuess => name.push_str(", penalty: random code laid"),
+            Penalty::None => name.push_str(", no penalty"),
+        }
+        name
     }
     fn code_count(&self) -> usize {
         self.patterns.count() * self.colourings.len()
