@@ -202,6 +202,22 @@ struct BeamsArgs {
     /// Work-unit mode: depth of the cut (units are the subtrees below it).
     #[arg(long, default_value_t = 2)]
     levels: usize,
+    /// Recheck mode: evaluate the --units of this run file (checkpoint .jsonl or
+    /// run .json of the same α and tie rule) again and compare them exactly
+    /// with their records; exit code 1 if one differs.
+    #[arg(long)]
+    recheck: Option<PathBuf>,
+    /// Recheck mode: the unit numbers, comma-separated (e.g. 3,17,250).
+    #[arg(long, value_delimiter = ',')]
+    units: Vec<u64>,
+    /// Recheck mode and --after: walk the plain tree, without merging equivalent nodes.
+    #[arg(long)]
+    no_merge: bool,
+    /// Analyse only the codes that give these answers, as QUERY:ANSWER steps asked in
+    /// turn from the root (numbers as in a run file's unit `queries` and `path`,
+    /// e.g. 3:5,31:23); the strategy plays on from there.
+    #[arg(long, value_delimiter = ',')]
+    after: Vec<String>,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -477,11 +493,65 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
         BeamsPenalty::None => Penalty::None,
     };
     let strategy = Strategy::new(alpha, table_4_10::column_tie(column));
+    if let Some(file) = &b.recheck {
+        return recheck_units(&g, strategy, file, b);
+    }
+    if !b.after.is_empty() {
+        return analyze_after(&g, strategy, b);
+    }
     if b.shard.is_some() || b.checkpoint.is_some() {
         return run_shard(&g, strategy, b);
     }
     let result = analyze(&g, strategy, RunOptions::with_progress(b.output.progress));
     emit(&result, &b.output)
+}
+
+/// `analyze beams --after …`: the subtree below the given steps.
+fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
+    use renyi_search::search::SearchProblem;
+    use renyi_search::search::recheck::outcome_after;
+    let step = |text: &String| -> Result<(u16, u16)> {
+        let parsed = text.split_once(':').and_then(|(q, a)| Some((q.trim().parse().ok()?, a.trim().parse().ok()?)));
+        parsed.ok_or_else(|| invalid(format!("--after step `{text}`: write QUERY:ANSWER with numbers, e.g. 3:5")))
+    };
+    let steps = b.after.iter().map(step).collect::<Result<Vec<_>>>()?;
+    let steps: Vec<_> = steps.into_iter().map(|(q, a)| (q.into(), a.into())).collect();
+    let clock = std::time::Instant::now();
+    let options = RunOptions { merge_equivalent: !b.no_merge, ..RunOptions::default() };
+    let outcome = outcome_after(g, strategy, &steps, options)?;
+    let (codes, total) = (outcome.codes(), outcome.total());
+    let mean = if exact_f64(&codes) > 0.0 { exact_f64(&total) / exact_f64(&codes) } else { f64::NAN };
+    println!("{} — H_{} {} after {}", g.name(), strategy.score.alpha(), strategy.tie, b.after.join(","));
+    println!("  codes {}, total {} (depths from the root), mean {mean:.9}, penalty {}", exact_string(&codes), exact_string(&total), outcome.to_strings().1);
+    println!("  {:.1} s", clock.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Recheck mode of `analyze beams`: the listed units of a run file, evaluated again.
+fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Path, b: &BeamsArgs) -> Result<()> {
+    use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
+    let (header, records) = read_run(file)?;
+    check_header(g, strategy, &header)?;
+    if b.units.is_empty() {
+        return Err(invalid("--recheck needs --units i,j,… (unit numbers of the run file)"));
+    }
+    let options = RunOptions { merge_equivalent: !b.no_merge, ..RunOptions::default() };
+    let mut differing = 0;
+    for &index in &b.units {
+        let Some(record) = records.iter().find(|r| r.index == index) else {
+            return Err(invalid(format!("{} holds no unit {index}", file.display())));
+        };
+        let check = recheck_unit(g, strategy, record, options)?;
+        let codes = check.codes as f64;
+        let (recorded, recomputed) = (exact_f64(&check.recorded_total) / codes, exact_f64(&check.recomputed_total) / codes);
+        let verdict = if check.agrees { "agrees exactly".to_string() } else { format!("DIFFERS: recorded mean {recorded:.9}, recomputed {recomputed:.9}") };
+        println!("unit {index} {:?} {:?}: {} codes, mean {recomputed:.6}, {verdict} ({:.1} s)", record.path, record.queries, check.codes, check.seconds);
+        differing += usize::from(!check.agrees);
+    }
+    if differing > 0 {
+        return Err(invalid(format!("{differing} of {} units differ from their records", b.units.len())));
+    }
+    Ok(())
 }
 
 /// Work-unit mode of `analyze beams`: one shard, resumable, written as a shard file.

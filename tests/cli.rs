@@ -152,3 +152,30 @@ fn solver_answers() {
     let out = bin(&["solve", "grundy", "grundy", "--upto", "300"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("value-0 heaps: 17"));
 }
+
+#[test]
+fn beams_units_recheck_and_subtrees_from_the_command_line() {
+    let (ckpt, out) = (scratch("recheck-ckpt.jsonl"), scratch("recheck-run.json"));
+    let run = bin(&["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--checkpoint", ckpt.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    for file in [&ckpt, &out] {
+        let args = ["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", file.to_str().unwrap(), "--units", "0,3", "--no-merge"];
+        let recheck = bin(&args);
+        let text = String::from_utf8(recheck.stdout).unwrap();
+        assert!(recheck.status.success() && text.lines().filter(|l| l.contains("agrees exactly")).count() == 2, "{text}");
+    }
+    let ckpt = ckpt.to_str().unwrap();
+    assert_rejected(&["analyze", "beams", "3c6p", "--alpha", "1", "--tie", "mix", "--recheck", ckpt, "--units", "0"], "the run file is");
+    assert_rejected(&["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", ckpt, "--units", "99999"], "holds no unit 99999");
+    assert_rejected(&["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", ckpt], "needs --units");
+    assert_rejected(&["analyze", "beams", "3c6p", "--after", "3:x"], "QUERY:ANSWER");
+    assert_rejected(&["analyze", "beams", "3c6p", "--after", "40:0"], "cannot be asked");
+    // The subtrees below the answers to query 0 hold every code once.
+    let codes_after = |answer: u32| -> u64 {
+        let after = bin(&["analyze", "beams", "3c6p", "--alpha", "1", "--after", &format!("0:{answer}")]);
+        let text = String::from_utf8(after.stdout).unwrap();
+        let codes = text.split("codes ").nth(1).and_then(|t| t.split(',').next()).and_then(|n| n.parse().ok());
+        codes.unwrap_or_else(|| panic!("no code count in {text}"))
+    };
+    assert_eq!((0..32).map(codes_after).sum::<u64>(), 1860);
+}

@@ -156,3 +156,38 @@ fn checkpoints_of_other_beams_games_are_refused() {
     }
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn recorded_units_recheck_exactly_and_tampered_ones_do_not() {
+    use renyi_search::search::recheck::{check_header, outcome_after, read_run, recheck_unit};
+    let g = Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let mix = Strategy::new("2".parse().unwrap(), TieRule::mix());
+    let path = scratch("recheck.jsonl");
+    let file = run(&g, mix, 2, "0/1", Some(&path));
+    let (header, records) = read_run(&path).unwrap();
+    check_header(&g, mix, &header).unwrap();
+    assert!(check_header(&g, Strategy::new("1".parse().unwrap(), TieRule::mix()), &header).is_err());
+    assert_eq!(records.len() as u64, file.units_total);
+    let plain = RunOptions { merge_equivalent: false, ..RunOptions::default() };
+    for record in &records {
+        let check = recheck_unit(&g, mix, record, plain).unwrap();
+        assert!(check.agrees, "unit {}", record.index);
+        assert_eq!(check.recorded_total, check.recomputed_total);
+    }
+    // A unit whose record was altered: its penalty, or its number of codes.
+    let unit = records.iter().find(|r| r.codes > 10).unwrap();
+    let mut altered = unit.clone();
+    altered.penalty = if altered.penalty == "12345/7" { "0".into() } else { "12345/7".into() };
+    let check = recheck_unit(&g, mix, &altered, plain).unwrap();
+    assert!(!check.agrees);
+    altered = unit.clone();
+    altered.codes += 1;
+    assert!(recheck_unit(&g, mix, &altered, plain).unwrap_err().to_string().contains("codes"));
+    // No steps: the whole analysis.
+    let whole = analyze(&g, mix, RunOptions::default()).outcome;
+    assert_eq!(values(&outcome_after(&g, mix, &[], plain).unwrap()), values(&whole));
+    // A query that is not offered (a colour beyond the asked ones + one new).
+    let unknown_colour = (2 * g.board.diagonals.len()) as u32;
+    assert!(outcome_after(&g, mix, &[(unknown_colour, 0)], plain).is_err());
+    let _ = std::fs::remove_file(&path);
+}

@@ -338,9 +338,10 @@ fn single_or_mean(parts: Vec<(u64, Arc<Outcome>)>) -> Outcome {
 
 /// The exact outcome of `strategy` on the subtree at (`state`, `set`), as if
 /// that node were the root of its own analysis (depths counted from it).
-/// Used by [`super::units`] for work units below the first queries.
-pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy, state: &P::State, set: &P::Set) -> Outcome {
-    let walker = TreeWalker::new(problem, strategy, ProgressBar::hidden(), RunOptions::default());
+/// Used by [`super::units`] for work units below the first queries (progress
+/// in `options` is ignored).
+pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy, state: &P::State, set: &P::Set, options: RunOptions) -> Outcome {
+    let walker = TreeWalker::new(problem, strategy, ProgressBar::hidden(), options);
     Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone())
 }
 

@@ -9,6 +9,7 @@ pub mod outcome;
 pub mod perfect;
 pub mod play;
 pub mod problem;
+pub mod recheck;
 pub mod strategy;
 pub mod subproblem;
 pub mod tree;

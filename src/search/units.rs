@@ -183,7 +183,7 @@ impl<P: SearchProblem> Pending<P> {
         let below = if self.solved {
             Outcome::leaf(problem.set_size(&self.set), 0, super::outcome::Exact::from_integer(0.into()))
         } else {
-            subtree_outcome(problem, strategy, &self.state, &self.set)
+            subtree_outcome(problem, strategy, &self.state, &self.set, super::analysis::RunOptions::default())
         };
         let mut out = Outcome::empty();
         out.add_shifted(&below, self.depth);

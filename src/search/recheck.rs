@@ -1,0 +1,120 @@
+//! Rechecking recorded work units ([`super::units`]): a unit is rebuilt from
+//! the root by the queries and answers on its path and evaluated again, e.g.
+//! with [`RunOptions::merge_equivalent`] off, by the plain walk. Equal exact
+//! values are an independent check of a long run, unit by unit, without
+//! repeating all of it.
+
+use super::analysis::{RunOptions, subtree_outcome};
+use super::outcome::{Exact, Outcome, parse_exact};
+use super::problem::{AnswerId, QueryId, SearchProblem};
+use super::strategy::Strategy;
+use super::units::{RunHeader, ShardFile, UnitRecord};
+use crate::error::{Error, Result, invalid};
+use std::io::BufRead;
+use std::path::Path;
+
+/// A run's header and unit records, from a checkpoint (`.jsonl`: header line,
+/// then one record per line) or a shard/run file (`.json`).
+pub fn read_run(path: &Path) -> Result<(RunHeader, Vec<UnitRecord>)> {
+    let io = |e| Error::Io { path: path.display().to_string(), source: e };
+    let text = std::fs::read_to_string(path).map_err(io)?;
+    if let Ok(file) = serde_json::from_str::<ShardFile>(&text) {
+        return Ok((file.header, file.units));
+    }
+    let mut lines = std::io::Cursor::new(text).lines().map_while(|l| l.ok());
+    let header = lines.next().and_then(|l| serde_json::from_str::<RunHeader>(&l).ok());
+    let Some(header) = header else {
+        return Err(invalid(format!("{} is neither a run file nor a checkpoint of this program", path.display())));
+    };
+    Ok((header, lines.filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(&l).ok()).collect()))
+}
+
+/// What rechecking one unit found.
+#[derive(Clone, Debug)]
+pub struct UnitCheck {
+    pub index: u64,
+    pub codes: u64,
+    /// Exact total (queries + penalty) of the unit as recorded and as recomputed.
+    pub recorded_total: Exact,
+    pub recomputed_total: Exact,
+    /// Depth counts, penalty and penalty split (where recorded) all equal.
+    pub agrees: bool,
+    pub seconds: f64,
+}
+
+/// Rebuilds `record`'s unit from the root of `problem` and evaluates it again
+/// with `options`. Fails if the record does not fit the problem (a query not
+/// admissible on its path, another number of codes).
+pub fn recheck_unit<P: SearchProblem>(problem: &P, strategy: Strategy, record: &UnitRecord, options: RunOptions) -> Result<UnitCheck> {
+    let clock = std::time::Instant::now();
+    if record.queries.len() != record.path.len() {
+        return Err(invalid(format!("unit {}: the record does not list the queries on its path (a record of an older version)", record.index)));
+    }
+    let steps: Vec<(QueryId, AnswerId)> = record.queries.iter().copied().zip(record.path.iter().copied()).collect();
+    let outcome = outcome_after(problem, strategy, &steps, options).map_err(|e| invalid(format!("unit {}: {e}", record.index)))?;
+    if outcome.codes() != Exact::from_integer(record.codes.into()) {
+        return Err(invalid(format!("unit {}: its path leads to {} codes, the record has {}", record.index, outcome.codes(), record.codes)));
+    }
+    let (counts, penalty) = outcome.to_strings();
+    let same_counts = trimmed(&counts) == trimmed(&record.depth_counts);
+    let same_split = record.penalised.as_ref().is_none_or(|p| trimmed(p) == trimmed(&outcome.penalised_strings()));
+    Ok(UnitCheck {
+        index: record.index,
+        codes: record.codes,
+        recorded_total: recorded_total(record)?,
+        recomputed_total: outcome.total(),
+        agrees: same_counts && same_split && penalty == record.penalty,
+        seconds: clock.elapsed().as_secs_f64(),
+    })
+}
+
+/// The outcome of `strategy` on the codes that give the answers of `steps`
+/// (query, answer) asked in turn from the root, depths counted from the root
+/// (the subtree below, as the strategy plays it from there on, whatever it
+/// would have asked above). Fails on a query that is not admissible there.
+pub fn outcome_after<P: SearchProblem>(problem: &P, strategy: Strategy, steps: &[(QueryId, AnswerId)], options: RunOptions) -> Result<Outcome> {
+    let (mut state, mut set, mut solved) = (problem.initial_state(), problem.full_set(), false);
+    for &(query, answer) in steps {
+        if solved || !problem.is_admissible(&state, query) {
+            return Err(invalid(format!("query {query} cannot be asked after the steps before it")));
+        }
+        set = problem.restrict(query, answer, &set);
+        solved = problem.solving_answer(query) == Some(answer);
+        state = problem.next_state(&state, query);
+    }
+    let below = if solved || problem.set_size(&set) == 0 {
+        Outcome::leaf(problem.set_size(&set), 0, Exact::from_integer(0.into()))
+    } else {
+        subtree_outcome(problem, strategy, &state, &set, options)
+    };
+    let mut outcome = Outcome::empty();
+    outcome.add_shifted(&below, steps.len());
+    Ok(outcome)
+}
+
+/// Checks that `header` is the header of `strategy` on `problem` (any version).
+pub fn check_header<P: SearchProblem>(problem: &P, strategy: Strategy, header: &RunHeader) -> Result<()> {
+    let mine = RunHeader::new(problem.name(), strategy, header.levels);
+    if (&mine.problem, &mine.alpha, &mine.tie_rule) != (&header.problem, &header.alpha, &header.tie_rule) {
+        return Err(invalid(format!(
+            "the run file is {} α={} {}; this is {} α={} {}",
+            header.problem, header.alpha, header.tie_rule, mine.problem, mine.alpha, mine.tie_rule
+        )));
+    }
+    Ok(())
+}
+
+/// Σ_d d·count_d + penalty of a record (depths from the root).
+fn recorded_total(record: &UnitRecord) -> Result<Exact> {
+    let mut total = parse_exact(&record.penalty).ok_or_else(|| invalid(format!("unit {}: unreadable penalty", record.index)))?;
+    for (depth, count) in record.depth_counts.iter().enumerate() {
+        let count = parse_exact(count).ok_or_else(|| invalid(format!("unit {}: unreadable depth count", record.index)))?;
+        total += count * Exact::from_integer((depth as i64).into());
+    }
+    Ok(total)
+}
+
+fn trimmed(values: &[String]) -> &[String] {
+    let end = values.iter().rposition(|v| v != "0").map_or(0, |i| i + 1);
+    &values[..end]
+}
