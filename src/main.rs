@@ -510,12 +510,12 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
 fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     use renyi_search::search::SearchProblem;
     use renyi_search::search::recheck::outcome_after;
-    let step = |text: &String| -> Result<(u16, u16)> {
+    use renyi_search::search::{AnswerId, QueryId};
+    let step = |text: &String| -> Result<(QueryId, AnswerId)> {
         let parsed = text.split_once(':').and_then(|(q, a)| Some((q.trim().parse().ok()?, a.trim().parse().ok()?)));
         parsed.ok_or_else(|| invalid(format!("--after step `{text}`: write QUERY:ANSWER with numbers, e.g. 3:5")))
     };
     let steps = b.after.iter().map(step).collect::<Result<Vec<_>>>()?;
-    let steps: Vec<_> = steps.into_iter().map(|(q, a)| (q.into(), a.into())).collect();
     let clock = std::time::Instant::now();
     let options = RunOptions { merge_equivalent: !b.no_merge, ..RunOptions::default() };
     let outcome = outcome_after(g, strategy, &steps, options)?;
