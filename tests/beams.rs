@@ -168,6 +168,9 @@ fn merging_equivalent_nodes_changes_no_result() {
         }
     }
     check(&game("6c3p", QueryOrder::DiagonalFirst), "2", TieRule::mix());
+    // MIX uniform over asked colours + one new colour (other weights, same keys).
+    let reduced_list = game("6c3p", QueryOrder::ColourFirst).with_offer(renyi_search::games::beams::game::ColourOffer::ReducedUnweighted);
+    check(&reduced_list, "2", TieRule::mix());
 }
 
 /// `reduced_state` marks as used exactly the unused diagonals on which no
