@@ -38,6 +38,16 @@ impl Column {
             Column::MixReduced => "MIX (reduced list)",
         }
     }
+
+    /// The column's name in file names and on the command line (`--tie`).
+    pub fn slug(self) -> &'static str {
+        match self {
+            Column::LexC => "lex-c",
+            Column::LexD => "lex-d",
+            Column::Mix => "mix",
+            Column::MixReduced => "mix-reduced",
+        }
+    }
 }
 
 /// (variant, α, column, thesis mean, prototype total)
@@ -102,9 +112,19 @@ pub fn column_tie(column: Column) -> TieRule {
 
 /// The game for one column.
 pub fn game(patterns: Patterns, column: Column) -> Result<Beams> {
-    let order = query_order(column);
-    let offer = if column == MixReduced { ColourOffer::ReducedUnweighted } else { ColourOffer::ReducedWeighted };
-    Ok(Beams::new(patterns, order, Penalty::BestGuess)?.with_offer(offer))
+    Ok(Beams::new(patterns, query_order(column), Penalty::BestGuess)?.with_offer(colour_offer(column)))
+}
+
+/// The colours a column offers: the reduced list, the new colour weighted by
+/// the unasked colours (MIX uniform over all tied queries) except in the
+/// reduced-list MIX column.
+fn colour_offer(column: Column) -> ColourOffer {
+    if column == MixReduced { ColourOffer::ReducedUnweighted } else { ColourOffer::ReducedWeighted }
+}
+
+/// The name of a column's game (known without its tables; see [`Beams::game_name`]).
+fn column_game_name(variant: Variant, column: Column) -> String {
+    Beams::game_name(variant, query_order(column), colour_offer(column), Penalty::BestGuess)
 }
 
 /// Computes one cell.
@@ -218,7 +238,7 @@ MIX tree exceeded 14 GB of memo within 5 minutes; 6c3p H_2/H_∞ with the reduce
 
 /// The 6c6p cells: (α, column, thesis mean), in the order `--full` runs them
 /// (the MIX cells last: each takes several LEX cells' time).
-pub const FULL_ROWS: [(&str, Column, &str); 10] = [
+pub const FULL_ROWS: [(&str, Column, &str); 12] = [
     ("1", LexC, "10.2829"),
     ("1", LexD, "10.2830"),
     ("2", LexC, "10.4646"),
@@ -229,6 +249,8 @@ pub const FULL_ROWS: [(&str, Column, &str); 10] = [
     ("inf", LexD, "10.9530"),
     ("1", Mix, "10.2827"),
     ("2", Mix, "10.4628"),
+    ("2", MixReduced, "10.4628"),
+    ("1", MixReduced, "10.2827"),
 ];
 
 /// Where the 6c6p runs keep their checkpoints and finished shard files, below the results directory.
@@ -333,10 +355,10 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
     let mut cells = Vec::new();
     let mut monte_carlo = None;
     for (alpha, column, thesis) in FULL_ROWS {
-        let name = format!("beams-6c6p-h{alpha}-{}", column.label().to_lowercase());
+        let name = format!("beams-6c6p-h{alpha}-{}", column.slug());
         let (done, checkpoint) = (runs.join(format!("{name}.json")), runs.join(format!("{name}.jsonl")));
         let strategy = Strategy::new(alpha.parse()?, column_tie(column));
-        let file = match finished_run(&done, Beams::problem_name(variant, query_order(column)), strategy, FULL_LEVELS) {
+        let file = match finished_run(&done, column_game_name(variant, column), strategy, FULL_LEVELS) {
             Some(f) => f,
             None if !run_missing => {
                 eprintln!("  6c6p H_{alpha} {}: not computed yet", column.label());
@@ -357,7 +379,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         let time_txt = std::fs::read_to_string(runs.join(format!("{name}.time.txt"))).ok();
         let (cell, mean) = full_cell(alpha, column, thesis, &file, time_txt.as_deref())?;
         if (alpha, column) == ("1", Mix) {
-            monte_carlo = monte_carlo_check(dir, &Beams::problem_name(variant, query_order(column)), &mean);
+            monte_carlo = monte_carlo_check(dir, &column_game_name(variant, column), &mean);
         }
         eprintln!("  6c6p H_{alpha} {:<6} mean {} thesis {} ({:.0} s)", cell.column, cell.mean_vs_thesis.ours, thesis, cell.seconds);
         cells.push(cell);
@@ -525,6 +547,20 @@ mod tests {
         write_simulation(&dir, &game_name, "lex-c");
         assert!(monte_carlo_check(&dir, &game_name, &ratio(1028, 100)).is_none(), "a LEX simulation does not check MIX");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn run_files_are_found_under_their_game_names() {
+        use crate::search::SearchProblem;
+        let variant = Variant::from_str("3c6p").unwrap();
+        let patterns = crate::games::beams::patterns::enumerate(variant);
+        let names: Vec<String> = [LexC, LexD, Mix, MixReduced].iter().map(|&c| column_game_name(variant, c)).collect();
+        for (&column, name) in [LexC, LexD, Mix, MixReduced].iter().zip(&names) {
+            assert_eq!(&game(patterns.clone(), column).unwrap().name(), name);
+        }
+        // Only the two MIX columns share query order and tie rule; their games differ.
+        assert_ne!(names[2], names[3]);
+        assert_eq!(names[2], "Beams(3c,6p) (LEX-c order)", "the name of older run files");
     }
 
     #[test]

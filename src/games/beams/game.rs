@@ -177,6 +177,24 @@ impl Beams {
         format!("{variant} ({order})")
     }
 
+    /// The name of a game, as [`SearchProblem::name`] gives it: [`Beams::problem_name`]
+    /// for the default offer and penalty; another colour offer or penalty is named
+    /// too, so that run files and checkpoints of different games never share a header.
+    pub fn game_name(variant: Variant, order: QueryOrder, offer: ColourOffer, penalty: Penalty) -> String {
+        let mut name = Beams::problem_name(variant, order);
+        match offer {
+            ColourOffer::ReducedWeighted => {}
+            ColourOffer::ReducedUnweighted => name.push_str(", MIX over asked colours + one new colour"),
+            ColourOffer::All => name.push_str(", all colours offered"),
+        }
+        match penalty {
+            Penalty::BestGuess => {}
+            Penalty::RandomGuess => name.push_str(", penalty: random code laid"),
+            Penalty::None => name.push_str(", no penalty"),
+        }
+        name
+    }
+
     /// The same game with another colour offer.
     pub fn with_offer(mut self, offer: ColourOffer) -> Beams {
         self.offer = offer;
@@ -552,22 +570,8 @@ impl SearchProblem for Beams {
     type State = BeamsState;
     type Set = CodeSet;
 
-    /// The default game's name is [`Beams::problem_name`]; another colour offer or
-    /// penalty is named too, so that run files and checkpoints of different games
-    /// never share a header.
     fn name(&self) -> String {
-        let mut name = Beams::problem_name(self.variant, self.order);
-        match self.offer {
-            ColourOffer::ReducedWeighted => {}
-            ColourOffer::ReducedUnweighted => name.push_str(", MIX over asked colours + one new colour"),
-            ColourOffer::All => name.push_str(", all colours offered"),
-        }
-        match self.penalty {
-            Penalty::BestGuess => {}
-            Penalty::RandomGuess => name.push_str(", penalty: random code laid"),
-            Penalty::None => name.push_str(", no penalty"),
-        }
-        name
+        Beams::game_name(self.variant, self.order, self.offer, self.penalty)
     }
     fn code_count(&self) -> usize {
         self.patterns.count() * self.colourings.len()
