@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Compare two runs of the same game tree unit by unit (e.g. Beams(6c,6p) H_2 under
+MIX and under the reduced-list MIX, whose first two levels have the same units and
+weights). The second run may be unfinished: the script reports the exact shift over
+its finished units and the mean of the first run with that shift added, plus a
+projection that carries the shift per finished code over to all codes.
+
+usage: scripts/compare_runs.py FINISHED.jsonl|.json OTHER.jsonl|.json
+"""
+import json
+import sys
+from fractions import Fraction
+
+
+def records(path):
+    text = open(path).read()
+    if path.endswith(".json"):
+        data = json.loads(text)
+        return data["units"], data["codes_total"]
+    lines = [l for l in text.splitlines()[1:] if l.strip()]
+    out = []
+    for line in lines:
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:  # a line cut off by a kill
+            pass
+    return out, None
+
+
+def total(unit):
+    return Fraction(unit["penalty"]) + sum(d * Fraction(c) for d, c in enumerate(unit["depth_counts"]))
+
+
+def main(first_path, other_path):
+    first, codes_total = records(first_path)
+    other, _ = records(other_path)
+    codes_total = codes_total or sum(Fraction(u.get("weight", "1")) * u["codes"] for u in first)
+    by_index = {u["index"]: u for u in first}
+    base = sum(Fraction(u.get("weight", "1")) * total(u) for u in first)
+    shift, codes = Fraction(0), Fraction(0)
+    for u in other:
+        v = by_index[u["index"]]
+        if (v["path"], v.get("queries"), v.get("weight")) != (u["path"], u.get("queries"), u.get("weight")):
+            sys.exit(f"unit {u['index']}: the runs cut the tree differently; no unit-by-unit comparison")
+        w = Fraction(u.get("weight", "1"))
+        shift += w * (total(u) - total(v))
+        codes += w * u["codes"]
+    n = Fraction(codes_total)
+    print(f"first run mean {float(base / n):.7f}")
+    print(f"other run: {len(other)} units, {float(codes / n):.4f} of the codes; exact shift over them {float(shift / n):+.7f} per code of all")
+    print(f"first run + that shift: {float((base + shift) / n):.7f}")
+    if codes:
+        print(f"shift per finished code {float(shift / codes):+.7f}; carried over to all codes: {float(base / n + shift / codes):.7f}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])
