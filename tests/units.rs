@@ -94,6 +94,13 @@ fn resume_check(tie: TieRule, name: &str) {
     let partial = format!("{}\n{}", lines[..keep].join("\n"), &lines[keep][..lines[keep].len() / 2]);
     std::fs::write(&path, partial).unwrap();
     let resumed = run(&mm, strategy, 2, "0/1", Some(&path));
+    // The checkpoint itself now holds every unit once, each on a line of its own
+    // (the cut-off line is left alone, the next record starts on a new line).
+    let text = std::fs::read_to_string(&path).unwrap();
+    let parsed: Vec<u64> =
+        text.lines().skip(1).filter_map(|l| serde_json::from_str::<renyi_search::search::units::UnitRecord>(l).ok()).map(|r| r.index).collect();
+    let distinct: std::collections::BTreeSet<u64> = parsed.iter().copied().collect();
+    assert_eq!((parsed.len() as u64, distinct.len() as u64), (full.units_total, full.units_total), "{name}");
     // Identical results; only the measured seconds per unit may differ.
     let results = |units: &[renyi_search::search::units::UnitRecord]| -> Vec<String> {
         units.iter().map(|u| format!("{} {:?} {:?} {:?} {} {:?} {}", u.index, u.path, u.queries, u.weight, u.codes, u.depth_counts, u.penalty)).collect()

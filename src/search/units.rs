@@ -455,11 +455,25 @@ fn open_checkpoint(path: Option<&Path>, header: &RunHeader, fresh: bool) -> Resu
     let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
     if fresh && file.metadata().map_err(io)?.len() == 0 {
         writeln!(file, "{}", serde_json::to_string(header).expect("plain data")).map_err(io)?;
-    } else if fresh {
-        // A header-only file: start the records on a new line.
+    } else if !ends_with_newline(path).map_err(io)? {
+        // A line cut off by a kill (or a header without its newline): the
+        // records go on on a new line, so that none is glued to the fragment.
         writeln!(file).map_err(io)?;
     }
     Ok(Some(file))
+}
+
+/// Whether the file at `path` is empty or ends with a newline.
+fn ends_with_newline(path: &Path) -> std::io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path)?;
+    if file.seek(SeekFrom::End(0))? == 0 {
+        return Ok(true);
+    }
+    file.seek(SeekFrom::End(-1))?;
+    let mut last = [0u8; 1];
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
 }
 
 fn append_record(log: &Mutex<Option<std::fs::File>>, record: &UnitRecord) -> Result<()> {
