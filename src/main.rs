@@ -204,7 +204,7 @@ struct BeamsArgs {
     levels: usize,
     /// Recheck mode: evaluate the --units of this run file (checkpoint .jsonl or
     /// run .json of the same α and tie rule) again and compare them exactly
-    /// with their records; exit code 1 if one differs.
+    /// with their records; a non-zero exit code if one differs.
     #[arg(long)]
     recheck: Option<PathBuf>,
     /// Recheck mode: the unit numbers, comma-separated (e.g. 3,17,250).

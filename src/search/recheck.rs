@@ -5,7 +5,7 @@
 //! repeating all of it.
 
 use super::analysis::{RunOptions, subtree_outcome};
-use super::outcome::{Exact, Outcome, parse_exact};
+use super::outcome::{Exact, Outcome};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::Strategy;
 use super::units::{RunHeader, ShardFile, UnitRecord};
@@ -106,12 +106,8 @@ pub fn check_header<P: SearchProblem>(problem: &P, strategy: Strategy, header: &
 
 /// Σ_d d·count_d + penalty of a record (depths from the root).
 fn recorded_total(record: &UnitRecord) -> Result<Exact> {
-    let mut total = parse_exact(&record.penalty).ok_or_else(|| invalid(format!("unit {}: unreadable penalty", record.index)))?;
-    for (depth, count) in record.depth_counts.iter().enumerate() {
-        let count = parse_exact(count).ok_or_else(|| invalid(format!("unit {}: unreadable depth count", record.index)))?;
-        total += count * Exact::from_integer((depth as i64).into());
-    }
-    Ok(total)
+    let outcome = Outcome::from_strings(&record.depth_counts, &record.penalty, &[]);
+    outcome.map(|o| o.total()).ok_or_else(|| invalid(format!("unit {}: unreadable values", record.index)))
 }
 
 fn trimmed(values: &[String]) -> &[String] {
