@@ -517,7 +517,7 @@ fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     };
     let steps = b.after.iter().map(step).collect::<Result<Vec<_>>>()?;
     let clock = std::time::Instant::now();
-    let options = RunOptions { merge_equivalent: !b.no_merge, ..RunOptions::default() };
+    let options = RunOptions { merge_equivalent: !b.no_merge, progress: b.output.progress, ..RunOptions::default() };
     let outcome = outcome_after(g, strategy, &steps, options)?;
     let (codes, total) = (outcome.codes(), outcome.total());
     let mean = if exact_f64(&codes) > 0.0 { exact_f64(&total) / exact_f64(&codes) } else { f64::NAN };
@@ -535,7 +535,7 @@ fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Path, b: &Beam
     if b.units.is_empty() {
         return Err(invalid("--recheck needs --units i,j,… (unit numbers of the run file)"));
     }
-    let options = RunOptions { merge_equivalent: !b.no_merge, ..RunOptions::default() };
+    let options = RunOptions { merge_equivalent: !b.no_merge, progress: b.output.progress, ..RunOptions::default() };
     let mut differing = 0;
     for &index in &b.units {
         let Some(record) = records.iter().find(|r| r.index == index) else {

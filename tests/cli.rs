@@ -159,7 +159,7 @@ fn beams_units_recheck_and_subtrees_from_the_command_line() {
     let run = bin(&["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--checkpoint", ckpt.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     for file in [&ckpt, &out] {
-        let args = ["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", file.to_str().unwrap(), "--units", "0,3", "--no-merge"];
+        let args = ["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", file.to_str().unwrap(), "--units", "0,3", "--no-merge", "--progress"];
         let recheck = bin(&args);
         let text = String::from_utf8(recheck.stdout).unwrap();
         assert!(recheck.status.success() && text.lines().filter(|l| l.contains("agrees exactly")).count() == 2, "{text}");
@@ -172,7 +172,7 @@ fn beams_units_recheck_and_subtrees_from_the_command_line() {
     assert_rejected(&["analyze", "beams", "3c6p", "--after", "40:0"], "cannot be asked");
     // The subtrees below the answers to query 0 hold every code once.
     let codes_after = |answer: u32| -> u64 {
-        let after = bin(&["analyze", "beams", "3c6p", "--alpha", "1", "--after", &format!("0:{answer}")]);
+        let after = bin(&["analyze", "beams", "3c6p", "--alpha", "1", "--after", &format!("0:{answer}"), "--progress"]);
         let text = String::from_utf8(after.stdout).unwrap();
         let codes = text.split("codes ").nth(1).and_then(|t| t.split(',').next()).and_then(|n| n.parse().ok());
         codes.unwrap_or_else(|| panic!("no code count in {text}"))

@@ -338,11 +338,38 @@ fn single_or_mean(parts: Vec<(u64, Arc<Outcome>)>) -> Outcome {
 
 /// The exact outcome of `strategy` on the subtree at (`state`, `set`), as if
 /// that node were the root of its own analysis (depths counted from it).
-/// Used by [`super::units`] for work units below the first queries (progress
-/// in `options` is ignored).
+/// Used by [`super::units`] for work units below the first queries. With
+/// `options.progress` a spinner on a terminal counts the nodes evaluated (a
+/// subtree's size is unknown before it is walked, so it shows no ETA).
 pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy, state: &P::State, set: &P::Set, options: RunOptions) -> Outcome {
     let walker = TreeWalker::new(problem, strategy, ProgressBar::hidden(), options);
-    Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone())
+    let codes = problem.set_size(set);
+    let walk = || Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone());
+    if !options.progress {
+        return walk();
+    }
+    with_node_spinner(&format!("subtree of {codes} codes:"), &walker.nodes, walk)
+}
+
+/// Runs `work` while a spinner on stderr (hidden unless on a terminal) shows
+/// `nodes`, the count of nodes evaluated so far, every quarter second.
+fn with_node_spinner<T>(label: &str, nodes: &AtomicU64, work: impl FnOnce() -> T) -> T {
+    let bar = counting_bar(true, label);
+    bar.set_style(ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                bar.set_message(format!("{label} {} nodes evaluated", nodes.load(Ordering::Relaxed)));
+                std::thread::sleep(std::time::Duration::from_millis(250));
+            }
+        });
+        let result = work();
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    bar.finish_and_clear();
+    result
 }
 
 /// Runs the exact analysis of `strategy` on all codes of `problem`.
