@@ -159,7 +159,8 @@ fn beams_units_recheck_and_subtrees_from_the_command_line() {
     let run = bin(&["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--checkpoint", ckpt.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     for file in [&ckpt, &out] {
-        let args = ["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", file.to_str().unwrap(), "--units", "0,3", "--no-merge", "--progress"];
+        let args =
+            ["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", file.to_str().unwrap(), "--units", "0,3", "--no-merge", "--progress"];
         let recheck = bin(&args);
         let text = String::from_utf8(recheck.stdout).unwrap();
         assert!(recheck.status.success() && text.lines().filter(|l| l.contains("agrees exactly")).count() == 2, "{text}");
