@@ -2,8 +2,9 @@
 """Compare two runs of the same game tree unit by unit (e.g. Beams(6c,6p) H_2 under
 MIX and under the reduced-list MIX, whose first two levels have the same units and
 weights). The second run may be unfinished: the script reports the exact shift over
-its finished units and the mean of the first run with that shift added, plus a
-projection that carries the shift per finished code over to all codes.
+its finished units and the mean of the first run with that shift added, plus two
+projections: the shift per finished code carried over to all codes, and the same per
+unit size class (units of 10^k codes), since small and large units shift differently.
 
 usage: scripts/compare_runs.py FINISHED.jsonl|.json OTHER.jsonl|.json
 """
@@ -51,6 +52,31 @@ def main(first_path, other_path):
     print(f"first run + that shift: {float((base + shift) / n):.7f}")
     if codes:
         print(f"shift per finished code {float(shift / codes):+.7f}; carried over to all codes: {float(base / n + shift / codes):.7f}")
+        stratified = stratified_shift(first, other, by_index, shift / codes)
+        print(f"by unit size (shift per code of each size class 10^k carried over to that class): {float(base / n + stratified / n):.7f}")
+
+
+def size_class(unit):
+    return len(str(unit["codes"]))
+
+
+def stratified_shift(first, other, by_index, overall):
+    """The finished shift plus, for each unfinished unit, its codes times the
+    shift per code of the finished units of its size class (10^k codes; the
+    overall rate where a class has no finished unit)."""
+    done = {u["index"] for u in other}
+    per_class = {}
+    for u in other:
+        w = Fraction(u.get("weight", "1"))
+        s, c = per_class.get(size_class(u), (Fraction(0), Fraction(0)))
+        per_class[size_class(u)] = (s + w * (total(u) - total(by_index[u["index"]])), c + w * u["codes"])
+    shift = sum(s for s, _ in per_class.values())
+    for u in first:
+        if u["index"] not in done:
+            s, c = per_class.get(size_class(u), (Fraction(0), Fraction(0)))
+            rate = s / c if c else overall
+            shift += Fraction(u.get("weight", "1")) * u["codes"] * rate
+    return shift
 
 
 if __name__ == "__main__":
