@@ -441,26 +441,28 @@ fn beams_6c6p_committed_run_units_recompute() {
     assert!(checked >= 5, "only {checked} units checked");
 }
 
-/// The walk's shortcut — the first query, in canonical order, that splits a
-/// small set into singletons — agrees with the full H_α decision (LEX), and is
-/// among the MIX choices, on small subsets of 6c3p reached by real play.
-/// Small committed MIX units of Beams(6c,6p) — H_1-MIX (whole run) and
-/// H_2-MIX (checkpoint) — recompute exactly with the current code (memo with
-/// reduced states and residual keys): depth counts, penalty, penalised codes.
+/// Small committed MIX units of Beams(6c,6p) — H_1-MIX, H_2-MIX and the
+/// H_2 reduced-list MIX that gives the thesis' 10.4628 — recompute exactly with
+/// the current code (memo with reduced states and residual keys): depth counts,
+/// penalty, penalised codes.
 #[test]
 fn beams_6c6p_committed_mix_units_recompute() {
     use renyi_search::search::subproblem::Subproblem;
-    use renyi_search::search::units::{ShardFile, UnitRecord};
+    use renyi_search::search::units::ShardFile;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/beams-6c6p-runs/");
-    let h1: ShardFile = serde_json::from_str(&std::fs::read_to_string(format!("{dir}beams-6c6p-h1-mix.json")).unwrap()).unwrap();
-    let h2_lines = std::fs::read_to_string(format!("{dir}beams-6c6p-h2-mix.jsonl")).unwrap();
-    let h2: Vec<UnitRecord> = h2_lines.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
-    let g = Beams::new(enumerate(v("6c6p")), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
-    let all = g.full_set();
+    let patterns = enumerate(v("6c6p"));
     let mut checked = 0;
-    for (alpha, units) in [("1", &h1.units), ("2", &h2)] {
+    let runs = [
+        ("beams-6c6p-h1-mix.json", "1", ColourOffer::ReducedWeighted),
+        ("beams-6c6p-h2-mix.json", "2", ColourOffer::ReducedWeighted),
+        ("beams-6c6p-h2-mix-reduced.json", "2", ColourOffer::ReducedUnweighted),
+    ];
+    for (file, alpha, offer) in runs {
+        let run: ShardFile = serde_json::from_str(&std::fs::read_to_string(format!("{dir}{file}")).unwrap()).unwrap();
+        let g = Beams::new(patterns.clone(), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap().with_offer(offer);
+        let all = g.full_set();
         let mix = Strategy::new(alpha.parse().unwrap(), TieRule::mix());
-        let small: Vec<&UnitRecord> = units.iter().filter(|u| u.path.len() == 2 && u.codes <= 50_000).take(6).collect();
+        let small: Vec<_> = run.units.iter().filter(|u| u.path.len() == 2 && u.codes <= 50_000).take(6).collect();
         for unit in small {
             let (q0, q1) = (unit.queries[0], unit.queries[1]);
             let class = g.restrict(q0, unit.path[0], &all);
@@ -475,16 +477,19 @@ fn beams_6c6p_committed_mix_units_recompute() {
             let len = mine.len().max(recorded.len());
             mine.resize(len, "0".into());
             recorded.resize(len, "0".into());
-            assert_eq!((mine, penalty), (recorded, unit.penalty.clone()), "H_{alpha}-MIX unit {} {:?}", unit.index, unit.path);
+            assert_eq!((mine, penalty), (recorded, unit.penalty.clone()), "{file} unit {} {:?}", unit.index, unit.path);
             if let Some(penalised) = &unit.penalised {
-                assert_eq!(&outcome.penalised_strings(), penalised, "H_{alpha}-MIX unit {}", unit.index);
+                assert_eq!(&outcome.penalised_strings(), penalised, "{file} unit {}", unit.index);
             }
             checked += 1;
         }
     }
-    assert!(checked >= 12, "only {checked} units checked");
+    assert!(checked >= 18, "only {checked} units checked");
 }
 
+/// The walk's shortcut — the first query, in canonical order, that splits a
+/// small set into singletons — agrees with the full H_α decision (LEX), and is
+/// among the MIX choices, on small subsets of 6c3p reached by real play.
 #[test]
 fn finest_first_shortcut_agrees_with_full_decision() {
     use renyi_search::search::strategy::{decide, decide_finest_first};
