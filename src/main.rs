@@ -218,6 +218,12 @@ struct BeamsArgs {
     /// e.g. 3:5,31:23); the strategy plays on from there.
     #[arg(long, value_delimiter = ',')]
     after: Vec<String>,
+    /// GiB that the MIX memos (transpositions of tied queries) may hold together.
+    /// Results do not depend on it; MIX under H_0 and H_∞, with many ties, runs
+    /// faster with more. Peak memory is about the code table plus this plus the
+    /// sets being split.
+    #[arg(long, default_value_t = 1.0)]
+    memo_gib: f64,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -475,6 +481,10 @@ fn size_model_sweep<M: SizeModel>(model: &M, a: &SizeArgs) -> Result<()> {
 
 fn analyze_beams(b: &BeamsArgs) -> Result<()> {
     let alpha: Alpha = b.alpha.parse()?;
+    if !(b.memo_gib.is_finite() && b.memo_gib >= 0.0 && b.memo_gib <= 1024.0) {
+        return Err(invalid(format!("--memo-gib {}: give a number of GiB from 0 to 1024", b.memo_gib)));
+    }
+    renyi_search::search::memo::set_process_budget((b.memo_gib * (1u64 << 30) as f64) as u64);
     let variant: Variant = b.variant.parse()?;
     let (patterns, status) = load_or_build(variant, Some(&b.codes))?;
     if let CacheStatus::Built { reason } = status {

@@ -99,6 +99,20 @@ fn bad_beams_input_is_rejected_clearly() {
     assert_rejected(&["analyze", "beams", "5c5p"], "not the size of a board");
     assert_rejected(&["analyze", "beams", "3c6p", "--alpha", "x"], "accepted");
     assert_rejected(&["analyze", "beams", "3c6p", "--tie", "lex"], "possible values");
+    assert_rejected(&["analyze", "beams", "3c6p", "--memo-gib", "nan"], "GiB");
+    assert_rejected(&["analyze", "beams", "3c6p", "--memo-gib", "5000"], "GiB");
+}
+
+/// The MIX memo's budget changes the work, never the result: with a zero
+/// budget (each insert empties the memo first), Beams(3c,6p) H_∞-MIX still
+/// gives the exact total of the full analysis.
+#[test]
+fn memo_budget_does_not_change_mix_results() {
+    for gib in ["0", "4"] {
+        let out = bin(&["analyze", "beams", "3c6p", "--alpha", "inf", "--tie", "mix", "--memo-gib", gib]);
+        assert!(out.status.success(), "--memo-gib {gib}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("8784304093681/1102701600"), "--memo-gib {gib}");
+    }
 }
 
 #[test]

@@ -29,19 +29,25 @@ pub const TRIAL_LOOKUPS: u64 = 200_000;
 /// The memo stays on while at least one lookup in this many hits.
 pub const MIN_HIT_RATE: u64 = 50;
 
-/// Bytes all memos of the process hold together before one starts afresh.
+/// Bytes all memos of the process hold together before one starts afresh,
+/// unless [`set_process_budget`] chose otherwise.
 pub const BUDGET_BYTES: u64 = 1 << 30;
 
 /// Bytes held by the memos that draw on one budget. Invariant: `held` is the
 /// sum of the `bytes` of the live memos using this budget.
 pub struct SharedBudget {
-    limit: u64,
+    limit: AtomicU64,
     held: AtomicU64,
 }
 
 impl SharedBudget {
     pub const fn new(limit: u64) -> Self {
-        SharedBudget { limit, held: AtomicU64::new(0) }
+        SharedBudget { limit: AtomicU64::new(limit), held: AtomicU64::new(0) }
+    }
+
+    /// The bytes the memos of this budget may hold together.
+    pub fn limit(&self) -> u64 {
+        self.limit.load(Ordering::Relaxed)
     }
 
     /// Bytes held now by all memos of this budget.
@@ -52,6 +58,14 @@ impl SharedBudget {
 
 /// The budget of [`Memo::new`]: one per process.
 static PROCESS_BUDGET: SharedBudget = SharedBudget::new(BUDGET_BYTES);
+
+/// Sets the budget of every memo of the process (default [`BUDGET_BYTES`]).
+/// Results do not depend on it: a larger budget keeps more transpositions
+/// (less recomputation, where ties are many: H_0 and H_∞ MIX), a smaller one
+/// less memory. Memos over the new limit start afresh at their next insert.
+pub fn set_process_budget(bytes: u64) {
+    PROCESS_BUDGET.limit.store(bytes, Ordering::Relaxed);
+}
 
 /// A concurrent memo that bounds its memory and switches itself off when it does not pay.
 pub struct Memo<K: Eq + Hash, V: Clone> {
@@ -105,7 +119,7 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
         if !self.is_active() {
             return;
         }
-        if self.budget.held() + bytes > self.budget.limit {
+        if self.budget.held() + bytes > self.budget.limit() {
             self.clear();
         }
         self.budget.held.fetch_add(bytes, Ordering::Relaxed);
