@@ -583,3 +583,26 @@ fn beams_6c6p_committed_unit_numbering_is_stable() {
         }
     }
 }
+
+/// A node whose diagonals are all used has no admissible query; a large set
+/// there (more than the small-set walk handles) is terminal. H_0-MIX reaches
+/// such nodes on Beams(6c,3p): it once panicked counting answers for no
+/// queries at all.
+#[test]
+fn node_with_every_diagonal_used_is_terminal() {
+    use renyi_search::search::strategy::batch_class_sizes;
+    let g = game("6c3p", QueryOrder::ColourFirst);
+    let all = g.full_set();
+    assert_eq!(g.class_sizes_batch(&[], &all).len(), 0);
+    assert_eq!(batch_class_sizes(&g, &[], &all).len(), 0);
+    let mut state = g.initial_state();
+    while let Some(&q) = g.admissible_queries(&state).first() {
+        state = g.next_state(&state, q);
+    }
+    assert!(g.set_size(&all) > 1000);
+    for alpha in ["0", "inf"] {
+        for tie in [TieRule::lex(), TieRule::mix()] {
+            assert!(decide(&g, &Strategy::new(alpha.parse().unwrap(), tie), &state, &all).is_empty(), "α = {alpha}, {tie}");
+        }
+    }
+}

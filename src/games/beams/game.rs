@@ -437,6 +437,11 @@ impl Beams {
             offset.push(offset.last().copied().unwrap_or(0) + (1usize << self.board.diagonals[d].count_ones()));
         }
         let width = offset[lines.len()];
+        if decoded.is_empty() {
+            // No query to count (e.g. a node whose admissible queries are all
+            // used up); the row pass and the blocks below need width > 0.
+            return CompactCounts { lines, offset, width, totals: Vec::new() };
+        }
         let mut totals = vec![0u64; used_colours * width];
         let mut compact = vec![0u32; used_colours * width];
         let flush = |compact: &mut [u32], totals: &mut [u64]| {
