@@ -10,7 +10,7 @@ use renyi_search::games::beams::patterns::load_or_build;
 use renyi_search::output::{Provenance, write_json};
 use renyi_search::reproduce::table_4_10::{self, Column};
 use renyi_search::search::play::{Game, OpeningBook, simulate};
-use renyi_search::search::{AnswerId, QueryId, SearchProblem, Strategy, TieRule};
+use renyi_search::search::{AnswerId, QueryId, SearchProblem, Strategy};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -22,7 +22,8 @@ pub struct AgentArgs {
     /// Rényi order of the strategy.
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     pub alpha: String,
-    /// Tie rule: lex-c, lex-d, mix.
+    /// Tie rule: lex-c, lex-d, mix (uniform over all tied queries), mix-reduced
+    /// (uniform over the tied ones among asked colours + one new colour).
     #[arg(long, default_value = "lex-c")]
     pub tie: String,
     /// Cache directory for pattern tables.
@@ -32,12 +33,14 @@ pub struct AgentArgs {
 
 fn build(args: &AgentArgs) -> Result<(Beams, Strategy)> {
     let alpha: Alpha = args.alpha.parse()?;
-    let (column, tie) = match args.tie.as_str() {
-        "lex-c" => (Column::LexC, TieRule::lex()),
-        "lex-d" => (Column::LexD, TieRule::lex()),
-        "mix" => (Column::Mix, TieRule::mix()),
-        other => return Err(invalid(format!("unknown tie rule `{other}`; accepted: lex-c, lex-d, mix"))),
+    let column = match args.tie.as_str() {
+        "lex-c" => Column::LexC,
+        "lex-d" => Column::LexD,
+        "mix" => Column::Mix,
+        "mix-reduced" => Column::MixReduced,
+        other => return Err(invalid(format!("unknown tie rule `{other}`; accepted: lex-c, lex-d, mix, mix-reduced"))),
     };
+    let tie = table_4_10::column_tie(column);
     let variant: Variant = args.variant.parse()?;
     let started = Instant::now();
     let (patterns, _) = load_or_build(variant, Some(&args.codes))?;

@@ -48,6 +48,12 @@ fn simulation_interval_contains_the_exact_mean() {
     assert_eq!(sim.queries_histogram.values().sum::<u64>(), 3000);
     let again = simulate(&beams, strategy, 3000, 2024, false);
     assert_eq!(again.mean, sim.mean, "a seed reproduces the run");
+    // The reduced-list MIX: 8863077893/5148 over the 223920 codes.
+    let reduced = game(enumerate("6c3p".parse().unwrap()), Column::MixReduced).unwrap();
+    let sim = simulate(&reduced, strategy, 3000, 2024, false);
+    let exact_mean = 8863077893.0 / 5148.0 / reduced.code_count() as f64;
+    assert!((exact_mean - 7.688704).abs() < 1e-6);
+    assert!(sim.interval.0 <= exact_mean && exact_mean <= sim.interval.1, "{sim:?}");
 }
 
 fn bin(args: &[&str], input: &str) -> (bool, String, String) {
@@ -72,6 +78,10 @@ fn agent_on_the_command_line() {
     assert!(!ok && (err.contains("impossible") || err.contains("cannot read")) && !err.contains("panicked"), "{err}");
     let (ok, _, err) = bin(&["play", "beams", "3c6p"], "none\n");
     assert!(!ok && err.contains("input ended"), "{err}");
+    let (ok, out, err) = bin(&["simulate", "beams", "3c6p", "--tie", "mix-reduced", "--n", "20"], "");
+    assert!(ok && out.contains("20 games"), "{err}");
+    let (ok, _, err) = bin(&["simulate", "beams", "3c6p", "--tie", "mixr"], "");
+    assert!(!ok && err.contains("accepted: lex-c, lex-d, mix, mix-reduced"), "{err}");
 }
 
 /// The split of the penalty over the codes (how many codes pay 2, 3, … wrong
