@@ -294,11 +294,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     fn expand(&self, branches: &[Branch<P>], parallel: bool) -> Outcome {
         let child = |branch: &Branch<P>| self.child(branch);
         let children: Vec<Arc<Outcome>> = if parallel { branches.par_iter().map(child).collect() } else { branches.iter().map(child).collect() };
-        let mut out = Outcome::empty();
-        for c in &children {
-            out.add_shifted(c, 1);
-        }
-        out
+        Outcome::sum_shifted(children.iter().map(|c| &**c), 1)
     }
 
     /// One answer class below a query.

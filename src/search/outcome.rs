@@ -4,7 +4,7 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 
 /// Exact rational number used for all totals.
 pub type Exact = BigRational;
@@ -53,6 +53,51 @@ fn add_into<T: Clone + Default + for<'a> std::ops::AddAssign<&'a T>>(acc: &mut V
     }
     for (i, v) in x.iter().enumerate() {
         acc[i + shift] += v;
+    }
+}
+
+/// A sum of rationals kept over a common denominator without reducing, so
+/// that adding costs multiplications (none when denominators agree) instead of
+/// a gcd per addition; [`LazySum::finish`] reduces once. MIX outcomes of one
+/// node mostly share their denominators or divide one another.
+struct LazySum {
+    num: BigInt,
+    den: BigInt,
+}
+
+impl LazySum {
+    fn new() -> Self {
+        LazySum { num: BigInt::zero(), den: BigInt::one() }
+    }
+
+    /// Adds w·(a + f) for an integer part `a` and an optional rational part `f`.
+    fn add(&mut self, w: u64, a: u64, f: Option<&Exact>) {
+        match f {
+            Some(f) if !f.denom().is_one() => self.add_ratio((f.numer() + f.denom() * a) * w, f.denom()),
+            Some(f) => self.num += (f.numer() + a) * w * &self.den,
+            None if self.den.is_one() => self.num += w as u128 * a as u128,
+            None => self.num += BigInt::from(w as u128 * a as u128) * &self.den,
+        }
+    }
+
+    /// Adds n/d (d > 1).
+    fn add_ratio(&mut self, n: BigInt, d: &BigInt) {
+        if *d == self.den {
+            self.num += n;
+        } else if (&self.den % d).is_zero() {
+            self.num += n * (&self.den / d);
+        } else if (d % &self.den).is_zero() {
+            self.num = &self.num * (d / &self.den) + n;
+            self.den = d.clone();
+        } else {
+            self.num = &self.num * d + n * &self.den;
+            self.den *= d;
+        }
+    }
+
+    /// The sum divided by `divisor`, reduced.
+    fn finish(self, divisor: u64) -> Exact {
+        Exact::new(self.num, self.den * divisor)
     }
 }
 
@@ -119,31 +164,70 @@ impl Outcome {
                 return (**first).clone();
             }
         }
-        if parts.iter().all(|(_, o)| o.fraction.is_none()) {
-            return Outcome::integer_mean(parts, weight);
-        }
-        let mut mean = Outcome::empty();
-        for (w, o) in parts {
-            mean.add_shifted(&o.scaled(&Exact::new(BigInt::from(*w), BigInt::from(weight))), 0);
-        }
-        mean
+        let parts: Vec<(u64, &Outcome)> = parts.iter().map(|(w, o)| (*w, &**o)).collect();
+        Outcome::combine(&parts, 0, weight)
     }
 
-    /// [`Self::weighted_mean`] of integer outcomes: the weighted sums are
-    /// machine integers, divided once per entry.
-    fn integer_mean(parts: &[(u64, std::sync::Arc<Outcome>)], weight: u64) -> Outcome {
-        let weighted_sum = |entry: &dyn Fn(&Outcome) -> &[u64]| -> Vec<Exact> {
+    /// The sum of `parts` with every depth increased by `extra` (the subtrees
+    /// below a query's answer classes).
+    pub fn sum_shifted<'a>(parts: impl IntoIterator<Item = &'a Outcome>, extra: usize) -> Outcome {
+        let parts: Vec<(u64, &Outcome)> = parts.into_iter().map(|o| (1, o)).collect();
+        Outcome::combine(&parts, extra, 1)
+    }
+
+    /// Σ wᵢ·oᵢ / `divisor` with depths increased by `shift`. Integer outcomes
+    /// sum as machine integers; rational ones entry by entry over a common,
+    /// unreduced denominator ([`LazySum`]), reduced once per entry.
+    fn combine(parts: &[(u64, &Outcome)], shift: usize, divisor: u64) -> Outcome {
+        if parts.iter().all(|(_, o)| o.fraction.is_none()) {
+            return Outcome::integer_combination(parts, shift, divisor);
+        }
+        let sum = |int_of: &dyn Fn(&Outcome, usize) -> u64, frac_of: &dyn Fn(&Fraction, usize) -> Option<&Exact>, len: usize| -> Vec<Exact> {
+            (0..len)
+                .map(|j| {
+                    let mut acc = LazySum::new();
+                    for (w, o) in parts {
+                        acc.add(*w, int_of(o, j), o.fraction.as_deref().and_then(|f| frac_of(f, j)));
+                    }
+                    acc.finish(divisor)
+                })
+                .collect()
+        };
+        let width = |ints: &dyn Fn(&Outcome) -> usize, fracs: &dyn Fn(&Fraction) -> usize| {
+            parts.iter().map(|(_, o)| ints(o).max(o.fraction.as_deref().map_or(0, fracs))).max().unwrap_or(0)
+        };
+        let depths = width(&|o| o.counts.len(), &|f| f.counts.len());
+        let mut counts = vec![Exact::zero(); shift];
+        counts.extend(sum(&|o, j| o.counts.get(j).copied().unwrap_or(0), &|f, j| f.counts.get(j), depths));
+        let penalty = sum(&|o, _| o.penalty_int, &|f, _| Some(&f.penalty), 1).pop().unwrap_or_else(Exact::zero);
+        let points = width(&|o| o.penalised.len(), &|f| f.penalised.len());
+        let penalised = sum(&|o, j| o.penalised.get(j).copied().unwrap_or(0), &|f, j| f.penalised.get(j), points);
+        Outcome::from_exact(counts, penalty).with_penalised(&penalised)
+    }
+
+    /// [`Self::combine`] of integer outcomes: the weighted sums are machine
+    /// integers, divided once per entry (not at all for `divisor` 1).
+    fn integer_combination(parts: &[(u64, &Outcome)], shift: usize, divisor: u64) -> Outcome {
+        let weighted_sum = |entry: &dyn Fn(&Outcome) -> &[u64]| -> Vec<u128> {
             let len = parts.iter().map(|(_, o)| entry(o).len()).max().unwrap_or(0);
             let mut sums = vec![0u128; len];
             for (w, o) in parts {
                 entry(o).iter().zip(sums.iter_mut()).for_each(|(x, s)| *s += *w as u128 * *x as u128);
             }
-            sums.into_iter().map(|s| Exact::new(BigInt::from(s), BigInt::from(weight))).collect()
+            sums
         };
         let penalty: u128 = parts.iter().map(|(w, o)| *w as u128 * o.penalty_int as u128).sum();
-        let counts = weighted_sum(&|o: &Outcome| &o.counts[..]);
+        let mut counts = vec![0u128; shift];
+        counts.extend(weighted_sum(&|o: &Outcome| &o.counts[..]));
         let penalised = weighted_sum(&|o: &Outcome| &o.penalised[..]);
-        Outcome::from_exact(counts, Exact::new(BigInt::from(penalty), BigInt::from(weight))).with_penalised(&penalised)
+        let narrow = |v: &[u128]| v.iter().map(|&x| u64::try_from(x).ok()).collect::<Option<Vec<u64>>>();
+        if divisor == 1
+            && let (Some(counts), Some(penalised), Ok(penalty_int)) = (narrow(&counts), narrow(&penalised), u64::try_from(penalty))
+        {
+            return Outcome { counts, penalty_int, penalised, fraction: None };
+        }
+        let exact = |v: Vec<u128>| v.into_iter().map(|s| Exact::new(BigInt::from(s), BigInt::from(divisor))).collect::<Vec<Exact>>();
+        Outcome::from_exact(exact(counts), Exact::new(BigInt::from(penalty), BigInt::from(divisor))).with_penalised(&exact(penalised))
     }
 
     /// The outcome with every count and the penalty multiplied by `factor`
