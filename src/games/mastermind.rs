@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Result, invalid};
 use crate::games::permutations;
-use crate::search::problem::code_list;
+use crate::search::problem::{code_list, merge_orbits};
 use crate::search::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
 use rayon::prelude::*;
 
@@ -279,17 +279,17 @@ impl SearchProblem for Mastermind {
         self.code_label(query)
     }
     /// Finds the symmetries that map `set` onto itself (for sets of at least
-    /// `SYMMETRY_MIN_SET` codes, see [`Mastermind::set_stabilizer`]) and keeps
-    /// the smallest query of each orbit.
-    fn distinct_up_to_symmetry(&self, _: &(), set: &Vec<CodeId>, candidates: Vec<QueryId>) -> Vec<QueryId> {
+    /// `SYMMETRY_MIN_SET` codes, see [`Mastermind::set_stabilizer`]) and merges
+    /// the queries of each orbit.
+    fn symmetry_classes(&self, _: &(), set: &Vec<CodeId>, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
         if set.len() < SYMMETRY_MIN_SET {
-            return candidates;
+            return weighted.to_vec();
         }
         let fixing = self.set_stabilizer(set);
         if fixing.is_empty() {
-            return candidates;
+            return weighted.to_vec();
         }
-        candidates.into_iter().filter(|&q| fixing.iter().all(|g| self.image(g, q) >= q)).collect()
+        merge_orbits(weighted, |q| fixing.iter().map(|g| self.image(g, q)).fold(q, QueryId::min))
     }
 }
 

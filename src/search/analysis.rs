@@ -224,6 +224,15 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 
     /// Exact weighted mean of the outcomes after each chosen query.
     fn mean_over(&self, state: &P::State, set: &P::Set, chosen: &[(u64, QueryId)]) -> Outcome {
+        // Tied queries that a symmetry of the node maps onto each other have
+        // equal subtrees: one per orbit, with the orbit's weight.
+        let merged;
+        let chosen = if chosen.len() > 1 {
+            merged = self.problem.symmetry_classes(state, set, chosen);
+            &merged[..]
+        } else {
+            chosen
+        };
         if chosen.len() > 1 && self.problem.set_size(set) <= DISTINCT_TIES_SET {
             return self.mean_over_distinct(state, set, chosen);
         }

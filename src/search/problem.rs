@@ -186,12 +186,30 @@ pub trait SearchProblem: Sync {
     }
     /// Human-readable query, e.g. `AABC`.
     fn query_label(&self, query: QueryId) -> String;
-    /// Drops queries that a symmetry of the game mapping `set` onto itself (and
-    /// fixing `state`) sends to a query kept: equivalent queries have subtrees of
-    /// equal value (used by the perfect search). Default: keeps all.
-    fn distinct_up_to_symmetry(&self, _state: &Self::State, _set: &Self::Set, candidates: Vec<QueryId>) -> Vec<QueryId> {
-        candidates
+    /// `weighted` (weight, query) pairs merged by the symmetries of the game
+    /// that fix `state` and map `set` onto itself: one pair per orbit, its
+    /// smallest query with the orbit's summed weight, in query order. Queries of
+    /// one orbit have equal subtrees under every H_α strategy with MIX (and
+    /// equal values under perfect play). `weighted` must be closed under those
+    /// symmetries (admissible queries, or the tied ones). Default: no symmetry.
+    fn symmetry_classes(&self, _state: &Self::State, _set: &Self::Set, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
+        weighted.to_vec()
     }
+    /// The smallest query of each orbit of `candidates` ([`Self::symmetry_classes`]).
+    fn distinct_up_to_symmetry(&self, state: &Self::State, set: &Self::Set, candidates: Vec<QueryId>) -> Vec<QueryId> {
+        let weighted: Vec<(u64, QueryId)> = candidates.into_iter().map(|q| (1, q)).collect();
+        self.symmetry_classes(state, set, &weighted).into_iter().map(|(_, q)| q).collect()
+    }
+}
+
+/// `weighted` merged by orbits: `orbit_min(q)` is the smallest query of q's
+/// orbit; weights of one orbit add up under it. In query order.
+pub fn merge_orbits(weighted: &[(u64, QueryId)], orbit_min: impl Fn(QueryId) -> QueryId) -> Vec<(u64, QueryId)> {
+    let mut classes: std::collections::BTreeMap<QueryId, u64> = std::collections::BTreeMap::new();
+    for &(w, q) in weighted {
+        *classes.entry(orbit_min(q)).or_insert(0) += w;
+    }
+    classes.into_iter().map(|(q, w)| (w, q)).collect()
 }
 
 /// Class sizes of several queries, flattened (see [`SearchProblem::class_sizes_batch`]).

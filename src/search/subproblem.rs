@@ -103,8 +103,8 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn query_label(&self, q: QueryId) -> String {
         self.inner.query_label(q)
     }
-    fn distinct_up_to_symmetry(&self, state: &P::State, set: &P::Set, candidates: Vec<QueryId>) -> Vec<QueryId> {
-        self.inner.distinct_up_to_symmetry(state, set, candidates)
+    fn symmetry_classes(&self, state: &P::State, set: &P::Set, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
+        self.inner.symmetry_classes(state, set, weighted)
     }
 }
 

@@ -21,7 +21,7 @@ use super::patterns::Patterns;
 use super::symmetry::{BoardAction, permutation_rank};
 use crate::error::{Error, Result};
 use crate::games::permutations;
-use crate::search::problem::ClassSizes;
+use crate::search::problem::{ClassSizes, merge_orbits};
 use crate::search::{AnswerId, CodeId, Exact, QueryId, SearchProblem, Terminal};
 use num_bigint::BigInt;
 use rayon::prelude::*;
@@ -918,12 +918,13 @@ impl SearchProblem for Beams {
         format!("colour {c} diagonal {d}")
     }
     /// Symmetries (board symmetry g, permutation π of the asked colours) that fix
-    /// the used diagonals and map the set onto itself; keeps the smallest query of
-    /// each orbit. Reduced colour offers only (asked colours are 0..k−1).
-    fn distinct_up_to_symmetry(&self, state: &BeamsState, set: &CodeSet, candidates: Vec<QueryId>) -> Vec<QueryId> {
-        let Some(action) = &self.action else { return candidates };
+    /// the used diagonals and map the set onto itself; merges the queries of
+    /// each orbit. Reduced colour offers only (asked colours are 0..k−1; the new
+    /// colour and its MIX multiplicity stay).
+    fn symmetry_classes(&self, state: &BeamsState, set: &CodeSet, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
+        let Some(action) = &self.action else { return weighted.to_vec() };
         if self.offer == ColourOffer::All || set.size < SYMMETRY_MIN_SET {
-            return candidates;
+            return weighted.to_vec();
         }
         let asked = state.asked as usize;
         let mut fixing: Vec<(usize, Vec<u8>)> = Vec::new();
@@ -942,18 +943,12 @@ impl SearchProblem for Beams {
             }
         }
         if fixing.is_empty() {
-            return candidates;
+            return weighted.to_vec();
         }
-        candidates
-            .into_iter()
-            .filter(|&q| {
-                let (c, d) = self.decode_query(q);
-                fixing.iter().all(|(g, pi)| {
-                    let c2 = if c < pi.len() { pi[c] as usize } else { c };
-                    self.query_id(c2, action.diagonal[*g][d]) >= q
-                })
-            })
-            .collect()
+        merge_orbits(weighted, |q| {
+            let (c, d) = self.decode_query(q);
+            fixing.iter().map(|(g, pi)| self.query_id(if c < pi.len() { pi[c] as usize } else { c }, action.diagonal[*g][d])).fold(q, QueryId::min)
+        })
     }
 }
 
