@@ -606,3 +606,31 @@ fn node_with_every_diagonal_used_is_terminal() {
         }
     }
 }
+
+/// At the root of Beams(6c,3p) the full set is symmetric under the 12 board
+/// symmetries: the 15 first queries (colour 0, any diagonal) fall into the 3
+/// orbits of diagonals by their offset from the centre (seed002-ch4.md §3.3),
+/// and the weights of each orbit add up.
+#[test]
+fn symmetry_classes_merge_root_orbits() {
+    let g = game("6c3p", QueryOrder::ColourFirst);
+    let (state, all) = (g.initial_state(), g.full_set());
+    let weighted: Vec<(u64, u32)> = g.admissible_queries(&state).into_iter().map(|q| (1, q)).collect();
+    assert_eq!(weighted.len(), 15);
+    let classes = g.symmetry_classes(&state, &all, &weighted);
+    let mut sizes: Vec<u64> = classes.iter().map(|c| c.0).collect();
+    sizes.sort_unstable();
+    assert_eq!(sizes, vec![3, 6, 6]);
+    assert_eq!(g.distinct_up_to_symmetry(&state, &all, weighted.iter().map(|w| w.1).collect()).len(), 3);
+    // Members of one orbit split the set alike: at least `weight` queries
+    // have the representative's class sizes.
+    let sizes_of = |q| {
+        let mut s = g.class_sizes_batch(&[q], &all).get(0).to_vec();
+        s.sort_unstable();
+        s
+    };
+    for (weight, rep) in classes {
+        let alike = weighted.iter().filter(|w| sizes_of(w.1) == sizes_of(rep)).count() as u64;
+        assert!(alike >= weight, "query {rep}: {alike} alike, orbit weight {weight}");
+    }
+}
