@@ -210,7 +210,7 @@ struct BeamsArgs {
     /// Recheck mode: the unit numbers, comma-separated (e.g. 3,17,250).
     #[arg(long, value_delimiter = ',')]
     units: Vec<u64>,
-    /// Recheck mode and --after: walk the plain tree, without merging equivalent nodes.
+    /// Recheck mode and --after: walk the plain tree, without merging equivalent nodes or symmetric tied queries.
     #[arg(long)]
     no_merge: bool,
     /// Analyse only the codes that give these answers, as QUERY:ANSWER steps asked in

@@ -66,8 +66,10 @@ pub struct RunOptions {
     pub large_set_bytes: usize,
     /// Treat nodes the game declares equivalent as one: key them by reduced
     /// state ([`SearchProblem::reduced_state`]) and residual key
-    /// ([`SearchProblem::residual_key`]). Default on; tests turn it off to
-    /// check that it changes nothing.
+    /// ([`SearchProblem::residual_key`]), and expand tied queries that a
+    /// symmetry of the node maps onto each other once
+    /// ([`SearchProblem::symmetry_classes`]). Default on; tests and `--recheck
+    /// --no-merge` turn it off to check that it changes nothing.
     pub merge_equivalent: bool,
 }
 
@@ -227,7 +229,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         // Tied queries that a symmetry of the node maps onto each other have
         // equal subtrees: one per orbit, with the orbit's weight.
         let merged;
-        let chosen = if chosen.len() > 1 {
+        let chosen = if chosen.len() > 1 && self.merge_equivalent {
             merged = self.problem.symmetry_classes(state, set, chosen);
             &merged[..]
         } else {
