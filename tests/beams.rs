@@ -634,3 +634,36 @@ fn symmetry_classes_merge_root_orbits() {
         assert!(alike >= weight, "query {rep}: {alike} alike, orbit weight {weight}");
     }
 }
+
+/// The committed exact Beams(6c,3p) H_0 reduced-list MIX run (thesis: Monte-Carlo
+/// only, ≈ 8.080): small units recompute exactly on the plain tree (no merging
+/// of equivalent nodes, no symmetric ties), and the exact mean lies in the 2σ
+/// interval of the committed 200 000-game simulation of the same strategy.
+#[test]
+fn beams_6c3p_h0_mix_reduced_run_checks() {
+    use renyi_search::games::beams::game::ColourOffer;
+    use renyi_search::search::Exact;
+    use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
+    use renyi_search::search::units::{ShardFile, merge};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/beams-6c3p-runs/");
+    let g = Beams::new(enumerate(v("6c3p")), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap().with_offer(ColourOffer::ReducedUnweighted);
+    let strategy = Strategy::new("0".parse().unwrap(), TieRule::mix());
+    let run_path = format!("{dir}beams-6c3p-h0-mix-reduced.json");
+    let (header, records) = read_run(std::path::Path::new(&run_path)).unwrap();
+    check_header(&g, strategy, &header).unwrap();
+    let plain = RunOptions { merge_equivalent: false, ..RunOptions::default() };
+    let small: Vec<_> = records.iter().filter(|r| r.codes <= 1200).take(6).collect();
+    assert_eq!(small.len(), 6);
+    for record in small {
+        let check = recheck_unit(&g, strategy, record, plain).unwrap();
+        assert!(check.agrees, "unit {} {:?}: recorded {} recomputed {}", record.index, record.path, check.recorded_total, check.recomputed_total);
+    }
+    let file: ShardFile = serde_json::from_str(&std::fs::read_to_string(&run_path).unwrap()).unwrap();
+    let (_, outcome) = merge(std::slice::from_ref(&file)).unwrap();
+    assert_eq!(outcome.codes(), Exact::from_integer(223_920.into()));
+    let mean = renyi_search::search::outcome::exact_f64(&outcome.total()) / 223_920.0;
+    let mc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}beams-6c3p-h0-mix-reduced-montecarlo.json")).unwrap()).unwrap();
+    let interval = &mc["simulation"]["interval"];
+    let (low, high) = (interval[0].as_f64().unwrap(), interval[1].as_f64().unwrap());
+    assert!(low <= mean && mean <= high, "exact mean {mean} outside the Monte-Carlo interval [{low}, {high}]");
+}
