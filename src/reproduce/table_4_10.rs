@@ -300,7 +300,7 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
         s += &format!("Timing {variant}: all LEX cells {:.2} s, all MIX cells {:.2} s ({} threads).\n", secs(true), secs(false), p.threads);
     }
     s += "Not computed here: 6c3p H_0 MIX (thesis ≈ 8.080, a Monte-Carlo estimate): its tie sets are so large that the exact \
-MIX tree takes over an hour; it runs in resumable work units (next section).\n";
+MIX tree takes about 40 minutes (reduced list) or more; it runs in resumable work units (next section).\n";
     s
 }
 
