@@ -234,23 +234,12 @@ resumable; `merge <run>.json` re-adds them), kept in `beams-<variant>-runs/`. Th
     s += "| variant | α | rule | total (exact) | mean (ours) | thesis (Monte-Carlo) | within ±0.05 | penalty total | codes paying p points | max depth | units | wall s (all sessions) | peak GiB |\n";
     s += "|---|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|\n";
     for (variant, c) in cells {
-        let ours: f64 = c.mean_vs_thesis.ours.parse().unwrap_or(f64::NAN);
-        let thesis: f64 = c.mean_vs_thesis.published.parse().unwrap_or(f64::NAN);
-        let gib = c.peak_memory_bytes.map_or("?".to_string(), |b| format!("{:.1}", b as f64 / (1u64 << 30) as f64));
-        s += &format!(
-            "| {variant} | {} | {} | {} | {} | ≈ {}* | {} | {} | {} | {} | {} | {} | {gib} |\n",
-            c.alpha.replace("inf", "∞"),
-            c.column,
-            c.total,
-            c.mean_vs_thesis.ours,
-            c.mean_vs_thesis.published,
-            if (ours - thesis).abs() <= THESIS_MONTE_CARLO_BOUND { "yes" } else { "no" },
-            c.penalty_total,
-            c.penalised.as_deref().map_or("?".to_string(), penalty_split_text),
-            c.depth_histogram.iter().rposition(|n| n != "0").unwrap_or(0),
-            c.units,
-            c.sessions_wall_seconds.map_or("?".to_string(), |w| format!("{w:.0}")),
-        );
+        let (ours, thesis) = (&c.mean_vs_thesis.ours, c.mean_vs_thesis.published);
+        let near = (ours.parse().unwrap_or(f64::NAN) - thesis.parse::<f64>().unwrap_or(f64::NAN)).abs() <= THESIS_MONTE_CARLO_BOUND;
+        let rule = format!("{} | {}", c.alpha.replace("inf", "∞"), c.column);
+        let within = if near { "yes" } else { "no" };
+        s += &format!("| {variant} | {rule} | {} | {ours} | ≈ {thesis}* | {within} | {} | {} |", c.total, c.penalty_total, c.split_text());
+        s += &format!(" {} | {} | {} | {} |\n", c.max_depth(), c.units, c.sessions_wall_text(), c.peak_gib_text());
     }
     s
 }
@@ -403,6 +392,28 @@ pub struct FullCell {
     pub resumed_units: Option<u64>,
 }
 
+impl FullCell {
+    /// The deepest depth any code reaches.
+    fn max_depth(&self) -> usize {
+        self.depth_histogram.iter().rposition(|n| n != "0").unwrap_or(0)
+    }
+
+    /// Codes by penalty points, or "not recorded".
+    fn split_text(&self) -> String {
+        self.penalised.as_deref().map_or_else(|| "not recorded".to_string(), penalty_split_text)
+    }
+
+    /// Wall seconds over all sessions, or "?".
+    fn sessions_wall_text(&self) -> String {
+        self.sessions_wall_seconds.map_or_else(|| "?".to_string(), |w| format!("{w:.0}"))
+    }
+
+    /// Peak memory in GiB, or "?".
+    fn peak_gib_text(&self) -> String {
+        self.peak_memory_bytes.map_or_else(|| "?".to_string(), |b| format!("{:.1}", b as f64 / (1u64 << 30) as f64))
+    }
+}
+
 /// Peak memory from GNU `time -v` output ("Maximum resident set size (kbytes): N").
 fn gnu_time_peak_bytes(text: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.trim_start().starts_with("Maximum resident set size (kbytes):"))?;
@@ -537,8 +548,7 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
     s += &format!("Rules: {RULES}.\n\n{MIX_RULES}.\n\n");
     s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | from scratch | all sessions wall s | unit thread-s | peak GiB |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|\n";
     for c in cells {
-        let max_depth = c.depth_histogram.iter().rposition(|n| n != "0").unwrap_or(0);
-        let split = c.penalised.as_deref().map_or_else(|| "not recorded".to_string(), penalty_split_text);
+        let (max_depth, split) = (c.max_depth(), c.split_text());
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} | {} | {:.0} | {} |\n",
             c.alpha.replace("inf", "∞"),
@@ -552,9 +562,9 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
             max_depth,
             c.seconds,
             c.resumed_units.map_or("?", |r| if r == 0 { "yes" } else { "no" }),
-            c.sessions_wall_seconds.map_or_else(|| "?".to_string(), |w| format!("{w:.0}")),
+            c.sessions_wall_text(),
             c.unit_thread_seconds,
-            c.peak_memory_bytes.map_or_else(|| "?".to_string(), |b| format!("{:.1}", b as f64 / (1u64 << 30) as f64))
+            c.peak_gib_text()
         );
     }
     let missing: Vec<String> = FULL_ROWS
