@@ -205,12 +205,18 @@ pub fn runs_dir(variant: &str) -> String {
     format!("beams-{variant}-runs")
 }
 
+/// The file stem of a work-unit run (`.jsonl` checkpoint, `.json` finished
+/// run, `.time.txt` GNU time output) in [`runs_dir`].
+fn run_name(variant: &str, alpha: &str, column: Column) -> String {
+    format!("beams-{variant}-h{alpha}-{}", column.slug())
+}
+
 /// The finished runs of [`WORK_UNIT_ROWS`] in `dir` (missing ones are left out).
 fn work_unit_cells(dir: &Path) -> Result<Vec<(&'static str, FullCell)>> {
     let mut out = Vec::new();
     for (variant, alpha, column, thesis) in WORK_UNIT_ROWS {
         let runs = dir.join(runs_dir(variant));
-        let name = format!("beams-{variant}-h{alpha}-{}", column.slug());
+        let name = run_name(variant, alpha, column);
         let strategy = Strategy::new(alpha.parse()?, column_tie(column));
         let Some(file) = finished_run(&runs.join(format!("{name}.json")), column_game_name(Variant::from_str(variant)?, column), strategy, FULL_LEVELS) else {
             continue;
@@ -311,9 +317,6 @@ pub const FULL_ROWS: [(&str, Column, &str); 12] = [
     ("2", MixReduced, "10.4628"),
     ("1", MixReduced, "10.2827"),
 ];
-
-/// Where the 6c6p runs keep their checkpoints and finished shard files, below the results directory.
-pub const RUNS_DIR: &str = "beams-6c6p-runs";
 
 /// The Monte-Carlo run (`simulate beams 6c6p --alpha 1 --tie mix --out …`)
 /// that the full report checks the exact H_1-MIX mean against, in the results directory.
@@ -429,14 +432,14 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
     use crate::search::units::{Shard, UnitRun, run_units, write_shard};
     let started = SystemTime::now();
     let clock = Instant::now();
-    let runs = dir.join(RUNS_DIR);
+    let runs = dir.join(runs_dir("6c6p"));
     std::fs::create_dir_all(&runs).map_err(|e| crate::error::Error::Io { path: runs.display().to_string(), source: e })?;
     let variant = Variant::from_str("6c6p")?;
     let mut patterns: Option<Patterns> = None;
     let mut cells = Vec::new();
     let mut monte_carlo = None;
     for (alpha, column, thesis) in FULL_ROWS {
-        let name = format!("beams-6c6p-h{alpha}-{}", column.slug());
+        let name = run_name("6c6p", alpha, column);
         let (done, checkpoint) = (runs.join(format!("{name}.json")), runs.join(format!("{name}.jsonl")));
         let strategy = Strategy::new(alpha.parse()?, column_tie(column));
         let file = match finished_run(&done, column_game_name(variant, column), strategy, FULL_LEVELS) {
