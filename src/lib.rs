@@ -13,6 +13,7 @@
 
 pub mod alpha;
 pub mod chess;
+pub mod curve;
 pub mod entropy;
 pub mod error;
 pub mod games;

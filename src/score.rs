@@ -99,6 +99,36 @@ impl RenyiScore {
     }
 }
 
+impl RenyiScore {
+    /// Whether two partitions of one set tie exactly under H_α — decided
+    /// without any floating point (unlike the sign in [`Self::compare`]):
+    /// equal multisets, equal class counts (α = 0), equal largest classes
+    /// (∞), equal Π c^c (α = 1), equal Σ c^k (integer k), or equal radical
+    /// decompositions of Σ c^{p/q}.
+    pub fn ties_exactly(&self, a: &[u64], b: &[u64]) -> bool {
+        let (mut a, mut b) = (a.to_vec(), b.to_vec());
+        a.sort_unstable();
+        b.sort_unstable();
+        if a == b {
+            return true;
+        }
+        match self.alpha {
+            Alpha::Infinity => a.last() == b.last(),
+            Alpha::Finite { num: 0, .. } => a.len() == b.len(),
+            Alpha::Finite { num, den } => {
+                let (ra, rb) = multiset_difference(&a, &b);
+                if num == den {
+                    compare_shannon(&ra, &rb) == Ordering::Equal
+                } else if den == 1 {
+                    power_sum_big(&ra, num) == power_sum_big(&rb, num)
+                } else {
+                    radical_decomposition(&ra, num, den) == radical_decomposition(&rb, num, den)
+                }
+            }
+        }
+    }
+}
+
 /// Class sizes below this have their c·log2 c in a table.
 const XLOG2X_TABLE: usize = 4096;
 

@@ -137,7 +137,7 @@ pub fn decide_finest_first<P: SearchProblem>(problem: &P, strategy: &Strategy, s
 /// without solving answers. (A query can only be a possible secret in a game
 /// with solving answers — asking the secret solves it — so games with them,
 /// like Mastermind, take the full decision without checking every query.)
-fn finest_first_is_exact<P: SearchProblem>(problem: &P, rule: &TieRule, set: &P::Set, queries: &[QueryId]) -> bool {
+pub(crate) fn finest_first_is_exact<P: SearchProblem>(problem: &P, rule: &TieRule, set: &P::Set, queries: &[QueryId]) -> bool {
     match rule.kind {
         TieBreak::Lex if problem.has_solving_answers() => !rule.possible_secrets_first,
         TieBreak::Lex => !rule.possible_secrets_first || !queries.iter().any(|&q| problem.is_possible_secret(q, set)),

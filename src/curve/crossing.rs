@@ -1,0 +1,391 @@
+//! Where two partitions of one set exchange their order under H_α.
+//!
+//! For partitions P, Q of the same n codes let D(α) = Σ_{c∈P} c^α − Σ_{c∈Q} c^α.
+//! Then H_α(P) > H_α(Q) ⟺ D(α)·(1 − α) > 0 for 0 < α ≠ 1 (thesis Def. 4.1:
+//! H_α = log₂(Σ (c/n)^α)/(1 − α)). D(1) = n − n = 0 always; that root is a
+//! crossing of H only when D'(1) = 0 too (an exact H_1 tie such as
+//! {4,1,1,1,1} vs {2,2,2,2}). D is an exponential sum Σ_b w_b·b^α with integer
+//! weights; it has at most as many real roots as its weights, ordered by base,
+//! have sign changes (Descartes' rule for exponential sums), so one change
+//! means no crossing at all.
+//!
+//! Roots are isolated on F(α) = D(α)/M^α (M the largest base, same roots) by
+//! branch and prune with [`Interval`] arithmetic: an interval on which F
+//! excludes 0 has no root; one on which F' excludes 0 has at most one, found by
+//! the signs at its ends and refined by bisection. Known zeros (α = 1, α = 0
+//! when the class counts agree, a breakpoint of the same pair) are cut out by
+//! a neighbourhood on which F' (or F'' after an exact F'(e) = 0) has no zero —
+//! Rolle's theorem then leaves no other root in it.
+
+use super::interval::Interval;
+use crate::alpha::Alpha;
+use crate::score::RenyiScore;
+use num_bigint::BigUint;
+use num_integer::Integer;
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// Roots are refined until their enclosure is at most this wide (or 4 ulp
+/// of α, where that is wider: α above about 200).
+pub const ROOT_WIDTH: f64 = 1e-13;
+
+/// The target width of a root enclosure near `x`.
+fn target_width(x: f64) -> f64 {
+    ROOT_WIDTH.max(4.0 * (x.abs().next_up() - x.abs()))
+}
+
+/// A pair of partitions reduced to what decides their order: the classes of
+/// P not in Q (`plus`) and of Q not in P (`minus`), all divided by their gcd,
+/// oriented so that `plus ≤ minus`. Pairs with equal keys have the same
+/// crossings: scaling every class by k multiplies D by k^α.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CrossKey {
+    pub plus: Vec<u64>,
+    pub minus: Vec<u64>,
+}
+
+/// The multiset difference of two sorted lists: (a \ b, b \ a).
+pub fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    let (mut i, mut j) = (0, 0);
+    let (mut ra, mut rb) = (Vec::new(), Vec::new());
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => {
+                ra.push(a[i]);
+                i += 1;
+            }
+            Ordering::Greater => {
+                rb.push(b[j]);
+                j += 1;
+            }
+            Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    ra.extend_from_slice(&a[i..]);
+    rb.extend_from_slice(&b[j..]);
+    (ra, rb)
+}
+
+/// A root of the pair's H-difference found by [`PairFunction::first_root`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RootFound {
+    /// A root certified inside [lo, hi] (the only one there).
+    Certified(f64, f64),
+    /// α = 1 exactly: D(1) = D'(1) = 0 (an exact H_1 tie).
+    AtOne,
+    /// F could not be proven non-zero near [lo, hi] (a tangency or a root
+    /// closer to a known one than f64 resolves); treated as a root.
+    Uncertified(f64, f64),
+}
+
+/// A zero of F known in advance at a search end: its enclosure and the order
+/// of the first derivative proven non-zero there (1, or 2 after an exact F' = 0).
+#[derive(Clone, Copy, Debug)]
+pub struct KnownZero {
+    pub at: Interval,
+    pub order: u32,
+}
+
+/// One end of a root search: the bound and possibly a known zero of F there.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchEnd {
+    pub x: f64,
+    pub zero: Option<KnownZero>,
+}
+
+impl SearchEnd {
+    pub fn plain(x: f64) -> SearchEnd {
+        SearchEnd { x, zero: None }
+    }
+}
+
+/// D(α) of a pair of partitions P, Q (sorted ascending), ready for root search.
+#[derive(Clone, Debug)]
+pub struct PairFunction {
+    /// P and Q in full (for exact comparisons at rational α).
+    pub p: Vec<u64>,
+    pub q: Vec<u64>,
+    pub key: Arc<CrossKey>,
+    /// (ln(b/M), w_b) for every base b with w_b ≠ 0, bases ascending.
+    terms: Vec<(Interval, f64)>,
+    /// The same terms as integers (b, w_b), for [`super::precise`].
+    raw: Vec<(u64, i64)>,
+    /// Sign changes of the weights ordered by base.
+    sign_changes: usize,
+    /// No root of D lies above this α.
+    root_bound: f64,
+    /// D(0) = 0 (equal numbers of classes).
+    zero_at_zero: bool,
+}
+
+impl PairFunction {
+    /// The pair function of two partitions of one set (class sizes in any
+    /// order); `None` if they are the same multiset.
+    pub fn new(p: &[u64], q: &[u64]) -> Option<PairFunction> {
+        let (mut p, mut q) = (p.to_vec(), q.to_vec());
+        p.sort_unstable();
+        q.sort_unstable();
+        let (plus, minus) = multiset_difference(&p, &q);
+        if plus.is_empty() && minus.is_empty() {
+            return None;
+        }
+        let g = plus.iter().chain(&minus).fold(0u64, |g, &x| g.gcd(&x));
+        let (kp, km): (Vec<u64>, Vec<u64>) = (plus.iter().map(|x| x / g).collect(), minus.iter().map(|x| x / g).collect());
+        let key = if kp <= km { CrossKey { plus: kp, minus: km } } else { CrossKey { plus: km, minus: kp } };
+        let mut weights: std::collections::BTreeMap<u64, i64> = std::collections::BTreeMap::new();
+        for &c in &plus {
+            *weights.entry(c).or_default() += 1;
+        }
+        for &c in &minus {
+            *weights.entry(c).or_default() -= 1;
+        }
+        weights.retain(|_, w| *w != 0);
+        let m = *weights.keys().next_back().expect("a non-empty difference");
+        let terms: Vec<(Interval, f64)> =
+            weights.iter().map(|(&b, &w)| (if b == m { Interval::exact(0.0) } else { Interval::ln_ratio(b, m) }, w as f64)).collect();
+        let signs: Vec<bool> = weights.values().map(|&w| w > 0).collect();
+        let sign_changes = signs.windows(2).filter(|s| s[0] != s[1]).count();
+        let w_top = weights[&m].unsigned_abs() as f64;
+        let rest: f64 = weights.iter().filter(|(b, _)| **b != m).map(|(_, w)| w.unsigned_abs() as f64).sum();
+        let second = weights.keys().rev().nth(1).copied();
+        let root_bound = match second {
+            Some(b2) if rest > w_top => {
+                // (b2/M)^α · rest < w_top for α > ln(rest/w_top)/ln(M/b2).
+                let bound = (rest / w_top).ln() / ((m as f64).ln() - (b2 as f64).ln());
+                bound * (1.0 + 1e-9) + 1e-9
+            }
+            _ => 0.0,
+        }
+        .max(1.0 + 1e-9);
+        let zero_at_zero = weights.values().sum::<i64>() == 0;
+        let raw = weights.iter().map(|(&b, &w)| (b, w)).collect();
+        Some(PairFunction { p, q, key: Arc::new(key), terms, raw, sign_changes, root_bound, zero_at_zero })
+    }
+
+    /// An enclosure of F^(k)(α) over all α in `a` (a ⊂ [0, ∞)).
+    pub fn eval(&self, a: Interval, k: u32) -> Interval {
+        let mut sum = Interval::exact(0.0);
+        for &(t, w) in &self.terms {
+            let e = a.mul(t).exp();
+            let mut term = e;
+            for _ in 0..k {
+                term = term.mul(t);
+            }
+            sum = sum.add(term.mul(Interval::exact(w)));
+        }
+        sum
+    }
+
+    /// The certified sign of F at the exact f64 point `x`: f64 intervals
+    /// first, 256-bit arithmetic when they cannot tell.
+    pub fn sign_at_point(&self, x: f64) -> Option<Ordering> {
+        self.eval(Interval::exact(x), 0).sign().or_else(|| super::precise::sign_at(&self.raw, x))
+    }
+
+    /// The certified sign of F on all of `at` (F monotone there if needed).
+    pub fn sign_on(&self, at: Interval) -> Option<Ordering> {
+        if let Some(s) = self.eval(at, 0).sign() {
+            return Some(s);
+        }
+        if at.lo == at.hi {
+            return self.sign_at_point(at.lo);
+        }
+        if self.eval(at, 1).contains_zero() {
+            return None;
+        }
+        let (a, b) = (self.sign_at_point(at.lo)?, self.sign_at_point(at.hi)?);
+        (a == b).then_some(a)
+    }
+
+    /// Whether H_α(P) and H_α(Q) tie exactly at the rational (or 0, ∞) α.
+    pub fn ties_at(&self, alpha: Alpha) -> bool {
+        RenyiScore::new(alpha).ties_exactly(&self.p, &self.q)
+    }
+
+    /// Whether D'(1) = 0 exactly, i.e. H_1(P) = H_1(Q).
+    pub fn shannon_tie(&self) -> bool {
+        self.ties_at(Alpha::integer(1))
+    }
+
+    /// Whether D'(0) = 0 exactly: Π_{c∈P} c = Π_{c∈Q} c.
+    fn product_tie(&self) -> bool {
+        let prod = |s: &[u64]| s.iter().fold(BigUint::from(1u32), |acc, &c| acc * c);
+        prod(&self.p) == prod(&self.q)
+    }
+
+    /// Whether H_α(P) > H_α(Q) just left (`below`) or right of a point where
+    /// the sign of F is `f_sign`, at α on the given side of 1.
+    pub fn p_better(f_sign: Ordering, alpha_above_one: bool) -> Option<bool> {
+        match f_sign {
+            Ordering::Equal => None,
+            s => Some((s == Ordering::Greater) != alpha_above_one),
+        }
+    }
+
+    /// Whether ψ = H(P) − H(Q) can have a root at all in (0, ∞): Descartes'
+    /// bound leaves only α = 1 (simple) with one sign change.
+    pub fn may_cross(&self) -> bool {
+        self.sign_changes >= 2
+    }
+
+    /// The first root of ψ strictly between `from` and `to` (either order:
+    /// the search runs from `from` towards `to`), where F(from) ≠ 0 unless
+    /// `from.zero` says otherwise.
+    pub fn first_root(&self, from: SearchEnd, to: SearchEnd) -> Option<RootFound> {
+        if !self.may_cross() {
+            return None;
+        }
+        let rightward = from.x < to.x;
+        let (mut lo, mut hi) = if rightward { (from, to) } else { (to, from) };
+        if hi.x > self.root_bound {
+            hi = SearchEnd::plain(self.root_bound.max(lo.x));
+        }
+        if lo.zero.is_none() && lo.x == 0.0 && self.zero_at_zero {
+            let order = if self.product_tie() { 2 } else { 1 };
+            lo.zero = Some(KnownZero { at: Interval::exact(0.0), order });
+        }
+        if lo.x >= hi.x {
+            return None;
+        }
+        if lo.x < 1.0 && 1.0 < hi.x {
+            let order = if self.shannon_tie() { 2 } else { 1 };
+            let one = SearchEnd { x: 1.0, zero: Some(KnownZero { at: Interval::exact(1.0), order }) };
+            let at_one = if order == 2 { Some(RootFound::AtOne) } else { None };
+            let (first, second) = if rightward { ((lo, one), (one, hi)) } else { ((one, hi), (lo, one)) };
+            return self.search(first.0, first.1, rightward).or(at_one).or_else(|| self.search(second.0, second.1, rightward));
+        }
+        for end in [&mut lo, &mut hi] {
+            if end.zero.is_none() && end.x == 1.0 {
+                let order = if self.shannon_tie() { 2 } else { 1 };
+                end.zero = Some(KnownZero { at: Interval::exact(1.0), order });
+            }
+        }
+        self.search(lo, hi, rightward)
+    }
+
+    /// Roots of F in (lo, hi) with known zeros at the ends cut out; the first
+    /// in the search direction.
+    fn search(&self, lo: SearchEnd, hi: SearchEnd, rightward: bool) -> Option<RootFound> {
+        let (mut a, mut b) = (lo.x, hi.x);
+        if let Some(z) = lo.zero {
+            match self.exclusion(z, b, true) {
+                Ok(x) => a = x,
+                Err(found) if rightward => return Some(found),
+                Err(_) => a = z.at.hi,
+            }
+        }
+        if let Some(z) = hi.zero {
+            match self.exclusion(z, a, false) {
+                Ok(x) => b = x,
+                Err(found) if !rightward => return Some(found),
+                Err(_) => b = z.at.lo,
+            }
+        }
+        if a >= b {
+            return None;
+        }
+        self.isolate(a, b, rightward, 0)
+    }
+
+    /// The far end of a neighbourhood of the known zero `z` (towards `limit`)
+    /// on which F has no other root, or an uncertified root next to `z`.
+    fn exclusion(&self, z: KnownZero, limit: f64, upward: bool) -> Result<f64, RootFound> {
+        let span = if upward { limit - z.at.hi } else { z.at.lo - limit };
+        let mut delta = span;
+        for _ in 0..64 {
+            let zone = if upward { Interval::new(z.at.lo, z.at.hi + delta) } else { Interval::new(z.at.lo - delta, z.at.hi) };
+            if !self.eval(zone, z.order).contains_zero() {
+                return Ok(if upward { z.at.hi + delta } else { z.at.lo - delta });
+            }
+            delta *= 0.5;
+            if delta <= target_width(z.at.hi) * 1e-3 {
+                break;
+            }
+        }
+        Err(RootFound::Uncertified(z.at.lo.min(z.at.lo - delta), z.at.hi.max(z.at.hi + delta)))
+    }
+
+    /// Branch and prune on [a, b].
+    fn isolate(&self, a: f64, b: f64, rightward: bool, depth: u32) -> Option<RootFound> {
+        let whole = Interval::new(a, b);
+        if !self.eval(whole, 0).contains_zero() {
+            return None;
+        }
+        let tiny = b - a <= target_width(b) || depth > 200;
+        if !self.eval(whole, 1).contains_zero() {
+            let (sa, sb) = (self.sign_at_point(a), self.sign_at_point(b));
+            match (sa, sb) {
+                (Some(x), Some(y)) if x == y => return None,
+                (Some(_), Some(_)) => return Some(self.refine(a, b, sa.expect("sign"))),
+                _ if tiny => return Some(RootFound::Uncertified(a, b)),
+                _ => {}
+            }
+        } else if tiny {
+            return Some(RootFound::Uncertified(a, b));
+        }
+        let m = 0.5 * (a + b);
+        let (first, second) = if rightward { ((a, m), (m, b)) } else { ((m, b), (a, m)) };
+        self.isolate(first.0, first.1, rightward, depth + 1).or_else(|| self.isolate(second.0, second.1, rightward, depth + 1))
+    }
+
+    /// Bisection of a sign change of monotone F on [a, b] (F(a) has sign `sa`).
+    fn refine(&self, mut a: f64, mut b: f64, sa: Ordering) -> RootFound {
+        while b - a > target_width(b) {
+            let m = 0.5 * (a + b);
+            if m <= a || m >= b {
+                break;
+            }
+            match self.sign_at_point(m) {
+                Some(s) if s == sa => a = m,
+                Some(_) => b = m,
+                // |F(m)| below 2^-190 of its terms: the root is m to within
+                // far less than an ulp of m.
+                None => return RootFound::Certified(m.next_down(), m.next_up()),
+            }
+        }
+        RootFound::Certified(a, b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn root(p: &[u64], q: &[u64], from: f64, to: f64) -> Option<RootFound> {
+        PairFunction::new(p, q).unwrap().first_root(SearchEnd::plain(from), SearchEnd::plain(to))
+    }
+
+    #[test]
+    fn trivial_root_at_one_is_not_a_crossing() {
+        // {3,3,3} is majorised by {7,1,1}: D = 3·3^α − 7^α − 2 vanishes at 0
+        // and 1 only, and neither is a crossing of H in (0, ∞).
+        assert_eq!(root(&[3, 3, 3], &[7, 1, 1], 0.0, 50.0), None);
+        assert_eq!(root(&[3, 3, 3], &[7, 1, 1], 50.0, 0.0), None);
+        // One sign change: D has no root but α = 1.
+        assert!(!PairFunction::new(&[2, 2, 2], &[3, 3]).unwrap().may_cross());
+    }
+
+    #[test]
+    fn exact_h1_tie_crosses_at_one() {
+        // {4,1,1,1,1} vs {2,2,2,2}: Π c^c = 256 both, D'(1) = 0.
+        assert_eq!(root(&[4, 1, 1, 1, 1], &[2, 2, 2, 2], 0.1, 5.0), Some(RootFound::AtOne));
+    }
+
+    #[test]
+    fn integer_crossing_enclosed() {
+        // n = 12: 1² + 5² + 6² = 2² + 3² + 7² = 62, an exact tie at α = 2.
+        let Some(RootFound::Certified(lo, hi)) = root(&[1, 5, 6], &[2, 3, 7], 1.5, 10.0) else { panic!() };
+        assert!(lo <= 2.0 && 2.0 <= hi);
+        assert!(PairFunction::new(&[1, 5, 6], &[2, 3, 7]).unwrap().ties_at(Alpha::integer(2)));
+    }
+
+    #[test]
+    fn keys_identify_scaled_pairs() {
+        let a = PairFunction::new(&[1, 5, 6, 9], &[2, 3, 7, 9]).unwrap();
+        let b = PairFunction::new(&[4, 6, 14], &[2, 10, 12]).unwrap();
+        assert_eq!(a.key, b.key);
+    }
+}

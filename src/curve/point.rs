@@ -1,0 +1,305 @@
+//! Points of the α-axis where a curve may change: exact rationals (with 0 and
+//! ∞) and certified irrational crossings.
+
+use super::crossing::PairFunction;
+use super::interval::Interval;
+use crate::alpha::Alpha;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+
+/// Counts comparisons of two different crossings whose enclosures overlapped
+/// (treated as one point) and crossings that could not be certified. Reported
+/// with every curve; expected to stay 0.
+pub static UNCERTIFIED: AtomicU64 = AtomicU64::new(0);
+
+/// Where a breakpoint comes from: the node and the two partitions that cross.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    /// |M| at the node.
+    pub codes: u64,
+    /// Depth of the node (the root is 0).
+    pub depth: usize,
+    /// Class sizes (descending) of the partition better just below the point…
+    pub below: Vec<u64>,
+    /// …and of the one better just above it.
+    pub above: Vec<u64>,
+    /// A query of each partition (canonically first), for the report.
+    pub queries: (String, String),
+}
+
+/// A certified irrational (or at least non-simple) root of a pair's D(α).
+#[derive(Clone, Debug)]
+pub struct Root {
+    /// The root lies in this enclosure (width ≤ 1e-13·max(1, α) when certified).
+    pub at: Interval,
+    pub pair: Arc<PairFunction>,
+    pub certified: bool,
+}
+
+/// A point α ∈ [0, ∞].
+#[derive(Clone, Debug)]
+pub enum Point {
+    /// An exact order: a rational, 0, or ∞.
+    Exact { alpha: Alpha, witness: Option<Arc<Witness>> },
+    /// A crossing of two partitions, known by a certified enclosure.
+    Root { root: Arc<Root>, witness: Option<Arc<Witness>> },
+}
+
+impl Point {
+    pub fn exact(alpha: Alpha) -> Point {
+        Point::Exact { alpha, witness: None }
+    }
+
+    pub fn zero() -> Point {
+        Point::exact(Alpha::integer(0))
+    }
+
+    pub fn infinity() -> Point {
+        Point::exact(Alpha::Infinity)
+    }
+
+    /// The exact α, if the point is one.
+    pub fn alpha(&self) -> Option<Alpha> {
+        match self {
+            Point::Exact { alpha, .. } => Some(*alpha),
+            Point::Root { .. } => None,
+        }
+    }
+
+    pub fn is_infinity(&self) -> bool {
+        matches!(self, Point::Exact { alpha: Alpha::Infinity, .. })
+    }
+
+    pub fn witness(&self) -> Option<&Arc<Witness>> {
+        match self {
+            Point::Exact { witness, .. } | Point::Root { witness, .. } => witness.as_ref(),
+        }
+    }
+
+    /// The same point with a witness attached.
+    pub fn with_witness(self, w: Arc<Witness>) -> Point {
+        match self {
+            Point::Exact { alpha, .. } => Point::Exact { alpha, witness: Some(w) },
+            Point::Root { root, .. } => Point::Root { root, witness: Some(w) },
+        }
+    }
+
+    /// An enclosure of the point (∞ is [∞, ∞]).
+    pub fn enclosure(&self) -> Interval {
+        match self {
+            Point::Exact { alpha: Alpha::Infinity, .. } => Interval::exact(f64::INFINITY),
+            Point::Exact { alpha: Alpha::Finite { num, den }, .. } => {
+                let x = *num as f64 / *den as f64;
+                if *den == 1 && *num < (1 << 53) { Interval::exact(x) } else { Interval::rounded(x) }
+            }
+            Point::Root { root, .. } => root.at,
+        }
+    }
+
+    /// A float inside the enclosure (for display and plots).
+    pub fn approx(&self) -> f64 {
+        let e = self.enclosure();
+        if e.lo.is_infinite() { e.lo } else { e.mid() }
+    }
+
+    /// Total order of points. Two different crossings whose enclosures
+    /// overlap are taken as one point and counted in [`UNCERTIFIED`].
+    pub fn order(&self, other: &Point) -> Ordering {
+        match (self, other) {
+            (Point::Exact { alpha: a, .. }, Point::Exact { alpha: b, .. }) => cmp_alpha(*a, *b),
+            (Point::Root { root: a, .. }, Point::Root { root: b, .. }) => {
+                if Arc::ptr_eq(a, b) {
+                    return Ordering::Equal;
+                }
+                match disjoint(a.at, b.at) {
+                    Some(o) => o,
+                    None => {
+                        if a.pair.key != b.pair.key {
+                            UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+                        }
+                        Ordering::Equal
+                    }
+                }
+            }
+            (Point::Exact { alpha, .. }, Point::Root { root, .. }) => exact_vs_root(*alpha, root),
+            (Point::Root { root, .. }, Point::Exact { alpha, .. }) => exact_vs_root(*alpha, root).reverse(),
+        }
+    }
+
+    pub fn same(&self, other: &Point) -> bool {
+        self.order(other) == Ordering::Equal
+    }
+
+    /// The point as an exact rational lower/upper bound (∞ → `None`).
+    fn bound(&self, upper: bool) -> Option<BigRational> {
+        match self {
+            Point::Exact { alpha: Alpha::Infinity, .. } => None,
+            Point::Exact { alpha: Alpha::Finite { num, den }, .. } => Some(BigRational::new(BigInt::from(*num), BigInt::from(*den))),
+            Point::Root { root, .. } => BigRational::from_float(if upper { root.at.hi } else { root.at.lo }),
+        }
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Point::Exact { alpha, .. } => write!(f, "{alpha}"),
+            Point::Root { root, .. } => write!(f, "[{:.15}, {:.15}]", root.at.lo, root.at.hi),
+        }
+    }
+}
+
+fn cmp_alpha(a: Alpha, b: Alpha) -> Ordering {
+    match (a, b) {
+        (Alpha::Infinity, Alpha::Infinity) => Ordering::Equal,
+        (Alpha::Infinity, _) => Ordering::Greater,
+        (_, Alpha::Infinity) => Ordering::Less,
+        (Alpha::Finite { num: n1, den: d1 }, Alpha::Finite { num: n2, den: d2 }) => (n1 as u128 * d2 as u128).cmp(&(n2 as u128 * d1 as u128)),
+    }
+}
+
+/// The order of two enclosures if they do not overlap.
+fn disjoint(a: Interval, b: Interval) -> Option<Ordering> {
+    if a.hi < b.lo {
+        Some(Ordering::Less)
+    } else if b.hi < a.lo {
+        Some(Ordering::Greater)
+    } else {
+        None
+    }
+}
+
+fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {
+    let a = Point::exact(alpha).enclosure();
+    if let Some(o) = disjoint(a, root.at) {
+        return o;
+    }
+    if alpha != Alpha::Infinity && root.pair.ties_at(alpha) {
+        return Ordering::Equal;
+    }
+    UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+    a.mid().partial_cmp(&root.at.mid()).unwrap_or(Ordering::Equal)
+}
+
+/// A rational strictly between two points (`lo` < `hi`), as simple as
+/// possible (smallest denominator), as an [`Alpha`]; `None` if the points are
+/// too close for a fraction of u64 parts.
+pub fn rational_between(lo: &Point, hi: &Point) -> Option<Alpha> {
+    let x = lo.bound(true)?;
+    let y = hi.bound(false);
+    let r = simplest_between(&x, y.as_ref(), 0)?;
+    Some(Alpha::Finite { num: r.numer().to_u64()?, den: r.denom().to_u64()? })
+}
+
+/// A dyadic rational m/2^k (exact in f64, so every sign at it can be
+/// certified) in the middle third of the open interval between two points,
+/// with k as small as possible; an integer above `lo` when `hi` is ∞.
+pub fn dyadic_between(lo: &Point, hi: &Point) -> Option<Alpha> {
+    let x = lo.enclosure().hi;
+    if hi.is_infinity() {
+        let k = x.floor() + 1.0;
+        return (k < 9.0e15).then(|| Alpha::integer(k as u64));
+    }
+    let y = hi.enclosure().lo;
+    let w = y - x;
+    let (a, b) = (x + w / 3.0, y - w / 3.0);
+    if !(x < a && a < b && b < y) {
+        return None;
+    }
+    for k in 0..62u32 {
+        let scale = (1u64 << k) as f64;
+        let m = (a * scale).ceil();
+        if m <= (b * scale).floor() && m < 9.0e15 {
+            return Alpha::ratio(m as u64, 1u64 << k).ok();
+        }
+    }
+    None
+}
+
+/// The fraction with the smallest denominator in the open interval (x, y)
+/// (y = `None`: unbounded), x ≥ 0; by continued fractions, exactly.
+pub fn simplest_between(x: &BigRational, y: Option<&BigRational>, depth: u32) -> Option<BigRational> {
+    if depth > 80 || y.is_some_and(|y| y <= x) {
+        return None;
+    }
+    let fl = x.floor();
+    let next = &fl + BigRational::one();
+    if y.is_none_or(|y| &next < y) {
+        return Some(next);
+    }
+    let y = y?;
+    let frac_y = y - &fl;
+    if *x == fl {
+        // (fl, y): fl + 1/t with the least integer t > 1/(y − fl).
+        let t = (frac_y.recip()).floor() + BigRational::one();
+        return Some(fl + t.recip());
+    }
+    let inner = simplest_between(&frac_y.recip(), Some(&(x - &fl).recip()), depth + 1)?;
+    if inner.is_zero() {
+        return None;
+    }
+    Some(fl + inner.recip())
+}
+
+/// The simplest rational in the closed enclosure if H_α of the pair ties
+/// exactly there (a rational crossing such as α = 2 for {1,5,6}, {2,3,7}).
+pub fn exact_root_in(at: Interval, pair: &PairFunction) -> Option<Alpha> {
+    let lo = BigRational::from_float(at.lo)?;
+    let hi = BigRational::from_float(at.hi)?;
+    // Widen by one part in 10^15 so that an endpoint that is itself the root is inside.
+    let eps = BigRational::new(BigInt::one(), BigInt::from(1_000_000_000_000_000u64));
+    let x = (&lo - &lo * &eps - &eps).max(BigRational::zero());
+    let r = if lo == hi && lo.is_integer() { lo.clone() } else { simplest_between(&x, Some(&(&hi + &hi * &eps + &eps)), 0)? };
+    let (num, den) = (r.numer().to_u64()?, r.denom().to_u64()?);
+    if den > 1_000_000 || num / den > 4096 {
+        return None;
+    }
+    let alpha = Alpha::ratio(num, den).ok()?;
+    pair.ties_at(alpha).then_some(alpha)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn simplest_fractions() {
+        assert_eq!(simplest_between(&q(0, 1), None, 0), Some(q(1, 1)));
+        assert_eq!(simplest_between(&q(1, 3), Some(&q(1, 2)), 0), Some(q(2, 5)));
+        assert_eq!(simplest_between(&q(1, 1), Some(&q(2, 1)), 0), Some(q(3, 2)));
+        assert_eq!(simplest_between(&q(13, 10), Some(&q(134, 100)), 0), Some(q(4, 3)));
+        assert_eq!(simplest_between(&q(1337, 1000), Some(&q(1338, 1000)), 0), Some(q(99, 74)));
+        assert_eq!(simplest_between(&q(2, 1), Some(&q(2, 1)), 0), None);
+    }
+
+    #[test]
+    fn exact_points_order() {
+        let p = |s: &str| Point::exact(s.parse().unwrap());
+        assert_eq!(p("1.34").order(&p("67/50")), Ordering::Equal);
+        assert_eq!(p("1/3").order(&p("0.3333")), Ordering::Greater);
+        assert_eq!(p("inf").order(&p("1000000")), Ordering::Greater);
+        assert_eq!(rational_between(&p("1.3"), &p("1.34")), Some("4/3".parse().unwrap()));
+        assert_eq!(dyadic_between(&p("0"), &p("1")), Some("0.5".parse().unwrap()));
+        assert_eq!(dyadic_between(&p("1"), &Point::infinity()), Some(Alpha::integer(2)));
+        assert_eq!(dyadic_between(&p("1.3"), &p("1.34")), Some(Alpha::ratio(169, 128).unwrap()));
+        assert_eq!(rational_between(&p("0"), &Point::infinity()), Some(Alpha::integer(1)));
+    }
+
+    #[test]
+    fn rational_crossing_recognised() {
+        let pair = PairFunction::new(&[1, 5, 6], &[2, 3, 7]).unwrap();
+        let at = Interval::new(2.0 - 1e-14, 2.0 + 1e-14);
+        assert_eq!(exact_root_in(at, &pair), Some(Alpha::integer(2)));
+        let other = PairFunction::new(&[1, 5, 6], &[2, 2, 8]).unwrap();
+        assert_eq!(exact_root_in(at, &other), None);
+    }
+}

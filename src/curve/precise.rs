@@ -1,0 +1,78 @@
+//! 256-bit evaluation of a pair's F(α) = Σ w_b·(b/M)^α, for the signs that
+//! f64 interval arithmetic cannot settle (roots where the terms of F cancel
+//! to within 1e-13 of their size, e.g. close to the trivial root α = 1).
+//!
+//! astro-float rounds every operation to nearest at the requested precision
+//! (its documentation: results are correctly rounded). We evaluate at
+//! [`PRECISION`] bits and allow a relative error of 2^-200 per term — about
+//! 2^50 times the rounding error of the handful of operations per term — so
+//! the sign is certified whenever |F| exceeds that bound.
+
+use astro_float::{BigFloat, Consts, RoundingMode};
+use std::cell::RefCell;
+use std::cmp::Ordering;
+
+/// Working precision in bits.
+pub const PRECISION: usize = 256;
+
+thread_local! {
+    static CONSTS: RefCell<Option<Consts>> = const { RefCell::new(None) };
+}
+
+/// The certified sign of Σ w·(b/M)^α at the exact f64 `alpha` ≥ 0, where
+/// `terms` are (b, w) and M is the largest b; `None` if |F| is below the
+/// error bound (then F is 0 to within 2^-190 of its terms' size).
+pub fn sign_at(terms: &[(u64, i64)], alpha: f64) -> Option<Ordering> {
+    CONSTS.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let cc = match slot.as_mut() {
+            Some(cc) => cc,
+            None => slot.insert(Consts::new().ok()?),
+        };
+        let p = PRECISION;
+        let rm = RoundingMode::ToEven;
+        let m = terms.iter().map(|t| t.0).max()?;
+        let ln_m = BigFloat::from_u64(m, p).ln(p, rm, cc);
+        let a = BigFloat::from_f64(alpha, p);
+        let mut sum = BigFloat::from_u64(0, p);
+        let mut size = BigFloat::from_u64(0, p);
+        for &(b, w) in terms {
+            let t = BigFloat::from_u64(b, p).ln(p, rm, cc).sub(&ln_m, p, rm);
+            let e = a.mul(&t, p, rm).exp(p, rm, cc);
+            let wb = BigFloat::from_u64(w.unsigned_abs(), p);
+            let term = e.mul(&wb, p, rm);
+            sum = if w > 0 { sum.add(&term, p, rm) } else { sum.sub(&term, p, rm) };
+            size = size.add(&term, p, rm);
+        }
+        if sum.is_nan() || size.is_nan() {
+            return None;
+        }
+        // Error bound: size · 2^-200 (as a BigFloat: size / 2^200).
+        let scale = BigFloat::from_u64(1, p).div(&BigFloat::from_u64(1 << 40, p), p, rm);
+        let mut bound = size;
+        for _ in 0..5 {
+            bound = bound.mul(&scale, p, rm);
+        }
+        if sum.sub(&bound, p, rm).is_positive() && !sum.sub(&bound, p, rm).is_zero() {
+            Some(Ordering::Greater)
+        } else if sum.add(&bound, p, rm).is_negative() && !sum.add(&bound, p, rm).is_zero() {
+            Some(Ordering::Less)
+        } else {
+            None
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signs_beyond_f64() {
+        // F = 2·(2/3)^α − 1 + … : {2,2,2} vs {3,3}: D = 3·2^α − 2·3^α, zero at α = 1.
+        let terms = [(2u64, 3i64), (3, -2)];
+        assert_eq!(sign_at(&terms, 1.0 + 1e-15), Some(Ordering::Less));
+        assert_eq!(sign_at(&terms, 1.0 - 1e-15), Some(Ordering::Greater));
+        assert_eq!(sign_at(&terms, 1.0), None);
+    }
+}

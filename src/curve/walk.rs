@@ -1,0 +1,312 @@
+//! The exact α-curve of the H_α strategy on a search problem: the strategy
+//! tree is walked once per piece of α on which a node's decision is constant.
+//!
+//! `node(M, D)` returns the step function of the subtree total on the domain
+//! D: the node's envelope cuts D into pieces; consecutive pieces with the same
+//! chosen queries form one sub-domain, on which each chosen query's answer
+//! classes are walked with that sub-domain; children's step functions add
+//! (T(M) = |M| + Σ T(M_a), as in [`crate::search::analysis`]) and MIX takes
+//! their exact weighted mean. A tie at a breakpoint extends the sub-domain of
+//! the query the tie rule plays there, so values at breakpoints cost no
+//! extra walk.
+
+use super::envelope::envelope;
+use super::point::{Point, UNCERTIFIED, Witness};
+use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
+use crate::alpha::Alpha;
+use crate::score::FLOAT_DECIDED_NEAR_TIES;
+use crate::search::analysis::root_representatives;
+use crate::search::outcome::{Exact, Outcome};
+use crate::search::problem::{QueryId, SearchProblem};
+use crate::search::strategy::{Strategy, TieBreak, TieRule, batch_class_sizes, chosen_queries, finest_first_is_exact};
+use dashmap::DashMap;
+use rayon::prelude::*;
+use std::cmp::Ordering as PointOrdering;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Minimum set size whose answer classes are walked in parallel.
+const PARALLEL_SET: u64 = 48;
+/// Largest set scanned for a query that splits it into singletons.
+const FINEST_SCAN_MAX: u64 = 64;
+
+/// One piece of a curve at the root.
+#[derive(Clone, Debug)]
+pub struct Segment {
+    pub span: Span,
+    pub outcome: Arc<Outcome>,
+    /// The first queries the strategy may ask on this piece (one for LEX).
+    pub first_queries: Vec<String>,
+}
+
+impl Segment {
+    pub fn total(&self) -> Exact {
+        self.outcome.total()
+    }
+}
+
+/// The exact curve of one problem and tie rule on a domain of α.
+#[derive(Clone, Debug)]
+pub struct Curve {
+    pub problem: String,
+    pub tie_rule: String,
+    pub codes: u64,
+    pub domain: Domain,
+    pub segments: Vec<Segment>,
+    /// Nodes whose envelope was computed.
+    pub nodes_evaluated: u64,
+    /// Breakpoints that could not be certified (expected 0; see [`UNCERTIFIED`]).
+    pub uncertified: u64,
+    /// Near ties at rational α decided in floating point (expected 0).
+    pub float_decided_near_ties: u64,
+    pub seconds: f64,
+}
+
+impl Curve {
+    /// The segment holding the exact point α.
+    pub fn at(&self, alpha: Alpha) -> Option<&Segment> {
+        let p = Point::exact(alpha);
+        self.segments.iter().find(|s| s.span.holds(&p))
+    }
+
+    /// The segments of least total (the best α), in order.
+    pub fn minima(&self) -> Vec<&Segment> {
+        let Some(min) = self.segments.iter().map(|s| s.total()).min() else { return Vec::new() };
+        self.segments.iter().filter(|s| s.total() == min).collect()
+    }
+}
+
+/// Reports progress: (root pieces done, root pieces in all).
+pub type ProgressFn<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+/// The exact curve of the H_α strategy with tie rule `tie` on `domain`.
+pub fn curve<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain, progress: Option<ProgressFn>) -> Curve {
+    let start = Instant::now();
+    let (unc0, float0) = (UNCERTIFIED.load(Ordering::Relaxed), FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed));
+    let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo: DashMap::new() };
+    let state = problem.initial_state();
+    let all = problem.full_set();
+    let groups = walker.decisions(&state, &all, 0, domain);
+    let strategy = Strategy::new(Alpha::integer(1), tie);
+    let done = AtomicU64::new(0);
+    let mut segments = Vec::new();
+    for (sub, chosen) in &groups {
+        let labels: Vec<String> = chosen.iter().map(|&(_, q)| problem.query_label(q)).collect();
+        let steps = if chosen.is_empty() {
+            constant(sub, Arc::new(walker.terminal(&all)))
+        } else {
+            let reps = root_representatives(problem, &strategy, chosen);
+            let parts: Vec<(u64, Steps<Arc<Outcome>>)> = reps.iter().map(|&(w, q)| (w, walker.after_query(&state, &all, q, 0, sub))).collect();
+            mean_of(parts)
+        };
+        segments.extend(steps.into_iter().map(|(span, outcome)| Segment { span, outcome, first_queries: labels.clone() }));
+        let k = done.fetch_add(1, Ordering::Relaxed) as usize + 1;
+        if let Some(report) = progress {
+            report(k, groups.len());
+        }
+    }
+    Curve {
+        problem: problem.name(),
+        tie_rule: tie.to_string(),
+        codes: problem.code_count() as u64,
+        domain: domain.clone(),
+        segments: coalesce_segments(segments),
+        nodes_evaluated: walker.nodes.load(Ordering::Relaxed),
+        uncertified: UNCERTIFIED.load(Ordering::Relaxed) - unc0,
+        float_decided_near_ties: FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed) - float0,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// Joins neighbouring segments with equal outcomes and first queries.
+fn coalesce_segments(segments: Vec<Segment>) -> Vec<Segment> {
+    #[derive(PartialEq)]
+    struct Key(Arc<Outcome>, Vec<String>);
+    let steps: Steps<Key> = segments.into_iter().map(|s| (s.span, Key(s.outcome, s.first_queries))).collect();
+    coalesce(steps).into_iter().map(|(span, Key(outcome, first_queries))| Segment { span, outcome, first_queries }).collect()
+}
+
+/// The exact weighted mean of step functions on one domain.
+fn mean_of(parts: Vec<(u64, Steps<Arc<Outcome>>)>) -> Steps<Arc<Outcome>> {
+    if parts.len() == 1 {
+        return parts.into_iter().next().map(|p| p.1).unwrap_or_default();
+    }
+    let weights: Vec<u64> = parts.iter().map(|p| p.0).collect();
+    let refs: Vec<&Steps<Arc<Outcome>>> = parts.iter().map(|p| &p.1).collect();
+    coalesce(merge(&refs, |vals| {
+        let weighted: Vec<(u64, Arc<Outcome>)> = weights.iter().zip(vals).map(|(&w, v)| (w, (*v).clone())).collect();
+        Arc::new(Outcome::weighted_mean(&weighted))
+    }))
+}
+
+struct Walker<'a, P: SearchProblem> {
+    problem: &'a P,
+    tie: TieRule,
+    nodes: AtomicU64,
+    /// MIX only: step functions of expanded nodes, keyed by (reduced state,
+    /// set), each with the domain it covers (MIX reaches the same node
+    /// through many tied queries).
+    memo: DashMap<(P::State, P::Set), Vec<(Domain, Arc<Steps<Arc<Outcome>>>)>>,
+}
+
+/// Whether `outer` contains `inner`.
+fn covers(outer: &Domain, inner: &Domain) -> bool {
+    let lo = match outer.lo.order(&inner.lo) {
+        PointOrdering::Less => true,
+        PointOrdering::Equal => outer.lo_closed || !inner.lo_closed,
+        PointOrdering::Greater => false,
+    };
+    let hi = match inner.hi.order(&outer.hi) {
+        PointOrdering::Less => true,
+        PointOrdering::Equal => outer.hi_closed || !inner.hi_closed,
+        PointOrdering::Greater => false,
+    };
+    lo && hi
+}
+
+/// A sub-domain and the queries (with MIX weights) the strategy plays on it.
+type Decisions = Vec<(Domain, Vec<(u64, QueryId)>)>;
+
+impl<P: SearchProblem> Walker<'_, P> {
+    fn terminal(&self, set: &P::Set) -> Outcome {
+        let t = self.problem.terminal(set);
+        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total).with_penalised(&t.penalised)
+    }
+
+    /// The strategy's decisions at a node over `domain`, as runs of pieces
+    /// with the same chosen queries (empty: no query splits the set).
+    fn decisions(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> Decisions {
+        let problem = self.problem;
+        let n = problem.set_size(set);
+        let queries = problem.admissible_queries(state);
+        if (2..=FINEST_SCAN_MAX).contains(&n)
+            && finest_first_is_exact(problem, &self.tie, set, &queries)
+            && let Some(q) = problem.first_finest_query(&queries, set)
+        {
+            return vec![(domain.clone(), vec![(problem.multiplicity(state, q), q)])];
+        }
+        let sizes = batch_class_sizes(problem, &queries, set);
+        let mut index: HashMap<Vec<u64>, usize> = HashMap::new();
+        let (mut parts, mut members): (Vec<Vec<u64>>, Vec<Vec<QueryId>>) = (Vec::new(), Vec::new());
+        for (i, &q) in queries.iter().enumerate() {
+            let s = sizes.get(i);
+            if s.len() < 2 {
+                continue;
+            }
+            let mut key = s.to_vec();
+            key.sort_unstable_by(|a, b| b.cmp(a));
+            let k = *index.entry(key.clone()).or_insert_with(|| {
+                parts.push(key);
+                members.push(Vec::new());
+                parts.len() - 1
+            });
+            members[k].push(q);
+        }
+        if parts.is_empty() {
+            return vec![(domain.clone(), Vec::new())];
+        }
+        let witness = |below: usize, above: usize| {
+            Arc::new(Witness {
+                codes: n,
+                depth,
+                below: parts[below].clone(),
+                above: parts[above].clone(),
+                queries: (problem.query_label(members[below][0]), problem.query_label(members[above][0])),
+            })
+        };
+        let pieces = envelope(&parts, domain, &witness);
+        let mut out: Vec<(Span, Span, Vec<(u64, QueryId)>)> = Vec::new();
+        for piece in pieces {
+            let mut ties: Vec<QueryId> = piece.best.iter().flat_map(|&b| members[b].iter().copied()).collect();
+            ties.sort_unstable();
+            let mut chosen = chosen_queries(problem, &self.tie, state, set, &ties);
+            let finest = piece.best.first().is_some_and(|&b| parts[b].len() as u64 == n);
+            if finest && self.tie.kind == TieBreak::Mix && !problem.has_solving_answers() {
+                chosen.truncate(1);
+            }
+            match out.last_mut() {
+                Some(run) if run.2 == chosen => run.1 = piece.span,
+                _ => out.push((piece.span.clone(), piece.span, chosen)),
+            }
+        }
+        out.into_iter().map(|(first, last, chosen)| (Domain::of_run(&first, &last), chosen)).collect()
+    }
+
+    /// The step function of the subtree total at (`state`, `set`) on `domain`.
+    fn node(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> Steps<Arc<Outcome>> {
+        let problem = self.problem;
+        let n = problem.set_size(set);
+        if n == 1 {
+            return constant(domain, Arc::new(self.terminal(set)));
+        }
+        if n == 2 && !problem.has_solving_answers() {
+            return match problem.separating_query(state, set) {
+                Some(q) => self.after_query(state, set, q, depth, domain),
+                None => constant(domain, Arc::new(self.terminal(set))),
+            };
+        }
+        let key = (self.tie.kind == TieBreak::Mix).then(|| (problem.reduced_state(state, set), set.clone()));
+        if let Some(key) = &key
+            && let Some(entries) = self.memo.get(key)
+            && let Some((d, steps)) = entries.iter().find(|(d, _)| covers(d, domain))
+        {
+            return if covers(domain, d) { (**steps).clone() } else { super::steps::restrict(steps, domain) };
+        }
+        self.nodes.fetch_add(1, Ordering::Relaxed);
+        let steps = self.expand(state, set, depth, domain);
+        if let Some(key) = key {
+            self.memo.entry(key).or_default().push((domain.clone(), Arc::new(steps.clone())));
+        }
+        steps
+    }
+
+    /// [`Self::node`] without the memo.
+    fn expand(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> Steps<Arc<Outcome>> {
+        let n = self.problem.set_size(set);
+        let groups = self.decisions(state, set, depth, domain);
+        let walk = |(sub, chosen): &(Domain, Vec<(u64, QueryId)>)| {
+            if chosen.is_empty() { constant(sub, Arc::new(self.terminal(set))) } else { self.mean_over(state, set, chosen, depth, sub) }
+        };
+        let parts: Vec<Steps<Arc<Outcome>>> =
+            if groups.len() > 1 && n >= PARALLEL_SET { groups.par_iter().map(walk).collect() } else { groups.iter().map(walk).collect() };
+        coalesce(parts.into_iter().flatten().collect())
+    }
+
+    /// The exact mean over the chosen queries (tied queries that a symmetry
+    /// of the node maps onto each other are walked once with their orbit's weight).
+    fn mean_over(&self, state: &P::State, set: &P::Set, chosen: &[(u64, QueryId)], depth: usize, domain: &Domain) -> Steps<Arc<Outcome>> {
+        let merged;
+        let chosen = if chosen.len() > 1 {
+            merged = self.problem.symmetry_classes(state, set, chosen);
+            &merged[..]
+        } else {
+            chosen
+        };
+        let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain));
+        let parts: Vec<(u64, Steps<Arc<Outcome>>)> =
+            if chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET { chosen.par_iter().map(walk).collect() } else { chosen.iter().map(walk).collect() };
+        mean_of(parts)
+    }
+
+    /// The step function after asking `query`: every code pays the query, the
+    /// solving class is done, every other class goes on.
+    fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId, depth: usize, domain: &Domain) -> Steps<Arc<Outcome>> {
+        let problem = self.problem;
+        let next = problem.next_state(state, query);
+        let solving = problem.solving_answer(query);
+        let classes = problem.split(query, set);
+        let child = |(a, class): &(crate::search::AnswerId, P::Set)| {
+            if Some(*a) == solving {
+                constant(domain, Arc::new(Outcome::leaf(problem.set_size(class), 0, Exact::from_integer(0.into()))))
+            } else {
+                self.node(&next, class, depth + 1, domain)
+            }
+        };
+        let children: Vec<Steps<Arc<Outcome>>> =
+            if problem.set_size(set) >= PARALLEL_SET { classes.par_iter().map(child).collect() } else { classes.iter().map(child).collect() };
+        let refs: Vec<&Steps<Arc<Outcome>>> = children.iter().collect();
+        coalesce(merge(&refs, |vals| Arc::new(Outcome::sum_shifted(vals.iter().map(|v| &***v), 1))))
+    }
+}

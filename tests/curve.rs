@@ -1,0 +1,100 @@
+//! Exact α-curves (issue: expected search length as a function of α):
+//! anchors from seed002-ch4.md (A12, C7) and agreement with `analyze` at
+//! fixed α on every kind of point.
+
+use renyi_search::alpha::Alpha;
+use renyi_search::curve::{Curve, Domain, Point, Span, curve};
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::search::{Exact, RunOptions, SearchProblem, Strategy, TieRule, analyze};
+
+fn full() -> Domain {
+    Domain::closed(Point::zero(), Point::infinity())
+}
+
+fn total_at(c: &Curve, alpha: &str) -> Exact {
+    c.at(alpha.parse().unwrap()).unwrap_or_else(|| panic!("no segment holds {alpha}")).total()
+}
+
+fn int(n: i64) -> Exact {
+    Exact::from_integer(n.into())
+}
+
+/// α = 0, 1, 2, ∞ and 20 pseudo-random rationals p/q (q ≤ 97, α < 6).
+fn probe_alphas() -> Vec<Alpha> {
+    let mut out: Vec<Alpha> = ["0", "1", "2", "inf"].iter().map(|s| s.parse().unwrap()).collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..20 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let q = 1 + seed % 97;
+        let p = (seed >> 20) % (6 * q);
+        out.push(Alpha::ratio(p, q).unwrap());
+    }
+    out
+}
+
+/// The curve's value at every probe α equals a fresh `analyze` there.
+fn agrees_with_analyze<P: SearchProblem>(problem: &P, tie: TieRule) {
+    let c = curve(problem, tie, &full(), None);
+    assert_eq!(c.uncertified, 0, "{}: uncertified breakpoints", c.problem);
+    for alpha in probe_alphas() {
+        let a = analyze(problem, Strategy::new(alpha, tie), RunOptions::default());
+        let seg = c.at(alpha).unwrap_or_else(|| panic!("{}: no segment at {alpha}", c.problem));
+        assert_eq!(seg.total(), a.exact_total(), "{} {} at α = {alpha}", c.problem, c.tie_rule);
+        assert_eq!(seg.outcome.max_depth(), a.max_depth, "{} at α = {alpha}", c.problem);
+    }
+}
+
+#[test]
+fn mm1296_lex_anchors_c7_and_crossover_a12() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let c = curve(&mm, TieRule::lex(), &full(), None);
+    assert_eq!(c.uncertified, 0);
+    for (alpha, total) in [("0.85", 5721), ("1.32", 5732), ("1.34", 5680), ("2", 5696)] {
+        assert_eq!(total_at(&c, alpha), int(total), "α = {alpha}");
+    }
+    // The first guess switches from ABCD to AABC at α* = 1.3378999217… (A12).
+    let switch = c.segments.windows(2).find(|w| w[0].first_queries == ["ABCD"] && w[1].first_queries == ["AABC"]).expect("a switch");
+    let Span::At(Point::Root { root, .. }) = &switch[1].span else { panic!("the switch is a certified root: {:?}", switch[1].span) };
+    assert!(root.at.lo <= 1.337_899_921_7 && 1.337_899_921_7 <= root.at.hi + 1e-10);
+    assert!(root.at.width() <= 1e-12);
+    // Every breakpoint enclosure is narrow.
+    for s in &c.segments {
+        if let Span::At(Point::Root { root, .. }) = &s.span {
+            assert!(root.at.width() <= 1e-12, "{:?}", root.at);
+        }
+    }
+}
+
+#[test]
+fn mm360_c7() {
+    let mm = Mastermind::new(4, 6, true).unwrap();
+    let c = curve(&mm, TieRule::lex(), &full(), None);
+    assert_eq!(total_at(&c, "0.68"), int(1450));
+}
+
+#[test]
+fn mastermind_curves_agree_with_analyze() {
+    for (p, colours, distinct) in [(4, 6, false), (4, 6, true), (3, 4, false), (3, 5, true)] {
+        let mm = Mastermind::new(p, colours, distinct).unwrap();
+        agrees_with_analyze(&mm, TieRule::lex());
+        agrees_with_analyze(&mm, TieRule::mix());
+    }
+}
+
+#[test]
+fn sub_domains_are_cut_from_the_whole_curve() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let whole = curve(&mm, TieRule::lex(), &full(), None);
+    let part = curve(&mm, TieRule::lex(), &Domain::closed(Point::exact("1.3".parse().unwrap()), Point::exact("1.4".parse().unwrap())), None);
+    assert!(part.segments.len() >= 3);
+    for s in &part.segments {
+        let probe = match &s.span {
+            Span::At(p) => p.clone(),
+            Span::Open(a, b) => Point::exact(renyi_search::curve::point::dyadic_between(a, b).unwrap()),
+        };
+        let w = whole.segments.iter().find(|w| w.span.holds(&probe)).unwrap();
+        assert_eq!(w.total(), s.total());
+    }
+}
