@@ -98,3 +98,44 @@ fn sub_domains_are_cut_from_the_whole_curve() {
         assert_eq!(w.total(), s.total());
     }
 }
+
+mod size_models {
+    use super::*;
+    use renyi_search::models::curve::model_curve;
+    use renyi_search::models::free::FreeSearch;
+    use renyi_search::models::wurzel::Wurzel;
+    use renyi_search::models::{SizeModel, strategy_totals};
+    use renyi_search::search::TieBreak;
+
+    /// C9: the Wurzel model at |C| = 1000.
+    #[test]
+    fn wurzel_1000_c9() {
+        let c = model_curve(&Wurzel, TieBreak::Lex, 1000, &full(), None).unwrap();
+        assert_eq!(c.uncertified, 0);
+        for (alpha, total) in [("1", 27637), ("1.35", 26521), ("1.5", 26602), ("2", 26919), ("inf", 26919)] {
+            assert_eq!(c.at(alpha.parse().unwrap()), Some(&int(total)), "α = {alpha}");
+        }
+    }
+
+    fn agrees<M: SizeModel>(model: &M, size: u64, tie: TieBreak) {
+        let c = model_curve(model, tie, size, &full(), None).unwrap();
+        for alpha in probe_alphas() {
+            if tie == TieBreak::Mix && !model.mix_exact(alpha) {
+                assert!(c.at(alpha).is_none(), "MIX at {alpha} is left out");
+                continue;
+            }
+            let rule = if tie == TieBreak::Lex { TieRule::lex() } else { TieRule::mix() };
+            let t = strategy_totals(model, Strategy::new(alpha, rule), size).unwrap();
+            assert_eq!(c.at(alpha), Some(&t[size as usize]), "{} |C| = {size} {tie:?} α = {alpha}", model.name());
+        }
+    }
+
+    #[test]
+    fn model_curves_agree_with_the_recursion() {
+        for tie in [TieBreak::Lex, TieBreak::Mix] {
+            agrees(&Wurzel, 300, tie);
+            agrees(&FreeSearch::new(3).unwrap(), 200, tie);
+            agrees(&FreeSearch::new(5).unwrap(), 120, tie);
+        }
+    }
+}

@@ -308,25 +308,35 @@ impl PairFunction {
         Err(RootFound::Uncertified(z.at.lo.min(z.at.lo - delta), z.at.hi.max(z.at.hi + delta)))
     }
 
-    /// Branch and prune on [a, b].
+    /// Branch and prune on [a, b]: no root where F excludes 0; a monotone F
+    /// (F' excludes 0, or F'' does and F' keeps its sign at both ends) has
+    /// one root exactly when its end signs differ; otherwise split (wide
+    /// intervals geometrically, so that a search up to α = 10³ stays short).
     fn isolate(&self, a: f64, b: f64, rightward: bool, depth: u32) -> Option<RootFound> {
         let whole = Interval::new(a, b);
-        if !self.eval(whole, 0).contains_zero() {
-            return None;
-        }
         let tiny = b - a <= target_width(b) || depth > 200;
-        if !self.eval(whole, 1).contains_zero() {
+        let monotone = !self.eval(whole, 1).contains_zero()
+            || (!self.eval(whole, 2).contains_zero() && {
+                let (da, db) = (self.eval(Interval::exact(a), 1).sign(), self.eval(Interval::exact(b), 1).sign());
+                da.is_some() && da == db
+            });
+        if monotone {
             let (sa, sb) = (self.sign_at_point(a), self.sign_at_point(b));
             match (sa, sb) {
                 (Some(x), Some(y)) if x == y => return None,
-                (Some(_), Some(_)) => return Some(self.refine(a, b, sa.expect("sign"))),
+                (Some(x), Some(_)) => return Some(self.refine(a, b, x)),
                 _ if tiny => return Some(RootFound::Uncertified(a, b)),
                 _ => {}
             }
-        } else if tiny {
-            return Some(RootFound::Uncertified(a, b));
+        } else {
+            if !self.eval(whole, 0).contains_zero() {
+                return None;
+            }
+            if tiny {
+                return Some(RootFound::Uncertified(a, b));
+            }
         }
-        let m = 0.5 * (a + b);
+        let m = if b > 2.0 * a.max(1.0) { 2.0 * a.max(1.0) } else { 0.5 * (a + b) };
         let (first, second) = if rightward { ((a, m), (m, b)) } else { ((m, b), (a, m)) };
         self.isolate(first.0, first.1, rightward, depth + 1).or_else(|| self.isolate(second.0, second.1, rightward, depth + 1))
     }

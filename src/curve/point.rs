@@ -246,21 +246,27 @@ pub fn simplest_between(x: &BigRational, y: Option<&BigRational>, depth: u32) ->
     Some(fl + inner.recip())
 }
 
-/// The simplest rational in the closed enclosure if H_α of the pair ties
-/// exactly there (a rational crossing such as α = 2 for {1,5,6}, {2,3,7}).
+/// Largest denominator of a rational crossing recognised as exact.
+pub const EXACT_ROOT_DEN: u64 = 64;
+
+/// A rational p/q (q ≤ [`EXACT_ROOT_DEN`]) in the enclosure at which H_α of
+/// the pair ties exactly (a rational crossing such as α = 2 for {1,5,6},
+/// {2,3,7}). A rational crossing with a larger denominator stays an
+/// enclosure; a tie there is then not certified and is counted in
+/// [`UNCERTIFIED`].
 pub fn exact_root_in(at: Interval, pair: &PairFunction) -> Option<Alpha> {
-    let lo = BigRational::from_float(at.lo)?;
-    let hi = BigRational::from_float(at.hi)?;
-    // Widen by one part in 10^15 so that an endpoint that is itself the root is inside.
-    let eps = BigRational::new(BigInt::one(), BigInt::from(1_000_000_000_000_000u64));
-    let x = (&lo - &lo * &eps - &eps).max(BigRational::zero());
-    let r = if lo == hi && lo.is_integer() { lo.clone() } else { simplest_between(&x, Some(&(&hi + &hi * &eps + &eps)), 0)? };
-    let (num, den) = (r.numer().to_u64()?, r.denom().to_u64()?);
-    if den > 1_000_000 || num / den > 4096 {
-        return None;
+    let slack = 1e-15 * at.hi.abs().max(1.0);
+    for den in 1..=EXACT_ROOT_DEN {
+        let num = ((at.mid() * den as f64).round()).max(0.0);
+        let x = num / den as f64;
+        if num < 1e15 && at.lo - slack <= x && x <= at.hi + slack {
+            let alpha = Alpha::ratio(num as u64, den).ok()?;
+            if pair.ties_at(alpha) {
+                return Some(alpha);
+            }
+        }
     }
-    let alpha = Alpha::ratio(num, den).ok()?;
-    pair.ties_at(alpha).then_some(alpha)
+    None
 }
 
 #[cfg(test)]

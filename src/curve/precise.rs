@@ -4,24 +4,27 @@
 //!
 //! astro-float rounds every operation to nearest at the requested precision
 //! (its documentation: results are correctly rounded). We evaluate at
-//! [`PRECISION`] bits and allow a relative error of 2^-200 per term — about
-//! 2^50 times the rounding error of the handful of operations per term — so
+//! [`PRECISION`] bits and allow a relative error of 2^-100 per term — about
+//! 2^20 times the rounding error of the handful of operations per term — so
 //! the sign is certified whenever |F| exceeds that bound.
 
 use astro_float::{BigFloat, Consts, RoundingMode};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::cmp::Ordering;
 
 /// Working precision in bits.
-pub const PRECISION: usize = 256;
+pub const PRECISION: usize = 128;
 
 thread_local! {
     static CONSTS: RefCell<Option<Consts>> = const { RefCell::new(None) };
+    /// ln b at [`PRECISION`] bits, by b (the same class sizes recur).
+    static LOGS: RefCell<HashMap<u64, BigFloat>> = RefCell::new(HashMap::new());
 }
 
 /// The certified sign of Σ w·(b/M)^α at the exact f64 `alpha` ≥ 0, where
 /// `terms` are (b, w) and M is the largest b; `None` if |F| is below the
-/// error bound (then F is 0 to within 2^-190 of its terms' size).
+/// error bound (then F is 0 to within 2^-100 of its terms' size).
 pub fn sign_at(terms: &[(u64, i64)], alpha: f64) -> Option<Ordering> {
     CONSTS.with(|cell| {
         let mut slot = cell.borrow_mut();
@@ -32,12 +35,16 @@ pub fn sign_at(terms: &[(u64, i64)], alpha: f64) -> Option<Ordering> {
         let p = PRECISION;
         let rm = RoundingMode::ToEven;
         let m = terms.iter().map(|t| t.0).max()?;
-        let ln_m = BigFloat::from_u64(m, p).ln(p, rm, cc);
+        let logs: Vec<BigFloat> = LOGS.with(|logs| {
+            let mut logs = logs.borrow_mut();
+            terms.iter().map(|t| t.0).chain([m]).map(|x| logs.entry(x).or_insert_with(|| BigFloat::from_u64(x, p).ln(p, rm, cc)).clone()).collect()
+        });
+        let ln_m = &logs[terms.len()];
         let a = BigFloat::from_f64(alpha, p);
         let mut sum = BigFloat::from_u64(0, p);
         let mut size = BigFloat::from_u64(0, p);
-        for &(b, w) in terms {
-            let t = BigFloat::from_u64(b, p).ln(p, rm, cc).sub(&ln_m, p, rm);
+        for (&(_, w), ln_b) in terms.iter().zip(&logs) {
+            let t = ln_b.sub(ln_m, p, rm);
             let e = a.mul(&t, p, rm).exp(p, rm, cc);
             let wb = BigFloat::from_u64(w.unsigned_abs(), p);
             let term = e.mul(&wb, p, rm);
@@ -47,12 +54,9 @@ pub fn sign_at(terms: &[(u64, i64)], alpha: f64) -> Option<Ordering> {
         if sum.is_nan() || size.is_nan() {
             return None;
         }
-        // Error bound: size · 2^-200 (as a BigFloat: size / 2^200).
-        let scale = BigFloat::from_u64(1, p).div(&BigFloat::from_u64(1 << 40, p), p, rm);
-        let mut bound = size;
-        for _ in 0..5 {
-            bound = bound.mul(&scale, p, rm);
-        }
+        // Error bound: size · 2^-100.
+        let scale = BigFloat::from_u64(1, p).div(&BigFloat::from_u64(1 << 50, p), p, rm);
+        let bound = size.mul(&scale, p, rm).mul(&scale, p, rm);
         if sum.sub(&bound, p, rm).is_positive() && !sum.sub(&bound, p, rm).is_zero() {
             Some(Ordering::Greater)
         } else if sum.add(&bound, p, rm).is_negative() && !sum.add(&bound, p, rm).is_zero() {

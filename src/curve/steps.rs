@@ -171,7 +171,12 @@ pub fn coalesce<V: PartialEq>(steps: Steps<V>) -> Steps<V> {
 pub fn restrict<V: Clone>(steps: &Steps<V>, domain: &Domain) -> Steps<V> {
     let cuts = domain.spans();
     let mut out = Vec::new();
-    for (span, v) in steps {
+    // Spans ending before the domain starts are skipped by binary search.
+    let first = steps.partition_point(|(span, _)| span.end().order(&domain.lo) == Ordering::Less);
+    for (span, v) in &steps[first..] {
+        if span.start().order(&domain.hi) == Ordering::Greater {
+            break;
+        }
         for cut in &cuts {
             if let Some(x) = intersect(span, cut) {
                 out.push((x, v.clone()));

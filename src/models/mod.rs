@@ -8,6 +8,7 @@
 //! lexicographic order of their class sizes sorted in decreasing order, so the
 //! most even partition comes first.
 
+pub mod curve;
 pub mod free;
 pub mod wurzel;
 
