@@ -44,6 +44,48 @@ pub struct CrossKey {
     pub minus: Vec<u64>,
 }
 
+impl CrossKey {
+    /// D of the key as an exponential polynomial: (base, coefficient), bases ascending.
+    fn terms(&self) -> Vec<(u64, i64)> {
+        let mut map: std::collections::BTreeMap<u64, i64> = std::collections::BTreeMap::new();
+        for &c in &self.plus {
+            *map.entry(c).or_default() += 1;
+        }
+        for &c in &self.minus {
+            *map.entry(c).or_default() -= 1;
+        }
+        map.into_iter().filter(|t| t.1 != 0).collect()
+    }
+
+    /// Whether D of `self` divides D of `other` exactly in the ring of
+    /// exponential polynomials Σ c_b·b^α (b ≥ 1 integers). That ring is the
+    /// polynomial ring over the primes, and ordering monomials by the value
+    /// of b is a monomial order, so the division algorithm by one polynomial
+    /// decides divisibility. Then every root of `self` is one of `other`
+    /// (e.g. {1,1,1,2,8}−{3,4,6} = (1 + 2^α)·({1,1,1,4}−{2,2,3})).
+    pub fn divides(&self, other: &CrossKey) -> bool {
+        let divisor = self.terms();
+        let Some(&(lead_b, lead_c)) = divisor.last() else { return false };
+        let mut rest: std::collections::BTreeMap<u64, i128> = other.terms().into_iter().map(|(b, c)| (b, c as i128)).collect();
+        for _ in 0..10_000 {
+            let Some((&b, &c)) = rest.iter().next_back() else { return true };
+            if b % lead_b != 0 || c % lead_c as i128 != 0 {
+                return false;
+            }
+            let (qb, qc) = (b / lead_b, c / lead_c as i128);
+            for &(db, dc) in &divisor {
+                let Some(m) = db.checked_mul(qb) else { return false };
+                let e = rest.entry(m).or_default();
+                *e -= qc * dc as i128;
+                if *e == 0 {
+                    rest.remove(&m);
+                }
+            }
+        }
+        false
+    }
+}
+
 /// The multiset difference of two sorted lists: (a \ b, b \ a).
 pub fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
     let (mut i, mut j) = (0, 0);
@@ -336,7 +378,9 @@ impl PairFunction {
                 return Some(RootFound::Uncertified(a, b));
             }
         }
-        let m = if b > 2.0 * a.max(1.0) { 2.0 * a.max(1.0) } else { 0.5 * (a + b) };
+        // Off-centre split points (factors near √2 − 1), so that a rational
+        // root such as α = 3 never becomes an end of a piece.
+        let m = if b > 4.0 * a.max(1.0) { 2.0 * a.max(1.0) * 1.013_7 } else { a + (b - a) * 0.414_213_56 };
         let (first, second) = if rightward { ((a, m), (m, b)) } else { ((m, b), (a, m)) };
         self.isolate(first.0, first.1, rightward, depth + 1).or_else(|| self.isolate(second.0, second.1, rightward, depth + 1))
     }
@@ -390,6 +434,16 @@ mod tests {
         let Some(RootFound::Certified(lo, hi)) = root(&[1, 5, 6], &[2, 3, 7], 1.5, 10.0) else { panic!() };
         assert!(lo <= 2.0 && 2.0 <= hi);
         assert!(PairFunction::new(&[1, 5, 6], &[2, 3, 7]).unwrap().ties_at(Alpha::integer(2)));
+    }
+
+    #[test]
+    fn exponential_polynomial_division() {
+        let small = PairFunction::new(&[1, 1, 1, 4], &[2, 2, 3]).unwrap();
+        let big = PairFunction::new(&[1, 1, 1, 2, 8], &[3, 4, 6]).unwrap();
+        assert!(small.key.divides(&big.key));
+        assert!(!big.key.divides(&small.key));
+        let other = PairFunction::new(&[2, 2, 6], &[5, 5]).unwrap();
+        assert!(!other.key.divides(&big.key));
     }
 
     #[test]

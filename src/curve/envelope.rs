@@ -105,7 +105,8 @@ pub fn compare_exact(a: &[u64], b: &[u64], alpha: Alpha) -> Ordering {
 /// The order of H at the crossing `root` of two partitions, certified.
 fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
     let Some(pair) = PairFunction::new(a, b) else { return Ordering::Equal };
-    if pair.key == root.pair.key {
+    // The root's D divides this pair's D: the root is one of this pair's.
+    if pair.key == root.pair.key || root.pair.key.divides(&pair.key) {
         return Ordering::Equal;
     }
     let above_one = root.at.lo > 1.0;
@@ -200,7 +201,7 @@ fn search_end(end: &Point, pair: &PairFunction, upper: bool) -> SearchEnd {
     let at = end.enclosure();
     let x = if upper { at.lo } else { at.hi };
     let zero = match end {
-        Point::Root { root, .. } if root.pair.key == pair.key => Some(KnownZero { at, order: 1 }),
+        Point::Root { root, .. } if root.pair.key == pair.key || root.pair.key.divides(&pair.key) => Some(KnownZero { at, order: 1 }),
         Point::Exact { alpha, .. } if *alpha != Alpha::Infinity && *alpha != Alpha::integer(0) && *alpha != Alpha::integer(1) => {
             pair.ties_at(*alpha).then_some(KnownZero { at, order: 1 })
         }

@@ -13,6 +13,7 @@ pub mod envelope;
 pub mod interval;
 pub mod point;
 pub mod precise;
+pub mod report;
 pub mod steps;
 pub mod walk;
 

@@ -119,7 +119,7 @@ impl Point {
                 match disjoint(a.at, b.at) {
                     Some(o) => o,
                     None => {
-                        if a.pair.key != b.pair.key {
+                        if a.pair.key != b.pair.key && !same_root(a, b) {
                             UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
                         }
                         Ordering::Equal
@@ -172,6 +172,16 @@ fn disjoint(a: Interval, b: Interval) -> Option<Ordering> {
     } else {
         None
     }
+}
+
+/// Whether two overlapping roots are provably one point: the D of one
+/// divides the D of the other (so the first root is a root of the second),
+/// and the second has at most one root on the hull of both enclosures (its F'
+/// has no zero there).
+fn same_root(a: &Root, b: &Root) -> bool {
+    let hull = Interval::new(a.at.lo.min(b.at.lo), a.at.hi.max(b.at.hi));
+    let one_root = |r: &Root| !r.pair.eval(hull, 1).contains_zero();
+    (a.pair.key.divides(&b.pair.key) && one_root(b)) || (b.pair.key.divides(&a.pair.key) && one_root(a))
 }
 
 fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {

@@ -19,7 +19,7 @@ use crate::search::analysis::root_representatives;
 use crate::search::outcome::{Exact, Outcome};
 use crate::search::problem::{QueryId, SearchProblem};
 use crate::search::strategy::{Strategy, TieBreak, TieRule, batch_class_sizes, chosen_queries, finest_first_is_exact};
-use dashmap::DashMap;
+use crate::search::memo::Memo;
 use rayon::prelude::*;
 use std::cmp::Ordering as PointOrdering;
 use std::collections::HashMap;
@@ -85,7 +85,7 @@ pub type ProgressFn<'a> = &'a (dyn Fn(usize, usize) + Sync);
 pub fn curve<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain, progress: Option<ProgressFn>) -> Curve {
     let start = Instant::now();
     let (unc0, float0) = (UNCERTIFIED.load(Ordering::Relaxed), FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed));
-    let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo: DashMap::new() };
+    let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo: Memo::new(tie.kind == TieBreak::Mix) };
     let state = problem.initial_state();
     let all = problem.full_set();
     let groups = walker.decisions(&state, &all, 0, domain);
@@ -147,8 +147,9 @@ struct Walker<'a, P: SearchProblem> {
     nodes: AtomicU64,
     /// MIX only: step functions of expanded nodes, keyed by (reduced state,
     /// set), each with the domain it covers (MIX reaches the same node
-    /// through many tied queries).
-    memo: DashMap<(P::State, P::Set), Vec<(Domain, Arc<Steps<Arc<Outcome>>>)>>,
+    /// through many tied queries). Bounded by the process memo budget
+    /// ([`crate::search::memo`]); results do not depend on it.
+    memo: Memo<(P::State, P::Set), Arc<Vec<(Domain, Arc<Steps<Arc<Outcome>>>)>>>,
 }
 
 /// Whether `outer` contains `inner`.
@@ -247,9 +248,9 @@ impl<P: SearchProblem> Walker<'_, P> {
                 None => constant(domain, Arc::new(self.terminal(set))),
             };
         }
-        let key = (self.tie.kind == TieBreak::Mix).then(|| (problem.reduced_state(state, set), set.clone()));
-        if let Some(key) = &key
-            && let Some(entries) = self.memo.get(key)
+        let key = self.memo.is_active().then(|| (problem.reduced_state(state, set), set.clone()));
+        let known = key.as_ref().and_then(|k| self.memo.get(k));
+        if let Some(entries) = &known
             && let Some((d, steps)) = entries.iter().find(|(d, _)| covers(d, domain))
         {
             return if covers(domain, d) { (**steps).clone() } else { super::steps::restrict(steps, domain) };
@@ -257,7 +258,10 @@ impl<P: SearchProblem> Walker<'_, P> {
         self.nodes.fetch_add(1, Ordering::Relaxed);
         let steps = self.expand(state, set, depth, domain);
         if let Some(key) = key {
-            self.memo.entry(key).or_default().push((domain.clone(), Arc::new(steps.clone())));
+            let mut entries: Vec<(Domain, Arc<Steps<Arc<Outcome>>>)> = known.map(|e| (*e).clone()).unwrap_or_default();
+            let bytes = problem.set_bytes(set) + steps.iter().map(|(_, o)| 96 + o.heap_bytes()).sum::<usize>() + 64 * entries.len();
+            entries.push((domain.clone(), Arc::new(steps.clone())));
+            self.memo.insert(key, Arc::new(entries), bytes as u64);
         }
         steps
     }
