@@ -1,5 +1,6 @@
 //! Command line of renyi-search: a thin layer over the library.
 
+mod curve_cli;
 mod play_cli;
 mod solve_cli;
 
@@ -91,6 +92,12 @@ enum Command {
     Beams {
         #[command(subcommand)]
         what: BeamsCommand,
+    },
+    /// Exact expected search length as a function of α: every interval, every
+    /// certified breakpoint, α = 0 and α = ∞ (see docs/curves.md).
+    Curve {
+        #[command(subcommand)]
+        game: curve_cli::CurveGame,
     },
     /// Game-graph solver: chess endgames, Nim, heap games, Chomp, Cram, Poker-Nim.
     Solve {
@@ -421,6 +428,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Play { game: PlayGame::Beams { agent, secret } } => play_cli::play(&agent, secret.as_deref()),
         Command::Simulate { game: SimulateGame::Beams { agent, n, seed, out } } => play_cli::run_simulation(&agent, n, seed, out.as_deref()),
         Command::Solve { game } => solve_cli::run(game),
+        Command::Curve { game } => curve_cli::run(game),
         Command::Reproduce { targets, results, codes, full, full_report } => reproduce(&targets, &results, &codes, full, full_report),
     }
 }

@@ -64,6 +64,9 @@ pub struct CurveReport {
     pub best: Vec<usize>,
     pub best_total: String,
     pub best_mean: f64,
+    /// The same over the open intervals only (α in (0, ∞) away from breakpoints).
+    pub best_interval: Vec<usize>,
+    pub best_interval_total: String,
     pub nodes_evaluated: u64,
     /// Breakpoints not certified (expected 0).
     pub uncertified: u64,
@@ -97,6 +100,9 @@ fn domain_text(d: &super::steps::Domain) -> String {
 fn finish(provenance: Provenance, game: String, tie_rule: String, codes: u64, domain: String, segments: Vec<Row>, totals: Vec<Exact>, nodes: u64, uncertified: u64) -> CurveReport {
     let min = totals.iter().min().cloned().unwrap_or_default();
     let best: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == min).collect();
+    let open: Vec<usize> = (0..totals.len()).filter(|&i| segments[i].kind == "interval").collect();
+    let min_open = open.iter().map(|&i| totals[i].clone()).min().unwrap_or_default();
+    let best_interval: Vec<usize> = open.into_iter().filter(|&i| totals[i] == min_open).collect();
     CurveReport {
         provenance,
         game,
@@ -106,6 +112,8 @@ fn finish(provenance: Provenance, game: String, tie_rule: String, codes: u64, do
         best,
         best_total: exact_string(&min),
         best_mean: exact_f64(&min) / codes as f64,
+        best_interval,
+        best_interval_total: exact_string(&min_open),
         segments,
         nodes_evaluated: nodes,
         uncertified,
@@ -175,6 +183,10 @@ impl CurveReport {
         )];
         let best: Vec<String> = self.best.iter().map(|&i| describe(&self.segments[i])).collect();
         lines.push(format!("  best total {} (mean {:.6}) on {}", self.best_total, self.best_mean, best.join(" and ")));
+        let open: Vec<String> = self.best_interval.iter().map(|&i| describe(&self.segments[i])).collect();
+        if !open.is_empty() {
+            lines.push(format!("  best on an open interval: total {} on {}", self.best_interval_total, open.join(" and ")));
+        }
         lines
     }
 }

@@ -1,0 +1,209 @@
+//! `renyi-search curve …`: the exact expected search length as a function of α.
+
+use clap::{Args, Subcommand, ValueEnum};
+use renyi_search::alpha::Alpha;
+use renyi_search::curve::report::{CurveReport, Row, describe};
+use renyi_search::curve::{Domain, Point, curve};
+use renyi_search::error::{Result, invalid};
+use renyi_search::games::beams::Variant;
+use renyi_search::games::beams::patterns::load_or_build;
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::models::SizeModel;
+use renyi_search::models::curve::model_curve;
+use renyi_search::models::free::FreeSearch;
+use renyi_search::models::wurzel::Wurzel;
+use renyi_search::output::{Provenance, write_atomic, write_json};
+use renyi_search::reproduce::table_4_10::{self, Column};
+use renyi_search::search::{TieBreak, TieRule};
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+#[derive(Subcommand)]
+pub enum CurveGame {
+    /// Mastermind MM(p,c).
+    Mastermind {
+        #[arg(long, default_value_t = 4)]
+        pegs: usize,
+        #[arg(long, default_value_t = 6)]
+        colors: usize,
+        /// Codes with distinct colours only (MM-360 for p = 4, c = 6).
+        #[arg(long)]
+        distinct: bool,
+        #[arg(long, value_enum, default_value_t = Tie::Lex)]
+        tie: Tie,
+        /// MIX: choose uniformly among symmetry classes of tied first queries.
+        #[arg(long)]
+        root_classes: bool,
+        /// Treat all tied queries alike (do not prefer possible secrets).
+        #[arg(long)]
+        all_ties: bool,
+        #[command(flatten)]
+        out: CurveArgs,
+    },
+    /// Beams (3c6p, 6c3p; 6c6p needs a work-unit run).
+    Beams {
+        variant: String,
+        /// lex-c, lex-d, mix or mix-reduced (as in `analyze beams`).
+        #[arg(long, default_value = "lex-c")]
+        tie: String,
+        /// Cache directory for pattern tables.
+        #[arg(long, default_value = "codes")]
+        codes: PathBuf,
+        #[command(flatten)]
+        out: CurveArgs,
+    },
+    /// Free search problem of query width a, at one set size.
+    Free {
+        #[arg(long, default_value_t = 2)]
+        width: u64,
+        #[arg(long, default_value_t = 1000)]
+        size: u64,
+        #[arg(long, value_enum, default_value_t = Tie::Lex)]
+        tie: Tie,
+        #[command(flatten)]
+        out: CurveArgs,
+    },
+    /// Wurzel model (budget ⌈√|C|⌉), at one set size.
+    Wurzel {
+        #[arg(long, default_value_t = 1000)]
+        size: u64,
+        #[arg(long, value_enum, default_value_t = Tie::Lex)]
+        tie: Tie,
+        #[command(flatten)]
+        out: CurveArgs,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Tie {
+    Lex,
+    Mix,
+}
+
+#[derive(Args)]
+pub struct CurveArgs {
+    /// Lower end of the α-range (included): a number ≥ 0, a fraction, or inf.
+    #[arg(long, default_value = "0", allow_hyphen_values = true)]
+    from: String,
+    /// Upper end of the α-range (included); default ∞.
+    #[arg(long, default_value = "inf", allow_hyphen_values = true)]
+    to: String,
+    /// Write one CSV row per interval and per point to this file.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// Write the curve as JSON (with provenance) to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Print every piece even when there are many.
+    #[arg(long)]
+    all: bool,
+    /// Show progress on a terminal.
+    #[arg(long)]
+    progress: bool,
+}
+
+impl CurveArgs {
+    fn domain(&self) -> Result<Domain> {
+        let (from, to): (Alpha, Alpha) = (self.from.parse()?, self.to.parse()?);
+        let (lo, hi) = (Point::exact(from), Point::exact(to));
+        if lo.order(&hi) == std::cmp::Ordering::Greater {
+            return Err(invalid(format!("--from {from} --to {to}: the α-range is empty (from must not exceed to)")));
+        }
+        Ok(Domain::closed(lo, hi))
+    }
+}
+
+fn tie_rule(tie: Tie, root_classes: bool, all_ties: bool) -> TieRule {
+    let kind = match tie {
+        Tie::Lex => TieBreak::Lex,
+        Tie::Mix => TieBreak::Mix,
+    };
+    TieRule { kind, possible_secrets_first: !all_ties, root_by_class: root_classes }
+}
+
+fn beams_column(tie: &str) -> Result<Column> {
+    [Column::LexC, Column::LexD, Column::Mix, Column::MixReduced]
+        .into_iter()
+        .find(|c| c.slug() == tie)
+        .ok_or_else(|| invalid(format!("--tie {tie}: use lex-c, lex-d, mix or mix-reduced")))
+}
+
+fn command_line() -> String {
+    std::env::args().skip(1).collect::<Vec<_>>().join(" ")
+}
+
+/// Runs `curve …`.
+pub fn run(game: CurveGame) -> Result<()> {
+    let started = SystemTime::now();
+    let clock = std::time::Instant::now();
+    let progress_fn = |k: usize, n: usize| eprint!("\r  root pieces {k}/{n}");
+    let (report, out) = match &game {
+        CurveGame::Mastermind { pegs, colors, distinct, tie, root_classes, all_ties, out } => {
+            let domain = out.domain()?;
+            let mm = Mastermind::new(*pegs, *colors, *distinct)?;
+            let progress: Option<&(dyn Fn(usize, usize) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
+            let c = curve(&mm, tie_rule(*tie, *root_classes, *all_ties), &domain, progress);
+            (CurveReport::of_curve(&c, Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())), out)
+        }
+        CurveGame::Beams { variant, tie, codes, out } => {
+            let domain = out.domain()?;
+            let column = beams_column(tie)?;
+            let v: Variant = variant.parse()?;
+            if v.to_string() == "6c6p" {
+                return Err(invalid("curve beams 6c6p: the whole curve needs a work-unit run (days of CPU); not available from this command yet"));
+            }
+            let (patterns, _) = load_or_build(v, Some(codes))?;
+            let g = table_4_10::game(patterns, column)?;
+            let progress: Option<&(dyn Fn(usize, usize) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
+            let c = curve(&g, table_4_10::column_tie(column), &domain, progress);
+            (CurveReport::of_curve(&c, Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())), out)
+        }
+        CurveGame::Free { width, size, tie, out } => (model_report(&FreeSearch::new(*width)?, *size, *tie, out, started)?, out),
+        CurveGame::Wurzel { size, tie, out } => (model_report(&Wurzel, *size, *tie, out, started)?, out),
+    };
+    if out.progress {
+        eprintln!();
+    }
+    emit(&report, out)
+}
+
+/// Largest set size a model curve is computed for (T(n) for every n below it).
+const MODEL_SIZE_MAX: u64 = 20_000;
+
+fn model_report<M: SizeModel>(model: &M, size: u64, tie: Tie, out: &CurveArgs, started: SystemTime) -> Result<CurveReport> {
+    let domain = out.domain()?;
+    if !(2..=MODEL_SIZE_MAX).contains(&size) {
+        return Err(invalid(format!("--size {size}: give a set size from 2 to {MODEL_SIZE_MAX}")));
+    }
+    let kind = if matches!(tie, Tie::Lex) { TieBreak::Lex } else { TieBreak::Mix };
+    let clock = std::time::Instant::now();
+    let c = model_curve(model, kind, size, &domain, None)?;
+    Ok(CurveReport::of_model(&c, Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())))
+}
+
+fn emit(report: &CurveReport, out: &CurveArgs) -> Result<()> {
+    if let Some(path) = &out.csv {
+        write_atomic(path, report.csv().as_bytes())?;
+    }
+    if let Some(path) = &out.json {
+        write_json(path, report)?;
+    }
+    for line in report.summary() {
+        println!("{line}");
+    }
+    let many = report.segments.len() > 120 && !out.all;
+    if many {
+        println!("  {} pieces: use --all to print them, or --csv/--json", report.segments.len());
+        return Ok(());
+    }
+    for r in &report.segments {
+        println!("{}", piece_line(r));
+    }
+    Ok(())
+}
+
+fn piece_line(r: &Row) -> String {
+    let depth = r.max_depth.map(|d| format!("  depth {d}")).unwrap_or_default();
+    let firsts = if r.first_queries.len() > 4 { format!("{} … ({} tied)", r.first_queries[..4].join(" "), r.first_queries.len()) } else { r.first_queries.join(" ") };
+    format!("  {:<66} total {:<14} mean {:.6}{depth}  {firsts}", describe(r), r.total, r.mean)
+}
