@@ -22,6 +22,7 @@ pub mod memory;
 pub mod models;
 pub mod nim;
 pub mod output;
+pub mod plot;
 pub mod reproduce;
 pub mod score;
 pub mod search;

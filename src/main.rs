@@ -771,14 +771,14 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     Ok(())
 }
 
-const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, all";
+const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, all";
 
 fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path, full: bool, full_report: bool) -> Result<()> {
     let mut wanted: Vec<&str> = Vec::new();
     for t in targets {
         match t.as_str() {
-            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15", "table-4.10", "perfect", "chess", "nim"]),
-            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" | "chess" | "nim" => wanted.push(t),
+            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15", "table-4.10", "perfect", "chess", "nim", "curves"]),
+            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" | "chess" | "nim" | "curves" => wanted.push(t),
             other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
         }
     }
@@ -803,6 +803,11 @@ fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path,
             }
             "perfect" => {
                 renyi_search::reproduce::perfect::reproduce(dir, Some(codes))?;
+            }
+            "curves" => {
+                let curves = renyi_search::reproduce::curves::reproduce(dir, Some(codes))?;
+                let unc: u64 = curves.iter().map(|c| c.report.uncertified).sum();
+                eprintln!("curves: {} exact curves, {unc} uncertified breakpoints", curves.len());
             }
             "table-4.10" if full_report => {
                 let cells = table_4_10::reproduce_full(dir, codes, false, false)?;

@@ -3,6 +3,7 @@
 //! Published values are data from the thesis; nothing is fitted to them.
 
 pub mod chess;
+pub mod curves;
 pub mod nim;
 pub mod perfect;
 pub mod table_4_10;
