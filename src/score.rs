@@ -83,6 +83,13 @@ impl RenyiScore {
         match self.alpha {
             Alpha::Infinity => b.last().cmp(&a.last()),
             Alpha::Finite { num: 0, .. } => a.len().cmp(&b.len()),
+            Alpha::Finite { num, den } if beyond_lexicographic_threshold(num, den, &a) => {
+                // The larger power sum belongs to the side whose largest
+                // differing class is larger (see the threshold); for α > 1
+                // the smaller sum is better.
+                let (ra, rb) = multiset_difference(&a, &b);
+                rb.last().cmp(&ra.last())
+            }
             Alpha::Finite { num, den } => {
                 let (ra, rb) = multiset_difference(&a, &b);
                 if num == den {
@@ -115,6 +122,8 @@ impl RenyiScore {
         match self.alpha {
             Alpha::Infinity => a.last() == b.last(),
             Alpha::Finite { num: 0, .. } => a.len() == b.len(),
+            // Beyond the threshold different multisets never tie.
+            Alpha::Finite { num, den } if beyond_lexicographic_threshold(num, den, &a) => false,
             Alpha::Finite { num, den } => {
                 let (ra, rb) = multiset_difference(&a, &b);
                 if num == den {
@@ -127,6 +136,20 @@ impl RenyiScore {
             }
         }
     }
+}
+
+/// Whether α = num/den is so large that power sums of partitions of one set
+/// of n codes are ordered by their largest differing class alone: if c is the
+/// largest class in the multiset difference (on one side only), that side's
+/// Σ x^α ≥ c^α while the other's is at most n·(c − 1)^α, and c^α > n·(c−1)^α
+/// once α > ln n / ln(c/(c−1)); as ln(c/(c−1)) > 1/c ≥ 1/n, α > n·ln n
+/// suffices for every c ≤ n. Beyond it the exact comparison needs no
+/// powers at all (huge integer α would otherwise take unbounded time and
+/// memory, and exponents beyond u32 used to wrap).
+fn beyond_lexicographic_threshold(num: u64, den: u64, sizes: &[u64]) -> bool {
+    let n = sizes.iter().sum::<u64>().max(2) as f64;
+    // Compared with margin: num/den ≥ 2·n·ln n + 2.
+    (num as f64) >= (2.0 * n * n.ln() + 2.0) * den as f64
 }
 
 /// Class sizes below this have their c·log2 c in a table.
@@ -156,6 +179,10 @@ pub struct RunKey {
     kind: KeyKind,
     /// `small[c]` = the per-class term of size c.
     small: Vec<f64>,
+    /// Power sums that could overflow f64 (c^α beyond 1e300 for some class
+    /// size below 2^64) are keyed by ±ln Σ c^α instead, by log-sum-exp (same
+    /// order), for every partition alike.
+    log_domain: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -187,11 +214,20 @@ impl RunKey {
             Alpha::Finite { num, den } if num == den => KeyKind::NegXLnX,
             a => KeyKind::PowerSum { alpha: a.to_f64(), sign: if a.to_f64() < 1.0 { 1.0 } else { -1.0 } },
         };
-        RunKey { kind, small: (0..table_limit as u64).map(|c| kind.term(c)).collect() }
+        // Class sizes are below 2^64: c^α stays below 1e300 for α·64·ln 2 ≤ 600.
+        let log_domain = matches!(kind, KeyKind::PowerSum { alpha, .. } if alpha * 64.0 * std::f64::consts::LN_2 > 600.0);
+        let small = if log_domain { Vec::new() } else { (0..table_limit as u64).map(|c| kind.term(c)).collect() };
+        RunKey { kind, small, log_domain }
     }
 
     /// The key of a partition given as (class size, count) runs.
     pub fn key(&self, runs: &[(u64, u64)]) -> f64 {
+        if let (true, KeyKind::PowerSum { alpha, sign }) = (self.log_domain, self.kind) {
+            let live = runs.iter().filter(|&&(c, k)| c > 0 && k > 0);
+            let Some(top) = live.clone().map(|r| r.0).max() else { return 0.0 };
+            let rest: f64 = live.map(|&(c, k)| k as f64 * (alpha * (c as f64 / top as f64).ln()).exp()).sum();
+            return sign * (alpha * (top as f64).ln() + rest.ln());
+        }
         let term = |c: u64| self.small.get(c as usize).copied().unwrap_or_else(|| self.kind.term(c));
         match self.kind {
             KeyKind::NegMax => -(runs.iter().filter(|r| r.1 > 0).map(|r| r.0).max().unwrap_or(0) as f64),
@@ -396,6 +432,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// α ≥ 2^32 used to wrap (exponent `as u32`): 2^32 ran as α = 0.
+    #[test]
+    fn huge_integer_alpha_is_the_lexicographic_limit() {
+        for alpha in [Alpha::integer(1 << 32), Alpha::integer(10_000_000), Alpha::integer(4_294_967_295), Alpha::ratio(u64::MAX - 1, 3).unwrap()] {
+            let s = RenyiScore::new(alpha);
+            // Smaller largest class is better for large α: {2,2} beats {3,1}.
+            assert_eq!(s.compare(&[2, 2], &[3, 1]), Ordering::Greater, "α = {alpha}");
+            // Equal largest classes: the next class decides ({4,2,2} beats {4,3,1}).
+            assert_eq!(s.compare(&[4, 3, 1], &[4, 2, 2]), Ordering::Less, "α = {alpha}");
+            assert!(!s.ties_exactly(&[5, 5], &[7, 1, 1, 1]));
+            assert!(s.ties_exactly(&[5, 1], &[1, 5]));
+        }
+        // Just below the threshold the power sums are still compared exactly.
+        assert_eq!(score("9").compare(&[2, 2], &[3, 1]), Ordering::Greater);
+    }
+
+    /// Large α used to overflow the power-sum keys to ∞ (NaN differences,
+    /// an empty tie band and a panic in the size models).
+    #[test]
+    fn run_keys_stay_finite_for_large_alpha() {
+        let key = RunKey::new(Alpha::integer(200), 1001);
+        let (a, b) = (key.key(&[(500, 2)]), key.key(&[(999, 1), (1, 1)]));
+        assert!(a.is_finite() && b.is_finite());
+        assert!(a > b, "the even split is better");
     }
 
     #[test]
