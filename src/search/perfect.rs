@@ -302,9 +302,15 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool
         bar.set_message(format!("best total {} (lower bound {lb}), {} nodes", best.load(Ordering::SeqCst), search.nodes()));
     });
     bar.finish_and_clear();
-    let total = best.load(Ordering::SeqCst);
-    let root_query = winner.load(Ordering::SeqCst) as QueryId;
-    search.table.insert((state, all), Known::Exact { total, query: Some(root_query) });
+    // No query splits the codes (a single code, or one colour): the game
+    // ends at once at the terminal cost, which the H_1 analysis above already
+    // is exactly (it used to be reported as that bound + 1).
+    let (total, root_query) = if reps.is_empty() {
+        (upper, None)
+    } else {
+        (best.load(Ordering::SeqCst), Some(winner.load(Ordering::SeqCst) as QueryId))
+    };
+    search.table.insert((state, all), Known::Exact { total, query: root_query });
     let codes = problem.code_count() as u64;
     let result = PerfectResult {
         problem: problem.name(),
