@@ -236,8 +236,8 @@ impl RunKey {
     }
 }
 
-/// Removes the common elements of two sorted multisets.
-fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
+/// Removes the common elements of two sorted multisets: (a \ b, b \ a).
+pub fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
     let (mut i, mut j) = (0, 0);
     let (mut ra, mut rb) = (Vec::new(), Vec::new());
     while i < a.len() && j < b.len() {

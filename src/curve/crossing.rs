@@ -19,7 +19,7 @@
 
 use super::interval::Interval;
 use crate::alpha::Alpha;
-use crate::score::RenyiScore;
+use crate::score::{RenyiScore, multiset_difference};
 use num_bigint::BigUint;
 use num_integer::Integer;
 use std::cmp::Ordering;
@@ -84,31 +84,6 @@ impl CrossKey {
         }
         false
     }
-}
-
-/// The multiset difference of two sorted lists: (a \ b, b \ a).
-pub fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
-    let (mut i, mut j) = (0, 0);
-    let (mut ra, mut rb) = (Vec::new(), Vec::new());
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            Ordering::Less => {
-                ra.push(a[i]);
-                i += 1;
-            }
-            Ordering::Greater => {
-                rb.push(b[j]);
-                j += 1;
-            }
-            Ordering::Equal => {
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    ra.extend_from_slice(&a[i..]);
-    rb.extend_from_slice(&b[j..]);
-    (ra, rb)
 }
 
 /// A root of the pair's H-difference found by [`PairFunction::first_root`].

@@ -145,10 +145,12 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// Cells packed per byte: labels in base k (k pieces), as many as fit in 256.
+/// Cells packed per byte: labels in base k (k pieces), as many as fit in 256
+/// (at most 8: with one piece every label is 0, and 1^m never exceeds 256 —
+/// `beams info 1c6p` used to loop here for ever).
 fn cells_per_byte(k: usize) -> usize {
     let mut m = 1;
-    while (k as u64).pow(m as u32 + 1) <= 256 {
+    while m < 8 && (k as u64).pow(m as u32 + 1) <= 256 {
         m += 1;
     }
     m
@@ -255,4 +257,18 @@ pub fn load_or_build(variant: Variant, dir: Option<&Path>) -> Result<(Patterns, 
         other => other,
     })?;
     Ok((patterns, CacheStatus::Built { reason }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One piece used to loop for ever (`beams info 1c6p`).
+    #[test]
+    fn packing_terminates_for_every_piece_count() {
+        assert_eq!(cells_per_byte(1), 8);
+        assert_eq!(cells_per_byte(2), 8);
+        assert_eq!(cells_per_byte(3), 5);
+        assert_eq!(cells_per_byte(6), 3);
+    }
 }
