@@ -136,7 +136,20 @@ fn command_line() -> String {
 pub fn run(game: CurveGame) -> Result<()> {
     let started = SystemTime::now();
     let clock = std::time::Instant::now();
-    let progress_fn = |k: usize, n: usize| eprint!("\r  root pieces {k}/{n}");
+    // A bar over the runs of root pieces with the same first queries (with
+    // ETA); drawn only on a terminal.
+    let bar = indicatif::ProgressBar::new(0);
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} root pieces {pos}/{len} [{elapsed_precise}, ETA {eta}]")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let progress_fn = |k: usize, n: usize| {
+        bar.set_length(n as u64);
+        bar.set_position(k as u64);
+    };
     let (report, out) = match &game {
         CurveGame::Mastermind { pegs, colors, distinct, tie, root_classes, all_ties, out } => {
             let domain = out.domain()?;
@@ -161,9 +174,7 @@ pub fn run(game: CurveGame) -> Result<()> {
         CurveGame::Free { width, size, tie, out } => (model_report(&FreeSearch::new(*width)?, *size, *tie, out, started)?, out),
         CurveGame::Wurzel { size, tie, out } => (model_report(&Wurzel, *size, *tie, out, started)?, out),
     };
-    if out.progress {
-        eprintln!();
-    }
+    bar.finish_and_clear();
     emit(&report, out)
 }
 
