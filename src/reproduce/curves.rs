@@ -74,10 +74,16 @@ fn full() -> Domain {
     Domain::closed(Point::zero(), Point::infinity())
 }
 
-/// The Beams rules whose curves are computed by default for a variant
-/// (6c3p MIX curves take far longer and are left to `curve beams`).
-fn beams_rules(variant: &str) -> Vec<Column> {
-    if variant == "3c6p" { vec![Column::LexC, Column::LexD, Column::Mix, Column::MixReduced] } else { vec![Column::LexC, Column::LexD] }
+/// The domain of a Beams curve: [0, ∞], except for 6c3p MIX, where the
+/// single point α = 0 alone is an exact work-unit run of hours (results/
+/// beams-6c3p-runs/, reported by table-4.10); its curve covers (0, ∞] (about
+/// 30 s each).
+fn beams_domain(variant: &str, column: Column) -> Domain {
+    let mut d = full();
+    if variant == "6c3p" && matches!(column, Column::Mix | Column::MixReduced) {
+        d.lo_closed = false;
+    }
+    d
 }
 
 /// Computes every curve, writes results/curves/*.csv|json and results/curves.md.
@@ -94,11 +100,12 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
     }
     for variant in ["3c6p", "6c3p"] {
         let v: Variant = variant.parse()?;
-        for column in beams_rules(variant) {
+        for column in [Column::LexC, Column::LexD, Column::Mix, Column::MixReduced] {
             let (patterns, _) = load_or_build(v, codes)?;
             let g = table_4_10::game(patterns, column)?;
             let (started, clock) = (SystemTime::now(), Instant::now());
-            all.push(of_curve(&format!("beams-{variant}-{}", column.slug()), &curve(&g, table_4_10::column_tie(column), &full(), None), started, clock));
+            let domain = beams_domain(variant, column);
+            all.push(of_curve(&format!("beams-{variant}-{}", column.slug()), &curve(&g, table_4_10::column_tie(column), &domain, None), started, clock));
         }
     }
     for (stem, tie) in [("wurzel-1000-lex", TieBreak::Lex), ("wurzel-1000-mix", TieBreak::Mix)] {
@@ -116,7 +123,9 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
     }
     for c in &all {
         write_atomic(&out_dir.join(format!("{}.csv", c.stem)), c.report.csv().as_bytes())?;
-        write_json(&out_dir.join(format!("{}.json", c.stem)), &c.report)?;
+        // Compact JSON: the 6c3p curves have thousands of pieces.
+        let json = serde_json::to_vec(&c.report).map_err(|e| crate::error::invalid(format!("JSON: {e}")))?;
+        write_atomic(&out_dir.join(format!("{}.json", c.stem)), &json)?;
     }
     for (file, title, stems, x_max, marks) in figures() {
         let chart = chart(&all, title, &stems, x_max, &marks);
@@ -146,7 +155,7 @@ fn figures() -> Vec<Figure> {
         ("fig-4.6-mm1296.svg", "Mastermind MM(4,6): exact E(α) of H_α, LEX and MIX (Fig. 4.6)", vec!["mm1296-lex", "mm1296-mix"], 6.0, vec![(0.85, 5721.0 / 1296.0), (1.32, 5732.0 / 1296.0), (1.34, 5680.0 / 1296.0), (2.0, 5696.0 / 1296.0)]),
         ("fig-4.6-mm360.svg", "Mastermind MM-360 (distinct colours): exact E(α) of H_α (Fig. 4.6)", vec!["mm360-lex", "mm360-mix"], 6.0, vec![(0.68, 1450.0 / 360.0)]),
         ("fig-4.11-beams-3c6p.svg", "Beams(3c,6p): exact E(α) of H_α by tie rule (Fig. 4.11)", vec!["beams-3c6p-lex-c", "beams-3c6p-lex-d", "beams-3c6p-mix", "beams-3c6p-mix-reduced"], 4.0, beams("3c6p")),
-        ("fig-4.11-beams-6c3p.svg", "Beams(6c,3p): exact E(α) of H_α, LEX-c and LEX-d (Fig. 4.11)", vec!["beams-6c3p-lex-c", "beams-6c3p-lex-d"], 4.0, beams("6c3p")),
+        ("fig-4.11-beams-6c3p.svg", "Beams(6c,3p): exact E(α) of H_α by tie rule (Fig. 4.11)", vec!["beams-6c3p-lex-c", "beams-6c3p-lex-d", "beams-6c3p-mix", "beams-6c3p-mix-reduced"], 4.0, beams("6c3p")),
         ("fig-4.17-wurzel-1000.svg", "Wurzel model, |C| = 1000: exact E(α) of H_α (Fig. 4.17)", vec!["wurzel-1000-lex", "wurzel-1000-mix"], 3.0, vec![(1.0, 27.637), (1.35, 26.521), (1.5, 26.602), (2.0, 26.919)]),
     ]
 }
@@ -290,7 +299,7 @@ fn markdown(all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) ->
         let cell = |i: usize| o.found.get(i).map(|f| f.1.clone()).unwrap_or_default();
         md += &format!("| {} | {} | {} | {} | {} | {} | {} | {} |\n", o.variant, o.alpha, o.column, o.thesis_mean, cell(0), cell(1), cell(2), cell(3));
     }
-    md += "\nHow to read it: the 3c6p curves have 26 intervals each, so a 4-decimal match by chance is unlikely — none of the 16 published 3c6p values occurs under its own rule anywhere on [0, ∞] (one LEX-d value appears under LEX-c/LEX-d at α ≈ 1.36–1.40, not at its α = 2). A mislabelled α does not explain the 3c6p column. The 6c3p LEX curves have about 2300 intervals whose means cover 7.68–8.40, so 4-decimal matches occur by chance near almost any value; the 6c3p hits are close to the cell's own α (0.59 for α = 1, 1.98–2.02 for α = 2) and are no evidence either way.\n";
+    md += "\nThe 6c3p MIX curves cover (0, ∞]: α = 0 itself is the exact work-unit run of the Table 4.10 report.\n\nHow to read it: the 3c6p curves have 26 intervals each, so a 4-decimal match by chance is unlikely — none of the 16 published 3c6p values occurs under its own rule anywhere on [0, ∞] (one LEX-d value appears under LEX-c/LEX-d at α ≈ 1.36–1.40, not at its α = 2). A mislabelled α does not explain the 3c6p column. The 6c3p curves have 1300–2300 intervals whose means cover 7.68–8.40, so 4-decimal matches occur by chance near almost any value; the 6c3p hits are close to the cell's own α (0.59 for α = 1, 1.98–2.02 for α = 2) and are no evidence either way.\n";
     let hits = occurrences.iter().filter(|o| o.found.iter().any(|f| f.1 != "none" && f.1 != "not computed")).count();
     md += &format!("\n{hits} of {} published small-variant values occur somewhere on a computed curve.\n", occurrences.len());
     md
