@@ -186,12 +186,11 @@ impl PairFunction {
     pub fn eval(&self, a: Interval, k: u32) -> Interval {
         let mut sum = Interval::exact(0.0);
         for &(t, w) in &self.terms {
-            let e = a.mul(t).exp();
-            let mut term = e;
+            let mut term = (a * t).exp();
             for _ in 0..k {
-                term = term.mul(t);
+                term = term * t;
             }
-            sum = sum.add(term.mul(Interval::exact(w)));
+            sum = sum + term * Interval::exact(w);
         }
         sum
     }

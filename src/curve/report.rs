@@ -97,7 +97,19 @@ fn domain_text(d: &super::steps::Domain) -> String {
     format!("{}{}, {}{}", if d.lo_closed { "[" } else { "(" }, d.lo, d.hi, if d.hi_closed { "]" } else { ")" })
 }
 
-fn finish(provenance: Provenance, game: String, tie_rule: String, codes: u64, domain: String, segments: Vec<Row>, totals: Vec<Exact>, nodes: u64, uncertified: u64) -> CurveReport {
+/// What every report states besides its rows.
+struct Header {
+    provenance: Provenance,
+    game: String,
+    tie_rule: String,
+    codes: u64,
+    domain: String,
+    nodes: u64,
+    uncertified: u64,
+}
+
+fn finish(h: Header, segments: Vec<Row>, totals: Vec<Exact>) -> CurveReport {
+    let Header { provenance, game, tie_rule, codes, domain, nodes, uncertified } = h;
     let min = totals.iter().min().cloned().unwrap_or_default();
     let best: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == min).collect();
     let open: Vec<usize> = (0..totals.len()).filter(|&i| segments[i].kind == "interval").collect();
@@ -125,7 +137,16 @@ impl CurveReport {
     pub fn of_curve(c: &Curve, provenance: Provenance) -> CurveReport {
         let rows = c.segments.iter().map(|s| row(&s.span, &s.total(), c.codes, Some(s.outcome.max_depth()), s.first_queries.clone())).collect();
         let totals = c.segments.iter().map(|s| s.total()).collect();
-        finish(provenance, c.problem.clone(), c.tie_rule.clone(), c.codes, domain_text(&c.domain), rows, totals, c.nodes_evaluated, c.uncertified)
+        let header = Header {
+            provenance,
+            game: c.problem.clone(),
+            tie_rule: c.tie_rule.clone(),
+            codes: c.codes,
+            domain: domain_text(&c.domain),
+            nodes: c.nodes_evaluated,
+            uncertified: c.uncertified,
+        };
+        finish(header, rows, totals)
     }
 
     /// The report of a size-model curve.
@@ -133,7 +154,16 @@ impl CurveReport {
         let rows = c.segments.iter().map(|(span, total, played)| row(span, total, c.size, None, played.clone())).collect();
         let totals = c.segments.iter().map(|s| s.1.clone()).collect();
         let tie = format!("{:?}", c.tie).to_uppercase();
-        finish(provenance, format!("{} |C| = {}", c.name, c.size), tie, c.size, domain_text(&c.domain), rows, totals, 0, c.uncertified)
+        let header = Header {
+            provenance,
+            game: format!("{} |C| = {}", c.name, c.size),
+            tie_rule: tie,
+            codes: c.size,
+            domain: domain_text(&c.domain),
+            nodes: 0,
+            uncertified: c.uncertified,
+        };
+        finish(header, rows, totals)
     }
 
     /// CSV: one row per interval and per point.

@@ -98,7 +98,7 @@ pub fn curve<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain, progr
             constant(sub, Arc::new(walker.terminal(&all)))
         } else {
             let reps = root_representatives(problem, &strategy, chosen);
-            let parts: Vec<(u64, Steps<Arc<Outcome>>)> = reps.iter().map(|&(w, q)| (w, walker.after_query(&state, &all, q, 0, sub))).collect();
+            let parts: Vec<(u64, NodeSteps)> = reps.iter().map(|&(w, q)| (w, walker.after_query(&state, &all, q, 0, sub))).collect();
             mean_of(parts)
         };
         segments.extend(steps.into_iter().map(|(span, outcome)| Segment { span, outcome, first_queries: labels.clone() }));
@@ -129,12 +129,12 @@ fn coalesce_segments(segments: Vec<Segment>) -> Vec<Segment> {
 }
 
 /// The exact weighted mean of step functions on one domain.
-fn mean_of(parts: Vec<(u64, Steps<Arc<Outcome>>)>) -> Steps<Arc<Outcome>> {
+fn mean_of(parts: Vec<(u64, NodeSteps)>) -> NodeSteps {
     if parts.len() == 1 {
         return parts.into_iter().next().map(|p| p.1).unwrap_or_default();
     }
     let weights: Vec<u64> = parts.iter().map(|p| p.0).collect();
-    let refs: Vec<&Steps<Arc<Outcome>>> = parts.iter().map(|p| &p.1).collect();
+    let refs: Vec<&NodeSteps> = parts.iter().map(|p| &p.1).collect();
     coalesce(merge(&refs, |vals| {
         let weighted: Vec<(u64, Arc<Outcome>)> = weights.iter().zip(vals).map(|(&w, v)| (w, (*v).clone())).collect();
         Arc::new(Outcome::weighted_mean(&weighted))
@@ -149,7 +149,7 @@ struct Walker<'a, P: SearchProblem> {
     /// set), each with the domain it covers (MIX reaches the same node
     /// through many tied queries). Bounded by the process memo budget
     /// ([`crate::search::memo`]); results do not depend on it.
-    memo: Memo<(P::State, P::Set), Arc<Vec<(Domain, Arc<Steps<Arc<Outcome>>>)>>>,
+    memo: Memo<(P::State, P::Set), MemoEntries>,
 }
 
 /// Whether `outer` contains `inner`.
@@ -169,6 +169,13 @@ fn covers(outer: &Domain, inner: &Domain) -> bool {
 
 /// A sub-domain and the queries (with MIX weights) the strategy plays on it.
 type Decisions = Vec<(Domain, Vec<(u64, QueryId)>)>;
+
+/// A node's subtree totals as a step function.
+type NodeSteps = Steps<Arc<Outcome>>;
+/// The memo's entries of one node: the domains covered and their steps.
+type MemoEntries = Arc<Vec<(Domain, Arc<NodeSteps>)>>;
+/// A run of envelope pieces with the same chosen queries: (first, last, chosen).
+type PieceRun = (Span, Span, Vec<(u64, QueryId)>);
 
 impl<P: SearchProblem> Walker<'_, P> {
     fn terminal(&self, set: &P::Set) -> Outcome {
@@ -218,7 +225,7 @@ impl<P: SearchProblem> Walker<'_, P> {
             })
         };
         let pieces = envelope(&parts, domain, &witness);
-        let mut out: Vec<(Span, Span, Vec<(u64, QueryId)>)> = Vec::new();
+        let mut out: Vec<PieceRun> = Vec::new();
         for piece in pieces {
             let mut ties: Vec<QueryId> = piece.best.iter().flat_map(|&b| members[b].iter().copied()).collect();
             ties.sort_unstable();
@@ -236,7 +243,7 @@ impl<P: SearchProblem> Walker<'_, P> {
     }
 
     /// The step function of the subtree total at (`state`, `set`) on `domain`.
-    fn node(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> Steps<Arc<Outcome>> {
+    fn node(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> NodeSteps {
         let problem = self.problem;
         let n = problem.set_size(set);
         if n == 1 {
@@ -258,7 +265,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         self.nodes.fetch_add(1, Ordering::Relaxed);
         let steps = self.expand(state, set, depth, domain);
         if let Some(key) = key {
-            let mut entries: Vec<(Domain, Arc<Steps<Arc<Outcome>>>)> = known.map(|e| (*e).clone()).unwrap_or_default();
+            let mut entries: Vec<(Domain, Arc<NodeSteps>)> = known.map(|e| (*e).clone()).unwrap_or_default();
             let bytes = problem.set_bytes(set) + steps.iter().map(|(_, o)| 96 + o.heap_bytes()).sum::<usize>() + 64 * entries.len();
             entries.push((domain.clone(), Arc::new(steps.clone())));
             self.memo.insert(key, Arc::new(entries), bytes as u64);
@@ -267,20 +274,20 @@ impl<P: SearchProblem> Walker<'_, P> {
     }
 
     /// [`Self::node`] without the memo.
-    fn expand(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> Steps<Arc<Outcome>> {
+    fn expand(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> NodeSteps {
         let n = self.problem.set_size(set);
         let groups = self.decisions(state, set, depth, domain);
         let walk = |(sub, chosen): &(Domain, Vec<(u64, QueryId)>)| {
             if chosen.is_empty() { constant(sub, Arc::new(self.terminal(set))) } else { self.mean_over(state, set, chosen, depth, sub) }
         };
-        let parts: Vec<Steps<Arc<Outcome>>> =
+        let parts: Vec<NodeSteps> =
             if groups.len() > 1 && n >= PARALLEL_SET { groups.par_iter().map(walk).collect() } else { groups.iter().map(walk).collect() };
         coalesce(parts.into_iter().flatten().collect())
     }
 
     /// The exact mean over the chosen queries (tied queries that a symmetry
     /// of the node maps onto each other are walked once with their orbit's weight).
-    fn mean_over(&self, state: &P::State, set: &P::Set, chosen: &[(u64, QueryId)], depth: usize, domain: &Domain) -> Steps<Arc<Outcome>> {
+    fn mean_over(&self, state: &P::State, set: &P::Set, chosen: &[(u64, QueryId)], depth: usize, domain: &Domain) -> NodeSteps {
         let merged;
         let chosen = if chosen.len() > 1 {
             merged = self.problem.symmetry_classes(state, set, chosen);
@@ -289,14 +296,14 @@ impl<P: SearchProblem> Walker<'_, P> {
             chosen
         };
         let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain));
-        let parts: Vec<(u64, Steps<Arc<Outcome>>)> =
+        let parts: Vec<(u64, NodeSteps)> =
             if chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET { chosen.par_iter().map(walk).collect() } else { chosen.iter().map(walk).collect() };
         mean_of(parts)
     }
 
     /// The step function after asking `query`: every code pays the query, the
     /// solving class is done, every other class goes on.
-    fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId, depth: usize, domain: &Domain) -> Steps<Arc<Outcome>> {
+    fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId, depth: usize, domain: &Domain) -> NodeSteps {
         let problem = self.problem;
         let next = problem.next_state(state, query);
         let solving = problem.solving_answer(query);
@@ -308,9 +315,9 @@ impl<P: SearchProblem> Walker<'_, P> {
                 self.node(&next, class, depth + 1, domain)
             }
         };
-        let children: Vec<Steps<Arc<Outcome>>> =
+        let children: Vec<NodeSteps> =
             if problem.set_size(set) >= PARALLEL_SET { classes.par_iter().map(child).collect() } else { classes.iter().map(child).collect() };
-        let refs: Vec<&Steps<Arc<Outcome>>> = children.iter().collect();
+        let refs: Vec<&NodeSteps> = children.iter().collect();
         coalesce(merge(&refs, |vals| Arc::new(Outcome::sum_shifted(vals.iter().map(|v| &***v), 1))))
     }
 }
