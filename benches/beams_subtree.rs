@@ -24,7 +24,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     let alpha = args.first().map(String::as_str).unwrap_or("1");
-    let path: Vec<u16> = if args.len() >= 3 { args[1..3].iter().map(|a| a.parse().expect("answer")).collect() } else { vec![3, 1] };
+    let path: Vec<u16> =
+        if args.len() >= 3 { args[1..3].iter().map(|a| a.parse().expect("answer")).collect() } else { vec![3, 1] };
     let tie = if args.get(3).map(String::as_str) == Some("mix") { TieRule::mix() } else { TieRule::lex() };
     let strategy = Strategy::new(alpha.parse().expect("alpha"), tie);
 
@@ -33,7 +34,8 @@ fn main() {
     let a = analyze(&small, strategy, RunOptions::default());
     report("Beams(6c,3p) whole game", a.codes, &a.total, clock.elapsed().as_secs_f64());
 
-    let (patterns, _) = load_or_build("6c6p".parse().unwrap(), Some(std::path::Path::new("codes"))).expect("6c6p table");
+    let (patterns, _) =
+        load_or_build("6c6p".parse().unwrap(), Some(std::path::Path::new("codes"))).expect("6c6p table");
     let g = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
     let (mut state, mut set) = (g.initial_state(), g.full_set());
     for &answer in &path {

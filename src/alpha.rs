@@ -113,7 +113,11 @@ impl FromStr for Alpha {
         }
         let (int_part, frac_part) = t.split_once('.').unwrap_or((t, ""));
         let all_digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
-        if (int_part.is_empty() && frac_part.is_empty()) || !all_digits(int_part) || !all_digits(frac_part) || frac_part.len() > 12 {
+        if (int_part.is_empty() && frac_part.is_empty())
+            || !all_digits(int_part)
+            || !all_digits(frac_part)
+            || frac_part.len() > 12
+        {
             return Err(bad());
         }
         let den = 10u64.pow(frac_part.len() as u32);

@@ -163,7 +163,9 @@ pub fn run(game: CurveGame) -> Result<()> {
             let column = beams_column(tie)?;
             let v: Variant = variant.parse()?;
             if v.to_string() == "6c6p" {
-                return Err(invalid("curve beams 6c6p: the whole curve needs a work-unit run (days of CPU); not available from this command yet"));
+                return Err(invalid(
+                    "curve beams 6c6p: the whole curve needs a work-unit run (days of CPU); not available from this command yet",
+                ));
             }
             let (patterns, _) = load_or_build(v, Some(codes))?;
             let g = table_4_10::game(patterns, column)?;
@@ -171,7 +173,9 @@ pub fn run(game: CurveGame) -> Result<()> {
             let c = curve(&g, table_4_10::column_tie(column), &domain, progress);
             (CurveReport::of_curve(&c, Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())), out)
         }
-        CurveGame::Free { width, size, tie, out } => (model_report(&FreeSearch::new(*width)?, *size, *tie, out, started)?, out),
+        CurveGame::Free { width, size, tie, out } => {
+            (model_report(&FreeSearch::new(*width)?, *size, *tie, out, started)?, out)
+        }
         CurveGame::Wurzel { size, tie, out } => (model_report(&Wurzel, *size, *tie, out, started)?, out),
     };
     bar.finish_and_clear();
@@ -181,7 +185,13 @@ pub fn run(game: CurveGame) -> Result<()> {
 /// Largest set size a model curve is computed for (T(n) for every n below it).
 const MODEL_SIZE_MAX: u64 = 20_000;
 
-fn model_report<M: SizeModel>(model: &M, size: u64, tie: Tie, out: &CurveArgs, started: SystemTime) -> Result<CurveReport> {
+fn model_report<M: SizeModel>(
+    model: &M,
+    size: u64,
+    tie: Tie,
+    out: &CurveArgs,
+    started: SystemTime,
+) -> Result<CurveReport> {
     let domain = out.domain()?;
     if !(2..=MODEL_SIZE_MAX).contains(&size) {
         return Err(invalid(format!("--size {size}: give a set size from 2 to {MODEL_SIZE_MAX}")));
@@ -215,6 +225,10 @@ fn emit(report: &CurveReport, out: &CurveArgs) -> Result<()> {
 
 fn piece_line(r: &Row) -> String {
     let depth = r.max_depth.map(|d| format!("  depth {d}")).unwrap_or_default();
-    let firsts = if r.first_queries.len() > 4 { format!("{} … ({} tied)", r.first_queries[..4].join(" "), r.first_queries.len()) } else { r.first_queries.join(" ") };
+    let firsts = if r.first_queries.len() > 4 {
+        format!("{} … ({} tied)", r.first_queries[..4].join(" "), r.first_queries.len())
+    } else {
+        r.first_queries.join(" ")
+    };
     format!("  {:<66} total {:<14} mean {:.6}{depth}  {firsts}", describe(r), r.total, r.mean)
 }

@@ -98,7 +98,8 @@ mod tests {
     #[test]
     fn runs_equal_expanded_sizes() {
         for alpha in ["0", "0.5", "1", "1.5", "2", "inf"] {
-            let (x, y) = (renyi_of_runs(a(alpha), &[(3, 2), (1, 3), (7, 0)]), renyi_of_sizes(a(alpha), &[3, 3, 1, 1, 1]));
+            let (x, y) =
+                (renyi_of_runs(a(alpha), &[(3, 2), (1, 3), (7, 0)]), renyi_of_sizes(a(alpha), &[3, 3, 1, 1, 1]));
             assert!((x - y).abs() < 1e-12, "α = {alpha}");
         }
     }

@@ -387,16 +387,24 @@ fn run(cli: Cli) -> Result<()> {
         Command::Analyze { game: Game::Mastermind(m) } => {
             let alpha: Alpha = m.strategy.alpha.parse()?;
             let mm = m.variant.build()?;
-            let result = analyze(&mm, Strategy::new(alpha, m.strategy.tie_rule()), RunOptions::with_progress(m.strategy.output.progress));
+            let result = analyze(
+                &mm,
+                Strategy::new(alpha, m.strategy.tie_rule()),
+                RunOptions::with_progress(m.strategy.output.progress),
+            );
             emit_analysis(&result, &m.strategy)
         }
-        Command::Analyze { game: Game::Free(a) } => size_model_csv(&FreeSearch::new(a.width)?, &a, |m| perfect_total_closed(a.width, m)),
+        Command::Analyze { game: Game::Free(a) } => {
+            size_model_csv(&FreeSearch::new(a.width)?, &a, |m| perfect_total_closed(a.width, m))
+        }
         Command::Analyze { game: Game::Wurzel(a) } => {
             let perfect = wurzel::perfect_totals(checked_size(a.upto)?);
             size_model_csv(&Wurzel, &a, |n| perfect[n as usize])
         }
         Command::Analyze { game: Game::Beams(b) } => analyze_beams(&b),
-        Command::Sweep { game: Game::Beams(_) } => Err(invalid("sweep beams is not implemented; run analyze beams per α")),
+        Command::Sweep { game: Game::Beams(_) } => {
+            Err(invalid("sweep beams is not implemented; run analyze beams per α"))
+        }
         Command::Beams { what: BeamsCommand::Info { variant, codes } } => beams_info(&variant, &codes),
         Command::Sweep { game: Game::Free(a) } => size_model_sweep(&FreeSearch::new(a.width)?, &a),
         Command::Sweep { game: Game::Wurzel(a) } => size_model_sweep(&Wurzel, &a),
@@ -426,10 +434,14 @@ fn run(cli: Cli) -> Result<()> {
         Command::Verify { file } => verify_file(&file),
         Command::Merge { files, out } => merge_files(&files, out.as_deref()),
         Command::Play { game: PlayGame::Beams { agent, secret } } => play_cli::play(&agent, secret.as_deref()),
-        Command::Simulate { game: SimulateGame::Beams { agent, n, seed, out } } => play_cli::run_simulation(&agent, n, seed, out.as_deref()),
+        Command::Simulate { game: SimulateGame::Beams { agent, n, seed, out } } => {
+            play_cli::run_simulation(&agent, n, seed, out.as_deref())
+        }
         Command::Solve { game } => solve_cli::run(game),
         Command::Curve { game } => curve_cli::run(game),
-        Command::Reproduce { targets, results, codes, full, full_report } => reproduce(&targets, &results, &codes, full, full_report),
+        Command::Reproduce { targets, results, codes, full, full_report } => {
+            reproduce(&targets, &results, &codes, full, full_report)
+        }
     }
 }
 
@@ -459,7 +471,11 @@ fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: impl Fn(u64) -
     let upto = checked_size(a.upto)?;
     let alpha: Alpha = a.strategy.alpha.parse()?;
     let totals = strategy_totals(model, Strategy::new(alpha, a.strategy.tie_rule()), upto)?;
-    let mut csv = format!("# {} — H_{alpha} {}\nn,perfect_total,renyi_total,renyi_over_perfect\n", model.name(), a.strategy.tie_rule());
+    let mut csv = format!(
+        "# {} — H_{alpha} {}\nn,perfect_total,renyi_total,renyi_over_perfect\n",
+        model.name(),
+        a.strategy.tie_rule()
+    );
     for n in 1..=upto {
         let p = perfect(n);
         let ratio = if p == 0 { 1.0 } else { exact_f64(&totals[n as usize]) / p as f64 };
@@ -540,7 +556,12 @@ fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     let (codes, total) = (outcome.codes(), outcome.total());
     let mean = if exact_f64(&codes) > 0.0 { exact_f64(&total) / exact_f64(&codes) } else { f64::NAN };
     println!("{} — H_{} {} after {}", g.name(), strategy.score.alpha(), strategy.tie, b.after.join(","));
-    println!("  codes {}, total {} (depths from the root), mean {mean:.9}, penalty {}", exact_string(&codes), exact_string(&total), outcome.to_strings().1);
+    println!(
+        "  codes {}, total {} (depths from the root), mean {mean:.9}, penalty {}",
+        exact_string(&codes),
+        exact_string(&total),
+        outcome.to_strings().1
+    );
     println!("  {:.1} s", clock.elapsed().as_secs_f64());
     Ok(())
 }
@@ -561,9 +582,17 @@ fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Path, b: &Beam
         };
         let check = recheck_unit(g, strategy, record, options)?;
         let codes = check.codes as f64;
-        let (recorded, recomputed) = (exact_f64(&check.recorded_total) / codes, exact_f64(&check.recomputed_total) / codes);
-        let verdict = if check.agrees { "agrees exactly".to_string() } else { format!("DIFFERS: recorded mean {recorded:.9}, recomputed {recomputed:.9}") };
-        println!("unit {index} {:?} {:?}: {} codes, mean {recomputed:.6}, {verdict} ({:.1} s)", record.path, record.queries, check.codes, check.seconds);
+        let (recorded, recomputed) =
+            (exact_f64(&check.recorded_total) / codes, exact_f64(&check.recomputed_total) / codes);
+        let verdict = if check.agrees {
+            "agrees exactly".to_string()
+        } else {
+            format!("DIFFERS: recorded mean {recorded:.9}, recomputed {recomputed:.9}")
+        };
+        println!(
+            "unit {index} {:?} {:?}: {} codes, mean {recomputed:.6}, {verdict} ({:.1} s)",
+            record.path, record.queries, check.codes, check.seconds
+        );
         differing += usize::from(!check.agrees);
     }
     if differing > 0 {
@@ -584,7 +613,15 @@ fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     let run = UnitRun { levels: b.levels, shard, checkpoint: b.checkpoint.as_deref(), progress: b.output.progress };
     let file = run_units(g, strategy, &run)?;
     write_shard(out, &file)?;
-    eprintln!("shard {}/{}: {} of {} units in {:.1} s → {}", shard.index, shard.count, file.units.len(), file.units_total, file.seconds, out.display());
+    eprintln!(
+        "shard {}/{}: {} of {} units in {:.1} s → {}",
+        shard.index,
+        shard.count,
+        file.units.len(),
+        file.units_total,
+        file.seconds,
+        out.display()
+    );
     if shard.count == 1 {
         return merge_files(std::slice::from_ref(out), None);
     }
@@ -594,8 +631,10 @@ fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
 fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
     let mut shards = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path).map_err(|e| renyi_search::error::Error::Io { path: path.display().to_string(), source: e })?;
-        let shard: ShardFile = serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a shard file: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| renyi_search::error::Error::Io { path: path.display().to_string(), source: e })?;
+        let shard: ShardFile =
+            serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a shard file: {e}", path.display())))?;
         shards.push(shard);
     }
     let (header, outcome) = merge(&shards)?;
@@ -623,23 +662,49 @@ fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
         mean: exact_f64(&total) / codes as f64,
         depth_histogram: histogram,
         penalty_total: penalty,
-        penalty_histogram: renyi_search::search::units::penalty_split_known(&shards).then(|| outcome.penalised_strings()),
+        penalty_histogram: renyi_search::search::units::penalty_split_known(&shards)
+            .then(|| outcome.penalised_strings()),
         shard_seconds: shards.iter().map(|s| s.seconds).sum(),
         peak_memory_bytes: shards.iter().filter_map(|s| s.peak_memory_bytes).max(),
     };
-    println!("{} — H_{} {} ({} shard files, {} units)", header.problem, header.alpha, header.tie_rule, shards.len(), shards[0].units_total);
+    println!(
+        "{} — H_{} {} ({} shard files, {} units)",
+        header.problem,
+        header.alpha,
+        header.tie_rule,
+        shards.len(),
+        shards[0].units_total
+    );
     println!("  total     {} over {} codes, mean {:.6}", merged.total, codes, merged.mean);
     let split = match &merged.penalty_histogram {
-        Some(h) => h.iter().enumerate().filter(|(p, c)| *p > 0 && *c != "0").map(|(p, c)| format!("{p} points: {c} codes")).collect::<Vec<_>>().join(", "),
+        Some(h) => h
+            .iter()
+            .enumerate()
+            .filter(|(p, c)| *p > 0 && *c != "0")
+            .map(|(p, c)| format!("{p} points: {c} codes"))
+            .collect::<Vec<_>>()
+            .join(", "),
         None => "split not recorded".into(),
     };
     println!("  penalty   {} ({split})", merged.penalty_total);
     println!(
         "  histogram {}",
-        merged.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" ")
+        merged
+            .depth_histogram
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| *c != "0")
+            .map(|(d, c)| format!("{d}:{c}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     );
-    let peak = merged.peak_memory_bytes.map_or_else(|| "not recorded".to_string(), |b| format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64));
-    println!("  run       {:.0} s (wall times of the shards' last sessions, summed), peak memory {peak}", merged.shard_seconds);
+    let peak = merged
+        .peak_memory_bytes
+        .map_or_else(|| "not recorded".to_string(), |b| format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64));
+    println!(
+        "  run       {:.0} s (wall times of the shards' last sessions, summed), peak memory {peak}",
+        merged.shard_seconds
+    );
     match out {
         Some(path) => write_json(path, &merged),
         None => Ok(()),
@@ -649,7 +714,12 @@ fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
 fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
     let variant: Variant = variant.parse()?;
     let board = Board::new(variant.n);
-    println!("{variant}: board edge {}, {} cells (centre removed), {} diagonals", variant.n, board.cell_count(), board.diagonals.len());
+    println!(
+        "{variant}: board edge {}, {} cells (centre removed), {} diagonals",
+        variant.n,
+        board.cell_count(),
+        board.diagonals.len()
+    );
     println!(
         "  pieces (fixed polyhexes of {} cells in the {}×{} rhombus): {}",
         variant.piece_size,
@@ -661,7 +731,11 @@ fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
         println!("  patterns: not enumerated for boards of edge 5 (far too many)");
         return Ok(());
     }
-    println!("  placements (connected {}-cell sets on the board): {}", variant.piece_size, placements(&board, variant.piece_size).len());
+    println!(
+        "  placements (connected {}-cell sets on the board): {}",
+        variant.piece_size,
+        placements(&board, variant.piece_size).len()
+    );
     let clock = std::time::Instant::now();
     let (patterns, status) = load_or_build(variant, Some(codes))?;
     let how = match status {
@@ -691,7 +765,10 @@ fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, tree: Option<&std:
         let node = tree::export(&search, problem)?;
         let checked = tree::verify(problem, &node)?;
         if checked.total != result.total {
-            return Err(invalid(format!("internal error: the exported tree replays to {} instead of {}", checked.total, result.total)));
+            return Err(invalid(format!(
+                "internal error: the exported tree replays to {} instead of {}",
+                checked.total, result.total
+            )));
         }
         let file = StrategyFile {
             game: spec,
@@ -702,16 +779,25 @@ fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, tree: Option<&std:
             tree: node,
         };
         write_json(path, &file)?;
-        println!("  tree      {} (verified by replaying every code: total {}, max depth {})", path.display(), checked.total, checked.max_depth);
+        println!(
+            "  tree      {} (verified by replaying every code: total {}, max depth {})",
+            path.display(),
+            checked.total,
+            checked.max_depth
+        );
     }
     Ok(())
 }
 
 fn verify_file(path: &std::path::Path) -> Result<()> {
-    let text = std::fs::read_to_string(path).map_err(|source| renyi_search::error::Error::Io { path: path.display().to_string(), source })?;
-    let file: StrategyFile = serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a strategy file: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| renyi_search::error::Error::Io { path: path.display().to_string(), source })?;
+    let file: StrategyFile =
+        serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a strategy file: {e}", path.display())))?;
     let checked = match &file.game {
-        GameSpec::Mastermind { pegs, colors, distinct } => tree::verify(&Mastermind::new(*pegs, *colors, *distinct)?, &file.tree)?,
+        GameSpec::Mastermind { pegs, colors, distinct } => {
+            tree::verify(&Mastermind::new(*pegs, *colors, *distinct)?, &file.tree)?
+        }
         GameSpec::Beams { variant, order } => {
             let v: Variant = variant.parse()?;
             let order = match order.as_str() {
@@ -750,8 +836,13 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     }
     println!("{} — H_{} {}", result.problem, result.alpha, result.tie_rule);
     println!("  total     {} ≈ {:.4} (penalty points {})", result.total, result.total_decimal, result.penalty_total);
-    let split: Vec<String> =
-        result.penalty_histogram.iter().enumerate().filter(|(p, c)| *p > 0 && *c != "0").map(|(p, c)| format!("{p} points: {c}")).collect();
+    let split: Vec<String> = result
+        .penalty_histogram
+        .iter()
+        .enumerate()
+        .filter(|(p, c)| *p > 0 && *c != "0")
+        .map(|(p, c)| format!("{p} points: {c}"))
+        .collect();
     if !split.is_empty() {
         println!("  penalised codes {}", split.join(", "));
     }
@@ -759,7 +850,14 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     println!("  max depth {}", result.max_depth);
     println!(
         "  histogram {}",
-        result.depth_histogram.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" ")
+        result
+            .depth_histogram
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| *c != "0")
+            .map(|(d, c)| format!("{d}:{c}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     let firsts = &result.first_queries;
     println!(
@@ -773,12 +871,29 @@ fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
 
 const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, all";
 
-fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path, full: bool, full_report: bool) -> Result<()> {
+fn reproduce(
+    targets: &[String],
+    dir: &std::path::Path,
+    codes: &std::path::Path,
+    full: bool,
+    full_report: bool,
+) -> Result<()> {
     let mut wanted: Vec<&str> = Vec::new();
     for t in targets {
         match t.as_str() {
-            "all" => wanted.extend(["table-4.5", "table-4.18", "table-4.15", "table-4.10", "perfect", "chess", "nim", "curves"]),
-            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" | "chess" | "nim" | "curves" => wanted.push(t),
+            "all" => wanted.extend([
+                "table-4.5",
+                "table-4.18",
+                "table-4.15",
+                "table-4.10",
+                "perfect",
+                "chess",
+                "nim",
+                "curves",
+            ]),
+            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" | "chess" | "nim" | "curves" => {
+                wanted.push(t)
+            }
             other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
         }
     }
@@ -795,11 +910,18 @@ fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path,
             "chess" => {
                 let report = renyi_search::reproduce::chess::reproduce(dir)?;
                 let equal = report.rows.iter().filter(|r| r.equal == Some(true)).count();
-                eprintln!("chess: {equal} of 5 thesis maxima equal; all tables solved in {:.1} s", report.total_solve_seconds);
+                eprintln!(
+                    "chess: {equal} of 5 thesis maxima equal; all tables solved in {:.1} s",
+                    report.total_solve_seconds
+                );
             }
             "nim" => {
                 let report = renyi_search::reproduce::nim::reproduce(dir, 100_000)?;
-                eprintln!("nim: {} of {} published rows equal", report.rows.iter().filter(|r| r.equal).count(), report.rows.len());
+                eprintln!(
+                    "nim: {} of {} published rows equal",
+                    report.rows.iter().filter(|r| r.equal).count(),
+                    report.rows.len()
+                );
             }
             "perfect" => {
                 renyi_search::reproduce::perfect::reproduce(dir, Some(codes))?;
@@ -816,7 +938,11 @@ fn reproduce(targets: &[String], dir: &std::path::Path, codes: &std::path::Path,
             "table-4.10" => {
                 let cells = table_4_10::reproduce(dir, Some(codes), true)?;
                 let proto: Vec<_> = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect();
-                eprintln!("table-4.10: {} of {} prototype totals equal", proto.iter().filter(|c| c.equal).count(), proto.len());
+                eprintln!(
+                    "table-4.10: {} of {} prototype totals equal",
+                    proto.iter().filter(|c| c.equal).count(),
+                    proto.len()
+                );
                 // Without --full the finished 6c6p runs (results/beams-6c6p-runs/) are reported.
                 let cells = table_4_10::reproduce_full(dir, codes, true, full)?;
                 eprintln!("table-4.10: {} of {} Beams(6c,6p) cells computed", cells.len(), table_4_10::FULL_ROWS.len());

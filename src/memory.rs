@@ -60,7 +60,10 @@ mod tests {
 
     #[test]
     fn peak_resident_size_is_read_from_the_status_text() {
-        assert_eq!(parse_vm_hwm("Name:\trs\nVmPeak:\t 9 kB\nVmHWM:\t 6675716 kB\nVmRSS:\t 1 kB\n"), Some(6675716 * 1024));
+        assert_eq!(
+            parse_vm_hwm("Name:\trs\nVmPeak:\t 9 kB\nVmHWM:\t 6675716 kB\nVmRSS:\t 1 kB\n"),
+            Some(6675716 * 1024)
+        );
         assert_eq!(parse_vm_hwm("Name:\trs\n"), None);
         #[cfg(target_os = "linux")]
         {

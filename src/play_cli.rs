@@ -54,7 +54,10 @@ pub fn play(args: &AgentArgs, secret: Option<&str>) -> Result<()> {
     let (beams, strategy) = build(args)?;
     let secret = match secret {
         Some(text) if text.starts_with("random") => {
-            let seed = text.strip_prefix("random:").map_or(Ok(1), str::parse).map_err(|_| invalid("write --secret random or random:SEED"))?;
+            let seed = text
+                .strip_prefix("random:")
+                .map_or(Ok(1), str::parse)
+                .map_err(|_| invalid("write --secret random or random:SEED"))?;
             let code = renyi_search::search::play::Rng::new(seed).below(beams.code_count() as u64) as u32;
             println!("secret: {}", beams.code_label(code));
             Some(code)
@@ -90,7 +93,12 @@ pub fn play(args: &AgentArgs, secret: Option<&str>) -> Result<()> {
         game.answer(query, answer);
     }
     let laid = best_code(&beams, &game);
-    println!("lay code {} ({} queries; {} code(s) were left)", beams.code_label(laid), game.path.len(), game.remaining());
+    println!(
+        "lay code {} ({} queries; {} code(s) were left)",
+        beams.code_label(laid),
+        game.path.len(),
+        game.remaining()
+    );
     if let Some(code) = secret {
         let wrong = beams.cell_colours(code).iter().zip(beams.cell_colours(laid)).filter(|(a, b)| **a != *b).count();
         println!("secret   {} — {} wrong cell(s)", beams.code_label(code), wrong);
@@ -102,9 +110,11 @@ pub fn play(args: &AgentArgs, secret: Option<&str>) -> Result<()> {
 /// under the codes directory (written once, atomically), so that every move,
 /// the first included, is answered in well under a second.
 fn load_root(args: &AgentArgs, game: &Game<Beams>, book: &OpeningBook) -> Result<()> {
-    let name = format!("book-{}-a{}-{}-v{}.json", args.variant, args.alpha.replace('/', "_"), args.tie, renyi_search::VERSION);
+    let name =
+        format!("book-{}-a{}-{}-v{}.json", args.variant, args.alpha.replace('/', "_"), args.tie, renyi_search::VERSION);
     let path = args.codes.join(name);
-    let cached: Option<Vec<(u64, QueryId)>> = std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let cached: Option<Vec<(u64, QueryId)>> =
+        std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok());
     match cached {
         Some(root) => {
             book.insert(Vec::new(), root);
@@ -138,7 +148,11 @@ fn read_answer(
         std::io::stdout().flush().ok();
         let Some(Ok(line)) = lines.next() else { return Err(invalid("input ended before the game was over")) };
         let parsed = parse_answer(&line, len).and_then(|a| {
-            if game.possible(query, a) { Ok(a) } else { Err(invalid(format!("answer `{}` is impossible: no remaining code gives it (a typo?)", line.trim()))) }
+            if game.possible(query, a) {
+                Ok(a)
+            } else {
+                Err(invalid(format!("answer `{}` is impossible: no remaining code gives it (a typo?)", line.trim())))
+            }
         });
         match parsed {
             Ok(a) => return Ok(a),
@@ -157,7 +171,11 @@ fn parse_answer(line: &str, len: usize) -> Result<AnswerId> {
     for token in text.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
         match token.parse::<usize>() {
             Ok(i) if (1..=len).contains(&i) => a |= 1 << (i - 1),
-            _ => return Err(invalid(format!("cannot read `{token}`: give hit positions 1–{len} along the beam, or none"))),
+            _ => {
+                return Err(invalid(format!(
+                    "cannot read `{token}`: give hit positions 1–{len} along the beam, or none"
+                )));
+            }
         }
     }
     Ok(a)
@@ -180,10 +198,27 @@ pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std:
     let (beams, strategy) = build(args)?;
     let started = std::time::SystemTime::now();
     let sim = simulate(&beams, strategy, games, seed, true);
-    println!("{} — H_{} {}: {} games (seed {}), {:.1} s", beams.name(), strategy.score.alpha(), args.tie, sim.games, sim.seed, sim.seconds);
-    println!("  mean {:.4}, variance {:.4}, 2σ interval [{:.4}, {:.4}]", sim.mean, sim.variance, sim.interval.0, sim.interval.1);
-    println!("  queries  {}", sim.queries_histogram.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "));
-    println!("  penalty  {}", sim.penalty_histogram.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" "));
+    println!(
+        "{} — H_{} {}: {} games (seed {}), {:.1} s",
+        beams.name(),
+        strategy.score.alpha(),
+        args.tie,
+        sim.games,
+        sim.seed,
+        sim.seconds
+    );
+    println!(
+        "  mean {:.4}, variance {:.4}, 2σ interval [{:.4}, {:.4}]",
+        sim.mean, sim.variance, sim.interval.0, sim.interval.1
+    );
+    println!(
+        "  queries  {}",
+        sim.queries_histogram.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ")
+    );
+    println!(
+        "  penalty  {}",
+        sim.penalty_histogram.iter().map(|(k, v)| format!("{k}:{v}")).collect::<Vec<_>>().join(" ")
+    );
     if let Some(path) = out {
         #[derive(serde::Serialize)]
         struct Report<'a> {
@@ -194,11 +229,23 @@ pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std:
             simulation: &'a renyi_search::search::play::Simulation,
         }
         let provenance = Provenance::new(
-            format!("simulate beams {} --alpha {} --tie {} --n {games} --seed {seed}", args.variant, args.alpha, args.tie),
+            format!(
+                "simulate beams {} --alpha {} --tie {} --n {games} --seed {seed}",
+                args.variant, args.alpha, args.tie
+            ),
             started,
             sim.seconds,
         );
-        write_json(path, &Report { provenance, game: beams.name(), alpha: strategy.score.alpha().to_string(), tie: &args.tie, simulation: &sim })?;
+        write_json(
+            path,
+            &Report {
+                provenance,
+                game: beams.name(),
+                alpha: strategy.score.alpha().to_string(),
+                tie: &args.tie,
+                simulation: &sim,
+            },
+        )?;
     }
     Ok(())
 }

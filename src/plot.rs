@@ -100,21 +100,59 @@ pub fn render_svg(chart: &Chart) -> Result<String> {
     let px = |x: f64| LEFT + (x.clamp(x0, x1) - x0) / (x1 - x0) * (W - LEFT - RIGHT);
     let py = |y: f64| TOP + (y1 - y) / (y1 - y0) * (H - TOP - BOTTOM);
     let mut svg = String::new();
-    let _ = writeln!(svg, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Arial, sans-serif" font-size="13">"#);
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Arial, sans-serif" font-size="13">"#
+    );
     let _ = writeln!(svg, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-    let _ = writeln!(svg, r#"<text x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"#, W / 2.0, escape(&chart.title));
+    let _ = writeln!(
+        svg,
+        r#"<text x="{}" y="28" text-anchor="middle" font-size="16">{}</text>"#,
+        W / 2.0,
+        escape(&chart.title)
+    );
     let (bx0, by0, bx1, by1) = (LEFT, TOP, W - RIGHT, H - BOTTOM);
-    let _ = writeln!(svg, r##"<rect x="{bx0}" y="{by0}" width="{}" height="{}" fill="none" stroke="#333"/>"##, bx1 - bx0, by1 - by0);
+    let _ = writeln!(
+        svg,
+        r##"<rect x="{bx0}" y="{by0}" width="{}" height="{}" fill="none" stroke="#333"/>"##,
+        bx1 - bx0,
+        by1 - by0
+    );
     for t in ticks(x0, x1) {
         let x = px(t);
-        let _ = writeln!(svg, r##"<line x1="{x:.2}" y1="{by1}" x2="{x:.2}" y2="{}" stroke="#333"/><text x="{x:.2}" y="{}" text-anchor="middle">{}</text>"##, by1 + 5.0, by1 + 20.0, fmt_tick(t));
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{x:.2}" y1="{by1}" x2="{x:.2}" y2="{}" stroke="#333"/><text x="{x:.2}" y="{}" text-anchor="middle">{}</text>"##,
+            by1 + 5.0,
+            by1 + 20.0,
+            fmt_tick(t)
+        );
     }
     for t in ticks(y0, y1) {
         let y = py(t);
-        let _ = writeln!(svg, r##"<line x1="{}" y1="{y:.2}" x2="{bx0}" y2="{y:.2}" stroke="#333"/><line x1="{bx0}" y1="{y:.2}" x2="{bx1}" y2="{y:.2}" stroke="#eee"/><text x="{}" y="{:.2}" text-anchor="end">{}</text>"##, bx0 - 5.0, bx0 - 8.0, y + 4.0, fmt_tick(t));
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{}" y1="{y:.2}" x2="{bx0}" y2="{y:.2}" stroke="#333"/><line x1="{bx0}" y1="{y:.2}" x2="{bx1}" y2="{y:.2}" stroke="#eee"/><text x="{}" y="{:.2}" text-anchor="end">{}</text>"##,
+            bx0 - 5.0,
+            bx0 - 8.0,
+            y + 4.0,
+            fmt_tick(t)
+        );
     }
-    let _ = writeln!(svg, r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#, (bx0 + bx1) / 2.0, H - 38.0, escape(&chart.x_label));
-    let _ = writeln!(svg, r#"<text x="20" y="{}" text-anchor="middle" transform="rotate(-90 20 {})">{}</text>"#, (by0 + by1) / 2.0, (by0 + by1) / 2.0, escape(&chart.y_label));
+    let _ = writeln!(
+        svg,
+        r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+        (bx0 + bx1) / 2.0,
+        H - 38.0,
+        escape(&chart.x_label)
+    );
+    let _ = writeln!(
+        svg,
+        r#"<text x="20" y="{}" text-anchor="middle" transform="rotate(-90 20 {})">{}</text>"#,
+        (by0 + by1) / 2.0,
+        (by0 + by1) / 2.0,
+        escape(&chart.y_label)
+    );
     for (i, s) in chart.series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let _ = write!(svg, r#"<path fill="none" stroke="{colour}" stroke-width="2" d=""#);
@@ -127,18 +165,42 @@ pub fn render_svg(chart: &Chart) -> Result<String> {
         }
         // Legend: one row under the x-axis label.
         let (lx, ly) = (bx0 + 170.0 * i as f64, H - 12.0);
-        let _ = writeln!(svg, r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="2"/><text x="{}" y="{}">{}</text>"#, lx + 25.0, lx + 30.0, ly + 4.0, escape(&s.label));
+        let _ = writeln!(
+            svg,
+            r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="2"/><text x="{}" y="{}">{}</text>"#,
+            lx + 25.0,
+            lx + 30.0,
+            ly + 4.0,
+            escape(&s.label)
+        );
     }
     for m in chart.markers.iter().filter(|m| visible(m.x)) {
         let (x, y) = (px(m.x), py(m.y));
-        let _ = writeln!(svg, r##"<path d="M{:.2} {:.2}l8 8m0 -8l-8 8" stroke="#000" stroke-width="1.6"/>"##, x - 4.0, y - 4.0);
+        let _ = writeln!(
+            svg,
+            r##"<path d="M{:.2} {:.2}l8 8m0 -8l-8 8" stroke="#000" stroke-width="1.6"/>"##,
+            x - 4.0,
+            y - 4.0
+        );
     }
     if !chart.markers.is_empty() {
         let (lx, ly) = (bx0 + 170.0 * chart.series.len() as f64, H - 12.0);
-        let _ = writeln!(svg, r##"<path d="M{:.2} {:.2}l8 8m0 -8l-8 8" stroke="#000" stroke-width="1.6"/><text x="{}" y="{}">thesis</text>"##, lx + 8.0, ly - 4.0, lx + 30.0, ly + 4.0);
+        let _ = writeln!(
+            svg,
+            r##"<path d="M{:.2} {:.2}l8 8m0 -8l-8 8" stroke="#000" stroke-width="1.6"/><text x="{}" y="{}">thesis</text>"##,
+            lx + 8.0,
+            ly - 4.0,
+            lx + 30.0,
+            ly + 4.0
+        );
     }
     if let Some(note) = &chart.tail_note {
-        let _ = writeln!(svg, r#"<text x="{bx1}" y="{}" text-anchor="end" font-size="11">{}</text>"#, by0 - 6.0, escape(note));
+        let _ = writeln!(
+            svg,
+            r#"<text x="{bx1}" y="{}" text-anchor="end" font-size="11">{}</text>"#,
+            by0 - 6.0,
+            escape(note)
+        );
     }
     svg.push_str("</svg>\n");
     Ok(svg)
@@ -165,7 +227,11 @@ mod tests {
             y_label: "mean number of queries".into(),
             x_range: (0.0, 4.0),
             y_range: Some((4.0, 5.0)),
-            series: vec![StepSeries { label: "LEX".into(), steps: vec![Step { lo: 0.0, hi: 2.0, y: 4.5 }, Step { lo: 2.0, hi: f64::INFINITY, y: 4.25 }], points: vec![(2.0, 4.75)] }],
+            series: vec![StepSeries {
+                label: "LEX".into(),
+                steps: vec![Step { lo: 0.0, hi: 2.0, y: 4.5 }, Step { lo: 2.0, hi: f64::INFINITY, y: 4.25 }],
+                points: vec![(2.0, 4.75)],
+            }],
             markers: vec![Marker { x: 1.0, y: 4.5, label: "thesis".into() }],
             tail_note: Some("constant to α = ∞".into()),
         }

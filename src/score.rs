@@ -158,7 +158,8 @@ const XLOG2X_TABLE: usize = 4096;
 /// Shannon entropy (bits) of a partition: log2 n − (1/n)·Σ c·log2 c.
 fn shannon_bits(sizes: &[u64]) -> f64 {
     static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| (0..XLOG2X_TABLE).map(|c| if c == 0 { 0.0 } else { c as f64 * (c as f64).log2() }).collect());
+    let table = TABLE
+        .get_or_init(|| (0..XLOG2X_TABLE).map(|c| if c == 0 { 0.0 } else { c as f64 * (c as f64).log2() }).collect());
     let n = sizes.iter().sum::<u64>() as f64;
     let sum: f64 = sizes
         .iter()
@@ -215,7 +216,8 @@ impl RunKey {
             a => KeyKind::PowerSum { alpha: a.to_f64(), sign: if a.to_f64() < 1.0 { 1.0 } else { -1.0 } },
         };
         // Class sizes are below 2^64: c^α stays below 1e300 for α·64·ln 2 ≤ 600.
-        let log_domain = matches!(kind, KeyKind::PowerSum { alpha, .. } if alpha * 64.0 * std::f64::consts::LN_2 > 600.0);
+        let log_domain =
+            matches!(kind, KeyKind::PowerSum { alpha, .. } if alpha * 64.0 * std::f64::consts::LN_2 > 600.0);
         let small = if log_domain { Vec::new() } else { (0..table_limit as u64).map(|c| kind.term(c)).collect() };
         RunKey { kind, small, log_domain }
     }
@@ -378,7 +380,8 @@ mod tests {
     /// The fast keys of α = 1 and 2 are H_α itself, to far below the tie band.
     #[test]
     fn fast_keys_equal_entropy() {
-        let partitions: [&[u64]; 6] = [&[4, 1, 1, 1, 1], &[2, 2, 2, 2], &[5, 5], &[7, 1], &[3_000_000_000, 1], &[5000, 4095, 4096, 1, 1, 17]];
+        let partitions: [&[u64]; 6] =
+            [&[4, 1, 1, 1, 1], &[2, 2, 2, 2], &[5, 5], &[7, 1], &[3_000_000_000, 1], &[5000, 4095, 4096, 1, 1, 17]];
         for alpha in ["1", "2"] {
             for sizes in partitions {
                 let (fast, plain) = (score(alpha).approx(sizes), renyi_of_sizes(alpha.parse().unwrap(), sizes));
@@ -425,7 +428,8 @@ mod tests {
             let key = RunKey::new(alpha.parse().unwrap(), 4);
             for a in &parts {
                 for b in &parts {
-                    let (ea, eb) = (crate::entropy::renyi_of_runs(s.alpha(), a), crate::entropy::renyi_of_runs(s.alpha(), b));
+                    let (ea, eb) =
+                        (crate::entropy::renyi_of_runs(s.alpha(), a), crate::entropy::renyi_of_runs(s.alpha(), b));
                     if !RenyiScore::near(ea, eb) {
                         assert_eq!(key.key(a).partial_cmp(&key.key(b)), ea.partial_cmp(&eb), "α = {alpha}");
                     }
@@ -437,7 +441,12 @@ mod tests {
     /// α ≥ 2^32 used to wrap (exponent `as u32`): 2^32 ran as α = 0.
     #[test]
     fn huge_integer_alpha_is_the_lexicographic_limit() {
-        for alpha in [Alpha::integer(1 << 32), Alpha::integer(10_000_000), Alpha::integer(4_294_967_295), Alpha::ratio(u64::MAX - 1, 3).unwrap()] {
+        for alpha in [
+            Alpha::integer(1 << 32),
+            Alpha::integer(10_000_000),
+            Alpha::integer(4_294_967_295),
+            Alpha::ratio(u64::MAX - 1, 3).unwrap(),
+        ] {
             let s = RenyiScore::new(alpha);
             // Smaller largest class is better for large α: {2,2} beats {3,1}.
             assert_eq!(s.compare(&[2, 2], &[3, 1]), Ordering::Greater, "α = {alpha}");

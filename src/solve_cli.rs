@@ -96,7 +96,12 @@ pub fn run(game: SolveGame) -> Result<()> {
                 println!("{x}\t{v}");
             }
             let zeros: Vec<String> = (0..=upto).filter(|&x| g[x] == 0).map(|x| x.to_string()).collect();
-            println!("value-0 heaps: {} (of them {} shown) {}", zeros.len(), zeros.len().min(50), zeros[..zeros.len().min(50)].join(" "));
+            println!(
+                "value-0 heaps: {} (of them {} shown) {}",
+                zeros.len(),
+                zeros.len().min(50),
+                zeros[..zeros.len().min(50)].join(" ")
+            );
             Ok(())
         }
         SolveGame::Subtraction { set, upto } => {
@@ -111,18 +116,26 @@ pub fn run(game: SolveGame) -> Result<()> {
         SolveGame::Chomp { board } => {
             let (m, n) = board_size(&board)?;
             let s = chomp_rectangle(m, n)?;
-            println!("Chomp {m}×{n}: γ = {}, {} positions, winning moves (column, row): {:?}", s.grundy, s.positions, s.winning_moves);
+            println!(
+                "Chomp {m}×{n}: γ = {}, {} positions, winning moves (column, row): {:?}",
+                s.grundy, s.positions, s.winning_moves
+            );
             Ok(())
         }
         SolveGame::Cram { board } => {
             let (r, c) = board_size(&board)?;
             let s = cram(r, c)?;
-            println!("Cram {r}×{c}: γ = {}, {} positions, winning first moves (squares, row-major): {:?}", s.grundy, s.positions, s.winning_moves);
+            println!(
+                "Cram {r}×{c}: γ = {}, {} positions, winning first moves (squares, row-major): {:?}",
+                s.grundy, s.positions, s.winning_moves
+            );
             Ok(())
         }
         SolveGame::PokerNim { piles, mover, other } => {
             if piles.iter().sum::<u32>() + mover + other > 14 || piles.len() > 4 {
-                return Err(invalid("Poker-Nim: at most 4 piles and 14 matches in all (the graph of every reachable state is built)"));
+                return Err(invalid(
+                    "Poker-Nim: at most 4 piles and 14 matches in all (the graph of every reachable state is built)",
+                ));
             }
             let start = PokerNim { piles: piles.clone(), mover, other };
             let g = ExplicitGraph::explore([start.clone()], |s| Node::Moves(s.moves()));
@@ -146,8 +159,13 @@ fn heap_rule(name: &str, set: Vec<usize>, code: Option<String>) -> Result<HeapRu
         "nim" => Ok(HeapRule::Nim),
         "subtraction" if !set.is_empty() && !set.contains(&0) => Ok(HeapRule::Subtraction(set)),
         "subtraction" => Err(invalid("subtraction needs --set with positive sizes, e.g. --set 1,3,4")),
-        "octal" => code.as_deref().and_then(HeapRule::octal).ok_or_else(|| invalid("octal needs --code like 0.07 (digits 0–7)")),
-        other => Err(invalid(format!("unknown heap game `{other}`; accepted: lasker, grundy, nim, subtraction, octal"))),
+        "octal" => code
+            .as_deref()
+            .and_then(HeapRule::octal)
+            .ok_or_else(|| invalid("octal needs --code like 0.07 (digits 0–7)")),
+        other => {
+            Err(invalid(format!("unknown heap game `{other}`; accepted: lasker, grundy, nim, subtraction, octal")))
+        }
     }
 }
 
@@ -168,7 +186,8 @@ fn heap_position(rule: &HeapRule, heaps: &[usize], target: u32) -> Result<()> {
 }
 
 fn board_size(text: &str) -> Result<(usize, usize)> {
-    let parsed = text.split_once(['x', 'X', '×']).and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
+    let parsed =
+        text.split_once(['x', 'X', '×']).and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
     parsed.ok_or_else(|| invalid(format!("cannot read the board `{text}`; write e.g. 4x3")))
 }
 
@@ -181,7 +200,14 @@ fn chess(name: &str, metric: &str, position: Option<&str>, white_to_move: bool) 
     let table = base.table(endgame, metric);
     let (w, b) = (table.summary(true), table.summary(false));
     println!("{} ({}), solved in {:.2} s", endgame.name(), metric.name(), table.seconds);
-    println!("  White to move: {} legal, {} won, {} drawn, {} lost; max / positions / classes = {}", w.legal, w.won, w.drawn, w.lost, max_triple(&w));
+    println!(
+        "  White to move: {} legal, {} won, {} drawn, {} lost; max / positions / classes = {}",
+        w.legal,
+        w.won,
+        w.drawn,
+        w.lost,
+        max_triple(&w)
+    );
     println!(
         "  Black to move: {} legal, {} lost, {} drawn, {} won; deepest loss {}",
         b.legal,
@@ -195,11 +221,16 @@ fn chess(name: &str, metric: &str, position: Option<&str>, white_to_move: bool) 
     }
     if let Some(pos) = pos {
         let value = table.probe(&pos).expect("legal position");
-        let depth =
-            value.winner_moves().map_or("draw".to_string(), |z| format!("{} in {z}", if value.is_win() { "side to move wins" } else { "side to move loses" }));
+        let depth = value.winner_moves().map_or("draw".to_string(), |z| {
+            format!("{} in {z}", if value.is_win() { "side to move wins" } else { "side to move loses" })
+        });
         println!("{}: {depth}", pos.describe(&pieces));
         for (m, v) in table.moves(&pos, &base) {
-            println!("  {:<6} {}", m.label(&pieces), v.winner_moves().map_or("draw".into(), |z| format!("{} {z}", if v.is_win() { "win" } else { "loss" })));
+            println!(
+                "  {:<6} {}",
+                m.label(&pieces),
+                v.winner_moves().map_or("draw".into(), |z| format!("{} {z}", if v.is_win() { "win" } else { "loss" }))
+            );
         }
         println!("  optimal line: {}", table.principal_variation(&pos, &base).join(" "));
     }

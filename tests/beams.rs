@@ -117,7 +117,12 @@ fn d3_beams_3c6p_prototype_totals() {
 fn beams_6c3p_prototype_totals() {
     let c = game("6c3p", QueryOrder::ColourFirst);
     let d = game("6c3p", QueryOrder::DiagonalFirst);
-    let cases = [("0", "1762349", "1767950"), ("1", "1721663", "1721698"), ("2", "1757841", "1757568"), ("inf", "1880922", "1874274")];
+    let cases = [
+        ("0", "1762349", "1767950"),
+        ("1", "1721663", "1721698"),
+        ("2", "1757841", "1757568"),
+        ("inf", "1880922", "1874274"),
+    ];
     for (alpha, lex_c, lex_d) in cases {
         assert_eq!(total(&c, alpha, TieRule::lex()), lex_c, "H_{alpha} LEX-c");
         assert_eq!(total(&d, alpha, TieRule::lex()), lex_d, "H_{alpha} LEX-d");
@@ -169,7 +174,8 @@ fn merging_equivalent_nodes_changes_no_result() {
     }
     check(&game("6c3p", QueryOrder::DiagonalFirst), "2", TieRule::mix());
     // MIX uniform over asked colours + one new colour (other weights, same keys).
-    let reduced_list = game("6c3p", QueryOrder::ColourFirst).with_offer(renyi_search::games::beams::game::ColourOffer::ReducedUnweighted);
+    let reduced_list = game("6c3p", QueryOrder::ColourFirst)
+        .with_offer(renyi_search::games::beams::game::ColourOffer::ReducedUnweighted);
     check(&reduced_list, "2", TieRule::mix());
 }
 
@@ -192,7 +198,8 @@ fn reduced_state_marks_exactly_the_settled_diagonals() {
             let reduced = g.reduced_state(&state, &set);
             assert_eq!(g.reduced_state(&reduced, &set), reduced);
             for d in (0..diagonals).filter(|&d| state.used >> d & 1 == 0) {
-                let splits = (0..g.variant.colours).any(|c| class_sizes(&g, g.query_id(c, d), &set, &mut counts).len() > 1);
+                let splits =
+                    (0..g.variant.colours).any(|c| class_sizes(&g, g.query_id(c, d), &set, &mut counts).len() > 1);
                 let marked = reduced.used >> d & 1 == 1;
                 assert_eq!(marked, !splits && g.set_size(&set) <= 4096, "diagonal {d}, {} codes", g.set_size(&set));
                 settled_seen += marked as u32;
@@ -297,7 +304,8 @@ fn tree_analysis_equals_per_code_play() {
 fn penalty_models_on_terminal_sets() {
     // 6c3p leaves sets that no query splits; the penalty model changes the total.
     let mut g = game("6c3p", QueryOrder::ColourFirst);
-    let best = analyze(&g, Strategy::new(renyi_search::alpha::Alpha::integer(1), TieRule::lex()), RunOptions::default());
+    let best =
+        analyze(&g, Strategy::new(renyi_search::alpha::Alpha::integer(1), TieRule::lex()), RunOptions::default());
     assert_eq!(best.penalty_total, "1080");
     g.penalty = Penalty::None;
     assert_eq!(total(&g, "1", TieRule::lex()), (1721663 - 1080).to_string());
@@ -312,7 +320,12 @@ fn beams_6c6p_root_smoke() {
     let g = Beams::new(enumerate(v("6c6p")), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
     let all = g.full_set();
     assert_eq!(all.size, 3_048_812_640);
-    let ties = renyi_search::search::strategy::best_queries(&g, &RenyiScore::new(renyi_search::alpha::Alpha::integer(1)), &g.initial_state(), &all);
+    let ties = renyi_search::search::strategy::best_queries(
+        &g,
+        &RenyiScore::new(renyi_search::alpha::Alpha::integer(1)),
+        &g.initial_state(),
+        &all,
+    );
     let offsets: Vec<u32> = ties.iter().map(|&q| g.board.diagonal_offset[g.decode_query(q).1]).collect();
     assert_eq!(offsets, vec![1; 6], "H_1 opens on the six lines next to the centre (one symmetry orbit)");
     let mut counts = vec![0u64; g.answer_count()];
@@ -349,7 +362,8 @@ fn beams_6c6p_root_smoke() {
     }
     assert!(scattered.size > 90 && scattered.size < 200);
     for (answer, class) in g.split(g.query_id(3, 11), &scattered) {
-        let want: Vec<(u32, usize)> = scattered.codes(12).filter(|&(t, s)| g.answer_of(g.query_id(3, 11), g.code_id(t, s)) == answer).collect();
+        let want: Vec<(u32, usize)> =
+            scattered.codes(12).filter(|&(t, s)| g.answer_of(g.query_id(3, 11), g.code_id(t, s)) == answer).collect();
         assert_eq!(class.codes(12).collect::<Vec<_>>(), want, "split of sparse rows, answer {answer}");
     }
     for set in [&subset, &small, &scattered] {
@@ -409,7 +423,11 @@ fn beams_6c6p_committed_run_units_recompute() {
     use renyi_search::search::strategy::decide;
     use renyi_search::search::subproblem::Subproblem;
     use renyi_search::search::units::{ShardFile, merge};
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/results/beams-6c6p-runs/beams-6c6p-h1-lex-c.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/results/beams-6c6p-runs/beams-6c6p-h1-lex-c.json"
+    ))
+    .unwrap();
     let run: ShardFile = serde_json::from_str(&text).unwrap();
     let (_, merged) = merge(std::slice::from_ref(&run)).unwrap();
     assert_eq!(merged.total().to_string(), "31350697259");
@@ -432,9 +450,15 @@ fn beams_6c6p_committed_run_units_recompute() {
         let (counts, penalty) = analyze(&sub, lex, RunOptions::default()).outcome.to_strings();
         // The unit records depths from the root: two queries above the subtree.
         let shifted: Vec<String> = ["0".to_string(), "0".to_string()].into_iter().chain(counts).collect();
-        let recorded: Vec<String> =
-            unit.depth_counts.iter().cloned().chain(std::iter::repeat("0".to_string())).take(shifted.len().max(unit.depth_counts.len())).collect();
-        let mine: Vec<String> = shifted.iter().cloned().chain(std::iter::repeat("0".to_string())).take(recorded.len()).collect();
+        let recorded: Vec<String> = unit
+            .depth_counts
+            .iter()
+            .cloned()
+            .chain(std::iter::repeat("0".to_string()))
+            .take(shifted.len().max(unit.depth_counts.len()))
+            .collect();
+        let mine: Vec<String> =
+            shifted.iter().cloned().chain(std::iter::repeat("0".to_string())).take(recorded.len()).collect();
         assert_eq!((mine, penalty), (recorded, unit.penalty.clone()), "unit {} {:?}", unit.index, unit.path);
         checked += 1;
     }
@@ -507,7 +531,10 @@ fn finest_first_shortcut_agrees_with_full_decision() {
                     checked += 1;
                     if fast.best_sizes.len() as u64 == set.size {
                         finest += 1;
-                        assert_eq!(fast.chosen[0].1, full[0].1, "α = {alpha}, {tie}: the first finest query is LEX's choice");
+                        assert_eq!(
+                            fast.chosen[0].1, full[0].1,
+                            "α = {alpha}, {tie}: the first finest query is LEX's choice"
+                        );
                         assert!(full.iter().any(|c| c.1 == fast.chosen[0].1));
                     } else {
                         assert_eq!(fast.chosen, full);
@@ -572,8 +599,11 @@ fn code_list_keys_depend_on_contents_only() {
 fn beams_6c6p_committed_unit_numbering_is_stable() {
     use renyi_search::reproduce::table_4_10::{Column, column_tie, game};
     use renyi_search::search::units::{UnitRecord, unit_paths};
-    for (file, alpha, column) in [("beams-6c6p-h1-mix.jsonl", "1", Column::Mix), ("beams-6c6p-hinf-lex-d.jsonl", "inf", Column::LexD)] {
-        let text = std::fs::read_to_string(format!("{}/results/beams-6c6p-runs/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    for (file, alpha, column) in
+        [("beams-6c6p-h1-mix.jsonl", "1", Column::Mix), ("beams-6c6p-hinf-lex-d.jsonl", "inf", Column::LexD)]
+    {
+        let text =
+            std::fs::read_to_string(format!("{}/results/beams-6c6p-runs/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let records: Vec<UnitRecord> = text.lines().skip(1).filter_map(|l| serde_json::from_str(l).ok()).collect();
         assert!(records.len() >= 50, "{file}: {} records", records.len());
         let g = game(enumerate(v("6c6p")), column).unwrap();
@@ -602,7 +632,10 @@ fn node_with_every_diagonal_used_is_terminal() {
     assert!(g.set_size(&all) > 1000);
     for alpha in ["0", "inf"] {
         for tie in [TieRule::lex(), TieRule::mix()] {
-            assert!(decide(&g, &Strategy::new(alpha.parse().unwrap(), tie), &state, &all).is_empty(), "α = {alpha}, {tie}");
+            assert!(
+                decide(&g, &Strategy::new(alpha.parse().unwrap(), tie), &state, &all).is_empty(),
+                "α = {alpha}, {tie}"
+            );
         }
     }
 }
@@ -646,7 +679,9 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
     use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
     use renyi_search::search::units::{ShardFile, merge};
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/beams-6c3p-runs/");
-    let g = Beams::new(enumerate(v("6c3p")), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap().with_offer(ColourOffer::ReducedUnweighted);
+    let g = Beams::new(enumerate(v("6c3p")), QueryOrder::ColourFirst, Penalty::BestGuess)
+        .unwrap()
+        .with_offer(ColourOffer::ReducedUnweighted);
     let strategy = Strategy::new("0".parse().unwrap(), TieRule::mix());
     let run_path = format!("{dir}beams-6c3p-h0-mix-reduced.json");
     let (header, records) = read_run(std::path::Path::new(&run_path)).unwrap();
@@ -656,13 +691,20 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
     assert_eq!(small.len(), 6);
     for record in small {
         let check = recheck_unit(&g, strategy, record, plain).unwrap();
-        assert!(check.agrees, "unit {} {:?}: recorded {} recomputed {}", record.index, record.path, check.recorded_total, check.recomputed_total);
+        assert!(
+            check.agrees,
+            "unit {} {:?}: recorded {} recomputed {}",
+            record.index, record.path, check.recorded_total, check.recomputed_total
+        );
     }
     let file: ShardFile = serde_json::from_str(&std::fs::read_to_string(&run_path).unwrap()).unwrap();
     let (_, outcome) = merge(std::slice::from_ref(&file)).unwrap();
     assert_eq!(outcome.codes(), Exact::from_integer(223_920.into()));
     let mean = renyi_search::search::outcome::exact_f64(&outcome.total()) / 223_920.0;
-    let mc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(format!("{dir}beams-6c3p-h0-mix-reduced-montecarlo.json")).unwrap()).unwrap();
+    let mc: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{dir}beams-6c3p-h0-mix-reduced-montecarlo.json")).unwrap(),
+    )
+    .unwrap();
     let interval = &mc["simulation"]["interval"];
     let (low, high) = (interval[0].as_f64().unwrap(), interval[1].as_f64().unwrap());
     assert!(low <= mean && mean <= high, "exact mean {mean} outside the Monte-Carlo interval [{low}, {high}]");

@@ -44,7 +44,9 @@ fn three_man_endings() {
     assert_eq!(at_max(&w), (16, 916, 121), "C1");
     assert_eq!(
         w.won_by_depth,
-        histogram("1:1512 2:4676 3:3852 4:1900 5:4848 6:8708 7:11320 8:17172 9:20088 10:19016 11:20476 12:21480 13:17824 14:16136 15:5244 16:916")
+        histogram(
+            "1:1512 2:4676 3:3852 4:1900 5:4848 6:8708 7:11320 8:17172 9:20088 10:19016 11:20476 12:21480 13:17824 14:16136 15:5244 16:916"
+        )
     );
     assert_eq!(probe(&krk, "Ka1 Tb2 / Kc3").winner_moves(), Some(16), "C3");
     assert_eq!(probe(&krk, "w Ka1 Th8, s Kd5").winner_moves(), Some(16), "C3");
@@ -130,7 +132,9 @@ fn four_man_endings() {
 #[test]
 fn tables_pass_the_forward_check() {
     let mut base = Tablebase::new();
-    for (name, metric) in [("KRK", Metric::Dtm), ("KQK", Metric::Stroehlein), ("KRKN", Metric::Stroehlein), ("KQKR", Metric::Dtm)] {
+    for (name, metric) in
+        [("KRK", Metric::Dtm), ("KQK", Metric::Stroehlein), ("KRKN", Metric::Stroehlein), ("KQKR", Metric::Dtm)]
+    {
         let t = table(&mut base, name, metric);
         assert_eq!(t.verify(&base), 0, "{name} {metric:?}");
     }
@@ -158,7 +162,9 @@ fn stroehlein_krkn_game_is_optimal() {
         let piece = Piece::from_letter(token.chars().next().unwrap()).unwrap();
         let to = parse_square(&token[1..]).unwrap();
         let best = t.moves(&pos, &base).into_iter().map(|(_, v)| v).reduce(Outcome::best).unwrap();
-        let Some(MoveResult::Quiet(next)) = move_to(&pieces, &pos, piece, to).map(|m| m.result) else { panic!("ply {ply}: {token} is not a quiet legal move") };
+        let Some(MoveResult::Quiet(next)) = move_to(&pieces, &pos, piece, to).map(|m| m.result) else {
+            panic!("ply {ply}: {token} is not a quiet legal move")
+        };
         let played = t.probe(&next).unwrap().before_move();
         assert_eq!(played, best, "ply {ply}: {token} is not optimal");
         pos = next;

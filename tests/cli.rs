@@ -30,7 +30,10 @@ fn bad_mastermind_input_is_rejected_clearly() {
     assert_rejected(&["analyze", "mastermind", "--alpha", "-1"], "accepted");
     assert_rejected(&["analyze", "mastermind", "--alpha", "nan"], "accepted");
     assert_rejected(&["analyze", "mastermind", "--tie", "random"], "possible values");
-    assert_rejected(&["analyze", "mastermind", "--pegs", "5", "--colors", "3", "--distinct"], "at least as many colours");
+    assert_rejected(
+        &["analyze", "mastermind", "--pegs", "5", "--colors", "3", "--distinct"],
+        "at least as many colours",
+    );
     assert_rejected(&["sweep", "mastermind", "--alpha", "2:1:0.1"], "reversed");
     assert_rejected(&["sweep", "mastermind", "--alpha", "0:1:0"], "positive");
     assert_rejected(&["reproduce", "table-9.9"], "accepted");
@@ -48,7 +51,20 @@ fn failed_run_writes_nothing() {
 fn analyze_writes_json_with_provenance_fields() {
     let dir = scratch("json");
     let out = dir.join("mm.json");
-    let status = bin(&["analyze", "mastermind", "--pegs", "3", "--colors", "4", "--alpha", "3/2", "--tie", "mix", "--out", out.to_str().unwrap()]);
+    let status = bin(&[
+        "analyze",
+        "mastermind",
+        "--pegs",
+        "3",
+        "--colors",
+        "4",
+        "--alpha",
+        "3/2",
+        "--tie",
+        "mix",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(status.status.success());
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["alpha"], "1.5");
@@ -170,18 +186,52 @@ fn solver_answers() {
 #[test]
 fn beams_units_recheck_and_subtrees_from_the_command_line() {
     let (ckpt, out) = (scratch("recheck-ckpt.jsonl"), scratch("recheck-run.json"));
-    let run = bin(&["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--checkpoint", ckpt.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let run = bin(&[
+        "analyze",
+        "beams",
+        "3c6p",
+        "--alpha",
+        "2",
+        "--tie",
+        "mix",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     for file in [&ckpt, &out] {
-        let args =
-            ["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", file.to_str().unwrap(), "--units", "0,3", "--no-merge", "--progress"];
+        let args = [
+            "analyze",
+            "beams",
+            "3c6p",
+            "--alpha",
+            "2",
+            "--tie",
+            "mix",
+            "--recheck",
+            file.to_str().unwrap(),
+            "--units",
+            "0,3",
+            "--no-merge",
+            "--progress",
+        ];
         let recheck = bin(&args);
         let text = String::from_utf8(recheck.stdout).unwrap();
-        assert!(recheck.status.success() && text.lines().filter(|l| l.contains("agrees exactly")).count() == 2, "{text}");
+        assert!(
+            recheck.status.success() && text.lines().filter(|l| l.contains("agrees exactly")).count() == 2,
+            "{text}"
+        );
     }
     let ckpt = ckpt.to_str().unwrap();
-    assert_rejected(&["analyze", "beams", "3c6p", "--alpha", "1", "--tie", "mix", "--recheck", ckpt, "--units", "0"], "the run file is");
-    assert_rejected(&["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", ckpt, "--units", "99999"], "holds no unit 99999");
+    assert_rejected(
+        &["analyze", "beams", "3c6p", "--alpha", "1", "--tie", "mix", "--recheck", ckpt, "--units", "0"],
+        "the run file is",
+    );
+    assert_rejected(
+        &["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", ckpt, "--units", "99999"],
+        "holds no unit 99999",
+    );
     assert_rejected(&["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", ckpt], "needs --units");
     assert_rejected(&["analyze", "beams", "3c6p", "--after", "3:x"], "QUERY:ANSWER");
     assert_rejected(&["analyze", "beams", "3c6p", "--after", "40:0"], "cannot be asked");

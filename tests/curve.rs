@@ -55,8 +55,14 @@ fn mm1296_lex_anchors_c7_and_crossover_a12() {
         assert_eq!(total_at(&c, alpha), int(total), "α = {alpha}");
     }
     // The first guess switches from ABCD to AABC at α* = 1.3378999217… (A12).
-    let switch = c.segments.windows(2).find(|w| w[0].first_queries == ["ABCD"] && w[1].first_queries == ["AABC"]).expect("a switch");
-    let Span::At(Point::Root { root, .. }) = &switch[1].span else { panic!("the switch is a certified root: {:?}", switch[1].span) };
+    let switch = c
+        .segments
+        .windows(2)
+        .find(|w| w[0].first_queries == ["ABCD"] && w[1].first_queries == ["AABC"])
+        .expect("a switch");
+    let Span::At(Point::Root { root, .. }) = &switch[1].span else {
+        panic!("the switch is a certified root: {:?}", switch[1].span)
+    };
     assert!(root.at.lo <= 1.337_899_921_7 && 1.337_899_921_7 <= root.at.hi + 1e-10);
     assert!(root.at.width() <= 1e-12);
     // Every breakpoint enclosure is narrow.
@@ -87,7 +93,12 @@ fn mastermind_curves_agree_with_analyze() {
 fn sub_domains_are_cut_from_the_whole_curve() {
     let mm = Mastermind::new(4, 6, false).unwrap();
     let whole = curve(&mm, TieRule::lex(), &full(), None);
-    let part = curve(&mm, TieRule::lex(), &Domain::closed(Point::exact("1.3".parse().unwrap()), Point::exact("1.4".parse().unwrap())), None);
+    let part = curve(
+        &mm,
+        TieRule::lex(),
+        &Domain::closed(Point::exact("1.3".parse().unwrap()), Point::exact("1.4".parse().unwrap())),
+        None,
+    );
     assert!(part.segments.len() >= 3);
     for s in &part.segments {
         let probe = match &s.span {

@@ -41,7 +41,18 @@ fn bad_curve_input_exits_2_and_writes_nothing() {
 fn csv_and_json_carry_the_curve_and_its_provenance() {
     let dir = scratch("good");
     let (csv, json) = (dir.join("mm.csv"), dir.join("mm.json"));
-    let out = bin(&["curve", "mastermind", "--from", "1.3", "--to", "1.4", "--csv", csv.to_str().unwrap(), "--json", json.to_str().unwrap()]);
+    let out = bin(&[
+        "curve",
+        "mastermind",
+        "--from",
+        "1.3",
+        "--to",
+        "1.4",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&csv).unwrap();
     assert!(text.starts_with("# MM(4,6)"));

@@ -196,8 +196,18 @@ fn tiny_loopy_graphs() {
     type Case = (usize, Vec<(usize, usize)>, Vec<Outcome>, Vec<Loopy>);
     let cases: Vec<Case> = vec![
         (2, vec![(0, 1), (1, 0)], vec![Draw, Draw], vec![Loopy::Infinite(vec![]), Loopy::Infinite(vec![])]),
-        (3, vec![(0, 1), (1, 0), (0, 2), (1, 2)], vec![Win(1), Win(1), Loss(0)], vec![Loopy::Infinite(vec![0]), Loopy::Infinite(vec![0]), Loopy::Finite(0)]),
-        (3, vec![(0, 1), (1, 0), (0, 2)], vec![Win(1), Loss(2), Loss(0)], vec![Loopy::Finite(1), Loopy::Finite(0), Loopy::Finite(0)]),
+        (
+            3,
+            vec![(0, 1), (1, 0), (0, 2), (1, 2)],
+            vec![Win(1), Win(1), Loss(0)],
+            vec![Loopy::Infinite(vec![0]), Loopy::Infinite(vec![0]), Loopy::Finite(0)],
+        ),
+        (
+            3,
+            vec![(0, 1), (1, 0), (0, 2)],
+            vec![Win(1), Loss(2), Loss(0)],
+            vec![Loopy::Finite(1), Loopy::Finite(0), Loopy::Finite(0)],
+        ),
         (3, vec![(0, 1), (1, 0), (1, 2), (2, 1)], vec![Draw, Draw, Draw], vec![Loopy::Infinite(vec![]); 3]),
         (
             4,
@@ -283,8 +293,12 @@ fn sets_as_games() {
     }
     let empty = Set(vec![]);
     let one = Set(vec![empty.clone()]);
-    for (set, wins) in [(empty.clone(), false), (one.clone(), true), (Set(vec![empty.clone(), Set(vec![one.clone()])]), true), (Set(vec![one.clone()]), false)]
-    {
+    for (set, wins) in [
+        (empty.clone(), false),
+        (one.clone(), true),
+        (Set(vec![empty.clone(), Set(vec![one.clone()])]), true),
+        (Set(vec![one.clone()]), false),
+    ] {
         let g = ExplicitGraph::explore([set.clone()], expand);
         assert_eq!(g.solve().get(g.index_of(&set).unwrap()).unwrap().is_win(), wins, "{set:?}");
     }
@@ -312,7 +326,10 @@ fn time_bounded_certificates() {
                 if succ.is_empty() {
                     assert_eq!(w[x], 0);
                 } else if val[x].is_loss() {
-                    assert!(w[x] >= 1 && succ.iter().all(|&y| val[y as usize].is_win() && w[y as usize] <= w[x]), "(A0)");
+                    assert!(
+                        w[x] >= 1 && succ.iter().all(|&y| val[y as usize].is_win() && w[y as usize] <= w[x]),
+                        "(A0)"
+                    );
                 } else {
                     assert!(succ.iter().any(|&y| val[y as usize].is_loss() && w[y as usize] < w[x]), "(A1)");
                 }

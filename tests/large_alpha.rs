@@ -17,7 +17,9 @@ fn huge_alpha_is_the_limit_at_infinity() {
     let c = curve(&mm, TieRule::lex(), &Domain::closed(Point::zero(), Point::infinity()), None);
     let tail = c.segments.iter().rev().find(|s| matches!(s.span, Span::Open(..))).unwrap();
     assert_eq!(tail.total(), Exact::from_integer(5778.into()));
-    for alpha in [Alpha::integer(1 << 32), Alpha::integer(4_294_967_295), Alpha::integer(10_000_000), Alpha::integer(1 << 40)] {
+    for alpha in
+        [Alpha::integer(1 << 32), Alpha::integer(4_294_967_295), Alpha::integer(10_000_000), Alpha::integer(1 << 40)]
+    {
         let a = analyze(&mm, Strategy::new(alpha, TieRule::lex()), RunOptions::default());
         assert_eq!(a.exact_total(), tail.total(), "α = {alpha}");
         assert_eq!(a.first_queries, tail.first_queries, "α = {alpha}");

@@ -21,10 +21,30 @@ fn bits(text: &str) -> Vec<u8> {
 #[test]
 fn subtraction_tables_of_the_lecture() {
     let cases = [
-        (vec![1, 2], "1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1", "0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1", "0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2"),
-        (vec![1, 2, 4], "1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1", "0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1", "0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2"),
-        (vec![1, 3, 4], "1 0 1 0 1 1 1 1 0 1 0 1 1 1 1 0 1 0 1 1 1", "0 1 0 1 1 1 1 0 1 0 1 1 1 1 0 1 0 1 1 1 1", "0 1 0 1 2 3 2 0 1 0 1 2 3 2 0 1 0 1 2 3 2"),
-        (vec![1, 3, 6], "1 0 1 0 1 0 1 1 1 1 0 1 0 1 0 1 1 1 1 0 1", "0 1 0 1 0 1 1 1 1 0 1 0 1 0 1 1 1 1 0 1 0", "0 1 0 1 0 1 2 3 2 0 1 0 1 0 1 2 3 2 0 1 0"),
+        (
+            vec![1, 2],
+            "1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1",
+            "0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1",
+            "0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2",
+        ),
+        (
+            vec![1, 2, 4],
+            "1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1",
+            "0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1",
+            "0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2",
+        ),
+        (
+            vec![1, 3, 4],
+            "1 0 1 0 1 1 1 1 0 1 0 1 1 1 1 0 1 0 1 1 1",
+            "0 1 0 1 1 1 1 0 1 0 1 1 1 1 0 1 0 1 1 1 1",
+            "0 1 0 1 2 3 2 0 1 0 1 2 3 2 0 1 0 1 2 3 2",
+        ),
+        (
+            vec![1, 3, 6],
+            "1 0 1 0 1 0 1 1 1 1 0 1 0 1 0 1 1 1 1 0 1",
+            "0 1 0 1 0 1 1 1 1 0 1 0 1 0 1 1 1 1 0 1 0",
+            "0 1 0 1 0 1 2 3 2 0 1 0 1 0 1 2 3 2 0 1 0",
+        ),
     ];
     for (set, mu, nu, gamma) in cases {
         let t = subtraction_table(&set, 20);
@@ -68,11 +88,13 @@ fn nim_values_and_moves() {
     for (piles, gamma, winning) in cases {
         let (value, moves) = nim_moves(piles, 0);
         assert_eq!(value, gamma);
-        let found: Vec<(usize, usize)> = moves.iter().map(|m| (m.heap, m.leaves.first().copied().unwrap_or(0))).collect();
+        let found: Vec<(usize, usize)> =
+            moves.iter().map(|m| (m.heap, m.leaves.first().copied().unwrap_or(0))).collect();
         assert_eq!(found, winning.to_vec(), "{piles:?}");
         for target in 0..value {
             let (_, to_n) = nim_moves(piles, target);
-            let listed: Vec<(usize, usize)> = to_n.iter().map(|m| (m.heap, m.leaves.first().copied().unwrap_or(0))).collect();
+            let listed: Vec<(usize, usize)> =
+                to_n.iter().map(|m| (m.heap, m.leaves.first().copied().unwrap_or(0))).collect();
             assert_eq!(listed, bouton_moves(piles, target));
             assert_eq!(listed.len() % 2, 1);
         }
@@ -149,7 +171,14 @@ fn cram_values() {
     for n in 1..=6 {
         assert_eq!(cram(2, n).unwrap().grundy, (n % 2) as u32, "2×{n}");
     }
-    let expected = [(3, 3, 0, None), (3, 4, 1, Some(7)), (3, 5, 1, Some(8)), (3, 6, 4, Some(3)), (4, 4, 0, None), (4, 5, 2, Some(5))];
+    let expected = [
+        (3, 3, 0, None),
+        (3, 4, 1, Some(7)),
+        (3, 5, 1, Some(8)),
+        (3, 6, 4, Some(3)),
+        (4, 4, 0, None),
+        (4, 5, 2, Some(5)),
+    ];
     for (r, c, gamma, winning) in expected {
         let solved = cram(r, c).unwrap();
         assert_eq!(solved.grundy, gamma, "{r}×{c}");
@@ -242,7 +271,10 @@ fn poker_nim() {
         if followers.is_empty() {
             assert_eq!(w, 0, "(T)");
         } else if xor == 0 {
-            assert!(w >= 1 && followers.iter().all(|f| f.piles.iter().fold(0, |a, &x| a ^ x) != 0 && f.time_bound() <= w), "(A0)");
+            assert!(
+                w >= 1 && followers.iter().all(|f| f.piles.iter().fold(0, |a, &x| a ^ x) != 0 && f.time_bound() <= w),
+                "(A0)"
+            );
         } else {
             assert!(followers.iter().any(|f| f.piles.iter().fold(0, |a, &x| a ^ x) == 0 && f.time_bound() < w), "(A1)");
         }

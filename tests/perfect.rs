@@ -28,7 +28,8 @@ fn brute<P: SearchProblem>(p: &P, state: &P::State, set: &P::Set, memo: &mut Has
         }
         let next = p.next_state(state, q);
         let solving = p.solving_answer(q);
-        let total = p.set_size(set) + classes.iter().filter(|(a, _)| Some(*a) != solving).map(|(_, c)| brute(p, &next, c, memo)).sum::<u64>();
+        let total = p.set_size(set)
+            + classes.iter().filter(|(a, _)| Some(*a) != solving).map(|(_, c)| brute(p, &next, c, memo)).sum::<u64>();
         best = best.min(total);
     }
     let v = if best == u64::MAX { leaf } else { best };
@@ -38,7 +39,9 @@ fn brute<P: SearchProblem>(p: &P, state: &P::State, set: &P::Set, memo: &mut Has
 
 #[test]
 fn branch_and_bound_equals_exhaustive_search() {
-    for (pegs, colors, distinct) in [(2, 3, false), (2, 4, false), (3, 3, false), (3, 4, true), (3, 5, true), (3, 4, false)] {
+    for (pegs, colors, distinct) in
+        [(2, 3, false), (2, 4, false), (3, 3, false), (3, 4, true), (3, 5, true), (3, 4, false)]
+    {
         let mm = Mastermind::new(pegs, colors, distinct).unwrap();
         let (r, _) = solve_perfect(&mm);
         assert_eq!(r.total, brute(&mm, &(), &mm.full_set(), &mut HashMap::new()), "{}", mm.name());

@@ -40,7 +40,19 @@ fn brute_force(mm: &Mastermind, set: &[CodeId], memo: &mut HashMap<Vec<CodeId>, 
 
 #[test]
 fn perfect_equals_exhaustive_optimum_on_tiny_variants() {
-    for (pegs, colours, distinct) in [(1, 1, false), (1, 2, false), (1, 3, false), (2, 1, false), (3, 1, false), (2, 2, false), (2, 3, false), (3, 2, false), (2, 2, true), (3, 3, true), (2, 3, true)] {
+    for (pegs, colours, distinct) in [
+        (1, 1, false),
+        (1, 2, false),
+        (1, 3, false),
+        (2, 1, false),
+        (3, 1, false),
+        (2, 2, false),
+        (2, 3, false),
+        (3, 2, false),
+        (2, 2, true),
+        (3, 3, true),
+        (2, 3, true),
+    ] {
         let mm = Mastermind::new(pegs, colours, distinct).unwrap();
         let all: Vec<CodeId> = (0..mm.code_count() as CodeId).collect();
         let expected = brute_force(&mm, &all, &mut HashMap::new());

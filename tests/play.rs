@@ -57,8 +57,13 @@ fn simulation_interval_contains_the_exact_mean() {
 }
 
 fn bin(args: &[&str], input: &str) -> (bool, String, String) {
-    let mut child =
-        Command::new(env!("CARGO_BIN_EXE_renyi-search")).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_renyi-search"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
     (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())

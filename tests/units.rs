@@ -14,8 +14,15 @@ fn scratch(name: &str) -> std::path::PathBuf {
     p
 }
 
-fn run(problem: &impl SearchProblem, strategy: Strategy, levels: usize, shard: &str, checkpoint: Option<&std::path::Path>) -> ShardFile {
-    run_units(problem, strategy, &UnitRun { levels, shard: shard.parse().unwrap(), checkpoint, progress: false }).unwrap()
+fn run(
+    problem: &impl SearchProblem,
+    strategy: Strategy,
+    levels: usize,
+    shard: &str,
+    checkpoint: Option<&std::path::Path>,
+) -> ShardFile {
+    run_units(problem, strategy, &UnitRun { levels, shard: shard.parse().unwrap(), checkpoint, progress: false })
+        .unwrap()
 }
 
 /// The exact values of an outcome (depth counts, penalty, penalty split), without trailing zeros.
@@ -39,7 +46,8 @@ fn check_cuts(problem: &impl SearchProblem, alpha: &str, tie: TieRule, cuts: &[(
     let strategy = Strategy::new(alpha.parse().unwrap(), tie);
     let whole = analyze(problem, strategy, RunOptions::default());
     for &(levels, shards) in cuts {
-        let files: Vec<ShardFile> = (0..shards).map(|i| run(problem, strategy, levels, &format!("{i}/{shards}"), None)).collect();
+        let files: Vec<ShardFile> =
+            (0..shards).map(|i| run(problem, strategy, levels, &format!("{i}/{shards}"), None)).collect();
         assert_eq!(files[0].codes_total, problem.code_count() as u64);
         let (_, outcome) = merge(&files).unwrap();
         let what = format!("{} α={alpha} {tie}, levels {levels}, {shards} shards", problem.name());
@@ -62,7 +70,11 @@ fn check_listing(problem: &impl SearchProblem, strategy: Strategy, levels: usize
 fn units_add_up_to_the_whole_analysis() {
     check_sum_of_units(&Mastermind::new(4, 6, true).unwrap(), "1", TieRule::lex());
     check_sum_of_units(&Mastermind::new(3, 4, false).unwrap(), "0", TieRule::lex());
-    check_sum_of_units(&Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap(), "2", TieRule::lex());
+    check_sum_of_units(
+        &Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap(),
+        "2",
+        TieRule::lex(),
+    );
 }
 
 /// MIX units carry the probability of the tie choices above them; the
@@ -71,7 +83,8 @@ fn units_add_up_to_the_whole_analysis() {
 fn mix_units_add_up_to_the_whole_analysis() {
     check_sum_of_units(&Mastermind::new(3, 4, true).unwrap(), "0", TieRule::mix());
     check_sum_of_units(&Mastermind::new(4, 6, true).unwrap(), "1", TieRule::mix());
-    let beams = |v: &str| Beams::new(enumerate(v.parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let beams =
+        |v: &str| Beams::new(enumerate(v.parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
     check_sum_of_units(&beams("3c6p"), "inf", TieRule::mix());
     check_cuts(&beams("6c3p"), "1", TieRule::mix(), &[(2, 2)]);
 }
@@ -97,30 +110,53 @@ fn resume_check(tie: TieRule, name: &str) {
     // The checkpoint itself now holds every unit once, each on a line of its own
     // (the cut-off line is left alone, the next record starts on a new line).
     let text = std::fs::read_to_string(&path).unwrap();
-    let parsed: Vec<u64> =
-        text.lines().skip(1).filter_map(|l| serde_json::from_str::<renyi_search::search::units::UnitRecord>(l).ok()).map(|r| r.index).collect();
+    let parsed: Vec<u64> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| serde_json::from_str::<renyi_search::search::units::UnitRecord>(l).ok())
+        .map(|r| r.index)
+        .collect();
     let distinct: std::collections::BTreeSet<u64> = parsed.iter().copied().collect();
     assert_eq!((parsed.len() as u64, distinct.len() as u64), (full.units_total, full.units_total), "{name}");
     // Identical results; only the measured seconds per unit may differ.
     let results = |units: &[renyi_search::search::units::UnitRecord]| -> Vec<String> {
-        units.iter().map(|u| format!("{} {:?} {:?} {:?} {} {:?} {}", u.index, u.path, u.queries, u.weight, u.codes, u.depth_counts, u.penalty)).collect()
+        units
+            .iter()
+            .map(|u| {
+                format!(
+                    "{} {:?} {:?} {:?} {} {:?} {}",
+                    u.index, u.path, u.queries, u.weight, u.codes, u.depth_counts, u.penalty
+                )
+            })
+            .collect()
     };
     assert_eq!(results(&resumed.units), results(&full.units));
     // The run files say which session went from scratch.
     assert_eq!((full.resumed_units, resumed.resumed_units), (Some(0), Some(keep as u64 - 1)));
     // Every record names its session; the resumed run spans two, and its wall
     // over sessions adds each session's time to its last record.
-    let starts: std::collections::BTreeSet<u64> = resumed.units.iter().map(|u| u.session.unwrap().started.to_bits()).collect();
+    let starts: std::collections::BTreeSet<u64> =
+        resumed.units.iter().map(|u| u.session.unwrap().started.to_bits()).collect();
     assert_eq!(starts.len(), 2);
     let last_at = |first: bool| {
         let s0 = full.units[0].session.unwrap().started;
-        resumed.units.iter().map(|u| u.session.unwrap()).filter(|t| (t.started == s0) == first).map(|t| t.at).fold(0.0, f64::max)
+        resumed
+            .units
+            .iter()
+            .map(|u| u.session.unwrap())
+            .filter(|t| (t.started == s0) == first)
+            .map(|t| t.at)
+            .fold(0.0, f64::max)
     };
     assert_eq!(sessions_wall_seconds(&resumed.units), Some(last_at(true) + last_at(false)));
     assert!(sessions_wall_seconds(&full.units).unwrap() <= full.seconds);
     // Another α must not reuse the checkpoint.
     let other = Strategy::new("2".parse().unwrap(), tie);
-    let err = run_units(&mm, other, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false });
+    let err = run_units(
+        &mm,
+        other,
+        &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false },
+    );
     assert!(err.unwrap_err().to_string().contains("belongs to another run"));
     let _ = std::fs::remove_file(&path);
 }
@@ -158,7 +194,11 @@ fn checkpoints_of_other_beams_games_are_refused() {
     random_penalty.penalty = Penalty::RandomGuess;
     for other in [beams().with_offer(ColourOffer::ReducedUnweighted), random_penalty] {
         assert_ne!(other.name(), beams().name());
-        let err = run_units(&other, mix, &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false });
+        let err = run_units(
+            &other,
+            mix,
+            &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false },
+        );
         assert!(err.unwrap_err().to_string().contains("belongs to another run"), "{}", other.name());
     }
     let _ = std::fs::remove_file(&path);

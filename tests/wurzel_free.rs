@@ -18,7 +18,11 @@ fn frac(s: &str) -> BigRational {
 }
 
 fn lex(alpha: &str, model: &impl SizeModel, upto: u64) -> Vec<String> {
-    strategy_totals(model, Strategy::new(alpha.parse().unwrap(), TieRule::lex()), upto).unwrap().iter().map(|x| x.to_string()).collect()
+    strategy_totals(model, Strategy::new(alpha.parse().unwrap(), TieRule::lex()), upto)
+        .unwrap()
+        .iter()
+        .map(|x| x.to_string())
+        .collect()
 }
 
 #[test]
@@ -29,7 +33,17 @@ fn b5_binary_closed_form_and_recursion() {
         let closed = m * (k + 1) - (1 << k);
         assert_eq!(rec[m as usize], if m == 1 { 0 } else { closed }, "m = {m}");
     }
-    let expected = [(1, "0"), (2, "1"), (3, "5/3"), (5, "12/5"), (6, "8/3"), (7, "20/7"), (10, "17/5"), (100, "168/25"), (1000, "1247/125")];
+    let expected = [
+        (1, "0"),
+        (2, "1"),
+        (3, "5/3"),
+        (5, "12/5"),
+        (6, "8/3"),
+        (7, "20/7"),
+        (10, "17/5"),
+        (100, "168/25"),
+        (1000, "1247/125"),
+    ];
     for (m, e) in expected {
         assert_eq!(ratio(rec[m as usize], m), frac(e), "E({m})");
     }
@@ -58,7 +72,8 @@ fn b6_recursion_equals_brute_force() {
         for m in 2..=30u64 {
             let mut all = Vec::new();
             parts(m, a, m - 1, &mut all, &mut Vec::new());
-            brute[m as usize] = all.iter().map(|p| m + p.iter().map(|&x| brute[x as usize]).sum::<u64>()).min().unwrap();
+            brute[m as usize] =
+                all.iter().map(|p| m + p.iter().map(|&x| brute[x as usize]).sum::<u64>()).min().unwrap();
         }
         assert_eq!(rec, brute, "a = {a}");
     }
@@ -144,9 +159,13 @@ fn b13_lemma_a1() {
 #[test]
 fn c8_c11_perfect_wurzel() {
     let t = perfect_totals(10_000);
-    let from16 = [75, 80, 88, 96, 102, 110, 119, 127, 135, 144, 148, 158, 167, 176, 182, 191, 202, 212, 220, 229, 239, 245, 257, 266, 276];
+    let from16 = [
+        75, 80, 88, 96, 102, 110, 119, 127, 135, 144, 148, 158, 167, 176, 182, 191, 202, 212, 220, 229, 239, 245, 257,
+        266, 276,
+    ];
     assert_eq!(&t[16..=40], &from16);
-    for (n, v) in [(100, 1014), (200, 2679), (500, 9823), (1000, 26444), (2000, 71745), (5000, 271009), (10000, 745297)] {
+    for (n, v) in [(100, 1014), (200, 2679), (500, 9823), (1000, 26444), (2000, 71745), (5000, 271009), (10000, 745297)]
+    {
         assert_eq!(t[n], v, "T*({n})");
     }
     assert_eq!(t.len(), 10_001);
@@ -163,8 +182,14 @@ fn c9_wurzel_renyi_totals() {
     let at = |alpha: &str| lex(alpha, &Wurzel, 1000);
     let (h1, h135, h15, h2, hinf) = (at("1"), at("1.35"), at("1.5"), at("2"), at("inf"));
     assert_eq!((h1[100].as_str(), h15[100].as_str(), h2[100].as_str()), ("1021", "1015", "1015"));
-    assert_eq!((h1[500].as_str(), h135[500].as_str(), h15[500].as_str(), h2[500].as_str()), ("10217", "9854", "9902", "10006"));
-    assert_eq!((h1[1000].as_str(), h135[1000].as_str(), h15[1000].as_str(), h2[1000].as_str()), ("27637", "26521", "26602", "26919"));
+    assert_eq!(
+        (h1[500].as_str(), h135[500].as_str(), h15[500].as_str(), h2[500].as_str()),
+        ("10217", "9854", "9902", "10006")
+    );
+    assert_eq!(
+        (h1[1000].as_str(), h135[1000].as_str(), h15[1000].as_str(), h2[1000].as_str()),
+        ("27637", "26521", "26602", "26919")
+    );
     assert_eq!(hinf[1000], "26919");
     assert_eq!(hinf[500], "10006");
 }
@@ -180,7 +205,8 @@ fn c10_wurzel_alpha_statements() {
     }
     assert_ne!(lex("1.55", &Wurzel, 1000), hinf);
     let (h1, h15) = (lex("1", &Wurzel, 1000), lex("1.5", &Wurzel, 1000));
-    let worse: Vec<usize> = (2..=1000).filter(|&n| h15[n].parse::<u64>().unwrap() > h1[n].parse::<u64>().unwrap()).collect();
+    let worse: Vec<usize> =
+        (2..=1000).filter(|&n| h15[n].parse::<u64>().unwrap() > h1[n].parse::<u64>().unwrap()).collect();
     assert_eq!(worse.last(), Some(&128));
     let mix = strategy_totals(&Wurzel, Strategy::new(Alpha::ratio(3, 2).unwrap(), TieRule::mix()), 1000).unwrap();
     assert_eq!(mix[1000].to_string(), h15[1000]);

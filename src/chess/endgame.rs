@@ -25,7 +25,9 @@ impl Endgame {
     pub fn parse(name: &str) -> Result<Endgame> {
         let upper = name.trim().to_ascii_uppercase();
         if upper.contains('P') {
-            return Err(invalid(format!("endgame `{name}`: pawns are not supported (no promotion or en passant in this solver); {ACCEPTED}")));
+            return Err(invalid(format!(
+                "endgame `{name}`: pawns are not supported (no promotion or en passant in this solver); {ACCEPTED}"
+            )));
         }
         let letters: Vec<char> = upper.chars().collect();
         let second_king = letters.iter().skip(1).position(|&c| c == 'K').map(|i| i + 1);
@@ -206,14 +208,21 @@ fn make_move(pieces: &[Piece; 4], pos: &Position, role: usize, to: Square, enemy
         return None;
     }
     let own_king = own_roles[0];
-    if !captures && enemy_piece < pos.count && g.attacks(pieces[enemy_piece], after.men[enemy_piece], after.men[own_king], after.occupied()) {
+    if !captures
+        && enemy_piece < pos.count
+        && g.attacks(pieces[enemy_piece], after.men[enemy_piece], after.men[own_king], after.occupied())
+    {
         return None;
     }
     if !captures {
         return Some(Move { role, to, result: MoveResult::Quiet(after) });
     }
     // Re-express the 3-man result in its own ending: strong side = the capturer.
-    let men = if pos.white_to_move { [after.men[WK], after.men[WX], after.men[BK], 0] } else { [after.men[BK], after.men[BY], after.men[WK], 0] };
+    let men = if pos.white_to_move {
+        [after.men[WK], after.men[WX], after.men[BK], 0]
+    } else {
+        [after.men[BK], after.men[BY], after.men[WK], 0]
+    };
     let small = Position { men, count: 3, white_to_move: false };
     Some(Move { role, to, result: MoveResult::Capture { after: small, capturer_white: pos.white_to_move } })
 }

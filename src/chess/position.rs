@@ -82,7 +82,8 @@ impl Position {
     /// Whether the side to move is in check.
     pub fn in_check(&self, pieces: &[Piece; 4]) -> bool {
         let (attacker, king) = if self.white_to_move { (BY, WK) } else { (WX, BK) };
-        attacker < self.count && Geometry::get().attacks(pieces[attacker], self.men[attacker], self.men[king], self.occupied())
+        attacker < self.count
+            && Geometry::get().attacks(pieces[attacker], self.men[attacker], self.men[king], self.occupied())
     }
 
     /// Text such as `Ka1 Rb2 / Kc3 Nd4 (white to move)`.
@@ -148,7 +149,8 @@ impl Position {
 /// The side to move is `white_to_move` unless a FEN field says otherwise.
 pub fn parse_position(text: &str, pieces: &[Piece; 4], count: usize, white_to_move: bool) -> Result<Position> {
     let first = text.split_whitespace().next().unwrap_or("");
-    let (squares, side) = if first.matches('/').count() == 7 { parse_fen(text)? } else { (parse_men_list(text)?, None) };
+    let (squares, side) =
+        if first.matches('/').count() == 7 { parse_fen(text)? } else { (parse_men_list(text)?, None) };
     let mut pos = Position { men: [0; 4], count, white_to_move: side.unwrap_or(white_to_move) };
     let mut used = [false; 4];
     for (white, piece, sq) in squares {
@@ -167,7 +169,9 @@ pub fn parse_position(text: &str, pieces: &[Piece; 4], count: usize, white_to_mo
         return Err(invalid(format!("the position `{text}` lacks a man of the endgame (expected {count} men)")));
     }
     if !pos.is_legal(pieces) {
-        return Err(invalid(format!("the position `{text}` is illegal (shared squares, touching kings, or the side not to move in check)")));
+        return Err(invalid(format!(
+            "the position `{text}` is illegal (shared squares, touching kings, or the side not to move in check)"
+        )));
     }
     Ok(pos)
 }
@@ -200,7 +204,9 @@ fn parse_man(token: &str, white: bool) -> Result<(bool, Piece, Square)> {
     let square = parse_square(chars.as_str());
     match (piece, square) {
         (Some(p), Some(s)) => Ok((white, p, s)),
-        _ => Err(invalid(format!("cannot read the man `{token}`: expected a piece letter (K Q R B N, or German K D T L S) and a square, e.g. `Rb2`"))),
+        _ => Err(invalid(format!(
+            "cannot read the man `{token}`: expected a piece letter (K Q R B N, or German K D T L S) and a square, e.g. `Rb2`"
+        ))),
     }
 }
 
@@ -224,7 +230,9 @@ fn parse_fen(text: &str) -> Result<(Men, Option<bool>)> {
             }
             let piece = Piece::from_letter(c).filter(|_| "KQRBNkqrbn".contains(c));
             let Some(piece) = piece.filter(|_| file < 8) else {
-                return Err(invalid(format!("cannot read FEN rank `{rank_text}`: use K Q R B N (white), k q r b n (black) and digits 1–8")));
+                return Err(invalid(format!(
+                    "cannot read FEN rank `{rank_text}`: use K Q R B N (white), k q r b n (black) and digits 1–8"
+                )));
             };
             men.push((c.is_ascii_uppercase(), piece, rank * 8 + file));
             file += 1;

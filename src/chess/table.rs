@@ -41,7 +41,9 @@ impl Table {
             .map(|m| {
                 let value = match &m.result {
                     MoveResult::Quiet(after) => self.probe(after).expect("legal successor").before_move(),
-                    MoveResult::Capture { after, capturer_white } => base.capture_exit(self.endgame, self.metric, *capturer_white, after),
+                    MoveResult::Capture { after, capturer_white } => {
+                        base.capture_exit(self.endgame, self.metric, *capturer_white, after)
+                    }
                 };
                 (m, value)
             })

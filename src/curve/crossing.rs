@@ -66,7 +66,8 @@ impl CrossKey {
     pub fn divides(&self, other: &CrossKey) -> bool {
         let divisor = self.terms();
         let Some(&(lead_b, lead_c)) = divisor.last() else { return false };
-        let mut rest: std::collections::BTreeMap<u64, i128> = other.terms().into_iter().map(|(b, c)| (b, c as i128)).collect();
+        let mut rest: std::collections::BTreeMap<u64, i128> =
+            other.terms().into_iter().map(|(b, c)| (b, c as i128)).collect();
         for _ in 0..10_000 {
             let Some((&b, &c)) = rest.iter().next_back() else { return true };
             if b % lead_b != 0 || c % lead_c as i128 != 0 {
@@ -150,7 +151,8 @@ impl PairFunction {
             return None;
         }
         let g = plus.iter().chain(&minus).fold(0u64, |g, &x| g.gcd(&x));
-        let (kp, km): (Vec<u64>, Vec<u64>) = (plus.iter().map(|x| x / g).collect(), minus.iter().map(|x| x / g).collect());
+        let (kp, km): (Vec<u64>, Vec<u64>) =
+            (plus.iter().map(|x| x / g).collect(), minus.iter().map(|x| x / g).collect());
         let key = if kp <= km { CrossKey { plus: kp, minus: km } } else { CrossKey { plus: km, minus: kp } };
         let mut weights: std::collections::BTreeMap<u64, i64> = std::collections::BTreeMap::new();
         for &c in &plus {
@@ -161,8 +163,10 @@ impl PairFunction {
         }
         weights.retain(|_, w| *w != 0);
         let m = *weights.keys().next_back().expect("a non-empty difference");
-        let terms: Vec<(Interval, f64)> =
-            weights.iter().map(|(&b, &w)| (if b == m { Interval::exact(0.0) } else { Interval::ln_ratio(b, m) }, w as f64)).collect();
+        let terms: Vec<(Interval, f64)> = weights
+            .iter()
+            .map(|(&b, &w)| (if b == m { Interval::exact(0.0) } else { Interval::ln_ratio(b, m) }, w as f64))
+            .collect();
         let signs: Vec<bool> = weights.values().map(|&w| w > 0).collect();
         let sign_changes = signs.windows(2).filter(|s| s[0] != s[1]).count();
         let w_top = weights[&m].unsigned_abs() as f64;
@@ -271,7 +275,10 @@ impl PairFunction {
             let one = SearchEnd { x: 1.0, zero: Some(KnownZero { at: Interval::exact(1.0), order }) };
             let at_one = if order == 2 { Some(RootFound::AtOne) } else { None };
             let (first, second) = if rightward { ((lo, one), (one, hi)) } else { ((one, hi), (lo, one)) };
-            return self.search(first.0, first.1, rightward).or(at_one).or_else(|| self.search(second.0, second.1, rightward));
+            return self
+                .search(first.0, first.1, rightward)
+                .or(at_one)
+                .or_else(|| self.search(second.0, second.1, rightward));
         }
         for end in [&mut lo, &mut hi] {
             if end.zero.is_none() && end.x == 1.0 {
@@ -312,7 +319,8 @@ impl PairFunction {
         let span = if upward { limit - z.at.hi } else { z.at.lo - limit };
         let mut delta = span;
         for _ in 0..64 {
-            let zone = if upward { Interval::new(z.at.lo, z.at.hi + delta) } else { Interval::new(z.at.lo - delta, z.at.hi) };
+            let zone =
+                if upward { Interval::new(z.at.lo, z.at.hi + delta) } else { Interval::new(z.at.lo - delta, z.at.hi) };
             if !self.eval(zone, z.order).contains_zero() {
                 return Ok(if upward { z.at.hi + delta } else { z.at.lo - delta });
             }
@@ -356,7 +364,8 @@ impl PairFunction {
         // root such as α = 3 never becomes an end of a piece.
         let m = if b > 4.0 * a.max(1.0) { 2.0 * a.max(1.0) * 1.013_7 } else { a + (b - a) * 0.414_213_56 };
         let (first, second) = if rightward { ((a, m), (m, b)) } else { ((m, b), (a, m)) };
-        self.isolate(first.0, first.1, rightward, depth + 1).or_else(|| self.isolate(second.0, second.1, rightward, depth + 1))
+        self.isolate(first.0, first.1, rightward, depth + 1)
+            .or_else(|| self.isolate(second.0, second.1, rightward, depth + 1))
     }
 
     /// Bisection of a sign change of monotone F on [a, b] (F(a) has sign `sa`).

@@ -60,7 +60,9 @@ pub fn best_at_point(parts: &[Vec<u64>], at: &Point) -> Vec<usize> {
                     best = i;
                 }
             }
-            (0..parts.len()).filter(|&i| i == best || compare_at_root(&parts[i], &parts[best], root) == Ordering::Equal).collect()
+            (0..parts.len())
+                .filter(|&i| i == best || compare_at_root(&parts[i], &parts[best], root) == Ordering::Equal)
+                .collect()
         }
     }
 }
@@ -77,7 +79,9 @@ pub fn best_at_exact(parts: &[Vec<u64>], alpha: Alpha) -> Vec<usize> {
             best = i;
         }
     }
-    band.into_iter().filter(|&i| i == best || compare_exact(&parts[i], &parts[best], alpha) == Ordering::Equal).collect()
+    band.into_iter()
+        .filter(|&i| i == best || compare_exact(&parts[i], &parts[best], alpha) == Ordering::Equal)
+        .collect()
 }
 
 /// The exact order of H_α of two partitions at a rational α, 0 or ∞:
@@ -201,8 +205,12 @@ fn search_end(end: &Point, pair: &PairFunction, upper: bool) -> SearchEnd {
     let at = end.enclosure();
     let x = if upper { at.lo } else { at.hi };
     let zero = match end {
-        Point::Root { root, .. } if root.pair.key == pair.key || root.pair.key.divides(&pair.key) => Some(KnownZero { at, order: 1 }),
-        Point::Exact { alpha, .. } if *alpha != Alpha::Infinity && *alpha != Alpha::integer(0) && *alpha != Alpha::integer(1) => {
+        Point::Root { root, .. } if root.pair.key == pair.key || root.pair.key.divides(&pair.key) => {
+            Some(KnownZero { at, order: 1 })
+        }
+        Point::Exact { alpha, .. }
+            if *alpha != Alpha::Infinity && *alpha != Alpha::integer(0) && *alpha != Alpha::integer(1) =>
+        {
             pair.ties_at(*alpha).then_some(KnownZero { at, order: 1 })
         }
         _ => None,
@@ -241,12 +249,16 @@ mod tests {
         let parts = vec![vec![6, 5, 1], vec![7, 3, 2]];
         let domain = Domain::closed(Point::zero(), Point::infinity());
         let pieces = envelope(&parts, &domain, &no_witness);
-        let at2 = pieces.iter().find(|p| matches!(&p.span, Span::At(x) if x.alpha() == Some(Alpha::integer(2)))).expect("a breakpoint at 2");
+        let at2 = pieces
+            .iter()
+            .find(|p| matches!(&p.span, Span::At(x) if x.alpha() == Some(Alpha::integer(2))))
+            .expect("a breakpoint at 2");
         assert_eq!(at2.best, vec![0, 1]);
         // α = 0: both have 3 classes: tied.
         assert_eq!(pieces[0].best, vec![0, 1]);
         // Below 2 and above 2 different winners.
-        let before = pieces.iter().position(|p| matches!(&p.span, Span::At(x) if x.alpha() == Some(Alpha::integer(2)))).unwrap();
+        let before =
+            pieces.iter().position(|p| matches!(&p.span, Span::At(x) if x.alpha() == Some(Alpha::integer(2)))).unwrap();
         assert_ne!(pieces[before - 1].best, pieces[before + 1].best);
     }
 }

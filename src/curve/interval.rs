@@ -74,7 +74,6 @@ impl Interval {
         Interval { lo: down((-d_hi).ln_1p()), hi: up((-d_lo).ln_1p()) }
     }
 
-
     /// e^x; the result is never below 0.
     pub fn exp(self) -> Interval {
         Interval { lo: down(self.lo.exp()).max(0.0), hi: up(self.hi.exp()) }

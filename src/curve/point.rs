@@ -139,7 +139,9 @@ impl Point {
     fn bound(&self, upper: bool) -> Option<BigRational> {
         match self {
             Point::Exact { alpha: Alpha::Infinity, .. } => None,
-            Point::Exact { alpha: Alpha::Finite { num, den }, .. } => Some(BigRational::new(BigInt::from(*num), BigInt::from(*den))),
+            Point::Exact { alpha: Alpha::Finite { num, den }, .. } => {
+                Some(BigRational::new(BigInt::from(*num), BigInt::from(*den)))
+            }
             Point::Root { root, .. } => BigRational::from_float(if upper { root.at.hi } else { root.at.lo }),
         }
     }
@@ -159,7 +161,9 @@ fn cmp_alpha(a: Alpha, b: Alpha) -> Ordering {
         (Alpha::Infinity, Alpha::Infinity) => Ordering::Equal,
         (Alpha::Infinity, _) => Ordering::Greater,
         (_, Alpha::Infinity) => Ordering::Less,
-        (Alpha::Finite { num: n1, den: d1 }, Alpha::Finite { num: n2, den: d2 }) => (n1 as u128 * d2 as u128).cmp(&(n2 as u128 * d1 as u128)),
+        (Alpha::Finite { num: n1, den: d1 }, Alpha::Finite { num: n2, den: d2 }) => {
+            (n1 as u128 * d2 as u128).cmp(&(n2 as u128 * d1 as u128))
+        }
     }
 }
 

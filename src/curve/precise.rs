@@ -10,8 +10,8 @@
 
 use astro_float::{BigFloat, Consts, RoundingMode};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::cmp::Ordering;
+use std::collections::HashMap;
 
 /// Working precision in bits.
 pub const PRECISION: usize = 128;
@@ -37,7 +37,12 @@ pub fn sign_at(terms: &[(u64, i64)], alpha: f64) -> Option<Ordering> {
         let m = terms.iter().map(|t| t.0).max()?;
         let logs: Vec<BigFloat> = LOGS.with(|logs| {
             let mut logs = logs.borrow_mut();
-            terms.iter().map(|t| t.0).chain([m]).map(|x| logs.entry(x).or_insert_with(|| BigFloat::from_u64(x, p).ln(p, rm, cc)).clone()).collect()
+            terms
+                .iter()
+                .map(|t| t.0)
+                .chain([m])
+                .map(|x| logs.entry(x).or_insert_with(|| BigFloat::from_u64(x, p).ln(p, rm, cc)).clone())
+                .collect()
         });
         let ln_m = &logs[terms.len()];
         let a = BigFloat::from_f64(alpha, p);

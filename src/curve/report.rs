@@ -23,7 +23,13 @@ pub struct Crossing {
 
 impl From<&Arc<Witness>> for Crossing {
     fn from(w: &Arc<Witness>) -> Crossing {
-        Crossing { node_codes: w.codes, node_depth: w.depth, below: w.below.clone(), above: w.above.clone(), queries: w.queries.clone() }
+        Crossing {
+            node_codes: w.codes,
+            node_depth: w.depth,
+            below: w.below.clone(),
+            above: w.above.clone(),
+            queries: w.queries.clone(),
+        }
     }
 }
 
@@ -90,7 +96,19 @@ fn row(span: &Span, total: &Exact, codes: u64, max_depth: Option<usize>, first_q
         }
         Span::Open(a, b) => ("interval", a.approx(), b.approx(), point_text(a), point_text(b), None, true),
     };
-    Row { kind, lo, hi, lo_text, hi_text, total: exact_string(total), mean: exact_f64(total) / codes as f64, max_depth, first_queries, crossing, certified }
+    Row {
+        kind,
+        lo,
+        hi,
+        lo_text,
+        hi_text,
+        total: exact_string(total),
+        mean: exact_f64(total) / codes as f64,
+        max_depth,
+        first_queries,
+        crossing,
+        certified,
+    }
 }
 
 fn domain_text(d: &super::steps::Domain) -> String {
@@ -135,7 +153,11 @@ fn finish(h: Header, segments: Vec<Row>, totals: Vec<Exact>) -> CurveReport {
 impl CurveReport {
     /// The report of a search-problem curve.
     pub fn of_curve(c: &Curve, provenance: Provenance) -> CurveReport {
-        let rows = c.segments.iter().map(|s| row(&s.span, &s.total(), c.codes, Some(s.outcome.max_depth()), s.first_queries.clone())).collect();
+        let rows = c
+            .segments
+            .iter()
+            .map(|s| row(&s.span, &s.total(), c.codes, Some(s.outcome.max_depth()), s.first_queries.clone()))
+            .collect();
         let totals = c.segments.iter().map(|s| s.total()).collect();
         let header = Header {
             provenance,
@@ -151,7 +173,8 @@ impl CurveReport {
 
     /// The report of a size-model curve.
     pub fn of_model(c: &ModelCurve, provenance: Provenance) -> CurveReport {
-        let rows = c.segments.iter().map(|(span, total, played)| row(span, total, c.size, None, played.clone())).collect();
+        let rows =
+            c.segments.iter().map(|(span, total, played)| row(span, total, c.size, None, played.clone())).collect();
         let totals = c.segments.iter().map(|s| s.1.clone()).collect();
         let tie = format!("{:?}", c.tie).to_uppercase();
         let header = Header {
@@ -209,13 +232,21 @@ impl CurveReport {
             self.segments.iter().filter(|r| r.kind == "interval").count(),
             self.nodes_evaluated,
             self.provenance.seconds,
-            if self.uncertified > 0 { format!(", {} UNCERTIFIED breakpoints", self.uncertified) } else { String::new() }
+            if self.uncertified > 0 {
+                format!(", {} UNCERTIFIED breakpoints", self.uncertified)
+            } else {
+                String::new()
+            }
         )];
         let best: Vec<String> = self.best.iter().map(|&i| describe(&self.segments[i])).collect();
         lines.push(format!("  best total {} (mean {:.6}) on {}", self.best_total, self.best_mean, best.join(" and ")));
         let open: Vec<String> = self.best_interval.iter().map(|&i| describe(&self.segments[i])).collect();
         if !open.is_empty() {
-            lines.push(format!("  best on an open interval: total {} on {}", self.best_interval_total, open.join(" and ")));
+            lines.push(format!(
+                "  best on an open interval: total {} on {}",
+                self.best_interval_total,
+                open.join(" and ")
+            ));
         }
         lines
     }

@@ -80,7 +80,12 @@ impl Domain {
 
     /// The smallest domain holding a run of consecutive spans.
     pub fn of_run(first: &Span, last: &Span) -> Domain {
-        Domain { lo: first.start().clone(), lo_closed: matches!(first, Span::At(_)), hi: last.end().clone(), hi_closed: matches!(last, Span::At(_)) }
+        Domain {
+            lo: first.start().clone(),
+            lo_closed: matches!(first, Span::At(_)),
+            hi: last.end().clone(),
+            hi_closed: matches!(last, Span::At(_)),
+        }
     }
 }
 
@@ -214,8 +219,14 @@ mod tests {
 
     #[test]
     fn merge_refines_and_combines() {
-        let a: Steps<u32> = vec![(Span::At(p(0)), 1), (Span::Open(p(0), p(2)), 2), (Span::At(p(2)), 3), (Span::Open(p(2), p(9)), 4)];
-        let b: Steps<u32> = vec![(Span::At(p(0)), 10), (Span::Open(p(0), p(5)), 20), (Span::At(p(5)), 30), (Span::Open(p(5), p(9)), 40)];
+        let a: Steps<u32> =
+            vec![(Span::At(p(0)), 1), (Span::Open(p(0), p(2)), 2), (Span::At(p(2)), 3), (Span::Open(p(2), p(9)), 4)];
+        let b: Steps<u32> = vec![
+            (Span::At(p(0)), 10),
+            (Span::Open(p(0), p(5)), 20),
+            (Span::At(p(5)), 30),
+            (Span::Open(p(5), p(9)), 40),
+        ];
         let m = merge(&[&a, &b], |v: &[&u32]| v[0] + v[1]);
         let vals: Vec<u32> = m.iter().map(|x| x.1).collect();
         assert_eq!(vals, vec![11, 22, 23, 24, 34, 44]);
@@ -226,7 +237,8 @@ mod tests {
 
     #[test]
     fn coalesce_joins_equal_neighbours() {
-        let a: Steps<u32> = vec![(Span::Open(p(0), p(2)), 2), (Span::At(p(2)), 2), (Span::Open(p(2), p(9)), 2), (Span::At(p(9)), 5)];
+        let a: Steps<u32> =
+            vec![(Span::Open(p(0), p(2)), 2), (Span::At(p(2)), 2), (Span::Open(p(2), p(9)), 2), (Span::At(p(9)), 5)];
         let c = coalesce(a);
         assert_eq!(c.len(), 2);
         assert!(matches!(&c[0].0, Span::Open(x, y) if x.same(&p(0)) && y.same(&p(9))));
@@ -234,7 +246,8 @@ mod tests {
 
     #[test]
     fn restrict_cuts_to_a_subdomain() {
-        let a: Steps<u32> = vec![(Span::At(p(0)), 1), (Span::Open(p(0), p(4)), 2), (Span::At(p(4)), 3), (Span::Open(p(4), p(9)), 4)];
+        let a: Steps<u32> =
+            vec![(Span::At(p(0)), 1), (Span::Open(p(0), p(4)), 2), (Span::At(p(4)), 3), (Span::Open(p(4), p(9)), 4)];
         let d = Domain { lo: p(1), lo_closed: false, hi: p(6), hi_closed: true };
         let r = restrict(&a, &d);
         let vals: Vec<u32> = r.iter().map(|x| x.1).collect();

@@ -16,10 +16,10 @@ use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
 use crate::search::analysis::root_representatives;
+use crate::search::memo::Memo;
 use crate::search::outcome::{Exact, Outcome};
 use crate::search::problem::{QueryId, SearchProblem};
 use crate::search::strategy::{Strategy, TieBreak, TieRule, batch_class_sizes, chosen_queries, finest_first_is_exact};
-use crate::search::memo::Memo;
 use rayon::prelude::*;
 use std::cmp::Ordering as PointOrdering;
 use std::collections::HashMap;
@@ -98,10 +98,15 @@ pub fn curve<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain, progr
             constant(sub, Arc::new(walker.terminal(&all)))
         } else {
             let reps = root_representatives(problem, &strategy, chosen);
-            let parts: Vec<(u64, NodeSteps)> = reps.iter().map(|&(w, q)| (w, walker.after_query(&state, &all, q, 0, sub))).collect();
+            let parts: Vec<(u64, NodeSteps)> =
+                reps.iter().map(|&(w, q)| (w, walker.after_query(&state, &all, q, 0, sub))).collect();
             mean_of(parts)
         };
-        segments.extend(steps.into_iter().map(|(span, outcome)| Segment { span, outcome, first_queries: labels.clone() }));
+        segments.extend(steps.into_iter().map(|(span, outcome)| Segment {
+            span,
+            outcome,
+            first_queries: labels.clone(),
+        }));
         let k = done.fetch_add(1, Ordering::Relaxed) as usize + 1;
         if let Some(report) = progress {
             report(k, groups.len());
@@ -125,7 +130,10 @@ fn coalesce_segments(segments: Vec<Segment>) -> Vec<Segment> {
     #[derive(PartialEq)]
     struct Key(Arc<Outcome>, Vec<String>);
     let steps: Steps<Key> = segments.into_iter().map(|s| (s.span, Key(s.outcome, s.first_queries))).collect();
-    coalesce(steps).into_iter().map(|(span, Key(outcome, first_queries))| Segment { span, outcome, first_queries }).collect()
+    coalesce(steps)
+        .into_iter()
+        .map(|(span, Key(outcome, first_queries))| Segment { span, outcome, first_queries })
+        .collect()
 }
 
 /// The exact weighted mean of step functions on one domain.
@@ -266,7 +274,9 @@ impl<P: SearchProblem> Walker<'_, P> {
         let steps = self.expand(state, set, depth, domain);
         if let Some(key) = key {
             let mut entries: Vec<(Domain, Arc<NodeSteps>)> = known.map(|e| (*e).clone()).unwrap_or_default();
-            let bytes = problem.set_bytes(set) + steps.iter().map(|(_, o)| 96 + o.heap_bytes()).sum::<usize>() + 64 * entries.len();
+            let bytes = problem.set_bytes(set)
+                + steps.iter().map(|(_, o)| 96 + o.heap_bytes()).sum::<usize>()
+                + 64 * entries.len();
             entries.push((domain.clone(), Arc::new(steps.clone())));
             self.memo.insert(key, Arc::new(entries), bytes as u64);
         }
@@ -278,16 +288,30 @@ impl<P: SearchProblem> Walker<'_, P> {
         let n = self.problem.set_size(set);
         let groups = self.decisions(state, set, depth, domain);
         let walk = |(sub, chosen): &(Domain, Vec<(u64, QueryId)>)| {
-            if chosen.is_empty() { constant(sub, Arc::new(self.terminal(set))) } else { self.mean_over(state, set, chosen, depth, sub) }
+            if chosen.is_empty() {
+                constant(sub, Arc::new(self.terminal(set)))
+            } else {
+                self.mean_over(state, set, chosen, depth, sub)
+            }
         };
-        let parts: Vec<NodeSteps> =
-            if groups.len() > 1 && n >= PARALLEL_SET { groups.par_iter().map(walk).collect() } else { groups.iter().map(walk).collect() };
+        let parts: Vec<NodeSteps> = if groups.len() > 1 && n >= PARALLEL_SET {
+            groups.par_iter().map(walk).collect()
+        } else {
+            groups.iter().map(walk).collect()
+        };
         coalesce(parts.into_iter().flatten().collect())
     }
 
     /// The exact mean over the chosen queries (tied queries that a symmetry
     /// of the node maps onto each other are walked once with their orbit's weight).
-    fn mean_over(&self, state: &P::State, set: &P::Set, chosen: &[(u64, QueryId)], depth: usize, domain: &Domain) -> NodeSteps {
+    fn mean_over(
+        &self,
+        state: &P::State,
+        set: &P::Set,
+        chosen: &[(u64, QueryId)],
+        depth: usize,
+        domain: &Domain,
+    ) -> NodeSteps {
         let merged;
         let chosen = if chosen.len() > 1 {
             merged = self.problem.symmetry_classes(state, set, chosen);
@@ -296,8 +320,11 @@ impl<P: SearchProblem> Walker<'_, P> {
             chosen
         };
         let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain));
-        let parts: Vec<(u64, NodeSteps)> =
-            if chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET { chosen.par_iter().map(walk).collect() } else { chosen.iter().map(walk).collect() };
+        let parts: Vec<(u64, NodeSteps)> = if chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET {
+            chosen.par_iter().map(walk).collect()
+        } else {
+            chosen.iter().map(walk).collect()
+        };
         mean_of(parts)
     }
 
@@ -315,8 +342,11 @@ impl<P: SearchProblem> Walker<'_, P> {
                 self.node(&next, class, depth + 1, domain)
             }
         };
-        let children: Vec<NodeSteps> =
-            if problem.set_size(set) >= PARALLEL_SET { classes.par_iter().map(child).collect() } else { classes.iter().map(child).collect() };
+        let children: Vec<NodeSteps> = if problem.set_size(set) >= PARALLEL_SET {
+            classes.par_iter().map(child).collect()
+        } else {
+            classes.iter().map(child).collect()
+        };
         let refs: Vec<&NodeSteps> = children.iter().collect();
         coalesce(merge(&refs, |vals| Arc::new(Outcome::sum_shifted(vals.iter().map(|v| &***v), 1))))
     }

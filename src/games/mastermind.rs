@@ -60,7 +60,8 @@ impl Mastermind {
     /// The code id of the image of `code` under `g`, if it is a code.
     fn image(&self, g: &Symmetry, code: CodeId) -> u32 {
         let x = &self.codes[code as usize];
-        let value = (0..self.pegs).fold(0usize, |acc, i| acc * self.colors + g.colour[x[g.peg[i] as usize] as usize] as usize);
+        let value =
+            (0..self.pegs).fold(0usize, |acc, i| acc * self.colors + g.colour[x[g.peg[i] as usize] as usize] as usize);
         self.id_of[value]
     }
 
@@ -80,11 +81,17 @@ impl Mastermind {
         let mut found = Vec::new();
         for peg in &self.peg_perms {
             // options[c]: the colours whose counts equal colour c's counts moved by `peg`.
-            let options: Vec<Vec<u8>> =
-                (0..k).map(|c| (0..k as u8).filter(|&d| (0..p).all(|i| counts[c * p + peg[i] as usize] == counts[d as usize * p + i])).collect()).collect();
+            let options: Vec<Vec<u8>> = (0..k)
+                .map(|c| {
+                    (0..k as u8)
+                        .filter(|&d| (0..p).all(|i| counts[c * p + peg[i] as usize] == counts[d as usize * p + i]))
+                        .collect()
+                })
+                .collect();
             let mut colour = Vec::with_capacity(k);
             self.assign_colours(&options, &mut colour, &mut |colour| {
-                let identity = colour.iter().enumerate().all(|(i, &c)| i == c as usize) && peg.iter().enumerate().all(|(i, &q)| i == q as usize);
+                let identity = colour.iter().enumerate().all(|(i, &c)| i == c as usize)
+                    && peg.iter().enumerate().all(|(i, &q)| i == q as usize);
                 let g = Symmetry { colour: colour.to_vec(), peg: peg.clone() };
                 if !identity && set.iter().all(|&c| member.get(self.image(&g, c) as usize).copied().unwrap_or(false)) {
                     found.push(g);
@@ -169,7 +176,11 @@ fn validate(pegs: usize, colors: usize, distinct: bool) -> Result<()> {
 
 /// Number of codes: c^p, or c!/(c−p)! without repetition.
 pub fn code_count(pegs: usize, colors: usize, distinct: bool) -> Option<u64> {
-    if distinct { (0..pegs).try_fold(1u64, |acc, i| acc.checked_mul((colors - i) as u64)) } else { (colors as u64).checked_pow(pegs as u32) }
+    if distinct {
+        (0..pegs).try_fold(1u64, |acc, i| acc.checked_mul((colors - i) as u64))
+    } else {
+        (colors as u64).checked_pow(pegs as u32)
+    }
 }
 
 /// All codes in lexicographic order.
@@ -265,7 +276,11 @@ impl SearchProblem for Mastermind {
     /// them) and the analysis only stops at singletons.
     fn terminal(&self, set: &Vec<CodeId>) -> Terminal {
         debug_assert_eq!(set.len(), 1, "Mastermind stops only at a single code");
-        Terminal { queries_per_code: 1, penalty_total: crate::search::Exact::from_integer(0.into()), penalised: Vec::new() }
+        Terminal {
+            queries_per_code: 1,
+            penalty_total: crate::search::Exact::from_integer(0.into()),
+            penalised: Vec::new(),
+        }
     }
     /// Codes are symmetric under colour and peg permutations iff they have the
     /// same sorted colour multiplicities (AABC ~ CBDD); key = those multiplicities.
@@ -327,7 +342,8 @@ mod tests {
         assert_eq!(mm.set_stabilizer(&without_a).len(), 6 * 6 - 1);
         // Codes whose first two pegs agree: every colour permutation with the
         // peg permutations that keep pegs {0, 1}; brute force over all c!·p! agrees.
-        let odd: Vec<CodeId> = all.iter().copied().filter(|&c| mm.codes[c as usize][0] == mm.codes[c as usize][1]).collect();
+        let odd: Vec<CodeId> =
+            all.iter().copied().filter(|&c| mm.codes[c as usize][0] == mm.codes[c as usize][1]).collect();
         let member = |c: u32| odd.contains(&c);
         let mut brute = 0;
         for colour in permutations(4) {

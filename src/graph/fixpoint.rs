@@ -13,7 +13,8 @@ use super::value::Outcome;
 pub fn iterate<S>(graph: &ExplicitGraph<S>) -> Vec<Outcome> {
     let n = graph.len();
     let mut value: Vec<Option<Outcome>> = vec![None; n];
-    let max_terminal = (0..n).filter_map(|v| graph.terminal(v)).filter_map(|o| o.winner_moves().map(|_| depth(o))).max().unwrap_or(0);
+    let max_terminal =
+        (0..n).filter_map(|v| graph.terminal(v)).filter_map(|o| o.winner_moves().map(|_| depth(o))).max().unwrap_or(0);
     let mut k = 0u32;
     loop {
         let previous = value.clone();

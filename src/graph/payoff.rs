@@ -11,7 +11,11 @@ pub fn constant_sum_values<S>(graph: &ExplicitGraph<S>, payoff: impl Fn(usize) -
     let mut u = vec![f64::NAN; graph.len()];
     for x in graph.successors_first_order()? {
         let succ = graph.successors(x);
-        u[x] = if succ.is_empty() { payoff(x) } else { c - succ.iter().map(|&y| u[y as usize]).fold(f64::INFINITY, f64::min) };
+        u[x] = if succ.is_empty() {
+            payoff(x)
+        } else {
+            c - succ.iter().map(|&y| u[y as usize]).fold(f64::INFINITY, f64::min)
+        };
     }
     Some(u)
 }

@@ -31,14 +31,21 @@ fn int(x: u64) -> Exact {
 }
 
 fn label(s: &Split) -> String {
-    let runs: Vec<String> = s.runs().iter().map(|&(c, k)| if k == 1 { c.to_string() } else { format!("{c}×{k}") }).collect();
+    let runs: Vec<String> =
+        s.runs().iter().map(|&(c, k)| if k == 1 { c.to_string() } else { format!("{c}×{k}") }).collect();
     format!("{{{}}}", runs.join(","))
 }
 
 /// The exact curve of T(`size`) for H_α with tie rule `tie` on `domain`.
 /// MIX is exact only where the model lists every tied query: its α = 0 and
 /// α = ∞ are left out of the domain ([`SizeModel::mix_exact`]).
-pub fn model_curve<M: SizeModel>(model: &M, tie: TieBreak, size: u64, domain: &Domain, progress: Option<&(dyn Fn(u64, u64) + Sync)>) -> Result<ModelCurve> {
+pub fn model_curve<M: SizeModel>(
+    model: &M,
+    tie: TieBreak,
+    size: u64,
+    domain: &Domain,
+    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+) -> Result<ModelCurve> {
     let start = std::time::Instant::now();
     let unc0 = UNCERTIFIED.load(Ordering::Relaxed);
     if size < 2 {
@@ -52,7 +59,11 @@ pub fn model_curve<M: SizeModel>(model: &M, tie: TieBreak, size: u64, domain: &D
             }
         }
         if domain.is_point() && !domain.lo_closed {
-            return Err(invalid(format!("MIX at α = {} in the {} is not supported (use --tie lex)", domain.lo, model.name())));
+            return Err(invalid(format!(
+                "MIX at α = {} in the {} is not supported (use --tie lex)",
+                domain.lo,
+                model.name()
+            )));
         }
     }
     let mut t: Vec<Steps<Exact>> = vec![constant(&domain, int(0)); 2];
@@ -60,7 +71,8 @@ pub fn model_curve<M: SizeModel>(model: &M, tie: TieBreak, size: u64, domain: &D
     let mut played = Vec::new();
     for n in 2..=size {
         model.candidates(n, &mut candidates);
-        let mut splits: Vec<(Vec<u64>, Split)> = candidates.iter().map(|s| (s.expand(), *s)).filter(|(e, _)| e.len() >= 2).collect();
+        let mut splits: Vec<(Vec<u64>, Split)> =
+            candidates.iter().map(|s| (s.expand(), *s)).filter(|(e, _)| e.len() >= 2).collect();
         splits.sort_by(|a, b| a.0.cmp(&b.0));
         splits.dedup_by(|a, b| a.0 == b.0);
         if splits.is_empty() {
@@ -68,7 +80,13 @@ pub fn model_curve<M: SizeModel>(model: &M, tie: TieBreak, size: u64, domain: &D
         }
         let parts: Vec<Vec<u64>> = splits.iter().map(|s| s.0.clone()).collect();
         let witness = |below: usize, above: usize| {
-            Arc::new(Witness { codes: n, depth: 0, below: parts[below].clone(), above: parts[above].clone(), queries: (label(&splits[below].1), label(&splits[above].1)) })
+            Arc::new(Witness {
+                codes: n,
+                depth: 0,
+                below: parts[below].clone(),
+                above: parts[above].clone(),
+                queries: (label(&splits[below].1), label(&splits[above].1)),
+            })
         };
         let mut runs: Vec<(Span, Span, Vec<usize>)> = Vec::new();
         for piece in envelope(&parts, &domain, &witness) {
@@ -84,7 +102,8 @@ pub fn model_curve<M: SizeModel>(model: &M, tie: TieBreak, size: u64, domain: &D
             let sub = Domain::of_run(&first, &last);
             let mut sums: Vec<Steps<Exact>> = Vec::new();
             for &c in &chosen {
-                let classes: Vec<Steps<Exact>> = splits[c].1.runs().iter().map(|&(s, k)| scaled(&restrict(&t[s as usize], &sub), k)).collect();
+                let classes: Vec<Steps<Exact>> =
+                    splits[c].1.runs().iter().map(|&(s, k)| scaled(&restrict(&t[s as usize], &sub), k)).collect();
                 let refs: Vec<&Steps<Exact>> = classes.iter().collect();
                 sums.push(merge(&refs, |v| v.iter().fold(int(0), |a, x| a + *x)));
             }

@@ -99,14 +99,20 @@ pub trait SizeModel: Sync {
 pub fn chosen_splits(score: &RenyiScore, key: &RunKey, tie: TieBreak, candidates: &[Split]) -> Vec<Split> {
     let keys: Vec<f64> = candidates.iter().map(|s| key.key(s.runs())).collect();
     let Some(top) = keys.iter().copied().reduce(f64::max) else { return Vec::new() };
-    let band: Vec<(Vec<u64>, Split)> = candidates.iter().zip(&keys).filter(|(_, k)| RenyiScore::near(**k, top)).map(|(s, _)| (s.expand(), *s)).collect();
+    let band: Vec<(Vec<u64>, Split)> = candidates
+        .iter()
+        .zip(&keys)
+        .filter(|(_, k)| RenyiScore::near(**k, top))
+        .map(|(s, _)| (s.expand(), *s))
+        .collect();
     let mut best = &band[0].0;
     for (sizes, _) in &band[1..] {
         if score.compare(sizes, best) == Ordering::Greater {
             best = sizes;
         }
     }
-    let mut ties: Vec<&(Vec<u64>, Split)> = band.iter().filter(|(s, _)| score.compare(s, best) == Ordering::Equal).collect();
+    let mut ties: Vec<&(Vec<u64>, Split)> =
+        band.iter().filter(|(s, _)| score.compare(s, best) == Ordering::Equal).collect();
     ties.sort_by(|a, b| a.0.cmp(&b.0));
     ties.dedup_by(|a, b| a.0 == b.0);
     let take = if tie == TieBreak::Lex { 1 } else { ties.len() };
@@ -133,7 +139,9 @@ pub fn strategy_totals<M: SizeModel>(model: &M, strategy: Strategy, upto: u64) -
         if chosen.is_empty() {
             return Err(invalid(format!("the {} has no admissible query on {n} elements", model.name())));
         }
-        let sum = chosen.iter().fold(int(0), |acc, s| acc + s.runs().iter().fold(int(0), |a, &(size, c)| a + &t[size as usize] * int(c)));
+        let sum = chosen
+            .iter()
+            .fold(int(0), |acc, s| acc + s.runs().iter().fold(int(0), |a, &(size, c)| a + &t[size as usize] * int(c)));
         t[n as usize] = int(n) + sum / int(chosen.len() as u64);
     }
     Ok(t)

@@ -20,8 +20,12 @@ pub struct Solved<M> {
 
 /// Solves an impartial game given by its start, its moves (labelled) and a
 /// bound check, through the common explicit graph and mex.
-fn solve_impartial<S: Clone + Eq + std::hash::Hash, M: Clone>(start: S, moves: impl Fn(&S) -> Vec<(M, S)>) -> Solved<M> {
-    let graph = ExplicitGraph::explore([start.clone()], |s| Node::Moves(moves(s).into_iter().map(|(_, t)| t).collect()));
+fn solve_impartial<S: Clone + Eq + std::hash::Hash, M: Clone>(
+    start: S,
+    moves: impl Fn(&S) -> Vec<(M, S)>,
+) -> Solved<M> {
+    let graph =
+        ExplicitGraph::explore([start.clone()], |s| Node::Moves(moves(s).into_iter().map(|(_, t)| t).collect()));
     let g = graph_values(&graph).expect("the game is finite and acyclic");
     let value = |s: &S| g[graph.index_of(s).expect("reached")];
     let winning_moves = moves(&start).into_iter().filter(|(_, t)| value(t) == 0).map(|(m, _)| m).collect();
@@ -48,7 +52,11 @@ pub fn cram(rows: usize, cols: usize) -> Result<Solved<(usize, usize)>> {
     }
     let full: u64 = (1u64 << (rows * cols)) - 1;
     Ok(solve_impartial(full, |&free| {
-        dominoes.iter().filter(|(a, b)| free >> a & 1 == 1 && free >> b & 1 == 1).map(|&(a, b)| ((a, b), free & !(1 << a) & !(1 << b))).collect()
+        dominoes
+            .iter()
+            .filter(|(a, b)| free >> a & 1 == 1 && free >> b & 1 == 1)
+            .map(|&(a, b)| ((a, b), free & !(1 << a) & !(1 << b)))
+            .collect()
     }))
 }
 
@@ -100,7 +108,9 @@ impl Poset {
 /// Chomp on a poset: a move eats an element a ≠ 0 still present, with all
 /// elements above it. Moves are reported as element numbers.
 pub fn chomp(poset: &Poset) -> Solved<usize> {
-    solve_impartial(poset.all(), |&left| (1..poset.up.len()).filter(|&a| left >> a & 1 == 1).map(|a| (a, left & !poset.up[a])).collect())
+    solve_impartial(poset.all(), |&left| {
+        (1..poset.up.len()).filter(|&a| left >> a & 1 == 1).map(|a| (a, left & !poset.up[a])).collect()
+    })
 }
 
 /// Chomp on the m × n board, winning moves as (column, row).

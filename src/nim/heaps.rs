@@ -21,14 +21,19 @@ pub struct SubtractionTable {
 /// by retrograde analysis of the pile graph (sinks lost resp. won for the
 /// mover), γ by mex over the same graph.
 pub fn subtraction_table(set: &[usize], upto: usize) -> SubtractionTable {
-    let edges: Vec<(usize, usize)> = (0..=upto).flat_map(|x| set.iter().filter(move |&&s| s >= 1 && s <= x).map(move |&s| (x, x - s))).collect();
+    let edges: Vec<(usize, usize)> =
+        (0..=upto).flat_map(|x| set.iter().filter(move |&&s| s >= 1 && s <= x).map(move |&s| (x, x - s))).collect();
     let wins = |sink: Outcome| {
         let graph = ExplicitGraph::from_edges(upto + 1, &edges, sink);
         let solution = graph.solve();
         (0..=upto).map(|x| solution.get(x).is_some_and(Outcome::is_win) as u8).collect::<Vec<u8>>()
     };
     let graph = ExplicitGraph::from_edges(upto + 1, &edges, Outcome::Loss(0));
-    SubtractionTable { misere: wins(Outcome::Win(0)), normal: wins(Outcome::Loss(0)), grundy: graph_values(&graph).expect("a subtraction graph is acyclic") }
+    SubtractionTable {
+        misere: wins(Outcome::Win(0)),
+        normal: wins(Outcome::Loss(0)),
+        grundy: graph_values(&graph).expect("a subtraction graph is acyclic"),
+    }
 }
 
 /// Nim: value ⊕x_i and every move to a position of value `target`.
@@ -47,5 +52,10 @@ pub fn bouton_moves(piles: &[usize], target: u32) -> Vec<(usize, usize)> {
         return Vec::new();
     }
     let top = 31 - z.leading_zeros();
-    piles.iter().enumerate().filter(|(_, x)| (**x as u32) >> top & 1 == 1).map(|(r, &x)| (r, (x as u32 ^ z) as usize)).collect()
+    piles
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| (**x as u32) >> top & 1 == 1)
+        .map(|(r, &x)| (r, (x as u32 ^ z) as usize))
+        .collect()
 }

@@ -111,7 +111,8 @@ impl Northcott {
 
 /// Every Northcott state with `columns` columns of `height` rows, both sides to move.
 pub fn northcott_graph(columns: usize, height: u8) -> ExplicitGraph<Northcott> {
-    let pairs: Vec<(u8, u8)> = (0..height).flat_map(|w| (0..height).filter(move |&b| b != w).map(move |b| (w, b))).collect();
+    let pairs: Vec<(u8, u8)> =
+        (0..height).flat_map(|w| (0..height).filter(move |&b| b != w).map(move |b| (w, b))).collect();
     let mut starts = vec![Vec::new()];
     for _ in 0..columns {
         starts = starts
@@ -125,7 +126,9 @@ pub fn northcott_graph(columns: usize, height: u8) -> ExplicitGraph<Northcott> {
             })
             .collect();
     }
-    let states = starts.into_iter().flat_map(|cols| [true, false].map(|white_to_move| Northcott { columns: cols.clone(), height, white_to_move }));
+    let states = starts
+        .into_iter()
+        .flat_map(|cols| [true, false].map(|white_to_move| Northcott { columns: cols.clone(), height, white_to_move }));
     ExplicitGraph::explore(states, |s| Node::Moves(s.moves()))
 }
 

@@ -118,11 +118,24 @@ pub fn reproduce(dir: &Path) -> Result<Report> {
         let table = base.table(Endgame::parse(name)?, metric);
         let pos = parse_position(text, &table.endgame.pieces(), table.endgame.men(), true)?;
         let ours = table.probe(&pos).and_then(|v| v.winner_moves());
-        examples.push(ExampleRow { endgame: name, position: text, metric, published, ours, optimal_line: table.principal_variation(&pos, &base) });
+        examples.push(ExampleRow {
+            endgame: name,
+            position: text,
+            metric,
+            published,
+            ours,
+            optimal_line: table.principal_variation(&pos, &base),
+        });
     }
     let total_solve_seconds = rows.iter().map(|r| r.solve_seconds).sum();
     let provenance = Provenance::new("reproduce chess", started, clock.elapsed().as_secs_f64());
-    let report = Report { provenance, rows, examples, quadrant_count: (3_418_928, quadrant_position_count()), total_solve_seconds };
+    let report = Report {
+        provenance,
+        rows,
+        examples,
+        quadrant_count: (3_418_928, quadrant_position_count()),
+        total_solve_seconds,
+    };
     write_json(&dir.join("chess.json"), &report)?;
     write_atomic(&dir.join("chess.md"), markdown(&report).as_bytes())?;
     Ok(report)
@@ -158,13 +171,25 @@ winning capture), Ströhlein (to the capture of the king — mate + 1 — or of 
             row.black_to_move.lost,
             row.black_to_move.max_lost().map_or("—".into(), |m| m.to_string()),
             row.solve_seconds,
-            if row.forward_check_mismatches == 0 { "0 mismatches".to_string() } else { format!("**{} mismatches**", row.forward_check_mismatches) }
+            if row.forward_check_mismatches == 0 {
+                "0 mismatches".to_string()
+            } else {
+                format!("**{} mismatches**", row.forward_check_mismatches)
+            }
         );
     }
     s += "\n## Example positions of the thesis\n\n| endgame | position | metric | thesis | ours | optimal line (both sides) |\n|---|---|---|---:|---:|---|\n";
     for e in &r.examples {
         let ours = e.ours.map_or("—".into(), |d| d.to_string());
-        s += &format!("| {} | {} | {} | {} | {} | {} |\n", e.endgame, e.position, e.metric.name(), e.published, ours, e.optimal_line.join(" "));
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            e.endgame,
+            e.position,
+            e.metric.name(),
+            e.published,
+            ours,
+            e.optimal_line.join(" ")
+        );
     }
     s += &format!(
         "\n## Position count (§9)\n\nWhite king on a1–d4, two men on one square or touching kings excluded: thesis {}, ours {} \
@@ -177,7 +202,9 @@ winning capture), Ströhlein (to the capture of the king — mate + 1 — or of 
 }
 
 fn krkb_section(r: &Report) -> String {
-    let Some(row) = r.rows.iter().find(|x| x.endgame == "KRKB" && x.metric == Metric::Stroehlein) else { return String::new() };
+    let Some(row) = r.rows.iter().find(|x| x.endgame == "KRKB" && x.metric == Metric::Stroehlein) else {
+        return String::new();
+    };
     let mut s = String::from("\n## KRKB: 224 / 28 (thesis) or 232 / 29?\n\n");
     s += &format!(
         "Ours: {} under Ströhlein's count; 232 positions (29 classes) are also at the maximum under DTC (18) and DTM (29). \

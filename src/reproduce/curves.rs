@@ -67,7 +67,11 @@ fn provenance(what: &str, started: SystemTime, clock: Instant) -> Provenance {
 
 fn of_curve(stem: &str, c: &Curve, started: SystemTime, clock: Instant) -> Computed {
     let report = CurveReport::of_curve(c, provenance(stem, started, clock));
-    Computed { stem: stem.to_string(), report, totals: c.segments.iter().map(|s| (s.span.clone(), s.total())).collect() }
+    Computed {
+        stem: stem.to_string(),
+        report,
+        totals: c.segments.iter().map(|s| (s.span.clone(), s.total())).collect(),
+    }
 }
 
 fn full() -> Domain {
@@ -89,7 +93,8 @@ fn beams_domain(variant: &str, column: Column) -> Domain {
 /// Computes every curve, writes results/curves/*.csv|json and results/curves.md.
 pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
     let out_dir = dir.join("curves");
-    std::fs::create_dir_all(&out_dir).map_err(|source| crate::error::Error::Io { path: out_dir.display().to_string(), source })?;
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|source| crate::error::Error::Io { path: out_dir.display().to_string(), source })?;
     let mut all: Vec<Computed> = Vec::new();
     for (stem, pegs, colours, distinct) in [("mm1296", 4, 6, false), ("mm360", 4, 6, true)] {
         let mm = Mastermind::new(pegs, colours, distinct)?;
@@ -105,21 +110,34 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
             let g = table_4_10::game(patterns, column)?;
             let (started, clock) = (SystemTime::now(), Instant::now());
             let domain = beams_domain(variant, column);
-            all.push(of_curve(&format!("beams-{variant}-{}", column.slug()), &curve(&g, table_4_10::column_tie(column), &domain, None), started, clock));
+            all.push(of_curve(
+                &format!("beams-{variant}-{}", column.slug()),
+                &curve(&g, table_4_10::column_tie(column), &domain, None),
+                started,
+                clock,
+            ));
         }
     }
     for (stem, tie) in [("wurzel-1000-lex", TieBreak::Lex), ("wurzel-1000-mix", TieBreak::Mix)] {
         let (started, clock) = (SystemTime::now(), Instant::now());
         let c = model_curve(&Wurzel, tie, 1000, &full(), None)?;
         let report = CurveReport::of_model(&c, provenance(stem, started, clock));
-        all.push(Computed { stem: stem.into(), report, totals: c.segments.iter().map(|(s, t, _)| (s.clone(), t.clone())).collect() });
+        all.push(Computed {
+            stem: stem.into(),
+            report,
+            totals: c.segments.iter().map(|(s, t, _)| (s.clone(), t.clone())).collect(),
+        });
     }
     for width in [2u64, 3] {
         let stem = format!("free-w{width}-1000-lex");
         let (started, clock) = (SystemTime::now(), Instant::now());
         let c = model_curve(&FreeSearch::new(width)?, TieBreak::Lex, 1000, &full(), None)?;
         let report = CurveReport::of_model(&c, provenance(&stem, started, clock));
-        all.push(Computed { stem, report, totals: c.segments.iter().map(|(s, t, _)| (s.clone(), t.clone())).collect() });
+        all.push(Computed {
+            stem,
+            report,
+            totals: c.segments.iter().map(|(s, t, _)| (s.clone(), t.clone())).collect(),
+        });
     }
     for c in &all {
         write_atomic(&out_dir.join(format!("{}.csv", c.stem)), c.report.csv().as_bytes())?;
@@ -152,26 +170,75 @@ fn figures() -> Vec<Figure> {
             .collect()
     };
     vec![
-        ("fig-4.6-mm1296.svg", "Mastermind MM(4,6): exact E(α) of H_α, LEX and MIX (Fig. 4.6)", vec!["mm1296-lex", "mm1296-mix"], 6.0, vec![(0.85, 5721.0 / 1296.0), (1.32, 5732.0 / 1296.0), (1.34, 5680.0 / 1296.0), (2.0, 5696.0 / 1296.0)]),
-        ("fig-4.6-mm360.svg", "Mastermind MM-360 (distinct colours): exact E(α) of H_α (Fig. 4.6)", vec!["mm360-lex", "mm360-mix"], 6.0, vec![(0.68, 1450.0 / 360.0)]),
-        ("fig-4.11-beams-3c6p.svg", "Beams(3c,6p): exact E(α) of H_α by tie rule (Fig. 4.11)", vec!["beams-3c6p-lex-c", "beams-3c6p-lex-d", "beams-3c6p-mix", "beams-3c6p-mix-reduced"], 4.0, beams("3c6p")),
-        ("fig-4.11-beams-6c3p.svg", "Beams(6c,3p): exact E(α) of H_α by tie rule (Fig. 4.11)", vec!["beams-6c3p-lex-c", "beams-6c3p-lex-d", "beams-6c3p-mix", "beams-6c3p-mix-reduced"], 4.0, beams("6c3p")),
-        ("fig-4.17-wurzel-1000.svg", "Wurzel model, |C| = 1000: exact E(α) of H_α (Fig. 4.17)", vec!["wurzel-1000-lex", "wurzel-1000-mix"], 3.0, vec![(1.0, 27.637), (1.35, 26.521), (1.5, 26.602), (2.0, 26.919)]),
+        (
+            "fig-4.6-mm1296.svg",
+            "Mastermind MM(4,6): exact E(α) of H_α, LEX and MIX (Fig. 4.6)",
+            vec!["mm1296-lex", "mm1296-mix"],
+            6.0,
+            vec![(0.85, 5721.0 / 1296.0), (1.32, 5732.0 / 1296.0), (1.34, 5680.0 / 1296.0), (2.0, 5696.0 / 1296.0)],
+        ),
+        (
+            "fig-4.6-mm360.svg",
+            "Mastermind MM-360 (distinct colours): exact E(α) of H_α (Fig. 4.6)",
+            vec!["mm360-lex", "mm360-mix"],
+            6.0,
+            vec![(0.68, 1450.0 / 360.0)],
+        ),
+        (
+            "fig-4.11-beams-3c6p.svg",
+            "Beams(3c,6p): exact E(α) of H_α by tie rule (Fig. 4.11)",
+            vec!["beams-3c6p-lex-c", "beams-3c6p-lex-d", "beams-3c6p-mix", "beams-3c6p-mix-reduced"],
+            4.0,
+            beams("3c6p"),
+        ),
+        (
+            "fig-4.11-beams-6c3p.svg",
+            "Beams(6c,3p): exact E(α) of H_α by tie rule (Fig. 4.11)",
+            vec!["beams-6c3p-lex-c", "beams-6c3p-lex-d", "beams-6c3p-mix", "beams-6c3p-mix-reduced"],
+            4.0,
+            beams("6c3p"),
+        ),
+        (
+            "fig-4.17-wurzel-1000.svg",
+            "Wurzel model, |C| = 1000: exact E(α) of H_α (Fig. 4.17)",
+            vec!["wurzel-1000-lex", "wurzel-1000-mix"],
+            3.0,
+            vec![(1.0, 27.637), (1.35, 26.521), (1.5, 26.602), (2.0, 26.919)],
+        ),
     ]
 }
 
 /// A step chart of the named curves on [0, `x_max`].
-fn chart(all: &[Computed], title: &str, stems: &[&str], x_max: f64, marks: &[(f64, f64)]) -> Option<crate::plot::Chart> {
+fn chart(
+    all: &[Computed],
+    title: &str,
+    stems: &[&str],
+    x_max: f64,
+    marks: &[(f64, f64)],
+) -> Option<crate::plot::Chart> {
     use crate::plot::{Chart, Marker, Step, StepSeries};
     let mut series = Vec::new();
     let mut tails = Vec::new();
     for stem in stems {
         let c = all.iter().find(|c| c.stem == *stem)?;
         let rows = &c.report.segments;
-        let steps = rows.iter().filter(|r| r.kind == "interval").map(|r| Step { lo: r.lo, hi: r.hi, y: r.mean }).collect();
-        let points = rows.iter().filter(|r| r.kind == "point" && r.lo.is_finite()).map(|r| (0.5 * (r.lo + r.hi), r.mean)).collect();
+        let steps =
+            rows.iter().filter(|r| r.kind == "interval").map(|r| Step { lo: r.lo, hi: r.hi, y: r.mean }).collect();
+        let points = rows
+            .iter()
+            .filter(|r| r.kind == "point" && r.lo.is_finite())
+            .map(|r| (0.5 * (r.lo + r.hi), r.mean))
+            .collect();
         let label = c.report.tie_rule.split(" (").next().unwrap_or("").to_string();
-        let label = if stem.contains("lex-d") { "LEX-d".into() } else if stem.contains("mix-reduced") { "MIX (reduced list)".into() } else if stem.contains("lex-c") { "LEX-c".into() } else { label };
+        let label = if stem.contains("lex-d") {
+            "LEX-d".into()
+        } else if stem.contains("mix-reduced") {
+            "MIX (reduced list)".into()
+        } else if stem.contains("lex-c") {
+            "LEX-c".into()
+        } else {
+            label
+        };
         if let (Some(last), Some(inf)) = (rows.iter().rev().find(|r| r.kind == "interval"), rows.last()) {
             tails.push(format!("{label}: α → ∞ {:.4}, α = ∞ {:.4}", last.mean, inf.mean));
         }
@@ -207,7 +274,14 @@ fn anchors(all: &[Computed]) -> Vec<Anchor> {
         .filter_map(|&(stem, alpha, thesis, source)| {
             let c = all.iter().find(|c| c.stem == stem)?;
             let ours = c.at(alpha.parse().ok()?)?;
-            Some(Anchor { curve: stem.into(), alpha: alpha.into(), thesis, ours: ours.to_string(), equal: Published(thesis).matches(ours), source })
+            Some(Anchor {
+                curve: stem.into(),
+                alpha: alpha.into(),
+                thesis,
+                ours: ours.to_string(),
+                equal: Published(thesis).matches(ours),
+                source,
+            })
         })
         .collect()
 }
@@ -261,8 +335,20 @@ fn markdown(all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) ->
         let seg = |i: usize| &r.segments[i];
         let best_where: Vec<String> = r.best.iter().take(3).map(|&i| describe(seg(i))).collect();
         let open: Vec<String> = r.best_interval.iter().take(2).map(|&i| describe(seg(i))).collect();
-        let at = |kind: &str, text: &str| r.segments.iter().find(|s| s.kind == kind && s.lo_text == text).map(|s| format!("{:.6}", s.mean)).unwrap_or("—".into());
-        let tail = r.segments.iter().rev().find(|s| s.kind == "interval").map(|s| format!("{:.6}", s.mean)).unwrap_or("—".into());
+        let at = |kind: &str, text: &str| {
+            r.segments
+                .iter()
+                .find(|s| s.kind == kind && s.lo_text == text)
+                .map(|s| format!("{:.6}", s.mean))
+                .unwrap_or("—".into())
+        };
+        let tail = r
+            .segments
+            .iter()
+            .rev()
+            .find(|s| s.kind == "interval")
+            .map(|s| format!("{:.6}", s.mean))
+            .unwrap_or("—".into());
         md += &format!(
             "| {} ({}) | {} | {} | {} | {} ({:.6}) | {}{} | {} on {} | {} | {} | {} | {:.2} |\n",
             r.game,
@@ -284,10 +370,23 @@ fn markdown(all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) ->
     }
     md += "\n## Published points on the curves\n\n| curve | α | thesis | ours | | source |\n|---|---:|---:|---:|---|---|\n";
     for a in anchors {
-        md += &format!("| {} | {} | {} | {} | {} | {} |\n", a.curve, a.alpha, a.thesis, a.ours, if a.equal { "=" } else { "≠" }, a.source);
+        md += &format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            a.curve,
+            a.alpha,
+            a.thesis,
+            a.ours,
+            if a.equal { "=" } else { "≠" },
+            a.source
+        );
     }
     if let Some(c) = all.iter().find(|c| c.stem == "mm1296-lex") {
-        let switch = c.report.segments.windows(2).find(|w| w[0].first_queries == ["ABCD"] && w[1].first_queries == ["AABC"]).map(|w| w[1].lo_text.clone());
+        let switch = c
+            .report
+            .segments
+            .windows(2)
+            .find(|w| w[0].first_queries == ["ABCD"] && w[1].first_queries == ["AABC"])
+            .map(|w| w[1].lo_text.clone());
         md += &format!(
             "\nMM-1296 LEX first guess ABCD → AABC at α* ∈ {} (A12; the thesis prints 1.33789, the reference 1.3378999217).\n",
             switch.unwrap_or_else(|| "—".into())
@@ -297,10 +396,23 @@ fn markdown(all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) ->
     md += "\n## Table 4.10 diagnostic: do the published small-variant values occur anywhere on E(α)?\n\nFor each published mean (3c6p, 6c3p), the pieces of each rule's curve whose exact mean, rounded to the printed digits, equals it. A mislabelled α would show up here as a hit away from the cell's α.\n\n| variant | α | column | thesis mean | LEX-c | LEX-d | MIX | MIX (reduced list) |\n|---|---:|---|---:|---|---|---|---|\n";
     for o in occurrences {
         let cell = |i: usize| o.found.get(i).map(|f| f.1.clone()).unwrap_or_default();
-        md += &format!("| {} | {} | {} | {} | {} | {} | {} | {} |\n", o.variant, o.alpha, o.column, o.thesis_mean, cell(0), cell(1), cell(2), cell(3));
+        md += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            o.variant,
+            o.alpha,
+            o.column,
+            o.thesis_mean,
+            cell(0),
+            cell(1),
+            cell(2),
+            cell(3)
+        );
     }
     md += "\nThe 6c3p MIX curves cover (0, ∞]: α = 0 itself is the exact work-unit run of the Table 4.10 report.\n\nHow to read it: the 3c6p curves have 26 intervals each, so a 4-decimal match by chance is unlikely — none of the 16 published 3c6p values occurs under its own rule anywhere on [0, ∞] (one LEX-d value appears under LEX-c/LEX-d at α ≈ 1.36–1.40, not at its α = 2). A mislabelled α does not explain the 3c6p column. The 6c3p curves have 1300–2300 intervals whose means cover 7.68–8.40, so 4-decimal matches occur by chance near almost any value; the 6c3p hits are close to the cell's own α (0.59 for α = 1, 1.98–2.02 for α = 2) and are no evidence either way.\n";
     let hits = occurrences.iter().filter(|o| o.found.iter().any(|f| f.1 != "none" && f.1 != "not computed")).count();
-    md += &format!("\n{hits} of {} published small-variant values occur somewhere on a computed curve.\n", occurrences.len());
+    md += &format!(
+        "\n{hits} of {} published small-variant values occur somewhere on a computed curve.\n",
+        occurrences.len()
+    );
     md
 }

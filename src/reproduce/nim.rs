@@ -50,10 +50,30 @@ fn check(name: impl Into<String>, published: &'static str, ours: String) -> RowC
 }
 
 const SUBTRACTION: [(&[usize], &str, &str, &str); 4] = [
-    (&[1, 2], "1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1", "0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1", "0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2"),
-    (&[1, 2, 4], "1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1", "0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1", "0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2"),
-    (&[1, 3, 4], "1 0 1 0 1 1 1 1 0 1 0 1 1 1 1 0 1 0 1 1 1", "0 1 0 1 1 1 1 0 1 0 1 1 1 1 0 1 0 1 1 1 1", "0 1 0 1 2 3 2 0 1 0 1 2 3 2 0 1 0 1 2 3 2"),
-    (&[1, 3, 6], "1 0 1 0 1 0 1 1 1 1 0 1 0 1 0 1 1 1 1 0 1", "0 1 0 1 0 1 1 1 1 0 1 0 1 0 1 1 1 1 0 1 0", "0 1 0 1 0 1 2 3 2 0 1 0 1 0 1 2 3 2 0 1 0"),
+    (
+        &[1, 2],
+        "1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1",
+        "0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1",
+        "0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2",
+    ),
+    (
+        &[1, 2, 4],
+        "1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1",
+        "0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1 0 1 1",
+        "0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2 0 1 2",
+    ),
+    (
+        &[1, 3, 4],
+        "1 0 1 0 1 1 1 1 0 1 0 1 1 1 1 0 1 0 1 1 1",
+        "0 1 0 1 1 1 1 0 1 0 1 1 1 1 0 1 0 1 1 1 1",
+        "0 1 0 1 2 3 2 0 1 0 1 2 3 2 0 1 0 1 2 3 2",
+    ),
+    (
+        &[1, 3, 6],
+        "1 0 1 0 1 0 1 1 1 1 0 1 0 1 0 1 1 1 1 0 1",
+        "0 1 0 1 0 1 1 1 1 0 1 0 1 0 1 1 1 1 0 1 0",
+        "0 1 0 1 0 1 2 3 2 0 1 0 1 0 1 2 3 2 0 1 0",
+    ),
 ];
 
 /// Computes everything and writes `nim.md` and `nim.json`; Grundy's game up to `grundy_upto` heaps.
@@ -67,11 +87,19 @@ pub fn reproduce(dir: &Path, grundy_upto: usize) -> Result<Report> {
         rows.push(check(format!("S = {set:?}: ν (normal)"), nu, join(&t.normal)));
         rows.push(check(format!("S = {set:?}: γ"), gamma, join(&t.grundy)));
     }
-    rows.push(check("Lasker-Nim γ, x = 0..12 (C201)", "0 1 2 4 3 5 6 8 7 9 10 12 11", join(&heap_values(&HeapRule::Lasker, 12))));
+    rows.push(check(
+        "Lasker-Nim γ, x = 0..12 (C201)",
+        "0 1 2 4 3 5 6 8 7 9 10 12 11",
+        join(&heap_values(&HeapRule::Lasker, 12)),
+    ));
     let timer = Instant::now();
     let grundy = heap_values(&HeapRule::GrundySplit, grundy_upto.max(20));
     let grundy_seconds = timer.elapsed().as_secs_f64();
-    rows.push(check("Grundy's game γ, x = 0..20 (C203)", "0 0 0 1 0 2 1 0 2 1 0 2 1 3 2 1 3 2 4 3 0", join(&grundy[..=20])));
+    rows.push(check(
+        "Grundy's game γ, x = 0..20 (C203)",
+        "0 0 0 1 0 2 1 0 2 1 0 2 1 3 2 1 3 2 4 3 0",
+        join(&grundy[..=20]),
+    ));
     let p_positions: Vec<usize> = (0..grundy.len()).filter(|&x| grundy[x] == 0).collect();
     let facts = facts()?;
     let provenance = Provenance::new("reproduce nim", started, clock.elapsed().as_secs_f64());
@@ -85,7 +113,9 @@ fn facts() -> Result<Vec<Fact>> {
     let mut facts = Vec::new();
     let c1g = (2..=8usize).all(|n| {
         let t = subtraction_table(&(1..n).collect::<Vec<_>>(), 200);
-        (0..=200).all(|x| t.grundy[x] as usize == x % n && (t.normal[x] == 0) == (x % n == 0) && (t.misere[x] == 0) == (x % n == 1))
+        (0..=200).all(|x| {
+            t.grundy[x] as usize == x % n && (t.normal[x] == 0) == (x % n == 0) && (t.misere[x] == 0) == (x % n == 1)
+        })
     });
     facts.push(Fact {
         statement: "Satz C1G: S = {1..n−1}, n = 2..8, x ≤ 200: γ = x mod n, normal loss ⇔ x mod n = 0, misère loss ⇔ x mod n = 1".into(),
@@ -105,43 +135,73 @@ fn facts() -> Result<Vec<Fact>> {
         holds: rule,
     });
     let squares = (2..=7).all(|n| chomp_rectangle(n, n).is_ok_and(|s| s.winning_moves == vec![(1, 1)]));
-    facts.push(Fact { statement: "Satz C2E(1): Chomp(n×n), n = 2..7: the first player wins, and (1,1) is the only winning move".into(), holds: squares });
+    facts.push(Fact {
+        statement: "Satz C2E(1): Chomp(n×n), n = 2..7: the first player wins, and (1,1) is the only winning move"
+            .into(),
+        holds: squares,
+    });
     let rectangles = (2..=7).all(|m| (2..=7).all(|n| chomp_rectangle(m, n).is_ok_and(|s| s.grundy != 0)));
-    facts.push(Fact { statement: "Satz C2E(2): Chomp(m×n), 2 ≤ m, n ≤ 7: the first player wins".into(), holds: rectangles });
+    facts.push(Fact {
+        statement: "Satz C2E(2): Chomp(m×n), 2 ≤ m, n ≤ 7: the first player wins".into(),
+        holds: rectangles,
+    });
     let c43 = chomp_rectangle(4, 3)?;
     facts.push(Fact {
-        statement: format!("Chomp(4×3) (figure missing in the source): γ = {}, winning moves {:?}", c43.grundy, c43.winning_moves),
+        statement: format!(
+            "Chomp(4×3) (figure missing in the source): γ = {}, winning moves {:?}",
+            c43.grundy, c43.winning_moves
+        ),
         holds: c43.grundy == 9,
     });
     let cram45 = cram(4, 5)?;
     facts.push(Fact {
-        statement: format!("Fliesentetris/Cram 4×5 (C205, figure missing): γ = {}, {} winning first moves", cram45.grundy, cram45.winning_moves.len()),
+        statement: format!(
+            "Fliesentetris/Cram 4×5 (C205, figure missing): γ = {}, {} winning first moves",
+            cram45.grundy,
+            cram45.winning_moves.len()
+        ),
         holds: cram45.grundy != 0,
     });
     let poker = poker_nim_graph(3, 3, 3);
     let (outcomes, _) = solve_loopy(&poker);
-    let xor_rule = (0..poker.len()).all(|v| outcomes[v] != Outcome::Draw && outcomes[v].is_win() == (poker.state(v).piles.iter().fold(0, |a, &x| a ^ x) != 0));
+    let xor_rule = (0..poker.len()).all(|v| {
+        outcomes[v] != Outcome::Draw
+            && outcomes[v].is_win() == (poker.state(v).piles.iter().fold(0, |a, &x| a ^ x) != 0)
+    });
     facts.push(Fact {
-        statement: format!("Poker-Nim (≈C211), {} states (3 piles ≤ 3, stacks ≤ 3, all they reach): no draws, the mover wins ⇔ ⊕x ≠ 0", poker.len()),
+        statement: format!(
+            "Poker-Nim (≈C211), {} states (3 piles ≤ 3, stacks ≤ 3, all they reach): no draws, the mover wins ⇔ ⊕x ≠ 0",
+            poker.len()
+        ),
         holds: xor_rule,
     });
     let north = northcott_graph(3, 5);
     let (outcomes, _) = solve_loopy(&north);
-    let gap_rule = (0..north.len()).all(|v| outcomes[v] != Outcome::Draw && outcomes[v].is_win() == (north.state(v).gap_xor() != 0));
+    let gap_rule = (0..north.len())
+        .all(|v| outcomes[v] != Outcome::Draw && outcomes[v].is_win() == (north.state(v).gap_xor() != 0));
     facts.push(Fact {
         statement: format!("Northcott (≈C213, model of the reference notes), 3 columns × 5 rows, {} states: no draws, the mover wins ⇔ ⊕gaps ≠ 0", north.len()),
         holds: gap_rule,
     });
     let ttt = tictactoe::graph();
     let draw = ttt.solve().get(0) == Some(Outcome::Draw);
-    facts.push(Fact { statement: format!("Tic-tac-toe ({} positions): the start is a draw (terminal draws are not losses)", ttt.len()), holds: draw });
+    facts.push(Fact {
+        statement: format!(
+            "Tic-tac-toe ({} positions): the start is a draw (terminal draws are not losses)",
+            ttt.len()
+        ),
+        holds: draw,
+    });
     Ok(facts)
 }
 
 fn markdown(r: &Report) -> String {
     let p = &r.provenance;
     let mut s = String::from("# Combinatorial games of seed003 (Eisermann, Kapitel C), recomputed\n\n");
-    s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
+    s += &format!(
+        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
+        p.program, p.version, p.command, p.started, p.seconds, p.threads
+    );
     s += "## Published tables\n\n| table | published | ours | |\n|---|---|---|---|\n";
     for row in &r.rows {
         s += &format!("| {} | {} | {} | {} |\n", row.name, row.published, row.ours, if row.equal { "=" } else { "≠" });

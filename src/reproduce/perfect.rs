@@ -34,16 +34,29 @@ enum Stated {
     Mean,
 }
 
-fn row<P: Replay>(problem: &P, published: Option<(&str, &'static str, Stated)>, tree: Option<(&Path, GameSpec)>) -> Result<Row> {
+fn row<P: Replay>(
+    problem: &P,
+    published: Option<(&str, &'static str, Stated)>,
+    tree: Option<(&Path, GameSpec)>,
+) -> Result<Row> {
     let (result, search) = solve_perfect(problem);
-    eprintln!("  {:<45} perfect {:>6} (mean {:.4}) in {:.2} s", result.problem, result.total, result.mean, result.seconds);
+    eprintln!(
+        "  {:<45} perfect {:>6} (mean {:.4}) in {:.2} s",
+        result.problem, result.total, result.mean, result.seconds
+    );
     let tree = match tree {
         Some((path, game)) => {
             let node = export(&search, problem)?;
             let checked = verify(problem, &node)?;
             assert_eq!(checked.total, result.total, "exported tree replays to its total");
-            let file =
-                StrategyFile { game, codes: result.codes, total: result.total, program: "renyi-search".into(), version: crate::VERSION.into(), tree: node };
+            let file = StrategyFile {
+                game,
+                codes: result.codes,
+                total: result.total,
+                program: "renyi-search".into(),
+                version: crate::VERSION.into(),
+                tree: node,
+            };
             write_json(path, &file)?;
             Some(path.display().to_string())
         }
@@ -75,10 +88,22 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Row>> {
     )?);
     let beams = Beams::new(load_or_build("3c6p".parse()?, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
     let spec = GameSpec::Beams { variant: "Beams(3c,6p)".into(), order: "lex-c".into() };
-    rows.push(row(&beams, Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total)), Some((&dir.join("perfect-beams-3c6p.json"), spec)))?);
-    rows.push(row(&Mastermind::new(4, 6, false)?, Some(("thesis §4.3 / Koyama–Lai 1993 (MM-1296)", "5625", Stated::Total)), None)?);
+    rows.push(row(
+        &beams,
+        Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total)),
+        Some((&dir.join("perfect-beams-3c6p.json"), spec)),
+    )?);
+    rows.push(row(
+        &Mastermind::new(4, 6, false)?,
+        Some(("thesis §4.3 / Koyama–Lai 1993 (MM-1296)", "5625", Stated::Total)),
+        None,
+    )?);
     let mm47 = GameSpec::Mastermind { pegs: 4, colors: 7, distinct: false };
-    rows.push(row(&Mastermind::new(4, 7, false)?, Some(("mean, Ville 2013 (MM(4,7))", "4.676", Stated::Mean)), Some((&dir.join("perfect-mm47.json"), mm47)))?);
+    rows.push(row(
+        &Mastermind::new(4, 7, false)?,
+        Some(("mean, Ville 2013 (MM(4,7))", "4.676", Stated::Mean)),
+        Some((&dir.join("perfect-mm47.json"), mm47)),
+    )?);
     let provenance = Provenance::new("reproduce perfect", started, clock.elapsed().as_secs_f64());
     #[derive(Serialize)]
     struct Report<'a> {
@@ -92,11 +117,17 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Row>> {
 
 fn markdown(rows: &[Row], p: &Provenance) -> String {
     let mut s = String::from("# Perfect strategies (branch-and-bound)\n\n");
-    s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
+    s += &format!(
+        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
+        p.program, p.version, p.command, p.started, p.seconds, p.threads
+    );
     s += "Exact minimum of the total number of queries over all codes (Mastermind: the secret must be played; Beams: rules of table-4.10, best-guess penalty).\n\n";
     s += "| game | codes | perfect total | mean | published | | counting bound | nodes | time s | tree |\n|---|---:|---:|---:|---|---|---:|---:|---:|---|\n";
     for r in rows {
-        let (published, mark) = r.published.as_ref().map_or((String::from("—"), ""), |(src, c)| (format!("{} ({src})", c.published), c.mark()));
+        let (published, mark) = r
+            .published
+            .as_ref()
+            .map_or((String::from("—"), ""), |(src, c)| (format!("{} ({src})", c.published), c.mark()));
         s += &format!(
             "| {} | {} | {} | {:.4} | {} | {} | {} | {} | {:.2} | {} |\n",
             r.result.problem,

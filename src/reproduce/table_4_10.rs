@@ -178,13 +178,21 @@ pub fn reproduce(dir: &Path, codes_dir: Option<&Path>, progress: bool) -> Result
             cell.mean_vs_thesis.ours,
             cell.mean_vs_thesis.published,
             exact_string(&cell.analysis.exact_total()),
-            cell.total_vs_prototype.as_ref().map_or(String::new(), |p| format!("  prototype {} {}", p.published, p.mark()))
+            cell.total_vs_prototype.as_ref().map_or(String::new(), |p| format!(
+                "  prototype {} {}",
+                p.published,
+                p.mark()
+            ))
         );
         cells.push(cell);
     }
     let provenance = Provenance::new("reproduce table-4.10", started, clock.elapsed().as_secs_f64());
-    let report =
-        Report { table: "Thesis Table 4.10 (Beams, H_α strategies), 3c6p and 6c3p columns", provenance: provenance.clone(), rules: RULES, cells: &cells };
+    let report = Report {
+        table: "Thesis Table 4.10 (Beams, H_α strategies), 3c6p and 6c3p columns",
+        provenance: provenance.clone(),
+        rules: RULES,
+        cells: &cells,
+    };
     write_json(&dir.join("table-4.10.json"), &report)?;
     let mut text = markdown(&cells, &provenance);
     text += &work_unit_markdown(&work_unit_cells(dir)?);
@@ -195,7 +203,8 @@ pub fn reproduce(dir: &Path, codes_dir: Option<&Path>, progress: bool) -> Result
 /// Small-variant cells too long for `reproduce table-4.10` (thesis: Monte-Carlo
 /// only), computed by resumable work-unit runs whose files are kept in
 /// `<results>/<variant runs dir>/`: (variant, α, column, thesis mean).
-pub const WORK_UNIT_ROWS: [(&str, &str, Column, &str); 2] = [("6c3p", "0", MixReduced, "8.080"), ("6c3p", "0", Mix, "8.080")];
+pub const WORK_UNIT_ROWS: [(&str, &str, Column, &str); 2] =
+    [("6c3p", "0", MixReduced, "8.080"), ("6c3p", "0", Mix, "8.080")];
 
 /// The thesis' 2σ error bound of its Monte-Carlo cells (seed002-ch4.md §3.4).
 const THESIS_MONTE_CARLO_BOUND: f64 = 0.05;
@@ -218,7 +227,12 @@ fn work_unit_cells(dir: &Path) -> Result<Vec<(&'static str, FullCell)>> {
         let runs = dir.join(runs_dir(variant));
         let name = run_name(variant, alpha, column);
         let strategy = Strategy::new(alpha.parse()?, column_tie(column));
-        let Some(file) = finished_run(&runs.join(format!("{name}.json")), column_game_name(Variant::from_str(variant)?, column), strategy, FULL_LEVELS) else {
+        let Some(file) = finished_run(
+            &runs.join(format!("{name}.json")),
+            column_game_name(Variant::from_str(variant)?, column),
+            strategy,
+            FULL_LEVELS,
+        ) else {
             continue;
         };
         let time_txt = std::fs::read_to_string(runs.join(format!("{name}.time.txt"))).ok();
@@ -241,10 +255,16 @@ resumable; `merge <run>.json` re-adds them), kept in `beams-<variant>-runs/`. Th
     s += "|---|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|\n";
     for (variant, c) in cells {
         let (ours, thesis) = (&c.mean_vs_thesis.ours, c.mean_vs_thesis.published);
-        let near = (ours.parse().unwrap_or(f64::NAN) - thesis.parse::<f64>().unwrap_or(f64::NAN)).abs() <= THESIS_MONTE_CARLO_BOUND;
+        let near = (ours.parse().unwrap_or(f64::NAN) - thesis.parse::<f64>().unwrap_or(f64::NAN)).abs()
+            <= THESIS_MONTE_CARLO_BOUND;
         let rule = format!("{} | {}", c.alpha.replace("inf", "∞"), c.column);
         let within = if near { "yes" } else { "no" };
-        s += &format!("| {variant} | {rule} | {} | {ours} | ≈ {thesis}* | {within} | {} | {} |", c.total, c.penalty_total, c.split_text());
+        s += &format!(
+            "| {variant} | {rule} | {} | {ours} | ≈ {thesis}* | {within} | {} | {} |",
+            c.total,
+            c.penalty_total,
+            c.split_text()
+        );
         s += &format!(" {} | {} | {} | {} |\n", c.max_depth(), c.units, c.sessions_wall_text(), c.peak_gib_text());
     }
     s
@@ -256,7 +276,10 @@ MIX (reduced list) = uniform over the tied queries among asked colours + one new
 
 fn markdown(cells: &[Cell], p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams, H_α strategies (3c6p, 6c3p)\n\n");
-    s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
+    s += &format!(
+        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
+        p.program, p.version, p.command, p.started, p.seconds, p.threads
+    );
     s += &format!("Rules: {RULES}.\n\n");
     s += &format!("{MIX_RULES}, as in the reference prototypes; the two agree on 3c6p, not on 6c3p.\n\n");
     s += "| variant | α | rule | total (ours, exact) | mean (ours) | mean (thesis) | | prototype total | | penalty total | codes paying p points | max depth | time s |\n";
@@ -291,8 +314,19 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
         cells.len()
     );
     for variant in ["Beams(3c,6p)", "Beams(6c,3p)"] {
-        let secs = |lex: bool| -> f64 { cells.iter().filter(|c| c.variant == variant && c.column.starts_with("LEX") == lex).map(|c| c.analysis.seconds).sum() };
-        s += &format!("Timing {variant}: all LEX cells {:.2} s, all MIX cells {:.2} s ({} threads).\n", secs(true), secs(false), p.threads);
+        let secs = |lex: bool| -> f64 {
+            cells
+                .iter()
+                .filter(|c| c.variant == variant && c.column.starts_with("LEX") == lex)
+                .map(|c| c.analysis.seconds)
+                .sum()
+        };
+        s += &format!(
+            "Timing {variant}: all LEX cells {:.2} s, all MIX cells {:.2} s ({} threads).\n",
+            secs(true),
+            secs(false),
+            p.threads
+        );
     }
     s += "Not computed here: 6c3p H_0 MIX (thesis ≈ 8.080, a Monte-Carlo estimate): its tie sets are so large that the exact \
 MIX tree takes about 40 minutes (reduced list) or more; it runs in resumable work units (next section).\n";
@@ -433,7 +467,8 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
     let started = SystemTime::now();
     let clock = Instant::now();
     let runs = dir.join(runs_dir("6c6p"));
-    std::fs::create_dir_all(&runs).map_err(|e| crate::error::Error::Io { path: runs.display().to_string(), source: e })?;
+    std::fs::create_dir_all(&runs)
+        .map_err(|e| crate::error::Error::Io { path: runs.display().to_string(), source: e })?;
     let variant = Variant::from_str("6c6p")?;
     let mut patterns: Option<Patterns> = None;
     let mut cells = Vec::new();
@@ -449,12 +484,21 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
                 continue;
             }
             None => {
-                eprintln!("  6c6p H_{alpha} {}: running (resumable; checkpoint {})", column.label(), checkpoint.display());
+                eprintln!(
+                    "  6c6p H_{alpha} {}: running (resumable; checkpoint {})",
+                    column.label(),
+                    checkpoint.display()
+                );
                 if patterns.is_none() {
                     patterns = Some(load_or_build(variant, Some(codes_dir))?.0);
                 }
                 let g = game(patterns.clone().expect("loaded"), column)?;
-                let run = UnitRun { levels: FULL_LEVELS, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&checkpoint), progress };
+                let run = UnitRun {
+                    levels: FULL_LEVELS,
+                    shard: Shard { index: 0, count: 1 },
+                    checkpoint: Some(&checkpoint),
+                    progress,
+                };
                 let f = run_units(&g, strategy, &run)?;
                 write_shard(&done, &f)?;
                 f
@@ -465,7 +509,10 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         if (alpha, column) == ("1", Mix) {
             monte_carlo = monte_carlo_check(dir, &column_game_name(variant, column), &mean);
         }
-        eprintln!("  6c6p H_{alpha} {:<6} mean {} thesis {} ({:.0} s)", cell.column, cell.mean_vs_thesis.ours, thesis, cell.seconds);
+        eprintln!(
+            "  6c6p H_{alpha} {:<6} mean {} thesis {} ({:.0} s)",
+            cell.column, cell.mean_vs_thesis.ours, thesis, cell.seconds
+        );
         cells.push(cell);
     }
     let provenance = Provenance::new(
@@ -498,7 +545,12 @@ const FULL_LEVELS: usize = 2;
 
 /// The finished run file at `path`, if it is a run of `problem` under
 /// `strategy` by this version with `levels` (anything else is ignored and recomputed).
-fn finished_run(path: &Path, problem: String, strategy: Strategy, levels: usize) -> Option<crate::search::units::ShardFile> {
+fn finished_run(
+    path: &Path,
+    problem: String,
+    strategy: Strategy,
+    levels: usize,
+) -> Option<crate::search::units::ShardFile> {
     let text = std::fs::read_to_string(path).ok()?;
     let file: crate::search::units::ShardFile = serde_json::from_str(&text).ok()?;
     (file.header == crate::search::units::RunHeader::new(problem, strategy, levels)).then_some(file)
@@ -538,7 +590,8 @@ fn full_cell(
 
 /// "2: 501, 3: 26" — codes by penalty points paid (exact strings by p), or "none".
 fn penalty_split_text(by_points: &[String]) -> String {
-    let parts: Vec<String> = by_points.iter().enumerate().filter(|(p, n)| *p > 0 && *n != "0").map(|(p, n)| format!("{p}: {n}")).collect();
+    let parts: Vec<String> =
+        by_points.iter().enumerate().filter(|(p, n)| *p > 0 && *n != "0").map(|(p, n)| format!("{p}: {n}")).collect();
     if parts.is_empty() { "none".to_string() } else { parts.join(", ") }
 }
 
@@ -576,7 +629,10 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
         .map(|(a, col, t)| format!("H_{} {} (thesis {t})", a.replace("inf", "∞"), col.label()))
         .collect();
     if !missing.is_empty() {
-        s += &format!("\nNot computed yet (run `reproduce table-4.10 --full`; runs are resumable): {}.\n", missing.join(", "));
+        s += &format!(
+            "\nNot computed yet (run `reproduce table-4.10 --full`; runs are resumable): {}.\n",
+            missing.join(", ")
+        );
     }
     if let Some(m) = monte_carlo {
         s += &format!(
@@ -611,7 +667,8 @@ mod tests {
             seconds: 1.0,
         };
         let provenance = serde_json::json!({ "command": "simulate beams 6c6p --alpha 1 --tie mix --n 100 --seed 7" });
-        let file = serde_json::json!({ "provenance": provenance, "game": game, "alpha": "1", "tie": tie, "simulation": sim });
+        let file =
+            serde_json::json!({ "provenance": provenance, "game": game, "alpha": "1", "tie": tie, "simulation": sim });
         write_json(&dir.join(MONTE_CARLO_FILE), &file).unwrap();
     }
 
@@ -626,9 +683,15 @@ mod tests {
         assert!(inside.inside);
         assert_eq!((inside.games, inside.exact_mean.as_str()), (100, "10.282701"));
         assert!(!monte_carlo_check(&dir, &game_name, &ratio(1031, 100)).unwrap().inside);
-        assert!(monte_carlo_check(&dir, &game_name, &ratio(1025, 100)).unwrap().inside, "the interval's ends belong to it");
+        assert!(
+            monte_carlo_check(&dir, &game_name, &ratio(1025, 100)).unwrap().inside,
+            "the interval's ends belong to it"
+        );
         write_simulation(&dir, &game_name, "lex-c");
-        assert!(monte_carlo_check(&dir, &game_name, &ratio(1028, 100)).is_none(), "a LEX simulation does not check MIX");
+        assert!(
+            monte_carlo_check(&dir, &game_name, &ratio(1028, 100)).is_none(),
+            "a LEX simulation does not check MIX"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

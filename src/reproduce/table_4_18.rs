@@ -56,7 +56,15 @@ pub fn best_renyi(mm: &Mastermind, published_mean: &'static str) -> Result<(Best
 pub fn scan_csv(points: &[Analysis]) -> String {
     let mut s = String::from("alpha,alpha_value,total,mean,max_depth,first_query\n");
     for p in points {
-        s += &format!("{},{},{},{},{},{}\n", p.alpha, p.alpha.to_f64(), p.total, p.mean, p.max_depth, p.first_queries.join(" "));
+        s += &format!(
+            "{},{},{},{},{},{}\n",
+            p.alpha,
+            p.alpha.to_f64(),
+            p.total,
+            p.mean,
+            p.max_depth,
+            p.first_queries.join(" ")
+        );
     }
     s
 }
@@ -76,11 +84,14 @@ pub fn reproduce(dir: &Path) -> Result<Vec<BestRenyi>> {
     let started = SystemTime::now();
     let clock = Instant::now();
     let mut rows = Vec::new();
-    for (distinct, published, delta, file) in [(true, "4.0278", "0.28", "alpha-scan-mm360.csv"), (false, "4.3827", "0.98", "alpha-scan-mm1296.csv")] {
+    for (distinct, published, delta, file) in
+        [(true, "4.0278", "0.28", "alpha-scan-mm360.csv"), (false, "4.3827", "0.98", "alpha-scan-mm1296.csv")]
+    {
         let mm = Mastermind::new(4, 6, distinct)?;
         let (mut best, points) = best_renyi(&mm, published)?;
         let perfect = solve_perfect(&mm).0.total;
-        let ratio = Exact::from_integer(BigInt::from(best.best_total.parse::<u64>().unwrap_or(0))) / Exact::from_integer(BigInt::from(perfect));
+        let ratio = Exact::from_integer(BigInt::from(best.best_total.parse::<u64>().unwrap_or(0)))
+            / Exact::from_integer(BigInt::from(perfect));
         let percent = (ratio - Exact::from_integer(1.into())) * Exact::from_integer(100.into());
         best.perfect_total = Some(perfect);
         best.delta_percent = Some(Comparison::new(&percent, Published(delta), 2));
@@ -112,12 +123,18 @@ pub fn reproduce(dir: &Path) -> Result<Vec<BestRenyi>> {
 
 fn markdown(rows: &[BestRenyi], p: &Provenance, beams: &str) -> String {
     let mut s = String::from("# Thesis Table 4.18 — best Rényi strategy (Mastermind columns)\n\n");
-    s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
+    s += &format!(
+        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n",
+        p.program, p.version, p.command, p.started, p.seconds, p.threads
+    );
     s += &format!("H_α-LEX for α on the grid {GRID}; the best total over α > 0.\n\n");
     s += "| variant | best total | best mean (ours) | best mean (thesis) | | perfect | Δ % (ours) | Δ % (thesis) | | α where attained |\n|---|---:|---:|---:|---|---:|---:|---:|---|---|\n";
     for r in rows {
         let alphas: Vec<String> = r.best_alphas.iter().map(|a| a.to_string()).collect();
-        let (dours, dpub, dmark) = r.delta_percent.as_ref().map_or(("—".to_string(), "—", ""), |d| (d.ours.clone(), d.published, d.mark()));
+        let (dours, dpub, dmark) = r
+            .delta_percent
+            .as_ref()
+            .map_or(("—".to_string(), "—", ""), |d| (d.ours.clone(), d.published, d.mark()));
         let perfect = r.perfect_total.map_or("—".to_string(), |p| p.to_string());
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",

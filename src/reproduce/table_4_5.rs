@@ -28,15 +28,33 @@ struct Row {
     note: Option<&'static str>,
 }
 
-const fn row(distinct: bool, alpha: &'static str, tie: TieBreak, total: &'static str, mean: &'static str, delta: &'static str) -> Row {
-    Row { distinct, alpha, tie, total: Published(total), mean: Published(mean), delta_percent: Published(delta), note: None }
+const fn row(
+    distinct: bool,
+    alpha: &'static str,
+    tie: TieBreak,
+    total: &'static str,
+    mean: &'static str,
+    delta: &'static str,
+) -> Row {
+    Row {
+        distinct,
+        alpha,
+        tie,
+        total: Published(total),
+        mean: Published(mean),
+        delta_percent: Published(delta),
+        note: None,
+    }
 }
 
 use TieBreak::{Lex, Mix};
 
 /// Table 4.5 as printed (MIX fractions from its footnotes a, b, c).
 const ROWS: [Row; 16] = [
-    Row { note: Some("5668/1296 = 4.373457…: the thesis mean 4.3734 is truncated, not rounded"), ..row(false, "0", Lex, "5668", "4.3734", "0.76") },
+    Row {
+        note: Some("5668/1296 = 4.373457…: the thesis mean 4.3734 is truncated, not rounded"),
+        ..row(false, "0", Lex, "5668", "4.3734", "0.76")
+    },
     row(false, "1", Lex, "5722", "4.4151", "1.72"),
     row(false, "2", Lex, "5696", "4.3951", "1.26"),
     row(false, "inf", Lex, "5801", "4.4761", "3.13"),
@@ -52,7 +70,9 @@ const ROWS: [Row; 16] = [
     row(true, "1", Mix, "1450", "4.0278", "0.28"),
     row(true, "2", Mix, "4375/3", "4.0509", "0.85"),
     Row {
-        note: Some("thesis mean 4.1216 is inconsistent with its own total 1483.67 (= 4.1213 per code): a typo or OCR slip"),
+        note: Some(
+            "thesis mean 4.1216 is inconsistent with its own total 1483.67 (= 4.1213 per code): a typo or OCR slip",
+        ),
         ..row(true, "inf", Mix, "1483.67", "4.1216", "2.61")
     },
 ];
@@ -149,7 +169,14 @@ pub fn reproduce(dir: &Path, progress: bool) -> Result<Vec<Cell>> {
         .map(|r| {
             let (mm, perfect) = if r.distinct { (&junior, perfect_junior) } else { (&full, perfect_full) };
             let cell = compute_cell(mm, r, perfect, progress);
-            eprintln!("  {:<40} {:<10} {:>12}  thesis {:>12} {}", cell.variant, cell.strategy, cell.total.ours, cell.total.published, cell.total.mark());
+            eprintln!(
+                "  {:<40} {:<10} {:>12}  thesis {:>12} {}",
+                cell.variant,
+                cell.strategy,
+                cell.total.ours,
+                cell.total.published,
+                cell.total.mark()
+            );
             cell
         })
         .collect();
@@ -158,7 +185,9 @@ pub fn reproduce(dir: &Path, progress: bool) -> Result<Vec<Cell>> {
     let report = Report {
         table: "Thesis Table 4.5 (Mastermind, H_α strategies)",
         provenance: provenance.clone(),
-        perfect_used_for_delta: format!("perfect totals by our branch-and-bound: {perfect_full} (MM-1296), {perfect_junior} (MM-360); published 5625, 1446"),
+        perfect_used_for_delta: format!(
+            "perfect totals by our branch-and-bound: {perfect_full} (MM-1296), {perfect_junior} (MM-360); published 5625, 1446"
+        ),
         cells: &cells,
         first_guess_crossover: &crossover,
     };
@@ -169,7 +198,10 @@ pub fn reproduce(dir: &Path, progress: bool) -> Result<Vec<Cell>> {
 
 fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.5 — Mastermind, H_α strategies (totals over all codes)\n\n");
-    s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
+    s += &format!(
+        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
+        p.program, p.version, p.command, p.started, p.seconds, p.threads
+    );
     s += "LEX: first tied query in code order (AAAA < AAAB < …) that is still a possible secret, else the first tied query.\n";
     s += "MIX: exact mean over the tied queries that are possible secrets (else over all tied queries); at the root, uniform over the symmetry classes of the tied first guesses.\n";
     s += "Δ is relative to the perfect totals computed by `perfect` (5625 and 1446, equal to the published ones).\n\n";
@@ -177,7 +209,11 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
     s += "|---|---|---:|---:|---:|---|---:|---:|---|---:|---:|---|---|---:|---:|\n";
     for c in cells {
         let first = c.analysis.first_queries.first().cloned().unwrap_or_default();
-        let more = if c.analysis.first_queries.len() > 1 { format!(" (+{} tied)", c.analysis.first_queries.len() - 1) } else { String::new() };
+        let more = if c.analysis.first_queries.len() > 1 {
+            format!(" (+{} tied)", c.analysis.first_queries.len() - 1)
+        } else {
+            String::new()
+        };
         s += &format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}{} | {} | {:.2} |\n",
             c.variant,
@@ -198,7 +234,8 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
             c.analysis.seconds
         );
     }
-    let notes: Vec<String> = cells.iter().filter_map(|c| c.note.map(|n| format!("- {} {}: {n}", c.variant, c.strategy))).collect();
+    let notes: Vec<String> =
+        cells.iter().filter_map(|c| c.note.map(|n| format!("- {} {}: {n}", c.variant, c.strategy))).collect();
     if !notes.is_empty() {
         s += &format!("\nNotes:\n{}\n", notes.join("\n"));
     }
@@ -208,7 +245,11 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
         crossover.below,
         crossover.alpha_star,
         crossover.above,
-        if crossover.consistent { "consistent with the thesis, which truncates" } else { "NOT consistent with the thesis" }
+        if crossover.consistent {
+            "consistent with the thesis, which truncates"
+        } else {
+            "NOT consistent with the thesis"
+        }
     );
     s += &format!("\nAll totals equal: {}.\n", cells.iter().all(|c| c.total.equal));
     for (kind, name) in [("LEX", "LEX"), ("MIX", "MIX")] {

@@ -64,7 +64,11 @@ fn satz_4_10(t: &[u64]) -> SatzCheck {
     let all = 2..=n_max;
     let min = all.clone().map(|n| (n as u64, ratio(n))).fold((0, f64::INFINITY), |a, b| if b.1 < a.1 { b } else { a });
     let max = (16..=n_max).map(|n| (n as u64, ratio(n))).fold((0, 0.0), |a, b| if b.1 > a.1 { b } else { a });
-    let samples = [16usize, 100, 1_000, 10_000, 100_000, 1_000_000].into_iter().filter(|&n| n <= n_max).map(|n| (n as u64, ratio(n))).collect();
+    let samples = [16usize, 100, 1_000, 10_000, 100_000, 1_000_000]
+        .into_iter()
+        .filter(|&n| n <= n_max)
+        .map(|n| (n as u64, ratio(n)))
+        .collect();
     SatzCheck {
         upto: n_max as u64,
         lower_half_sqrt_holds: all.clone().all(|n| ratio(n) >= 0.5),
@@ -104,7 +108,9 @@ pub fn free_csv(upto: u64) -> Result<String> {
             let mut s = String::new();
             for m in 1..=upto {
                 if rec[m as usize] != perfect_total_closed(a, m) {
-                    return Err(invalid(format!("Satz 4.5 recursion and Huffman closed form differ at a = {a}, m = {m}")));
+                    return Err(invalid(format!(
+                        "Satz 4.5 recursion and Huffman closed form differ at a = {a}, m = {m}"
+                    )));
                 }
                 s += &format!("{m},{a},{},{}\n", rec[m as usize], bal[m as usize]);
             }
@@ -126,7 +132,10 @@ pub fn free_large_csv(upto: u64) -> Result<String> {
         .into_par_iter()
         .map(|a| {
             let bal = strategy_totals(&FreeSearch::new(a)?, Strategy::new(Alpha::integer(1), TieRule::lex()), upto)?;
-            Ok(points.iter().map(|&m| format!("{m},{a},{},{}\n", perfect_total_closed(a, m), bal[m as usize])).collect())
+            Ok(points
+                .iter()
+                .map(|&m| format!("{m},{a},{},{}\n", perfect_total_closed(a, m), bal[m as usize]))
+                .collect())
         })
         .collect();
     let mut out = String::from("m,a,perfect_total,balanced_total\n");
@@ -149,15 +158,21 @@ pub fn reproduce(dir: &Path) -> Result<()> {
     };
     let perfect = perfect_totals(PERFECT_UPTO);
     tick("perfect Wurzel, every |C| ≤ 10^6", &mut timing);
-    let table: Vec<Comparison> =
-        TABLE_4_15.iter().enumerate().map(|(i, p)| Comparison::new(&Exact::from_integer(BigInt::from(perfect[i + 1])), Published(p), 0)).collect();
+    let table: Vec<Comparison> = TABLE_4_15
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Comparison::new(&Exact::from_integer(BigInt::from(perfect[i + 1])), Published(p), 0))
+        .collect();
     let binary = binary_strategy_totals(15);
-    let curves: Vec<Vec<Exact>> = CURVE_ALPHAS.par_iter().map(|a| wurzel_curve(a, CURVE_UPTO)).collect::<Result<_>>()?;
+    let curves: Vec<Vec<Exact>> =
+        CURVE_ALPHAS.par_iter().map(|a| wurzel_curve(a, CURVE_UPTO)).collect::<Result<_>>()?;
     tick("H_α Wurzel for 5 α, every |C| ≤ 10^6 (2 threads)", &mut timing);
     write_atomic(&dir.join("wurzel-curves.csv"), curves_csv(&perfect, &curves).as_bytes())?;
     let grid = alpha_grid("0.01:6:0.01")?;
-    let sweep: Vec<(Alpha, String)> =
-        grid.par_iter().map(|&a| Ok((a, strategy_totals(&Wurzel, Strategy::new(a, TieRule::lex()), 1000)?[1000].to_string()))).collect::<Result<_>>()?;
+    let sweep: Vec<(Alpha, String)> = grid
+        .par_iter()
+        .map(|&a| Ok((a, strategy_totals(&Wurzel, Strategy::new(a, TieRule::lex()), 1000)?[1000].to_string())))
+        .collect::<Result<_>>()?;
     let mut csv = String::from("alpha,total_1000,ratio_to_perfect\n");
     for (a, t) in &sweep {
         csv += &format!("{},{t},{}\n", a.to_f64(), t.parse::<f64>().unwrap_or(f64::NAN) / perfect[1000] as f64);
@@ -182,7 +197,13 @@ pub fn reproduce(dir: &Path) -> Result<()> {
             let row = CURVE_ALPHAS
                 .iter()
                 .zip(&curves)
-                .map(|(a, c)| (a.to_string(), c[n as usize].to_string(), crate::search::outcome::exact_f64(&c[n as usize]) / perfect[n as usize] as f64))
+                .map(|(a, c)| {
+                    (
+                        a.to_string(),
+                        c[n as usize].to_string(),
+                        crate::search::outcome::exact_f64(&c[n as usize]) / perfect[n as usize] as f64,
+                    )
+                })
                 .collect();
             (n, row)
         })
@@ -200,7 +221,11 @@ pub fn reproduce(dir: &Path) -> Result<()> {
     };
     write_json(&dir.join("table-4.15.json"), &report)?;
     write_atomic(&dir.join("table-4.15.md"), markdown(&report, &perfect).as_bytes())?;
-    eprintln!("  table 4.15: {} of 15 equal; T*(10^6) = {}", report.table_4_15.iter().filter(|c| c.equal).count(), perfect[PERFECT_UPTO as usize]);
+    eprintln!(
+        "  table 4.15: {} of 15 equal; T*(10^6) = {}",
+        report.table_4_15.iter().filter(|c| c.equal).count(),
+        perfect[PERFECT_UPTO as usize]
+    );
     Ok(())
 }
 
@@ -221,7 +246,8 @@ fn thesis_statements(curves: &[Vec<Exact>], sweep: &[(Alpha, String)]) -> Vec<(S
     let (h1, h15, hinf) = (&curves[0], &curves[2], &curves[4]);
     let last_worse = (2..h1.len()).rfind(|&n| h15[n] > h1[n]).unwrap_or(0);
     let never_worse_after = (last_worse + 1..h1.len()).all(|n| h15[n] <= h1[n]) && last_worse < 200;
-    let at = |a: f64| sweep.iter().find(|(x, _)| (x.to_f64() - a).abs() < 1e-9).map(|(_, t)| t.clone()).unwrap_or_default();
+    let at =
+        |a: f64| sweep.iter().find(|(x, _)| (x.to_f64() - a).abs() < 1e-9).map(|(_, t)| t.clone()).unwrap_or_default();
     let like_inf = sweep.iter().filter(|(a, _)| a.to_f64() >= 1.6 - 1e-9).all(|(_, t)| *t == hinf[1000].to_string());
     vec![
         (
@@ -231,7 +257,10 @@ fn thesis_statements(curves: &[Vec<Exact>], sweep: &[(Alpha, String)]) -> Vec<(S
             ),
             never_worse_after,
         ),
-        (format!("at |C| = 1000 the optimum is near α = 1.35 (T(1.35) = {}, T(1.5) = {})", at(1.35), at(1.5)), at(1.35) < at(1.5)),
+        (
+            format!("at |C| = 1000 the optimum is near α = 1.35 (T(1.35) = {}, T(1.5) = {})", at(1.35), at(1.5)),
+            at(1.35) < at(1.5),
+        ),
         ("at |C| = 1000 every α ≥ 1.6 on the grid plays like H_∞".to_string(), like_inf),
     ]
 }
@@ -239,7 +268,10 @@ fn thesis_statements(curves: &[Vec<Exact>], sweep: &[(Alpha, String)]) -> Vec<(S
 fn markdown(r: &Report, perfect: &[u64]) -> String {
     let p = &r.provenance;
     let mut s = String::from("# Thesis Table 4.15 and the Wurzel model (§4.5)\n\n");
-    s += &format!("Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n", p.program, p.version, p.command, p.started, p.seconds, p.threads);
+    s += &format!(
+        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
+        p.program, p.version, p.command, p.started, p.seconds, p.threads
+    );
     s += "Budget L(C) = ⌈√|C|⌉ (with ⌊√|C|⌋, |C| = 2 has no admissible query and the table cannot exist).\n\n";
     s += "| \\|C\\| | perfect total (ours) | thesis | |\n|---:|---:|---:|---|\n";
     for (i, c) in r.table_4_15.iter().enumerate() {

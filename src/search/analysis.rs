@@ -146,7 +146,15 @@ pub(crate) fn is_large_set<P: SearchProblem>(problem: &P, set: &P::Set, limit: u
 impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     fn new(problem: &'a P, strategy: Strategy, progress: ProgressBar, options: RunOptions) -> Self {
         let (large_set_bytes, merge_equivalent) = (options.large_set_bytes, options.merge_equivalent);
-        TreeWalker { problem, strategy, memo: mix_memo(&strategy), nodes: AtomicU64::new(0), progress, large_set_bytes, merge_equivalent }
+        TreeWalker {
+            problem,
+            strategy,
+            memo: mix_memo(&strategy),
+            nodes: AtomicU64::new(0),
+            progress,
+            large_set_bytes,
+            merge_equivalent,
+        }
     }
 
     /// The state in which (`state`, `set`) is looked up and decided.
@@ -304,13 +312,18 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
     /// The outcome below a query with answer classes `branches`.
     fn expand(&self, branches: &[Branch<P>], parallel: bool) -> Outcome {
         let child = |branch: &Branch<P>| self.child(branch);
-        let children: Vec<Arc<Outcome>> = if parallel { branches.par_iter().map(child).collect() } else { branches.iter().map(child).collect() };
+        let children: Vec<Arc<Outcome>> =
+            if parallel { branches.par_iter().map(child).collect() } else { branches.iter().map(child).collect() };
         Outcome::sum_shifted(children.iter().map(|c| &**c), 1)
     }
 
     /// One answer class below a query.
     fn child(&self, (solving, class, next): &Branch<P>) -> Arc<Outcome> {
-        if *solving { Arc::new(Outcome::leaf(self.problem.set_size(class), 0, Exact::from_integer(0.into()))) } else { self.node(next, class) }
+        if *solving {
+            Arc::new(Outcome::leaf(self.problem.set_size(class), 0, Exact::from_integer(0.into())))
+        } else {
+            self.node(next, class)
+        }
     }
 
     fn is_large(&self, set: &P::Set) -> bool {
@@ -348,7 +361,13 @@ fn single_or_mean(parts: Vec<(u64, Arc<Outcome>)>) -> Outcome {
 /// Used by [`super::units`] for work units below the first queries. With
 /// `options.progress` a spinner on a terminal counts the nodes evaluated (a
 /// subtree's size is unknown before it is walked, so it shows no ETA).
-pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy, state: &P::State, set: &P::Set, options: RunOptions) -> Outcome {
+pub(crate) fn subtree_outcome<P: SearchProblem>(
+    problem: &P,
+    strategy: Strategy,
+    state: &P::State,
+    set: &P::Set,
+    options: RunOptions,
+) -> Outcome {
     let walker = TreeWalker::new(problem, strategy, ProgressBar::hidden(), options);
     let codes = problem.set_size(set);
     let walk = || Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone());
@@ -362,7 +381,10 @@ pub(crate) fn subtree_outcome<P: SearchProblem>(problem: &P, strategy: Strategy,
 /// `nodes`, the count of nodes evaluated so far, every quarter second.
 fn with_node_spinner<T>(label: &str, nodes: &AtomicU64, work: impl FnOnce() -> T) -> T {
     let bar = counting_bar(true, label);
-    bar.set_style(ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
     let done = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
@@ -431,7 +453,11 @@ pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOp
 }
 
 /// One query per root symmetry class of `chosen`, with the class weight.
-pub(crate) fn root_representatives<P: SearchProblem>(problem: &P, strategy: &Strategy, chosen: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
+pub(crate) fn root_representatives<P: SearchProblem>(
+    problem: &P,
+    strategy: &Strategy,
+    chosen: &[(u64, QueryId)],
+) -> Vec<(u64, QueryId)> {
     if strategy.tie.kind == TieBreak::Lex {
         return chosen.to_vec();
     }
@@ -460,8 +486,10 @@ pub(crate) fn counting_bar(enabled: bool, what: &str) -> ProgressBar {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     bar.set_style(
-        ProgressStyle::with_template(&format!("{{spinner}} {what} {{pos}}/{{len}} [{{elapsed_precise}}, ETA {{eta}}] {{msg}}"))
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} {what} {{pos}}/{{len}} [{{elapsed_precise}}, ETA {{eta}}] {{msg}}"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar

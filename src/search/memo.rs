@@ -86,7 +86,14 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
 
     /// A memo drawing on `budget`.
     pub fn with_budget(active: bool, budget: &'static SharedBudget) -> Self {
-        Memo { map: DashMap::default(), budget, bytes: AtomicU64::new(0), lookups: AtomicU64::new(0), hits: AtomicU64::new(0), active: AtomicBool::new(active) }
+        Memo {
+            map: DashMap::default(),
+            budget,
+            bytes: AtomicU64::new(0),
+            lookups: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+            active: AtomicBool::new(active),
+        }
     }
 
     /// Empties the map and returns its bytes to the budget.
@@ -104,7 +111,11 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
     pub fn get(&self, key: &K) -> Option<V> {
         let found = self.map.get(key).map(|v| v.clone());
         let lookups = self.lookups.fetch_add(1, Ordering::Relaxed) + 1;
-        let hits = if found.is_some() { self.hits.fetch_add(1, Ordering::Relaxed) + 1 } else { self.hits.load(Ordering::Relaxed) };
+        let hits = if found.is_some() {
+            self.hits.fetch_add(1, Ordering::Relaxed) + 1
+        } else {
+            self.hits.load(Ordering::Relaxed)
+        };
         if lookups == TRIAL_LOOKUPS && hits * MIN_HIT_RATE < lookups {
             self.active.store(false, Ordering::Relaxed);
             self.clear();

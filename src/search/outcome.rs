@@ -132,8 +132,9 @@ impl Outcome {
     /// About how many bytes the outcome occupies on the heap (memo budgets).
     pub fn heap_bytes(&self) -> usize {
         let exact = |x: &Exact| 64 + (x.numer().bits() + x.denom().bits()).div_ceil(8) as usize;
-        let fraction =
-            self.fraction.as_ref().map_or(0, |f| f.counts.iter().chain(&f.penalised).chain(std::iter::once(&f.penalty)).map(exact).sum::<usize>() + 64);
+        let fraction = self.fraction.as_ref().map_or(0, |f| {
+            f.counts.iter().chain(&f.penalised).chain(std::iter::once(&f.penalty)).map(exact).sum::<usize>() + 64
+        });
         std::mem::size_of::<Outcome>() + 8 * (self.counts.len() + self.penalised.len()) + fraction
     }
 
@@ -182,7 +183,10 @@ impl Outcome {
         if parts.iter().all(|(_, o)| o.fraction.is_none()) {
             return Outcome::integer_combination(parts, shift, divisor);
         }
-        let sum = |int_of: &dyn Fn(&Outcome, usize) -> u64, frac_of: &dyn Fn(&Fraction, usize) -> Option<&Exact>, len: usize| -> Vec<Exact> {
+        let sum = |int_of: &dyn Fn(&Outcome, usize) -> u64,
+                   frac_of: &dyn Fn(&Fraction, usize) -> Option<&Exact>,
+                   len: usize|
+         -> Vec<Exact> {
             (0..len)
                 .map(|j| {
                     let mut acc = LazySum::new();
@@ -222,19 +226,24 @@ impl Outcome {
         let penalised = weighted_sum(&|o: &Outcome| &o.penalised[..]);
         let narrow = |v: &[u128]| v.iter().map(|&x| u64::try_from(x).ok()).collect::<Option<Vec<u64>>>();
         if divisor == 1
-            && let (Some(counts), Some(penalised), Ok(penalty_int)) = (narrow(&counts), narrow(&penalised), u64::try_from(penalty))
+            && let (Some(counts), Some(penalised), Ok(penalty_int)) =
+                (narrow(&counts), narrow(&penalised), u64::try_from(penalty))
         {
             return Outcome { counts, penalty_int, penalised, fraction: None };
         }
-        let exact = |v: Vec<u128>| v.into_iter().map(|s| Exact::new(BigInt::from(s), BigInt::from(divisor))).collect::<Vec<Exact>>();
-        Outcome::from_exact(exact(counts), Exact::new(BigInt::from(penalty), BigInt::from(divisor))).with_penalised(&exact(penalised))
+        let exact = |v: Vec<u128>| {
+            v.into_iter().map(|s| Exact::new(BigInt::from(s), BigInt::from(divisor))).collect::<Vec<Exact>>()
+        };
+        Outcome::from_exact(exact(counts), Exact::new(BigInt::from(penalty), BigInt::from(divisor)))
+            .with_penalised(&exact(penalised))
     }
 
     /// The outcome with every count and the penalty multiplied by `factor`
     /// (a MIX work unit's share, see [`super::units`]).
     pub fn scaled(&self, factor: &Exact) -> Outcome {
         let scale = |v: Vec<Exact>| v.into_iter().map(|c| c * factor).collect::<Vec<Exact>>();
-        Outcome::from_exact(scale(self.depth_counts()), self.penalty() * factor).with_penalised(&scale(self.penalised()))
+        Outcome::from_exact(scale(self.depth_counts()), self.penalty() * factor)
+            .with_penalised(&scale(self.penalised()))
     }
 
     /// Builds an outcome from exact values, keeping integers as integers where possible.
@@ -339,7 +348,11 @@ pub fn exact_decimal(x: &Exact, digits: u32) -> String {
     let int_part = &abs / &scale;
     let frac_part = &abs % &scale;
     let sign = if negative { "-" } else { "" };
-    if digits == 0 { format!("{sign}{int_part}") } else { format!("{sign}{int_part}.{:0>width$}", frac_part.to_string(), width = digits as usize) }
+    if digits == 0 {
+        format!("{sign}{int_part}")
+    } else {
+        format!("{sign}{int_part}.{:0>width$}", frac_part.to_string(), width = digits as usize)
+    }
 }
 
 #[cfg(test)]
@@ -372,7 +385,10 @@ mod tests {
         assert!(a2.fraction.is_some());
         let general = Outcome::weighted_mean(&[(2, Arc::new(a2)), (5, Arc::new(b.clone()))]);
         for m in [&ints, &general] {
-            assert_eq!(m.depth_counts(), vec![int(0), Exact::new(8.into(), 7.into()), int(0), Exact::new(20.into(), 7.into())]);
+            assert_eq!(
+                m.depth_counts(),
+                vec![int(0), Exact::new(8.into(), 7.into()), int(0), Exact::new(20.into(), 7.into())]
+            );
             assert_eq!(m.penalty(), Exact::new(6.into(), 7.into()));
             assert_eq!(m.penalised(), vec![int(0), Exact::new(2.into(), 7.into()), Exact::new(2.into(), 7.into())]);
         }

@@ -71,8 +71,15 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             .max()
             .unwrap_or(1);
         let with_solving = problem.solving_answer(0).is_some();
-        let mut search =
-            PerfectSearch { problem, max_classes, with_solving, table: DashMap::default(), nodes: AtomicU64::new(0), bounds: Vec::new(), xlnx: Vec::new() };
+        let mut search = PerfectSearch {
+            problem,
+            max_classes,
+            with_solving,
+            table: DashMap::default(),
+            nodes: AtomicU64::new(0),
+            bounds: Vec::new(),
+            xlnx: Vec::new(),
+        };
         let n = problem.code_count() as u64;
         search.bounds = (0..=max_classes).map(|b| (0..=n).map(|m| search.counting_bound(b, m)).collect()).collect();
         search.xlnx = (0..=n).map(|m| if m == 0 { 0.0 } else { m as f64 * (m as f64).ln() }).collect();
@@ -82,7 +89,11 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// Tabulated [`Self::counting_bound`].
     #[inline]
     fn bound_of(&self, b: u64, m: u64) -> u64 {
-        self.bounds.get(b as usize).and_then(|row| row.get(m as usize)).copied().unwrap_or_else(|| self.counting_bound(b, m))
+        self.bounds
+            .get(b as usize)
+            .and_then(|row| row.get(m as usize))
+            .copied()
+            .unwrap_or_else(|| self.counting_bound(b, m))
     }
 
     /// Admissible lower bound on T of a set of m codes (any node).
@@ -125,7 +136,8 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
         let all_counts = batch_counts(self.problem, &queries, set);
         let a = self.problem.answer_count();
-        let proper: Vec<(QueryId, &[u64])> = queries.iter().copied().zip(all_counts.chunks_exact(a)).filter(|(_, c)| c.iter().all(|&x| x < m)).collect();
+        let proper: Vec<(QueryId, &[u64])> =
+            queries.iter().copied().zip(all_counts.chunks_exact(a)).filter(|(_, c)| c.iter().all(|&x| x < m)).collect();
         let branching = if self.problem.narrowing_queries() {
             proper.iter().map(|(_, c)| c.iter().filter(|&&x| x > 0).count() as u64).max().unwrap_or(1)
         } else {
@@ -207,7 +219,14 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// The candidates of a large node tried in parallel with a shared best
     /// total (each starts with the best known when it starts; ties keep the
     /// earliest candidate, as the sequential loop does).
-    fn best_in_parallel(&self, state: &P::State, set: &P::Set, candidates: &[(u64, f64, QueryId)], budget: u64, branching: u64) -> (u64, Option<QueryId>) {
+    fn best_in_parallel(
+        &self,
+        state: &P::State,
+        set: &P::Set,
+        candidates: &[(u64, f64, QueryId)],
+        budget: u64,
+        branching: u64,
+    ) -> (u64, Option<QueryId>) {
         let best = AtomicU64::new(budget);
         let found: Vec<Option<(u64, usize)>> = candidates
             .par_iter()
@@ -232,7 +251,8 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId, budget: u64, branching: u64) -> Option<u64> {
         let solving = self.problem.solving_answer(query);
         let next = self.problem.next_state(state, query);
-        let mut classes: Vec<(AnswerId, P::Set)> = self.problem.split(query, set).into_iter().filter(|(a, _)| Some(*a) != solving).collect();
+        let mut classes: Vec<(AnswerId, P::Set)> =
+            self.problem.split(query, set).into_iter().filter(|(a, _)| Some(*a) != solving).collect();
         classes.sort_by_key(|(_, s)| std::cmp::Reverse(self.problem.set_size(s)));
         let mut rest: u64 = classes.iter().map(|(_, s)| self.bound_of(branching, self.problem.set_size(s))).sum();
         let mut total = self.problem.set_size(set);
@@ -269,7 +289,10 @@ pub fn solve_perfect<P: SearchProblem>(problem: &P) -> (PerfectResult, PerfectSe
 }
 
 /// [`solve_perfect`] with a progress bar: root classes done, best total so far.
-pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool) -> (PerfectResult, PerfectSearch<'_, P>) {
+pub fn solve_perfect_with_progress<P: SearchProblem>(
+    problem: &P,
+    progress: bool,
+) -> (PerfectResult, PerfectSearch<'_, P>) {
     let clock = Instant::now();
     let search = PerfectSearch::new(problem);
     let state = problem.initial_state();
@@ -282,8 +305,11 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool
     let lb = search.lower_bound(problem.set_size(&all));
     // The H_1-LEX strategy is a strategy: its total bounds the optimum from above,
     // so even the first descent can cut (budget = that total + 1).
-    let heuristic =
-        super::analysis::analyze(problem, super::strategy::Strategy::new(crate::alpha::Alpha::integer(1), super::strategy::TieRule::lex()), Default::default());
+    let heuristic = super::analysis::analyze(
+        problem,
+        super::strategy::Strategy::new(crate::alpha::Alpha::integer(1), super::strategy::TieRule::lex()),
+        Default::default(),
+    );
     let upper = heuristic.exact_total().ceil().to_integer().to_u64().unwrap_or(u64::MAX - 1);
     let best = AtomicU64::new(upper.saturating_add(1));
     let winner = AtomicU64::new(u64::MAX);
@@ -299,7 +325,11 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(problem: &P, progress: bool
             winner.store(q as u64, Ordering::SeqCst);
         }
         bar.inc(1);
-        bar.set_message(format!("best total {} (lower bound {lb}), {} nodes", best.load(Ordering::SeqCst), search.nodes()));
+        bar.set_message(format!(
+            "best total {} (lower bound {lb}), {} nodes",
+            best.load(Ordering::SeqCst),
+            search.nodes()
+        ));
     });
     bar.finish_and_clear();
     // No query splits the codes (a single code, or one colour): the game

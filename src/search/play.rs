@@ -35,7 +35,13 @@ const BOOK_DEPTH: usize = 3;
 impl<'a, P: SearchProblem> Game<'a, P> {
     /// A new game over all codes.
     pub fn new(problem: &'a P, strategy: Strategy) -> Game<'a, P> {
-        Game { problem, strategy, path: Vec::new(), state: problem.initial_state(), set: Cow::Owned(problem.full_set()) }
+        Game {
+            problem,
+            strategy,
+            path: Vec::new(),
+            state: problem.initial_state(),
+            set: Cow::Owned(problem.full_set()),
+        }
     }
 
     /// A new game over `all`, the set of all codes, which it borrows.
@@ -119,13 +125,26 @@ impl Rng {
 }
 
 /// Plays one game against `secret`; returns (queries, penalty points).
-pub fn play_out<P: Replay>(problem: &P, strategy: Strategy, book: &OpeningBook, secret: CodeId, rng: &mut Rng) -> (u32, u64) {
+pub fn play_out<P: Replay>(
+    problem: &P,
+    strategy: Strategy,
+    book: &OpeningBook,
+    secret: CodeId,
+    rng: &mut Rng,
+) -> (u32, u64) {
     play_out_from(problem, strategy, book, &problem.full_set(), secret, rng)
 }
 
 /// [`play_out`] with the set of all codes given (built once for many games):
 /// the first answer restricts it directly, without a copy.
-pub fn play_out_from<P: Replay>(problem: &P, strategy: Strategy, book: &OpeningBook, all: &P::Set, secret: CodeId, rng: &mut Rng) -> (u32, u64) {
+pub fn play_out_from<P: Replay>(
+    problem: &P,
+    strategy: Strategy,
+    book: &OpeningBook,
+    all: &P::Set,
+    secret: CodeId,
+    rng: &mut Rng,
+) -> (u32, u64) {
     let mut game = Game::over(problem, strategy, all);
     loop {
         let candidates = game.candidates(book);

@@ -114,7 +114,8 @@ pub trait SearchProblem: Sync {
     /// that tells them apart, if any. Games may override the default (which
     /// counts classes query by query) with a direct comparison.
     fn separating_query(&self, state: &Self::State, set: &Self::Set) -> Option<QueryId> {
-        (0..self.query_count() as QueryId).find(|&q| self.is_admissible(state, q) && self.class_sizes_batch(&[q], set).get(0).len() == 2)
+        (0..self.query_count() as QueryId)
+            .find(|&q| self.is_admissible(state, q) && self.class_sizes_batch(&[q], set).get(0).len() == 2)
     }
     /// The first of `queries` (in the order given) that splits `set` into
     /// singletons, if any. The default counts a few queries at a time; games
@@ -192,7 +193,12 @@ pub trait SearchProblem: Sync {
     /// one orbit have equal subtrees under every H_α strategy with MIX (and
     /// equal values under perfect play). `weighted` must be closed under those
     /// symmetries (admissible queries, or the tied ones). Default: no symmetry.
-    fn symmetry_classes(&self, _state: &Self::State, _set: &Self::Set, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
+    fn symmetry_classes(
+        &self,
+        _state: &Self::State,
+        _set: &Self::Set,
+        weighted: &[(u64, QueryId)],
+    ) -> Vec<(u64, QueryId)> {
         weighted.to_vec()
     }
     /// The smallest query of each orbit of `candidates` ([`Self::symmetry_classes`]).
@@ -263,7 +269,12 @@ pub mod code_list {
 
     /// Counts answers over a code list.
     #[inline]
-    pub fn count_answers(answer: impl Fn(QueryId, CodeId) -> AnswerId, query: QueryId, set: &[CodeId], counts: &mut [u64]) {
+    pub fn count_answers(
+        answer: impl Fn(QueryId, CodeId) -> AnswerId,
+        query: QueryId,
+        set: &[CodeId],
+        counts: &mut [u64],
+    ) {
         counts.iter_mut().for_each(|c| *c = 0);
         for &code in set {
             counts[answer(query, code) as usize] += 1;
@@ -271,7 +282,11 @@ pub mod code_list {
     }
 
     /// Splits a code list by answer (codes stay in order).
-    pub fn split(answer: impl Fn(QueryId, CodeId) -> AnswerId, query: QueryId, set: &[CodeId]) -> Vec<(AnswerId, Vec<CodeId>)> {
+    pub fn split(
+        answer: impl Fn(QueryId, CodeId) -> AnswerId,
+        query: QueryId,
+        set: &[CodeId],
+    ) -> Vec<(AnswerId, Vec<CodeId>)> {
         let mut classes: BTreeMap<AnswerId, Vec<CodeId>> = BTreeMap::new();
         for &code in set {
             classes.entry(answer(query, code)).or_default().push(code);

@@ -45,15 +45,29 @@ pub struct UnitCheck {
 /// Rebuilds `record`'s unit from the root of `problem` and evaluates it again
 /// with `options`. Fails if the record does not fit the problem (a query not
 /// admissible on its path, another number of codes).
-pub fn recheck_unit<P: SearchProblem>(problem: &P, strategy: Strategy, record: &UnitRecord, options: RunOptions) -> Result<UnitCheck> {
+pub fn recheck_unit<P: SearchProblem>(
+    problem: &P,
+    strategy: Strategy,
+    record: &UnitRecord,
+    options: RunOptions,
+) -> Result<UnitCheck> {
     let clock = std::time::Instant::now();
     if record.queries.len() != record.path.len() {
-        return Err(invalid(format!("unit {}: the record does not list the queries on its path (a record of an older version)", record.index)));
+        return Err(invalid(format!(
+            "unit {}: the record does not list the queries on its path (a record of an older version)",
+            record.index
+        )));
     }
     let steps: Vec<(QueryId, AnswerId)> = record.queries.iter().copied().zip(record.path.iter().copied()).collect();
-    let outcome = outcome_after(problem, strategy, &steps, options).map_err(|e| invalid(format!("unit {}: {e}", record.index)))?;
+    let outcome = outcome_after(problem, strategy, &steps, options)
+        .map_err(|e| invalid(format!("unit {}: {e}", record.index)))?;
     if outcome.codes() != Exact::from_integer(record.codes.into()) {
-        return Err(invalid(format!("unit {}: its path leads to {} codes, the record has {}", record.index, outcome.codes(), record.codes)));
+        return Err(invalid(format!(
+            "unit {}: its path leads to {} codes, the record has {}",
+            record.index,
+            outcome.codes(),
+            record.codes
+        )));
     }
     let (counts, penalty) = outcome.to_strings();
     let same_counts = trimmed(&counts) == trimmed(&record.depth_counts);
@@ -72,7 +86,12 @@ pub fn recheck_unit<P: SearchProblem>(problem: &P, strategy: Strategy, record: &
 /// (query, answer) asked in turn from the root, depths counted from the root
 /// (the subtree below, as the strategy plays it from there on, whatever it
 /// would have asked above). Fails on a query that is not admissible there.
-pub fn outcome_after<P: SearchProblem>(problem: &P, strategy: Strategy, steps: &[(QueryId, AnswerId)], options: RunOptions) -> Result<Outcome> {
+pub fn outcome_after<P: SearchProblem>(
+    problem: &P,
+    strategy: Strategy,
+    steps: &[(QueryId, AnswerId)],
+    options: RunOptions,
+) -> Result<Outcome> {
     let (mut state, mut set, mut solved) = (problem.initial_state(), problem.full_set(), false);
     for &(query, answer) in steps {
         if solved || !problem.is_admissible(&state, query) {

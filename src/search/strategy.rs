@@ -83,7 +83,12 @@ impl Strategy {
 /// The queries the strategy plays at a node (canonical order, with MIX
 /// weights; exactly one for LEX, none if no query splits the set): the exact
 /// maxima of H_α ([`best_queries`]) under the tie rule ([`chosen_queries`]).
-pub fn decide<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set) -> Vec<(u64, QueryId)> {
+pub fn decide<P: SearchProblem>(
+    problem: &P,
+    strategy: &Strategy,
+    state: &P::State,
+    set: &P::Set,
+) -> Vec<(u64, QueryId)> {
     decide_sized(problem, strategy, state, set).chosen
 }
 
@@ -103,7 +108,13 @@ pub fn decide_sized<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &
 }
 
 /// [`decide_sized`] among the admissible `queries` (canonical order).
-fn decide_among<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set, queries: &[QueryId]) -> Decision {
+fn decide_among<P: SearchProblem>(
+    problem: &P,
+    strategy: &Strategy,
+    state: &P::State,
+    set: &P::Set,
+    queries: &[QueryId],
+) -> Decision {
     let (ties, best_sizes) = best_among(problem, &strategy.score, set, queries);
     Decision { chosen: chosen_queries(problem, &strategy.tie, state, set, &ties), best_sizes }
 }
@@ -120,7 +131,12 @@ const FINEST_SCAN_MAX: u64 = 64;
 /// singleton leaves in a game without solving answers. Small sets are scanned
 /// in canonical order and the scan stops at that query; everything else is
 /// decided as by [`decide_sized`].
-pub fn decide_finest_first<P: SearchProblem>(problem: &P, strategy: &Strategy, state: &P::State, set: &P::Set) -> Decision {
+pub fn decide_finest_first<P: SearchProblem>(
+    problem: &P,
+    strategy: &Strategy,
+    state: &P::State,
+    set: &P::Set,
+) -> Decision {
     let n = problem.set_size(set);
     let queries = problem.admissible_queries(state);
     if (2..=FINEST_SCAN_MAX).contains(&n)
@@ -137,7 +153,12 @@ pub fn decide_finest_first<P: SearchProblem>(problem: &P, strategy: &Strategy, s
 /// without solving answers. (A query can only be a possible secret in a game
 /// with solving answers — asking the secret solves it — so games with them,
 /// like Mastermind, take the full decision without checking every query.)
-pub(crate) fn finest_first_is_exact<P: SearchProblem>(problem: &P, rule: &TieRule, set: &P::Set, queries: &[QueryId]) -> bool {
+pub(crate) fn finest_first_is_exact<P: SearchProblem>(
+    problem: &P,
+    rule: &TieRule,
+    set: &P::Set,
+    queries: &[QueryId],
+) -> bool {
     match rule.kind {
         TieBreak::Lex if problem.has_solving_answers() => !rule.possible_secrets_first,
         TieBreak::Lex => !rule.possible_secrets_first || !queries.iter().any(|&q| problem.is_possible_secret(q, set)),
@@ -163,15 +184,26 @@ pub fn best_queries<P: SearchProblem>(problem: &P, score: &RenyiScore, state: &P
 }
 
 /// The maxima among `queries` (as [`best_queries`]) with the class sizes of the first of them.
-fn best_among<P: SearchProblem>(problem: &P, score: &RenyiScore, set: &P::Set, queries: &[QueryId]) -> (Vec<QueryId>, Vec<u64>) {
+fn best_among<P: SearchProblem>(
+    problem: &P,
+    score: &RenyiScore,
+    set: &P::Set,
+    queries: &[QueryId],
+) -> (Vec<QueryId>, Vec<u64>) {
     let n = problem.set_size(set);
     let sizes = batch_class_sizes(problem, queries, set);
-    let keyed: Vec<(usize, f64)> = (0..sizes.len()).filter(|&i| sizes.get(i).iter().all(|&x| x < n)).map(|i| (i, score.approx(sizes.get(i)))).collect();
+    let keyed: Vec<(usize, f64)> = (0..sizes.len())
+        .filter(|&i| sizes.get(i).iter().all(|&x| x < n))
+        .map(|i| (i, score.approx(sizes.get(i))))
+        .collect();
     let Some(top) = keyed.iter().map(|k| k.1).reduce(f64::max) else {
         return (Vec::new(), Vec::new());
     };
-    let band: Vec<(QueryId, Vec<u64>)> =
-        keyed.iter().filter(|(_, key)| RenyiScore::near(*key, top)).map(|&(i, _)| (queries[i], sizes.get(i).to_vec())).collect();
+    let band: Vec<(QueryId, Vec<u64>)> = keyed
+        .iter()
+        .filter(|(_, key)| RenyiScore::near(*key, top))
+        .map(|&(i, _)| (queries[i], sizes.get(i).to_vec()))
+        .collect();
     exact_maxima(score, band)
 }
 
@@ -200,7 +232,10 @@ pub fn batch_counts<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P:
     let mut counts = vec![0u64; queries.len() * a];
     if parallel_job(problem.set_size(set), queries.len()) {
         let chunk = queries.len().div_ceil(rayon::current_num_threads());
-        queries.par_chunks(chunk).zip(counts.par_chunks_mut(chunk * a)).for_each(|(qs, out)| problem.count_answers_batch(qs, set, out));
+        queries
+            .par_chunks(chunk)
+            .zip(counts.par_chunks_mut(chunk * a))
+            .for_each(|(qs, out)| problem.count_answers_batch(qs, set, out));
     } else {
         problem.count_answers_batch(queries, set, &mut counts);
     }
@@ -217,16 +252,27 @@ fn exact_maxima(score: &RenyiScore, band: Vec<(QueryId, Vec<u64>)>) -> (Vec<Quer
         }
     }
     let best = best.cloned().unwrap_or_default();
-    let maxima: Vec<(QueryId, Vec<u64>)> = band.into_iter().filter(|(_, s)| score.compare(s, &best) == Ordering::Equal).collect();
+    let maxima: Vec<(QueryId, Vec<u64>)> =
+        band.into_iter().filter(|(_, s)| score.compare(s, &best) == Ordering::Equal).collect();
     let first_sizes = maxima.first().map(|m| m.1.clone()).unwrap_or_default();
     (maxima.into_iter().map(|(q, _)| q).collect(), first_sizes)
 }
 
 /// The queries the tie rule plays among `ties` (canonical order), each with its
 /// MIX weight. LEX returns exactly one.
-pub fn chosen_queries<P: SearchProblem>(problem: &P, rule: &TieRule, state: &P::State, set: &P::Set, ties: &[QueryId]) -> Vec<(u64, QueryId)> {
+pub fn chosen_queries<P: SearchProblem>(
+    problem: &P,
+    rule: &TieRule,
+    state: &P::State,
+    set: &P::Set,
+    ties: &[QueryId],
+) -> Vec<(u64, QueryId)> {
     let is_possible_secret = |q: &QueryId| problem.is_possible_secret(*q, set);
-    let preferred: Vec<QueryId> = if rule.possible_secrets_first { ties.iter().copied().filter(is_possible_secret).collect() } else { Vec::new() };
+    let preferred: Vec<QueryId> = if rule.possible_secrets_first {
+        ties.iter().copied().filter(is_possible_secret).collect()
+    } else {
+        Vec::new()
+    };
     let pool = if preferred.is_empty() { ties } else { &preferred[..] };
     match rule.kind {
         TieBreak::Lex => pool.first().map(|&q| vec![(1, q)]).unwrap_or_default(),

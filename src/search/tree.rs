@@ -35,7 +35,12 @@ pub fn export<P: Replay>(search: &PerfectSearch<'_, P>, problem: &P) -> Result<T
     export_node(search, problem, &problem.initial_state(), &problem.full_set())
 }
 
-fn export_node<P: Replay>(search: &PerfectSearch<'_, P>, problem: &P, state: &P::State, set: &P::Set) -> Result<TreeNode> {
+fn export_node<P: Replay>(
+    search: &PerfectSearch<'_, P>,
+    problem: &P,
+    state: &P::State,
+    set: &P::Set,
+) -> Result<TreeNode> {
     if problem.set_size(set) == 1 {
         return Ok(TreeNode::Stop { codes: problem.codes_of(set) });
     }
@@ -97,7 +102,8 @@ pub fn verify<P: Replay>(problem: &P, tree: &TreeNode) -> Result<Verified> {
         }
         let t = problem.terminal(&problem.set_of(arrived));
         let penalty = t.penalty_total.to_integer().to_u64().filter(|_| t.penalty_total.is_integer());
-        total += t.queries_per_code as u64 * arrived.len() as u64 + penalty.ok_or_else(|| invalid("a leaf penalty is not a whole number"))?;
+        total += t.queries_per_code as u64 * arrived.len() as u64
+            + penalty.ok_or_else(|| invalid("a leaf penalty is not a whole number"))?;
         let deepest = arrived.iter().map(|&c| depths[c as usize]).max().unwrap_or(0);
         max_depth = max_depth.max(deepest + t.queries_per_code as u64);
     }
@@ -114,7 +120,9 @@ fn replay<'t, P: Replay>(problem: &P, tree: &'t TreeNode, code: CodeId) -> Resul
         match node {
             TreeNode::Ask { query, children, .. } => {
                 if *query as usize >= problem.query_count() || !problem.is_admissible(&state, *query) {
-                    return Err(invalid(format!("secret {code}: query {query} at depth {depth} is unknown or not admissible")));
+                    return Err(invalid(format!(
+                        "secret {code}: query {query} at depth {depth} is unknown or not admissible"
+                    )));
                 }
                 depth += 1;
                 let answer = problem.replay_answer(*query, code);
@@ -126,7 +134,9 @@ fn replay<'t, P: Replay>(problem: &P, tree: &'t TreeNode, code: CodeId) -> Resul
                     Some((_, child)) => child,
                     None => {
                         let label = problem.query_label(*query);
-                        return Err(invalid(format!("secret {code}: the answer {answer} to {label} at depth {depth} has no branch")));
+                        return Err(invalid(format!(
+                            "secret {code}: the answer {answer} to {label} at depth {depth} has no branch"
+                        )));
                     }
                 };
             }

@@ -214,7 +214,13 @@ const BATCH_BYTES: usize = 256 << 20;
 /// A node's code set is dropped once its last query has split it, and each
 /// class is dropped once its units are evaluated (the whole cut of a Beams(6c,6p)
 /// MIX root held 2 GB of code sets, one root class's cut up to 2 GB more).
-fn walk<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize, unit: Pending<P>, sink: &mut UnitSink<P>) -> Result<()> {
+fn walk<P: SearchProblem>(
+    problem: &P,
+    strategy: Strategy,
+    levels: usize,
+    unit: Pending<P>,
+    sink: &mut UnitSink<P>,
+) -> Result<()> {
     if is_cut(problem, levels, &unit) {
         return sink.push(unit);
     }
@@ -242,7 +248,15 @@ fn walk<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize, unit: 
             path.push(answer);
             queries.push(query);
             let solved = Some(answer) == solving;
-            let child = Pending { path, queries, weight: weight.clone(), depth: depth + 1, state: next.clone(), set: class, solved };
+            let child = Pending {
+                path,
+                queries,
+                weight: weight.clone(),
+                depth: depth + 1,
+                state: next.clone(),
+                set: class,
+                solved,
+            };
             walk(problem, strategy, levels, child, sink)?;
             if depth == 0 {
                 sink.flush()?;
@@ -289,7 +303,13 @@ pub type UnitPath = (Vec<AnswerId>, Vec<QueryId>);
 impl<'a, P: SearchProblem> UnitSink<'a, P> {
     /// A sink for `run`, holding the checkpoint's records of this shard (`resumed`)
     /// and writing new ones to `log`.
-    fn new(problem: &'a P, strategy: Strategy, run: &UnitRun, resumed: Vec<UnitRecord>, log: Mutex<Option<std::fs::File>>) -> Self {
+    fn new(
+        problem: &'a P,
+        strategy: Strategy,
+        run: &UnitRun,
+        resumed: Vec<UnitRecord>,
+        log: Mutex<Option<std::fs::File>>,
+    ) -> Self {
         let bar = progress_bar(run.progress);
         bar.set_length(problem.code_count() as u64);
         bar.set_message("codes");
@@ -302,7 +322,9 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
             bar,
             progress: run.progress,
             started: std::time::Instant::now(),
-            session_started: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_micros() as f64 / 1e6),
+            session_started: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_micros() as f64 / 1e6),
             batch: Vec::new(),
             batch_bytes: 0,
             next_index: 0,
@@ -353,7 +375,8 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
         };
         // Large units one at a time (their threads share each node's work; see
         // `LARGE_SET_BYTES`), the others in parallel.
-        let (large, small): (Vec<_>, Vec<_>) = mine.into_iter().partition(|(_, u)| is_large_set(problem, &u.set, LARGE_SET_BYTES));
+        let (large, small): (Vec<_>, Vec<_>) =
+            mine.into_iter().partition(|(_, u)| is_large_set(problem, &u.set, LARGE_SET_BYTES));
         let mut fresh: Vec<Result<UnitRecord>> = large.iter().map(finish).collect();
         fresh.extend(small.par_iter().map(finish).collect::<Vec<_>>());
         for r in fresh {
@@ -368,7 +391,8 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
         if !self.progress || !self.bar.is_hidden() {
             return;
         }
-        let (done, all, elapsed) = (self.bar.position(), self.problem.code_count() as f64, self.started.elapsed().as_secs_f64());
+        let (done, all, elapsed) =
+            (self.bar.position(), self.problem.code_count() as f64, self.started.elapsed().as_secs_f64());
         let eta = if done > 0 { elapsed * (all / done as f64 - 1.0) } else { f64::NAN };
         eprintln!("  root class {}: {done} of {all} codes, {elapsed:.0} s, ETA {eta:.0} s", self.root_classes_done);
     }
@@ -377,7 +401,15 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
 /// The whole tree's root node as a unit to walk.
 fn root_unit<P: SearchProblem>(problem: &P) -> Pending<P> {
     let one = Exact::from_integer(1.into());
-    Pending { path: Vec::new(), queries: Vec::new(), weight: one, depth: 0, state: problem.initial_state(), set: problem.full_set(), solved: false }
+    Pending {
+        path: Vec::new(),
+        queries: Vec::new(),
+        weight: one,
+        depth: 0,
+        state: problem.initial_state(),
+        set: problem.full_set(),
+        solved: false,
+    }
 }
 
 /// The units of a run cut at `levels`, in their numbering order, as (path,
@@ -427,8 +459,8 @@ fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
     let Ok(file) = std::fs::File::open(path) else { return Ok(Vec::new()) };
     let mut lines = std::io::BufReader::new(file).lines();
     let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
-    let theirs: RunHeader =
-        serde_json::from_str(&first).map_err(|_| invalid(format!("{} is not a checkpoint of this program (unreadable header)", path.display())))?;
+    let theirs: RunHeader = serde_json::from_str(&first)
+        .map_err(|_| invalid(format!("{} is not a checkpoint of this program (unreadable header)", path.display())))?;
     if &theirs != header {
         return Err(invalid(format!(
             "checkpoint {} belongs to another run ({} {} α={} {} levels {}); this run is {} {} α={} {} levels {}; remove it or choose another file",
@@ -480,7 +512,9 @@ fn append_record(log: &Mutex<Option<std::fs::File>>, record: &UnitRecord) -> Res
     let mut guard = log.lock().expect("checkpoint lock");
     if let Some(file) = guard.as_mut() {
         let line = serde_json::to_string(record).expect("plain data");
-        writeln!(file, "{line}").and_then(|_| file.flush()).map_err(|e| Error::Io { path: "checkpoint".into(), source: e })?;
+        writeln!(file, "{line}")
+            .and_then(|_| file.flush())
+            .map_err(|e| Error::Io { path: "checkpoint".into(), source: e })?;
     }
     Ok(())
 }
@@ -505,15 +539,21 @@ pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
     let mut total = Outcome::empty();
     for s in shards {
         if s.header != first.header || s.units_total != first.units_total {
-            return Err(invalid(format!("shard {}/{} belongs to another run than shard {}/{}", s.shard.0, s.shard.1, first.shard.0, first.shard.1)));
+            return Err(invalid(format!(
+                "shard {}/{} belongs to another run than shard {}/{}",
+                s.shard.0, s.shard.1, first.shard.0, first.shard.1
+            )));
         }
         for r in &s.units {
-            let slot = seen.get_mut(r.index as usize).ok_or_else(|| invalid(format!("unit {} is beyond the run's {} units", r.index, first.units_total)))?;
+            let slot = seen
+                .get_mut(r.index as usize)
+                .ok_or_else(|| invalid(format!("unit {} is beyond the run's {} units", r.index, first.units_total)))?;
             if std::mem::replace(slot, true) {
                 return Err(invalid(format!("unit {} appears twice", r.index)));
             }
             let unreadable = || invalid(format!("unit {} has unreadable values", r.index));
-            let mut o = Outcome::from_strings(&r.depth_counts, &r.penalty, r.penalised.as_deref().unwrap_or(&[])).ok_or_else(unreadable)?;
+            let mut o = Outcome::from_strings(&r.depth_counts, &r.penalty, r.penalised.as_deref().unwrap_or(&[]))
+                .ok_or_else(unreadable)?;
             if let Some(w) = &r.weight {
                 o = o.scaled(&parse_exact(w).ok_or_else(unreadable)?);
             }
@@ -522,7 +562,10 @@ pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
     }
     if let Some(missing) = seen.iter().position(|s| !s) {
         let count = seen.iter().filter(|s| !**s).count();
-        return Err(invalid(format!("{count} of {} units are missing (first: unit {missing}); merge every shard of the run", first.units_total)));
+        return Err(invalid(format!(
+            "{count} of {} units are missing (first: unit {missing}); merge every shard of the run",
+            first.units_total
+        )));
     }
     Ok((first.header.clone(), total))
 }

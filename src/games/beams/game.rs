@@ -232,7 +232,20 @@ impl Beams {
         let offer = ColourOffer::ReducedWeighted;
         let action = (patterns.count() <= MAX_SYMMETRY_PATTERNS).then(|| BoardAction::new(&board, &patterns));
         let piece_of = colourings.concat();
-        Ok(Beams { variant, board, order, penalty, offer, patterns, colourings, piece_of, words, colour_piece, hits, action })
+        Ok(Beams {
+            variant,
+            board,
+            order,
+            penalty,
+            offer,
+            patterns,
+            colourings,
+            piece_of,
+            words,
+            colour_piece,
+            hits,
+            action,
+        })
     }
 
     /// The answer to query `q` for one code, computed from its pattern and
@@ -257,7 +270,12 @@ impl Beams {
             while at < start + span {
                 if let Some(byte) = self.hits.get(at) {
                     // SAFETY: prefetching has no architectural effect; the pointer is in bounds.
-                    unsafe { core::arch::x86_64::_mm_prefetch(byte as *const u8 as *const i8, core::arch::x86_64::_MM_HINT_T0) };
+                    unsafe {
+                        core::arch::x86_64::_mm_prefetch(
+                            byte as *const u8 as *const i8,
+                            core::arch::x86_64::_MM_HINT_T0,
+                        )
+                    };
                 }
                 at += 64;
             }
@@ -309,7 +327,13 @@ impl Beams {
 
     /// `state` with every diagonal that has no cell in `varying` marked used.
     fn without_settled(&self, state: &BeamsState, varying: u64) -> BeamsState {
-        let settled = self.board.diagonals.iter().enumerate().filter(|(_, cells)| *cells & varying == 0).fold(0u64, |m, (d, _)| m | 1 << d);
+        let settled = self
+            .board
+            .diagonals
+            .iter()
+            .enumerate()
+            .filter(|(_, cells)| *cells & varying == 0)
+            .fold(0u64, |m, (d, _)| m | 1 << d);
         BeamsState { used: state.used | settled, ..*state }
     }
 
@@ -474,7 +498,11 @@ impl Beams {
             touched.clear();
             for j in 0..k {
                 starts[j] = touched.len();
-                touched.extend((0..used_colours).filter(|&c| per_piece[c * k + j] != 0).map(|c| (c * width, per_piece[c * k + j] as u32)));
+                touched.extend(
+                    (0..used_colours)
+                        .filter(|&c| per_piece[c * k + j] != 0)
+                        .map(|c| (c * width, per_piece[c * k + j] as u32)),
+                );
             }
             starts[k] = touched.len();
             // Answer 0 (no hit) is left out here and filled in from |M| below:
@@ -525,7 +553,8 @@ impl Beams {
                 self.variant, self.variant.piece_size
             )));
         };
-        let piece_of_colour: Vec<u8> = masks.iter().map(|m| pieces.iter().position(|p| p == m).expect("own piece") as u8).collect();
+        let piece_of_colour: Vec<u8> =
+            masks.iter().map(|m| pieces.iter().position(|p| p == m).expect("own piece") as u8).collect();
         Ok(self.code_id(t as u32, permutation_rank(&piece_of_colour)))
     }
 
@@ -604,8 +633,12 @@ impl SearchProblem for Beams {
         let free: Vec<usize> = (0..nd).filter(|&d| state.used >> d & 1 == 0).collect();
         let mut out = Vec::with_capacity(colours * free.len());
         match self.order {
-            QueryOrder::ColourFirst => (0..colours).for_each(|c| out.extend(free.iter().map(|&d| (c * nd + d) as QueryId))),
-            QueryOrder::DiagonalFirst => free.iter().for_each(|&d| out.extend((0..colours).map(|c| (d * nc + c) as QueryId))),
+            QueryOrder::ColourFirst => {
+                (0..colours).for_each(|c| out.extend(free.iter().map(|&d| (c * nd + d) as QueryId)))
+            }
+            QueryOrder::DiagonalFirst => {
+                free.iter().for_each(|&d| out.extend((0..colours).map(|c| (d * nc + c) as QueryId)))
+            }
         }
         out
     }
@@ -670,7 +703,8 @@ impl SearchProblem for Beams {
         // Per code and colour, where the hits of the piece of that colour start.
         let mut piece_rows: Vec<usize> = Vec::with_capacity(set.size as usize * k);
         set.for_each_code(self.words, |t, sigma| {
-            piece_rows.extend(self.piece_of[sigma * k..(sigma + 1) * k].iter().map(|&j| t as usize * nd * k + j as usize));
+            piece_rows
+                .extend(self.piece_of[sigma * k..(sigma + 1) * k].iter().map(|&j| t as usize * nd * k + j as usize));
         });
         // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most SMALL_SET < 256).
         let mut tally = vec![0u8; self.answer_count()];
@@ -715,7 +749,12 @@ impl SearchProblem for Beams {
         if set.patterns.len() <= CHUNK {
             return filter_rows(&set.patterns, &set.bits);
         }
-        let parts: Vec<CodeSet> = set.patterns.par_chunks(CHUNK).zip(set.bits.par_chunks(CHUNK * w)).map(|(r, b)| filter_rows(r, b)).collect();
+        let parts: Vec<CodeSet> = set
+            .patterns
+            .par_chunks(CHUNK)
+            .zip(set.bits.par_chunks(CHUNK * w))
+            .map(|(r, b)| filter_rows(r, b))
+            .collect();
         let mut out = CodeSet::empty();
         for p in parts {
             out.patterns.extend(p.patterns);
@@ -929,7 +968,9 @@ impl SearchProblem for Beams {
         let asked = state.asked as usize;
         let mut fixing: Vec<(usize, Vec<u8>)> = Vec::new();
         for g in 0..action.diagonal.len() {
-            let used_image = (0..self.board.diagonals.len()).filter(|&d| state.used >> d & 1 == 1).fold(0u64, |m, d| m | 1 << action.diagonal[g][d]);
+            let used_image = (0..self.board.diagonals.len())
+                .filter(|&d| state.used >> d & 1 == 1)
+                .fold(0u64, |m, d| m | 1 << action.diagonal[g][d]);
             if used_image != state.used {
                 continue;
             }
@@ -947,7 +988,10 @@ impl SearchProblem for Beams {
         }
         merge_orbits(weighted, |q| {
             let (c, d) = self.decode_query(q);
-            fixing.iter().map(|(g, pi)| self.query_id(if c < pi.len() { pi[c] as usize } else { c }, action.diagonal[*g][d])).fold(q, QueryId::min)
+            fixing
+                .iter()
+                .map(|(g, pi)| self.query_id(if c < pi.len() { pi[c] as usize } else { c }, action.diagonal[*g][d]))
+                .fold(q, QueryId::min)
         })
     }
 }

@@ -44,7 +44,10 @@ impl Board {
             }
         }
         let index = |q: i32, r: i32| cells.iter().position(|&c| c == (q, r));
-        let neighbours = cells.iter().map(|&(q, r)| NEIGHBOURS.iter().filter_map(|(dq, dr)| index(q + dq, r + dr)).fold(0u64, |m, j| m | 1 << j)).collect();
+        let neighbours = cells
+            .iter()
+            .map(|&(q, r)| NEIGHBOURS.iter().filter_map(|(dq, dr)| index(q + dq, r + dr)).fold(0u64, |m, j| m | 1 << j))
+            .collect();
         let mut diagonals = Vec::new();
         let mut diagonal_offset = Vec::new();
         for direction in 0..3 {
@@ -54,7 +57,9 @@ impl Board {
                     1 => q,
                     _ => -q - r,
                 };
-                diagonals.push(cells.iter().enumerate().filter(|(_, c)| coordinate(c) == k).fold(0u64, |m, (i, _)| m | 1 << i));
+                diagonals.push(
+                    cells.iter().enumerate().filter(|(_, c)| coordinate(c) == k).fold(0u64, |m, (i, _)| m | 1 << i),
+                );
                 diagonal_offset.push(k.unsigned_abs());
             }
         }

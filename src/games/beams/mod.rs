@@ -58,8 +58,13 @@ impl FromStr for Variant {
 
     /// Parses `3c6p`, `6c3p`, `6c6p`, `Beams(6c,6p)`.
     fn from_str(s: &str) -> Result<Variant> {
-        let t: String = s.to_ascii_lowercase().replace("beams", "").chars().filter(|c| c.is_ascii_alphanumeric()).collect();
-        let bad = || invalid(format!("unknown Beams variant {s:?} (accepted: 3c6p, 6c3p, 6c6p, or any <c>c<p>p with c·p = 6, 18, 36, 60)"));
+        let t: String =
+            s.to_ascii_lowercase().replace("beams", "").chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+        let bad = || {
+            invalid(format!(
+                "unknown Beams variant {s:?} (accepted: 3c6p, 6c3p, 6c6p, or any <c>c<p>p with c·p = 6, 18, 36, 60)"
+            ))
+        };
         let (c, rest) = t.split_once('c').ok_or_else(bad)?;
         let p = rest.strip_suffix('p').ok_or_else(bad)?;
         Variant::new(c.parse().map_err(|_| bad())?, p.parse().map_err(|_| bad())?)

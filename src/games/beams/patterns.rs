@@ -165,7 +165,11 @@ fn encode(p: &Patterns, cells: usize) -> Vec<u8> {
         let pieces = p.pattern(t);
         let label = |cell: usize| pieces.iter().position(|m| m >> cell & 1 == 1).unwrap_or(0) as u32;
         for (b, byte) in out.iter_mut().enumerate() {
-            let v = (0..per).rev().map(|i| b * per + i).filter(|&c| c < cells).fold(0u32, |acc, c| acc * k as u32 + label(c));
+            let v = (0..per)
+                .rev()
+                .map(|i| b * per + i)
+                .filter(|&c| c < cells)
+                .fold(0u32, |acc, c| acc * k as u32 + label(c));
             *byte = v as u8;
         }
     });

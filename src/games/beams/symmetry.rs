@@ -63,9 +63,17 @@ impl BoardAction {
         let lookup: HashMap<&[u64], u32> = (0..patterns.count()).map(|t| (patterns.pattern(t), t as u32)).collect();
         let (mut diagonal, mut pattern, mut piece) = (Vec::new(), Vec::new(), Vec::new());
         for perm in board_symmetries(board) {
-            diagonal
-                .push(board.diagonals.iter().map(|&d| board.diagonals.iter().position(|&e| e == map_mask(&perm, d)).expect("lines map to lines")).collect());
-            let (mut images, mut pieces) = (Vec::with_capacity(patterns.count()), Vec::with_capacity(patterns.count() * k));
+            diagonal.push(
+                board
+                    .diagonals
+                    .iter()
+                    .map(|&d| {
+                        board.diagonals.iter().position(|&e| e == map_mask(&perm, d)).expect("lines map to lines")
+                    })
+                    .collect(),
+            );
+            let (mut images, mut pieces) =
+                (Vec::with_capacity(patterns.count()), Vec::with_capacity(patterns.count() * k));
             for t in 0..patterns.count() {
                 let mapped: Vec<u64> = patterns.pattern(t).iter().map(|&m| map_mask(&perm, m)).collect();
                 let mut sorted = mapped.clone();
