@@ -430,11 +430,14 @@ pub fn unit_paths<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usi
 pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRun) -> Result<ShardFile> {
     let started = std::time::Instant::now();
     let header = RunHeader::new(problem.name(), strategy, run.levels);
+    // The checkpoint is locked before it is read, so that a second run on the
+    // same file is refused instead of appending duplicate units.
+    let locked = lock_checkpoint(run.checkpoint)?;
     let done = match run.checkpoint {
         Some(path) => read_checkpoint(path, &header)?,
         None => Vec::new(),
     };
-    let log = Mutex::new(open_checkpoint(run.checkpoint, &header, done.is_empty())?);
+    let log = Mutex::new(prepare_checkpoint(locked, run.checkpoint, &header, done.is_empty())?);
     let resumed: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
     let resumed_units = resumed.len() as u64;
     let mut sink = UnitSink::new(problem, strategy, run, resumed, log);
@@ -459,6 +462,11 @@ fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
     let Ok(file) = std::fs::File::open(path) else { return Ok(Vec::new()) };
     let mut lines = std::io::BufReader::new(file).lines();
     let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
+    if first.is_empty() && std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
+        // An empty file (e.g. created by a run killed before its header) is
+        // an empty checkpoint, not a foreign one.
+        return Ok(Vec::new());
+    }
     let theirs: RunHeader = serde_json::from_str(&first)
         .map_err(|_| invalid(format!("{} is not a checkpoint of this program (unreadable header)", path.display())))?;
     if &theirs != header {
@@ -481,10 +489,30 @@ fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
     Ok(lines.map_while(|l| l.ok()).filter_map(|l| serde_json::from_str(&l).ok()).collect())
 }
 
-fn open_checkpoint(path: Option<&Path>, header: &RunHeader, fresh: bool) -> Result<Option<std::fs::File>> {
+/// Opens the checkpoint for appending and takes an exclusive advisory lock
+/// on it (held until the run ends); a file locked by another run is refused.
+fn lock_checkpoint(path: Option<&Path>) -> Result<Option<std::fs::File>> {
     let Some(path) = path else { return Ok(None) };
     let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
+    let file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(invalid(format!(
+            "checkpoint {} is in use by another run (locked); wait for it to finish or choose another file",
+            path.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(io(e)),
+    }
+}
+
+fn prepare_checkpoint(
+    file: Option<std::fs::File>,
+    path: Option<&Path>,
+    header: &RunHeader,
+    fresh: bool,
+) -> Result<Option<std::fs::File>> {
+    let (Some(mut file), Some(path)) = (file, path) else { return Ok(None) };
+    let io = |e| Error::Io { path: path.display().to_string(), source: e };
     if fresh && file.metadata().map_err(io)?.len() == 0 {
         writeln!(file, "{}", serde_json::to_string(header).expect("plain data")).map_err(io)?;
     } else if !ends_with_newline(path).map_err(io)? {
