@@ -2,7 +2,8 @@
 //! models) under Rényi-entropy strategies, after chapter 4 of the thesis in
 //! `shared/seeds/002_…` ("Deduktionsspiele und Rényi-Entropie-Strategien").
 //!
-//! The science lives here; `src/main.rs` is a thin command line.
+//! The science lives here; `src/main.rs` and `src/cli/` (one file per
+//! subcommand) are a thin command line.
 //! - [`alpha`]: the Rényi order α, exact.
 //! - [`entropy`], [`score`]: H_α and exact comparison of answer partitions.
 //! - [`search`]: the generic search-problem core and exact strategy analysis.

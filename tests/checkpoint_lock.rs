@@ -16,7 +16,7 @@ fn a_locked_checkpoint_is_refused_and_released_after() {
     // Another run holds the checkpoint.
     let holder = std::fs::OpenOptions::new().create(true).append(true).open(&path).unwrap();
     holder.lock().unwrap();
-    let err = run_units(&mm, strategy, &run).err().expect("refused while locked");
+    let Err(err) = run_units(&mm, strategy, &run) else { panic!("refused while locked") };
     assert!(err.to_string().contains("in use by another run"), "{err}");
     assert_eq!(std::fs::metadata(&path).unwrap().len(), 0, "nothing written while locked");
     drop(holder);

@@ -1,0 +1,194 @@
+//! `analyze …`: one strategy over every code (Mastermind, size models, Beams
+//! with its work-unit, recheck and subtree modes).
+
+use super::*;
+
+/// CSV of perfect and H_α totals for every size 1..=upto.
+pub(super) fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: impl Fn(u64) -> u64) -> Result<()> {
+    let upto = checked_size(a.upto)?;
+    let alpha: Alpha = a.strategy.alpha.parse()?;
+    let totals = strategy_totals(model, Strategy::new(alpha, a.strategy.tie_rule()), upto)?;
+    let mut csv = format!(
+        "# {} — H_{alpha} {}\nn,perfect_total,renyi_total,renyi_over_perfect\n",
+        model.name(),
+        a.strategy.tie_rule()
+    );
+    for n in 1..=upto {
+        let p = perfect(n);
+        let ratio = if p == 0 { 1.0 } else { exact_f64(&totals[n as usize]) / p as f64 };
+        csv += &format!("{n},{p},{},{ratio}\n", exact_string(&totals[n as usize]));
+    }
+    emit_text(&csv, &a.strategy.output.out)
+}
+
+pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {
+    let alpha: Alpha = b.alpha.parse()?;
+    if !(b.memo_gib.is_finite() && b.memo_gib >= 0.0 && b.memo_gib <= 1024.0) {
+        return Err(invalid(format!("--memo-gib {}: give a number of GiB from 0 to 1024", b.memo_gib)));
+    }
+    renyi_search::search::memo::set_process_budget((b.memo_gib * (1u64 << 30) as f64) as u64);
+    let variant: Variant = b.variant.parse()?;
+    let (patterns, status) = load_or_build(variant, Some(&b.codes))?;
+    if let CacheStatus::Built { reason } = status {
+        eprintln!("pattern table: {reason}");
+    }
+    let column = match b.tie {
+        BeamsTie::LexC => Column::LexC,
+        BeamsTie::LexD => Column::LexD,
+        BeamsTie::Mix => Column::Mix,
+        BeamsTie::MixReduced => Column::MixReduced,
+    };
+    let mut g = table_4_10::game(patterns, column)?;
+    g.penalty = match b.penalty {
+        BeamsPenalty::Best => Penalty::BestGuess,
+        BeamsPenalty::Random => Penalty::RandomGuess,
+        BeamsPenalty::None => Penalty::None,
+    };
+    let strategy = Strategy::new(alpha, table_4_10::column_tie(column));
+    if let Some(file) = &b.recheck {
+        return recheck_units(&g, strategy, file, b);
+    }
+    if !b.after.is_empty() {
+        return analyze_after(&g, strategy, b);
+    }
+    if b.shard.is_some() || b.checkpoint.is_some() {
+        return run_shard(&g, strategy, b);
+    }
+    let result = analyze(&g, strategy, RunOptions::with_progress(b.output.progress));
+    emit(&result, &b.output)
+}
+
+/// `analyze beams --after …`: the subtree below the given steps.
+pub(super) fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
+    use renyi_search::search::SearchProblem;
+    use renyi_search::search::recheck::outcome_after;
+    use renyi_search::search::{AnswerId, QueryId};
+    let step = |text: &String| -> Result<(QueryId, AnswerId)> {
+        let parsed = text.split_once(':').and_then(|(q, a)| Some((q.trim().parse().ok()?, a.trim().parse().ok()?)));
+        parsed.ok_or_else(|| invalid(format!("--after step `{text}`: write QUERY:ANSWER with numbers, e.g. 3:5")))
+    };
+    let steps = b.after.iter().map(step).collect::<Result<Vec<_>>>()?;
+    let clock = std::time::Instant::now();
+    let options = RunOptions { merge_equivalent: !b.no_merge, progress: b.output.progress, ..RunOptions::default() };
+    let outcome = outcome_after(g, strategy, &steps, options)?;
+    let (codes, total) = (outcome.codes(), outcome.total());
+    let mean = if exact_f64(&codes) > 0.0 { exact_f64(&total) / exact_f64(&codes) } else { f64::NAN };
+    println!("{} — H_{} {} after {}", g.name(), strategy.score.alpha(), strategy.tie, b.after.join(","));
+    println!(
+        "  codes {}, total {} (depths from the root), mean {mean:.9}, penalty {}",
+        exact_string(&codes),
+        exact_string(&total),
+        outcome.to_strings().1
+    );
+    println!("  {:.1} s", clock.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Recheck mode of `analyze beams`: the listed units of a run file, evaluated again.
+pub(super) fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Path, b: &BeamsArgs) -> Result<()> {
+    use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
+    let (header, records) = read_run(file)?;
+    check_header(g, strategy, &header)?;
+    if b.units.is_empty() {
+        return Err(invalid("--recheck needs --units i,j,… (unit numbers of the run file)"));
+    }
+    let options = RunOptions { merge_equivalent: !b.no_merge, progress: b.output.progress, ..RunOptions::default() };
+    let mut differing = 0;
+    for &index in &b.units {
+        let Some(record) = records.iter().find(|r| r.index == index) else {
+            return Err(invalid(format!("{} holds no unit {index}", file.display())));
+        };
+        let check = recheck_unit(g, strategy, record, options)?;
+        let codes = check.codes as f64;
+        let (recorded, recomputed) =
+            (exact_f64(&check.recorded_total) / codes, exact_f64(&check.recomputed_total) / codes);
+        let verdict = if check.agrees {
+            "agrees exactly".to_string()
+        } else {
+            format!("DIFFERS: recorded mean {recorded:.9}, recomputed {recomputed:.9}")
+        };
+        println!(
+            "unit {index} {:?} {:?}: {} codes, mean {recomputed:.6}, {verdict} ({:.1} s)",
+            record.path, record.queries, check.codes, check.seconds
+        );
+        differing += usize::from(!check.agrees);
+    }
+    if differing > 0 {
+        return Err(invalid(format!("{differing} of {} units differ from their records", b.units.len())));
+    }
+    Ok(())
+}
+
+/// Work-unit mode of `analyze beams`: one shard, resumable, written as a shard file.
+pub(super) fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
+    let shard: Shard = b.shard.as_deref().unwrap_or("0/1").parse()?;
+    let Some(out) = &b.output.out else {
+        return Err(invalid("work-unit mode needs --out FILE for the shard file (then `merge` the shard files)"));
+    };
+    if !(1..=4).contains(&b.levels) {
+        return Err(invalid("--levels must be 1 to 4"));
+    }
+    let run = UnitRun { levels: b.levels, shard, checkpoint: b.checkpoint.as_deref(), progress: b.output.progress };
+    let file = run_units(g, strategy, &run)?;
+    write_shard(out, &file)?;
+    eprintln!(
+        "shard {}/{}: {} of {} units in {:.1} s → {}",
+        shard.index,
+        shard.count,
+        file.units.len(),
+        file.units_total,
+        file.seconds,
+        out.display()
+    );
+    if shard.count == 1 {
+        return merge_files(std::slice::from_ref(out), None);
+    }
+    Ok(())
+}
+
+pub(super) fn emit_analysis(result: &Analysis, args: &StrategyArgs) -> Result<()> {
+    emit(result, &args.output)
+}
+
+pub(super) fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
+    if let Some(path) = &output.out {
+        return write_json(path, result);
+    }
+    if output.json {
+        println!("{}", serde_json::to_string_pretty(result).expect("plain data"));
+        return Ok(());
+    }
+    println!("{} — H_{} {}", result.problem, result.alpha, result.tie_rule);
+    println!("  total     {} ≈ {:.4} (penalty points {})", result.total, result.total_decimal, result.penalty_total);
+    let split: Vec<String> = result
+        .penalty_histogram
+        .iter()
+        .enumerate()
+        .filter(|(p, c)| *p > 0 && *c != "0")
+        .map(|(p, c)| format!("{p} points: {c}"))
+        .collect();
+    if !split.is_empty() {
+        println!("  penalised codes {}", split.join(", "));
+    }
+    println!("  mean      {:.6} over {} codes", result.mean, result.codes);
+    println!("  max depth {}", result.max_depth);
+    println!(
+        "  histogram {}",
+        result
+            .depth_histogram
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| *c != "0")
+            .map(|(d, c)| format!("{d}:{c}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let firsts = &result.first_queries;
+    println!(
+        "  first     {}{}",
+        firsts.iter().take(8).cloned().collect::<Vec<_>>().join(" "),
+        if firsts.len() > 8 { format!(" … ({} tied)", firsts.len()) } else { String::new() }
+    );
+    println!("  nodes     {} in {:.3} s", result.nodes_evaluated, result.seconds);
+    Ok(())
+}

@@ -1,0 +1,86 @@
+//! `merge …`: the shard files of a work-unit run, added exactly.
+
+use super::*;
+
+pub(super) fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
+    let mut shards = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| renyi_search::error::Error::Io { path: path.display().to_string(), source: e })?;
+        let shard: ShardFile =
+            serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a shard file: {e}", path.display())))?;
+        shards.push(shard);
+    }
+    let (header, outcome) = merge(&shards)?;
+    let codes = shards[0].codes_total;
+    let total = outcome.total();
+    let (histogram, penalty) = outcome.to_strings();
+    #[derive(serde::Serialize)]
+    struct Merged<'a> {
+        header: &'a RunHeader,
+        codes: u64,
+        total: String,
+        mean: f64,
+        depth_histogram: Vec<String>,
+        penalty_total: String,
+        /// Codes by penalty points paid (index p); absent if older records lack the split.
+        penalty_histogram: Option<Vec<String>>,
+        shard_seconds: f64,
+        /// The largest peak memory of the shards' processes, where recorded.
+        peak_memory_bytes: Option<u64>,
+    }
+    let merged = Merged {
+        header: &header,
+        codes,
+        total: exact_string(&total),
+        mean: exact_f64(&total) / codes as f64,
+        depth_histogram: histogram,
+        penalty_total: penalty,
+        penalty_histogram: renyi_search::search::units::penalty_split_known(&shards)
+            .then(|| outcome.penalised_strings()),
+        shard_seconds: shards.iter().map(|s| s.seconds).sum(),
+        peak_memory_bytes: shards.iter().filter_map(|s| s.peak_memory_bytes).max(),
+    };
+    println!(
+        "{} — H_{} {} ({} shard files, {} units)",
+        header.problem,
+        header.alpha,
+        header.tie_rule,
+        shards.len(),
+        shards[0].units_total
+    );
+    println!("  total     {} over {} codes, mean {:.6}", merged.total, codes, merged.mean);
+    let split = match &merged.penalty_histogram {
+        Some(h) => h
+            .iter()
+            .enumerate()
+            .filter(|(p, c)| *p > 0 && *c != "0")
+            .map(|(p, c)| format!("{p} points: {c} codes"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        None => "split not recorded".into(),
+    };
+    println!("  penalty   {} ({split})", merged.penalty_total);
+    println!(
+        "  histogram {}",
+        merged
+            .depth_histogram
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| *c != "0")
+            .map(|(d, c)| format!("{d}:{c}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let peak = merged
+        .peak_memory_bytes
+        .map_or_else(|| "not recorded".to_string(), |b| format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64));
+    println!(
+        "  run       {:.0} s (wall times of the shards' last sessions, summed), peak memory {peak}",
+        merged.shard_seconds
+    );
+    match out {
+        Some(path) => write_json(path, &merged),
+        None => Ok(()),
+    }
+}
