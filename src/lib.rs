@@ -7,6 +7,8 @@
 //! - [`alpha`]: the Rényi order α, exact.
 //! - [`entropy`], [`score`]: H_α and exact comparison of answer partitions.
 //! - [`search`]: the generic search-problem core and exact strategy analysis.
+//! - [`curve`]: the expected search length as an exact step function of α,
+//!   with certified breakpoints; [`plot`] draws such curves as SVG.
 //! - [`games`]: Mastermind and the other deduction games.
 //! - [`graph`]: the game-graph solver (retrograde analysis, Sprague-Grundy),
 //!   with its clients [`chess`] (Ströhlein's endgames) and [`nim`] (the Nim family).
