@@ -3,7 +3,7 @@
 mod cli;
 
 /// mimalloc: the analysis allocates many small, short-lived code sets and
-/// outcomes; measured faster than the system allocator (see README, Speed).
+/// outcomes; measured faster than the system allocator (docs/runs.md, Speed).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

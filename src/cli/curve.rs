@@ -7,7 +7,6 @@ use renyi_search::curve::{Domain, Point, curve};
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::patterns::load_or_build;
-use renyi_search::games::mastermind::Mastermind;
 use renyi_search::models::SizeModel;
 use renyi_search::models::curve::model_curve;
 use renyi_search::models::free::FreeSearch;
@@ -22,13 +21,8 @@ use std::time::SystemTime;
 pub enum CurveGame {
     /// Mastermind MM(p,c).
     Mastermind {
-        #[arg(long, default_value_t = 4)]
-        pegs: usize,
-        #[arg(long, default_value_t = 6)]
-        colors: usize,
-        /// Codes with distinct colours only (MM-360 for p = 4, c = 6).
-        #[arg(long)]
-        distinct: bool,
+        #[command(flatten)]
+        variant: super::MastermindVariant,
         #[arg(long, value_enum, default_value_t = Tie::Lex)]
         tie: Tie,
         /// MIX: choose uniformly among symmetry classes of tied first queries.
@@ -151,9 +145,9 @@ pub fn run(game: CurveGame) -> Result<()> {
         bar.set_position(k as u64);
     };
     let (report, out) = match &game {
-        CurveGame::Mastermind { pegs, colors, distinct, tie, root_classes, all_ties, out } => {
+        CurveGame::Mastermind { variant, tie, root_classes, all_ties, out } => {
             let domain = out.domain()?;
-            let mm = Mastermind::new(*pegs, *colors, *distinct)?;
+            let mm = variant.build()?;
             let progress: Option<&(dyn Fn(usize, usize) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
             let c = curve(&mm, tie_rule(*tie, *root_classes, *all_ties), &domain, progress);
             (CurveReport::of_curve(&c, Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())), out)

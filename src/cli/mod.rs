@@ -302,7 +302,7 @@ struct SizeArgs {
 
 /// Which Mastermind: MM(p,c), with or without repeated colours.
 #[derive(Args, Clone, Copy)]
-struct MastermindVariant {
+pub(crate) struct MastermindVariant {
     /// Number of pegs p.
     #[arg(long, default_value_t = 4)]
     pegs: usize,
