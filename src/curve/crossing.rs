@@ -64,18 +64,26 @@ impl CrossKey {
     /// decides divisibility. Then every root of `self` is one of `other`
     /// (e.g. {1,1,1,2,8}−{3,4,6} = (1 + 2^α)·({1,1,1,4}−{2,2,3})).
     pub fn divides(&self, other: &CrossKey) -> bool {
+        self.quotient(other).is_some()
+    }
+
+    /// `other` / `self` when the division is exact ([`Self::divides`]): the
+    /// quotient's (base, coefficient) terms.
+    pub fn quotient(&self, other: &CrossKey) -> Option<Vec<(u64, i128)>> {
         let divisor = self.terms();
-        let Some(&(lead_b, lead_c)) = divisor.last() else { return false };
+        let &(lead_b, lead_c) = divisor.last()?;
         let mut rest: std::collections::BTreeMap<u64, i128> =
             other.terms().into_iter().map(|(b, c)| (b, c as i128)).collect();
+        let mut quotient = Vec::new();
         for _ in 0..10_000 {
-            let Some((&b, &c)) = rest.iter().next_back() else { return true };
+            let Some((&b, &c)) = rest.iter().next_back() else { return Some(quotient) };
             if b % lead_b != 0 || c % lead_c as i128 != 0 {
-                return false;
+                return None;
             }
             let (qb, qc) = (b / lead_b, c / lead_c as i128);
+            quotient.push((qb, qc));
             for &(db, dc) in &divisor {
-                let Some(m) = db.checked_mul(qb) else { return false };
+                let m = db.checked_mul(qb)?;
                 let e = rest.entry(m).or_default();
                 *e -= qc * dc as i128;
                 if *e == 0 {
@@ -83,7 +91,17 @@ impl CrossKey {
                 }
             }
         }
-        false
+        None
+    }
+
+    /// Whether D of `self` vanishes wherever D of `other` does near a root of
+    /// `other`: `self` divides `other`, or `other` = `self` · Q with Q a sum
+    /// of exponentials of one sign (never 0), e.g. Q = 1 + 2^α.
+    pub fn shares_roots_of(&self, other: &CrossKey) -> bool {
+        if other.divides(self) {
+            return true;
+        }
+        self.quotient(other).is_some_and(|q| q.iter().all(|t| t.1 > 0) || q.iter().all(|t| t.1 < 0))
     }
 }
 
@@ -427,6 +445,12 @@ mod tests {
         assert!(!big.key.divides(&small.key));
         let other = PairFunction::new(&[2, 2, 6], &[5, 5]).unwrap();
         assert!(!other.key.divides(&big.key));
+        // {2,2,4,4,6,12} − {5,5,10,10} = (1 + 2^α)·({2,2,6} − {5,5}): the
+        // smaller vanishes at every root of the larger.
+        let scaled = PairFunction::new(&[2, 2, 4, 4, 6, 12], &[5, 5, 10, 10]).unwrap();
+        assert!(other.key.shares_roots_of(&scaled.key));
+        assert!(scaled.key.shares_roots_of(&other.key));
+        assert!(!other.key.shares_roots_of(&big.key));
     }
 
     #[test]

@@ -109,8 +109,8 @@ pub fn compare_exact(a: &[u64], b: &[u64], alpha: Alpha) -> Ordering {
 /// The order of H at the crossing `root` of two partitions, certified.
 fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
     let Some(pair) = PairFunction::new(a, b) else { return Ordering::Equal };
-    // The root's D divides this pair's D: the root is one of this pair's.
-    if pair.key == root.pair.key || root.pair.key.divides(&pair.key) {
+    // This pair's D vanishes at every root of the root's D.
+    if pair.key == root.pair.key || pair.key.shares_roots_of(&root.pair.key) {
         return Ordering::Equal;
     }
     let above_one = root.at.lo > 1.0;
@@ -205,7 +205,7 @@ fn search_end(end: &Point, pair: &PairFunction, upper: bool) -> SearchEnd {
     let at = end.enclosure();
     let x = if upper { at.lo } else { at.hi };
     let zero = match end {
-        Point::Root { root, .. } if root.pair.key == pair.key || root.pair.key.divides(&pair.key) => {
+        Point::Root { root, .. } if root.pair.key == pair.key || pair.key.shares_roots_of(&root.pair.key) => {
             Some(KnownZero { at, order: 1 })
         }
         Point::Exact { alpha, .. }
