@@ -6,7 +6,9 @@
 //! the limit α → 0+.
 
 use renyi_search::curve::{Domain, Point, curve};
-use renyi_search::search::{AnswerId, CodeId, Exact, QueryId, RunOptions, SearchProblem, Strategy, Terminal, TieRule, analyze};
+use renyi_search::search::{
+    AnswerId, CodeId, Exact, QueryId, RunOptions, SearchProblem, Strategy, Terminal, TieRule, analyze,
+};
 
 fn int(n: i64) -> Exact {
     Exact::from_integer(n.into())
@@ -17,15 +19,29 @@ struct Below;
 impl SearchProblem for Below {
     type State = ();
     type Set = Vec<CodeId>;
-    fn name(&self) -> String { "below-8".into() }
-    fn code_count(&self) -> usize { 8 }
-    fn query_count(&self) -> usize { 9 }
-    fn answer_count(&self) -> usize { 2 }
+    fn name(&self) -> String {
+        "below-8".into()
+    }
+    fn code_count(&self) -> usize {
+        8
+    }
+    fn query_count(&self) -> usize {
+        9
+    }
+    fn answer_count(&self) -> usize {
+        2
+    }
     fn initial_state(&self) {}
-    fn is_admissible(&self, _: &(), _: QueryId) -> bool { true }
+    fn is_admissible(&self, _: &(), _: QueryId) -> bool {
+        true
+    }
     fn next_state(&self, _: &(), _: QueryId) {}
-    fn full_set(&self) -> Vec<CodeId> { (0..8).collect() }
-    fn set_size(&self, set: &Vec<CodeId>) -> u64 { set.len() as u64 }
+    fn full_set(&self) -> Vec<CodeId> {
+        (0..8).collect()
+    }
+    fn set_size(&self, set: &Vec<CodeId>) -> u64 {
+        set.len() as u64
+    }
     fn count_answers(&self, k: QueryId, set: &Vec<CodeId>, counts: &mut [u64]) {
         counts.fill(0);
         set.iter().for_each(|&c| counts[(c < k) as usize] += 1);
@@ -34,11 +50,15 @@ impl SearchProblem for Below {
         let (yes, no): (Vec<CodeId>, Vec<CodeId>) = set.iter().partition(|&&c| c < k);
         [(0, no), (1, yes)].into_iter().filter(|(_, s)| !s.is_empty()).collect()
     }
-    fn solving_answer(&self, _: QueryId) -> Option<AnswerId> { None }
+    fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
+        None
+    }
     fn terminal(&self, _: &Vec<CodeId>) -> Terminal {
         Terminal { queries_per_code: 0, penalty_total: int(0), penalised: Vec::new() }
     }
-    fn query_label(&self, k: QueryId) -> String { format!("<{k}") }
+    fn query_label(&self, k: QueryId) -> String {
+        format!("<{k}")
+    }
 }
 
 #[test]
