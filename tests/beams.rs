@@ -597,17 +597,17 @@ fn code_list_keys_depend_on_contents_only() {
 /// resume and merge correctly.
 #[test]
 fn beams_6c6p_committed_unit_numbering_is_stable() {
-    use renyi_search::reproduce::table_4_10::{Column, column_tie, game};
+    use renyi_search::games::beams::rule::BeamsRule;
     use renyi_search::search::units::{UnitRecord, unit_paths};
     for (file, alpha, column) in
-        [("beams-6c6p-h1-mix.jsonl", "1", Column::Mix), ("beams-6c6p-hinf-lex-d.jsonl", "inf", Column::LexD)]
+        [("beams-6c6p-h1-mix.jsonl", "1", BeamsRule::Mix), ("beams-6c6p-hinf-lex-d.jsonl", "inf", BeamsRule::LexD)]
     {
         let text =
             std::fs::read_to_string(format!("{}/results/beams-6c6p-runs/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let records: Vec<UnitRecord> = text.lines().skip(1).filter_map(|l| serde_json::from_str(l).ok()).collect();
         assert!(records.len() >= 50, "{file}: {} records", records.len());
-        let g = game(enumerate(v("6c6p")), column).unwrap();
-        let listed = unit_paths(&g, Strategy::new(alpha.parse().unwrap(), column_tie(column)), 2).unwrap();
+        let g = column.game(enumerate(v("6c6p"))).unwrap();
+        let listed = unit_paths(&g, Strategy::new(alpha.parse().unwrap(), column.tie_rule()), 2).unwrap();
         for r in &records {
             assert_eq!(listed[r.index as usize], (r.path.clone(), r.queries.clone()), "{file}: unit {}", r.index);
         }

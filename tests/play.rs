@@ -3,8 +3,8 @@
 //! mean in its 2σ interval; the command line refuses bad secrets and answers.
 
 use renyi_search::games::beams::patterns::enumerate;
+use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::reproduce::table_4_10::{Column, game};
 use renyi_search::search::play::{OpeningBook, Rng, play_out, simulate};
 use renyi_search::search::tree::Replay;
 use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
@@ -27,7 +27,7 @@ fn exhaustive<P: Replay>(problem: &P, strategy: Strategy) -> (u64, String) {
 fn playing_every_secret_gives_the_exact_total() {
     for alpha in ["0", "1", "2", "inf"] {
         let lex = Strategy::new(alpha.parse().unwrap(), TieRule::lex());
-        let beams = game(enumerate("3c6p".parse().unwrap()), Column::LexC).unwrap();
+        let beams = BeamsRule::LexC.game(enumerate("3c6p".parse().unwrap())).unwrap();
         let (sum, total) = exhaustive(&beams, lex);
         assert_eq!(sum.to_string(), total, "Beams(3c,6p) H_{alpha}");
         let mm = Mastermind::new(4, 6, true).unwrap();
@@ -38,7 +38,7 @@ fn playing_every_secret_gives_the_exact_total() {
 
 #[test]
 fn simulation_interval_contains_the_exact_mean() {
-    let beams = game(enumerate("6c3p".parse().unwrap()), Column::Mix).unwrap();
+    let beams = BeamsRule::Mix.game(enumerate("6c3p".parse().unwrap())).unwrap();
     let strategy = Strategy::new("1".parse().unwrap(), TieRule::mix());
     let sim = simulate(&beams, strategy, 3000, 2024, false);
     // Exact H_1-MIX mean of Beams(6c,3p) (results/table-4.10.md): 15510346952/9009 / 223920.
@@ -49,7 +49,7 @@ fn simulation_interval_contains_the_exact_mean() {
     let again = simulate(&beams, strategy, 3000, 2024, false);
     assert_eq!(again.mean, sim.mean, "a seed reproduces the run");
     // The reduced-list MIX: 8863077893/5148 over the 223920 codes.
-    let reduced = game(enumerate("6c3p".parse().unwrap()), Column::MixReduced).unwrap();
+    let reduced = BeamsRule::MixReduced.game(enumerate("6c3p".parse().unwrap())).unwrap();
     let sim = simulate(&reduced, strategy, 3000, 2024, false);
     let exact_mean = 8863077893.0 / 5148.0 / reduced.code_count() as f64;
     assert!((exact_mean - 7.688704).abs() < 1e-6);
@@ -71,7 +71,7 @@ fn bin(args: &[&str], input: &str) -> (bool, String, String) {
 
 #[test]
 fn agent_on_the_command_line() {
-    let beams = game(enumerate("3c6p".parse().unwrap()), Column::LexC).unwrap();
+    let beams = BeamsRule::LexC.game(enumerate("3c6p".parse().unwrap())).unwrap();
     let secret = beams.code_label(1234);
     let (ok, out, err) = bin(&["play", "beams", "3c6p", "--secret", &secret], "");
     assert!(ok, "{err}");
@@ -97,7 +97,7 @@ fn agent_on_the_command_line() {
 fn penalty_split_equals_playing_every_secret() {
     use renyi_search::games::beams::codeset::CodeSet;
     use renyi_search::search::subproblem::Subproblem;
-    let beams = game(enumerate("6c3p".parse().unwrap()), Column::LexC).unwrap();
+    let beams = BeamsRule::LexC.game(enumerate("6c3p".parse().unwrap())).unwrap();
     let lex = Strategy::new("1".parse().unwrap(), TieRule::lex());
     let whole = analyze(&beams, lex, RunOptions::default());
     assert_eq!(whole.penalty_total, "1080");

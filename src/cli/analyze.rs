@@ -33,18 +33,18 @@ pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {
         eprintln!("pattern table: {reason}");
     }
     let column = match b.tie {
-        BeamsTie::LexC => Column::LexC,
-        BeamsTie::LexD => Column::LexD,
-        BeamsTie::Mix => Column::Mix,
-        BeamsTie::MixReduced => Column::MixReduced,
+        BeamsTie::LexC => BeamsRule::LexC,
+        BeamsTie::LexD => BeamsRule::LexD,
+        BeamsTie::Mix => BeamsRule::Mix,
+        BeamsTie::MixReduced => BeamsRule::MixReduced,
     };
-    let mut g = table_4_10::game(patterns, column)?;
+    let mut g = column.game(patterns)?;
     g.penalty = match b.penalty {
         BeamsPenalty::Best => Penalty::BestGuess,
         BeamsPenalty::Random => Penalty::RandomGuess,
         BeamsPenalty::None => Penalty::None,
     };
-    let strategy = Strategy::new(alpha, table_4_10::column_tie(column));
+    let strategy = Strategy::new(alpha, column.tie_rule());
     if let Some(file) = &b.recheck {
         return recheck_units(&g, strategy, file, b);
     }

@@ -7,12 +7,12 @@ use renyi_search::curve::{Domain, Point, curve};
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::patterns::load_or_build;
+use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::models::SizeModel;
 use renyi_search::models::curve::model_curve;
 use renyi_search::models::free::FreeSearch;
 use renyi_search::models::wurzel::Wurzel;
 use renyi_search::output::{Provenance, write_atomic, write_json};
-use renyi_search::reproduce::table_4_10::{self, Column};
 use renyi_search::search::{TieBreak, TieRule};
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -115,13 +115,6 @@ fn tie_rule(tie: Tie, root_classes: bool, all_ties: bool) -> TieRule {
     TieRule { kind, possible_secrets_first: !all_ties, root_by_class: root_classes }
 }
 
-fn beams_column(tie: &str) -> Result<Column> {
-    [Column::LexC, Column::LexD, Column::Mix, Column::MixReduced]
-        .into_iter()
-        .find(|c| c.slug() == tie)
-        .ok_or_else(|| invalid(format!("--tie {tie}: use lex-c, lex-d, mix or mix-reduced")))
-}
-
 fn command_line() -> String {
     std::env::args().skip(1).collect::<Vec<_>>().join(" ")
 }
@@ -154,7 +147,7 @@ pub fn run(game: CurveGame) -> Result<()> {
         }
         CurveGame::Beams { variant, tie, codes, out } => {
             let domain = out.domain()?;
-            let column = beams_column(tie)?;
+            let column = tie.parse::<BeamsRule>()?;
             let v: Variant = variant.parse()?;
             if v.to_string() == "6c6p" {
                 return Err(invalid(
@@ -162,9 +155,9 @@ pub fn run(game: CurveGame) -> Result<()> {
                 ));
             }
             let (patterns, _) = load_or_build(v, Some(codes))?;
-            let g = table_4_10::game(patterns, column)?;
+            let g = column.game(patterns)?;
             let progress: Option<&(dyn Fn(usize, usize) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
-            let c = curve(&g, table_4_10::column_tie(column), &domain, progress);
+            let c = curve(&g, column.tie_rule(), &domain, progress);
             (CurveReport::of_curve(&c, Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())), out)
         }
         CurveGame::Free { width, size, tie, out } => {

@@ -7,8 +7,8 @@ use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::Beams;
 use renyi_search::games::beams::patterns::load_or_build;
+use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::output::{Provenance, write_json};
-use renyi_search::reproduce::table_4_10::{self, Column};
 use renyi_search::search::play::{Game, OpeningBook, simulate};
 use renyi_search::search::{AnswerId, QueryId, SearchProblem, Strategy};
 use std::io::{BufRead, IsTerminal, Write};
@@ -34,17 +34,17 @@ pub struct AgentArgs {
 fn build(args: &AgentArgs) -> Result<(Beams, Strategy)> {
     let alpha: Alpha = args.alpha.parse()?;
     let column = match args.tie.as_str() {
-        "lex-c" => Column::LexC,
-        "lex-d" => Column::LexD,
-        "mix" => Column::Mix,
-        "mix-reduced" => Column::MixReduced,
+        "lex-c" => BeamsRule::LexC,
+        "lex-d" => BeamsRule::LexD,
+        "mix" => BeamsRule::Mix,
+        "mix-reduced" => BeamsRule::MixReduced,
         other => return Err(invalid(format!("unknown tie rule `{other}`; accepted: lex-c, lex-d, mix, mix-reduced"))),
     };
-    let tie = table_4_10::column_tie(column);
+    let tie = column.tie_rule();
     let variant: Variant = args.variant.parse()?;
     let started = Instant::now();
     let (patterns, _) = load_or_build(variant, Some(&args.codes))?;
-    let game = table_4_10::game(patterns, column)?;
+    let game = column.game(patterns)?;
     eprintln!("{} loaded in {:.1} s", game.variant, started.elapsed().as_secs_f64());
     Ok((game, Strategy::new(alpha, tie)))
 }

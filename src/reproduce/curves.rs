@@ -5,13 +5,14 @@
 //! published small-variant Beams value occur anywhere on E(α)?
 
 use super::Published;
-use super::table_4_10::{self, Column, ROWS};
+use super::table_4_10::ROWS;
 use crate::alpha::Alpha;
 use crate::curve::report::{CurveReport, describe};
 use crate::curve::{Curve, Domain, Point, Span, curve};
 use crate::error::Result;
 use crate::games::beams::Variant;
 use crate::games::beams::patterns::load_or_build;
+use crate::games::beams::rule::BeamsRule;
 use crate::games::mastermind::Mastermind;
 use crate::models::curve::model_curve;
 use crate::models::free::FreeSearch;
@@ -82,9 +83,9 @@ fn full() -> Domain {
 /// single point α = 0 alone is an exact work-unit run of hours (results/
 /// beams-6c3p-runs/, reported by table-4.10); its curve covers (0, ∞] (about
 /// 30 s each).
-fn beams_domain(variant: &str, column: Column) -> Domain {
+fn beams_domain(variant: &str, column: BeamsRule) -> Domain {
     let mut d = full();
-    if variant == "6c3p" && matches!(column, Column::Mix | Column::MixReduced) {
+    if variant == "6c3p" && matches!(column, BeamsRule::Mix | BeamsRule::MixReduced) {
         d.lo_closed = false;
     }
     d
@@ -105,14 +106,14 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
     }
     for variant in ["3c6p", "6c3p"] {
         let v: Variant = variant.parse()?;
-        for column in [Column::LexC, Column::LexD, Column::Mix, Column::MixReduced] {
+        for column in BeamsRule::ALL {
             let (patterns, _) = load_or_build(v, codes)?;
-            let g = table_4_10::game(patterns, column)?;
+            let g = column.game(patterns)?;
             let (started, clock) = (SystemTime::now(), Instant::now());
             let domain = beams_domain(variant, column);
             all.push(of_curve(
                 &format!("beams-{variant}-{}", column.slug()),
-                &curve(&g, table_4_10::column_tie(column), &domain, None),
+                &curve(&g, column.tie_rule(), &domain, None),
                 started,
                 clock,
             ));
@@ -291,7 +292,7 @@ fn anchors(all: &[Computed]) -> Vec<Anchor> {
 fn occurrences(all: &[Computed]) -> Vec<Occurrence> {
     ROWS.iter()
         .map(|&(variant, alpha, column, thesis, _)| {
-            let found = [Column::LexC, Column::LexD, Column::Mix, Column::MixReduced]
+            let found = BeamsRule::ALL
                 .iter()
                 .map(|rule| {
                     let stem = format!("beams-{variant}-{}", rule.slug());

@@ -7,7 +7,6 @@
 use super::{Comparison, Published};
 use crate::error::Result;
 use crate::games::beams::Variant;
-use crate::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
 use crate::games::beams::patterns::{Patterns, load_or_build};
 use crate::output::{Provenance, write_atomic, write_json};
 use crate::search::outcome::{Exact, exact_string};
@@ -18,42 +17,13 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::{Instant, SystemTime};
 
-/// The strategy columns of the table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Column {
-    LexC,
-    LexD,
-    /// MIX, uniform over all tied (colour, diagonal) queries.
-    Mix,
-    /// MIX uniform over the reduced candidate list (asked colours + one new colour).
-    MixReduced,
-}
-
-impl Column {
-    pub fn label(self) -> &'static str {
-        match self {
-            Column::LexC => "LEX-c",
-            Column::LexD => "LEX-d",
-            Column::Mix => "MIX",
-            Column::MixReduced => "MIX (reduced list)",
-        }
-    }
-
-    /// The column's name in file names and on the command line (`--tie`).
-    pub fn slug(self) -> &'static str {
-        match self {
-            Column::LexC => "lex-c",
-            Column::LexD => "lex-d",
-            Column::Mix => "mix",
-            Column::MixReduced => "mix-reduced",
-        }
-    }
-}
+/// The strategy columns of the table are the Beams tie rules.
+pub use crate::games::beams::rule::BeamsRule;
 
 /// (variant, α, column, thesis mean, prototype total)
-type Row = (&'static str, &'static str, Column, &'static str, Option<&'static str>);
+type Row = (&'static str, &'static str, BeamsRule, &'static str, Option<&'static str>);
 
-use Column::{LexC, LexD, Mix, MixReduced};
+use BeamsRule::{LexC, LexD, Mix, MixReduced};
 
 /// The cells computed by `reproduce table-4.10`.
 pub const ROWS: [Row; 30] = [
@@ -102,39 +72,12 @@ pub struct Cell {
     pub analysis: Analysis,
 }
 
-/// The canonical query order of a column (LEX-d orders by diagonal first).
-fn query_order(column: Column) -> QueryOrder {
-    if column == LexD { QueryOrder::DiagonalFirst } else { QueryOrder::ColourFirst }
-}
-
-/// The tie rule of a column.
-pub fn column_tie(column: Column) -> TieRule {
-    if matches!(column, LexC | LexD) { TieRule::lex() } else { TieRule::mix() }
-}
-
-/// The game for one column.
-pub fn game(patterns: Patterns, column: Column) -> Result<Beams> {
-    Ok(Beams::new(patterns, query_order(column), Penalty::BestGuess)?.with_offer(colour_offer(column)))
-}
-
-/// The colours a column offers: the reduced list, the new colour weighted by
-/// the unasked colours (MIX uniform over all tied queries) except in the
-/// reduced-list MIX column.
-fn colour_offer(column: Column) -> ColourOffer {
-    if column == MixReduced { ColourOffer::ReducedUnweighted } else { ColourOffer::ReducedWeighted }
-}
-
-/// The name of a column's game (known without its tables; see [`Beams::game_name`]).
-fn column_game_name(variant: Variant, column: Column) -> String {
-    Beams::game_name(variant, query_order(column), colour_offer(column), Penalty::BestGuess)
-}
-
 /// Computes one cell.
 pub fn compute(row: &Row, codes_dir: Option<&Path>, progress: bool) -> Result<Cell> {
     let (variant, alpha, column, thesis, prototype) = *row;
     let variant = Variant::from_str(variant)?;
     let (patterns, _) = load_or_build(variant, codes_dir)?;
-    let g = game(patterns, column)?;
+    let g = column.game(patterns)?;
     let tie = if matches!(column, LexC | LexD) { TieRule::lex() } else { TieRule::mix() };
     let analysis = analyze(&g, Strategy::new(alpha.parse()?, tie), RunOptions::with_progress(progress));
     let total = analysis.exact_total();
@@ -203,7 +146,7 @@ pub fn reproduce(dir: &Path, codes_dir: Option<&Path>, progress: bool) -> Result
 /// Small-variant cells too long for `reproduce table-4.10` (thesis: Monte-Carlo
 /// only), computed by resumable work-unit runs whose files are kept in
 /// `<results>/<variant runs dir>/`: (variant, α, column, thesis mean).
-pub const WORK_UNIT_ROWS: [(&str, &str, Column, &str); 2] =
+pub const WORK_UNIT_ROWS: [(&str, &str, BeamsRule, &str); 2] =
     [("6c3p", "0", MixReduced, "8.080"), ("6c3p", "0", Mix, "8.080")];
 
 /// The thesis' 2σ error bound of its Monte-Carlo cells (seed002-ch4.md §3.4).
@@ -216,7 +159,7 @@ pub fn runs_dir(variant: &str) -> String {
 
 /// The file stem of a work-unit run (`.jsonl` checkpoint, `.json` finished
 /// run, `.time.txt` GNU time output) in [`runs_dir`].
-fn run_name(variant: &str, alpha: &str, column: Column) -> String {
+fn run_name(variant: &str, alpha: &str, column: BeamsRule) -> String {
     format!("beams-{variant}-h{alpha}-{}", column.slug())
 }
 
@@ -226,10 +169,10 @@ fn work_unit_cells(dir: &Path) -> Result<Vec<(&'static str, FullCell)>> {
     for (variant, alpha, column, thesis) in WORK_UNIT_ROWS {
         let runs = dir.join(runs_dir(variant));
         let name = run_name(variant, alpha, column);
-        let strategy = Strategy::new(alpha.parse()?, column_tie(column));
+        let strategy = Strategy::new(alpha.parse()?, column.tie_rule());
         let Some(file) = finished_run(
             &runs.join(format!("{name}.json")),
-            column_game_name(Variant::from_str(variant)?, column),
+            column.game_name(Variant::from_str(variant)?),
             strategy,
             FULL_LEVELS,
         ) else {
@@ -337,7 +280,7 @@ MIX tree takes about 40 minutes (reduced list) or more; it runs in resumable wor
 
 /// The 6c6p cells: (α, column, thesis mean), in the order `--full` runs them
 /// (the MIX cells last: each takes several LEX cells' time).
-pub const FULL_ROWS: [(&str, Column, &str); 12] = [
+pub const FULL_ROWS: [(&str, BeamsRule, &str); 12] = [
     ("1", LexC, "10.2829"),
     ("1", LexD, "10.2830"),
     ("2", LexC, "10.4646"),
@@ -476,8 +419,8 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
     for (alpha, column, thesis) in FULL_ROWS {
         let name = run_name("6c6p", alpha, column);
         let (done, checkpoint) = (runs.join(format!("{name}.json")), runs.join(format!("{name}.jsonl")));
-        let strategy = Strategy::new(alpha.parse()?, column_tie(column));
-        let file = match finished_run(&done, column_game_name(variant, column), strategy, FULL_LEVELS) {
+        let strategy = Strategy::new(alpha.parse()?, column.tie_rule());
+        let file = match finished_run(&done, column.game_name(variant), strategy, FULL_LEVELS) {
             Some(f) => f,
             None if !run_missing => {
                 eprintln!("  6c6p H_{alpha} {}: not computed yet", column.label());
@@ -492,7 +435,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
                 if patterns.is_none() {
                     patterns = Some(load_or_build(variant, Some(codes_dir))?.0);
                 }
-                let g = game(patterns.clone().expect("loaded"), column)?;
+                let g = column.game(patterns.clone().expect("loaded"))?;
                 let run = UnitRun {
                     levels: FULL_LEVELS,
                     shard: Shard { index: 0, count: 1 },
@@ -507,7 +450,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: bool, run_missing:
         let time_txt = std::fs::read_to_string(runs.join(format!("{name}.time.txt"))).ok();
         let (cell, mean) = full_cell(alpha, column, thesis, &file, time_txt.as_deref())?;
         if (alpha, column) == ("1", Mix) {
-            monte_carlo = monte_carlo_check(dir, &column_game_name(variant, column), &mean);
+            monte_carlo = monte_carlo_check(dir, &column.game_name(variant), &mean);
         }
         eprintln!(
             "  6c6p H_{alpha} {:<6} mean {} thesis {} ({:.0} s)",
@@ -560,7 +503,7 @@ fn finished_run(
 /// the peak memory of runs by older versions); also returns the exact mean.
 fn full_cell(
     alpha: &'static str,
-    column: Column,
+    column: BeamsRule,
     thesis: &'static str,
     file: &crate::search::units::ShardFile,
     time_txt: Option<&str>,
@@ -676,7 +619,8 @@ mod tests {
     fn monte_carlo_check_compares_the_exact_mean_with_the_interval() {
         let dir = std::env::temp_dir().join(format!("rs-mc-{}", std::process::id()));
         let ratio = |n: i64, d: i64| Exact::new(n.into(), d.into());
-        let game_name = Beams::problem_name(Variant::from_str("6c6p").unwrap(), query_order(Mix));
+        let game_name =
+            crate::games::beams::game::Beams::problem_name(Variant::from_str("6c6p").unwrap(), Mix.query_order());
         assert!(monte_carlo_check(&dir, &game_name, &ratio(1028, 100)).is_none(), "no file, no check");
         write_simulation(&dir, &game_name, "mix");
         let inside = monte_carlo_check(&dir, &game_name, &ratio(10_282_701, 1_000_000)).unwrap();
@@ -700,9 +644,9 @@ mod tests {
         use crate::search::SearchProblem;
         let variant = Variant::from_str("3c6p").unwrap();
         let patterns = crate::games::beams::patterns::enumerate(variant);
-        let names: Vec<String> = [LexC, LexD, Mix, MixReduced].iter().map(|&c| column_game_name(variant, c)).collect();
+        let names: Vec<String> = [LexC, LexD, Mix, MixReduced].iter().map(|&c| c.game_name(variant)).collect();
         for (&column, name) in [LexC, LexD, Mix, MixReduced].iter().zip(&names) {
-            assert_eq!(&game(patterns.clone(), column).unwrap().name(), name);
+            assert_eq!(&column.game(patterns.clone()).unwrap().name(), name);
         }
         // Only the two MIX columns share query order and tie rule; their games differ.
         assert_ne!(names[2], names[3]);

@@ -8,6 +8,7 @@ pub mod game;
 pub mod geometry;
 pub mod patterns;
 pub mod polyhex;
+pub mod rule;
 pub mod symmetry;
 
 use crate::error::{Result, invalid};
