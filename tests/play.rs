@@ -87,6 +87,10 @@ fn agent_on_the_command_line() {
     assert!(ok && out.contains("20 games"), "{err}");
     let (ok, _, err) = bin(&["simulate", "beams", "3c6p", "--tie", "mixr"], "");
     assert!(!ok && err.contains("accepted: lex-c, lex-d, mix, mix-reduced"), "{err}");
+    // A game count no run could finish is refused before anything is allocated
+    // (it used to die of a capacity overflow).
+    let (ok, _, err) = bin(&["simulate", "beams", "3c6p", "--n", "18446744073709551615"], "");
+    assert!(!ok && err.contains("at most") && !err.contains("panicked"), "{err}");
 }
 
 /// The split of the penalty over the codes (how many codes pay 2, 3, … wrong

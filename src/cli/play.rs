@@ -191,9 +191,15 @@ fn best_code(beams: &Beams, game: &Game<Beams>) -> renyi_search::search::CodeId 
 }
 
 /// Monte-Carlo run; prints the summary and writes JSON with provenance to `out`.
+/// Most games one `simulate` plays (10^12: about a week on 2 cores for 3c6p).
+const MAX_GAMES: u64 = 1_000_000_000_000;
+
 pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std::path::Path>) -> Result<()> {
     if games < 2 {
         return Err(invalid("--n must be at least 2 (a variance needs two games)"));
+    }
+    if games > MAX_GAMES {
+        return Err(invalid(format!("--n {games}: at most {MAX_GAMES} games (split a larger simulation into seeds)")));
     }
     let (beams, strategy) = build(args)?;
     let started = std::time::SystemTime::now();

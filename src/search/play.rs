@@ -189,28 +189,39 @@ pub fn simulate<P: Replay>(problem: &P, strategy: Strategy, games: u64, seed: u6
     Game::over(problem, strategy, &all).candidates(&book);
     let bar = super::analysis::counting_bar(progress, "games");
     bar.set_length(games);
-    let results: Vec<(u32, u64)> = (0..games)
+    // Streamed into histograms (memory independent of the number of games;
+    // collecting every result used to overflow the allocation for huge --n).
+    type Tally = (BTreeMap<u32, u64>, BTreeMap<u64, u64>, BTreeMap<u64, u64>);
+    let merge = |mut a: Tally, b: Tally| {
+        for (k, v) in b.0 {
+            *a.0.entry(k).or_default() += v;
+        }
+        for (k, v) in b.1 {
+            *a.1.entry(k).or_default() += v;
+        }
+        for (k, v) in b.2 {
+            *a.2.entry(k).or_default() += v;
+        }
+        a
+    };
+    let (queries_histogram, penalty_histogram, values): Tally = (0..games)
         .into_par_iter()
-        .map(|i| {
+        .fold(Tally::default, |mut t, i| {
             let mut rng = Rng::new(seed ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03));
             let secret = rng.below(codes) as CodeId;
-            let result = play_out_from(problem, strategy, &book, &all, secret, &mut rng);
+            let (q, p) = play_out_from(problem, strategy, &book, &all, secret, &mut rng);
             bar.inc(1);
-            result
+            *t.0.entry(q).or_default() += 1;
+            *t.1.entry(p).or_default() += 1;
+            *t.2.entry(q as u64 + p).or_default() += 1;
+            t
         })
-        .collect();
+        .reduce(Tally::default, merge);
     bar.finish_and_clear();
-    let values: Vec<f64> = results.iter().map(|&(q, p)| q as f64 + p as f64).collect();
     let n = games as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let mean = values.iter().map(|(&v, &c)| v as f64 * c as f64).sum::<f64>() / n;
+    let variance = values.iter().map(|(&v, &c)| c as f64 * (v as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
     let half = 2.0 * (variance / n).sqrt();
-    let mut queries_histogram = BTreeMap::new();
-    let mut penalty_histogram = BTreeMap::new();
-    for &(q, p) in &results {
-        *queries_histogram.entry(q).or_default() += 1;
-        *penalty_histogram.entry(p).or_default() += 1;
-    }
     Simulation {
         games,
         seed,
