@@ -3,7 +3,8 @@
 use clap::{Args, Subcommand, ValueEnum};
 use renyi_search::alpha::Alpha;
 use renyi_search::curve::report::{CurveReport, Row, describe};
-use renyi_search::curve::{Domain, Point, curve};
+use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
+use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::patterns::load_or_build;
@@ -13,6 +14,7 @@ use renyi_search::models::curve::model_curve;
 use renyi_search::models::free::FreeSearch;
 use renyi_search::models::wurzel::Wurzel;
 use renyi_search::output::{Provenance, write_atomic, write_json};
+use renyi_search::search::units::Shard;
 use renyi_search::search::{TieBreak, TieRule};
 use std::path::PathBuf;
 use std::time::SystemTime;
@@ -94,6 +96,22 @@ pub struct CurveArgs {
     /// Show progress on a terminal.
     #[arg(long)]
     progress: bool,
+    /// Work-unit run: cut the walk this many queries below the root (1 or 2);
+    /// needs --checkpoint.
+    #[arg(long)]
+    levels: Option<usize>,
+    /// Work-unit run: this process's run file (resumed if present, appended to).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Work-unit run: evaluate only units with number ≡ i mod N.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Work-unit run: run files of other shards to merge with (read only).
+    #[arg(long = "with")]
+    with: Vec<PathBuf>,
+    /// Work-unit run: list the units (key and codes) and stop.
+    #[arg(long)]
+    list_units: bool,
 }
 
 impl CurveArgs {
@@ -115,6 +133,75 @@ fn tie_rule(tie: Tie, root_classes: bool, all_ties: bool) -> TieRule {
     TieRule { kind, possible_secrets_first: !all_ties, root_by_class: root_classes }
 }
 
+/// The work-unit options, checked: `Some((levels, shard, checkpoint))` for a unit run.
+fn unit_options(out: &CurveArgs) -> Result<Option<(usize, Shard, PathBuf)>> {
+    let unit_flags = out.shard.is_some() || !out.with.is_empty() || out.list_units;
+    match (out.levels, &out.checkpoint) {
+        (None, None) if unit_flags => {
+            Err(invalid("--shard, --with and --list-units belong to a unit run: add --levels L"))
+        }
+        (None, None) => Ok(None),
+        (Some(levels), Some(file)) => {
+            let shard: Shard = out.shard.as_deref().unwrap_or("0/1").parse()?;
+            Ok(Some((levels, shard, file.clone())))
+        }
+        (Some(levels), None) if out.list_units => Ok(Some((levels, Shard { index: 0, count: 1 }, PathBuf::new()))),
+        (Some(_), None) => Err(invalid("--levels starts a unit run: give its run file with --checkpoint FILE")),
+        (None, Some(_)) => Err(invalid("--checkpoint belongs to a unit run: add --levels L (1 or 2)")),
+    }
+}
+
+/// The curve in one process, or by work units; `None` when units of other
+/// shards are still missing (what is known is printed).
+fn whole_or_units<P: renyi_search::search::SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    out: &CurveArgs,
+    bar: &indicatif::ProgressBar,
+) -> Result<Option<Curve>> {
+    let Some((levels, shard, checkpoint)) = unit_options(out)? else {
+        let progress_fn = |k: usize, n: usize| {
+            bar.set_length(n as u64);
+            bar.set_position(k as u64);
+        };
+        let progress: Option<&(dyn Fn(usize, usize) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
+        return Ok(Some(curve(problem, tie, domain, progress)));
+    };
+    if out.list_units {
+        let units = list_units(problem, tie, domain, levels)?;
+        let codes: u64 = units.iter().map(|u| u.1).sum();
+        println!("{} units, {codes} codes", units.len());
+        for (i, (key, n)) in units.iter().enumerate() {
+            println!("{i:>6} {n:>10}  {key}");
+        }
+        return Ok(None);
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} units {pos}/{len} [{elapsed_precise}, ETA {eta}]")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let progress_fn = |k: u64, n: u64| {
+        bar.set_length(n);
+        bar.set_position(k);
+    };
+    let progress: Option<&(dyn Fn(u64, u64) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
+    let run = CurveUnitRun { levels, shard, checkpoint: &checkpoint, with: &out.with };
+    match run_curve_units(problem, tie, domain, &run, progress)? {
+        CurveUnits::Complete { curve, units, evaluated } => {
+            eprintln!("all {units} units known ({evaluated} evaluated by this process); merged");
+            Ok(Some(curve))
+        }
+        CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
+            println!(
+                "{known} of {units} units known ({known_codes} of {unit_codes} codes; {evaluated} evaluated by this process); \
+                 run the other shards, then again with --with their files to merge"
+            );
+            Ok(None)
+        }
+    }
+}
+
 fn command_line() -> String {
     std::env::args().skip(1).collect::<Vec<_>>().join(" ")
 }
@@ -122,9 +209,8 @@ fn command_line() -> String {
 /// Runs `curve …`.
 pub fn run(game: CurveGame) -> Result<()> {
     let started = SystemTime::now();
-    let clock = std::time::Instant::now();
-    // A bar over the runs of root pieces with the same first queries (with
-    // ETA); drawn only on a terminal.
+    // A bar over the runs of root pieces with the same first queries, or
+    // over the units of a unit run (with ETA); drawn only on a terminal.
     let bar = indicatif::ProgressBar::new(0);
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
@@ -133,40 +219,48 @@ pub fn run(game: CurveGame) -> Result<()> {
         indicatif::ProgressStyle::with_template("{spinner} root pieces {pos}/{len} [{elapsed_precise}, ETA {eta}]")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let progress_fn = |k: usize, n: usize| {
-        bar.set_length(n as u64);
-        bar.set_position(k as u64);
-    };
+    let provenance = |seconds: f64| Provenance::new(command_line(), started, seconds);
     let (report, out) = match &game {
         CurveGame::Mastermind { variant, tie, root_classes, all_ties, out } => {
             let domain = out.domain()?;
             let mm = variant.build()?;
-            let progress: Option<&(dyn Fn(usize, usize) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
-            let c = curve(&mm, tie_rule(*tie, *root_classes, *all_ties), &domain, progress);
-            (CurveReport::of_curve(&c, Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())), out)
+            let tie = tie_rule(*tie, *root_classes, *all_ties);
+            let Some(c) = whole_or_units(&mm, tie, &domain, out, &bar)? else { return Ok(()) };
+            (CurveReport::of_curve(&c, provenance(c.seconds)), out)
         }
         CurveGame::Beams { variant, tie, codes, out } => {
             let domain = out.domain()?;
             let column = tie.parse::<BeamsRule>()?;
             let v: Variant = variant.parse()?;
-            if v.to_string() == "6c6p" {
+            if v.to_string() == "6c6p" && out.levels.is_none() {
                 return Err(invalid(
-                    "curve beams 6c6p: the whole curve needs a work-unit run (days of CPU); not available from this command yet",
+                    "curve beams 6c6p: the whole curve needs a work-unit run (days of CPU): add --levels 2 --checkpoint FILE",
                 ));
             }
             let (patterns, _) = load_or_build(v, Some(codes))?;
             let g = column.game(patterns)?;
-            let progress: Option<&(dyn Fn(usize, usize) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
-            let c = curve(&g, column.tie_rule(), &domain, progress);
-            (CurveReport::of_curve(&c, Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())), out)
+            let Some(c) = whole_or_units(&g, column.tie_rule(), &domain, out, &bar)? else { return Ok(()) };
+            (CurveReport::of_curve(&c, provenance(c.seconds)), out)
         }
         CurveGame::Free { width, size, tie, out } => {
+            no_units(out)?;
             (model_report(&FreeSearch::new(*width)?, *size, *tie, out, started)?, out)
         }
-        CurveGame::Wurzel { size, tie, out } => (model_report(&Wurzel, *size, *tie, out, started)?, out),
+        CurveGame::Wurzel { size, tie, out } => {
+            no_units(out)?;
+            (model_report(&Wurzel, *size, *tie, out, started)?, out)
+        }
     };
     bar.finish_and_clear();
     emit(&report, out)
+}
+
+/// Size-model curves take seconds: unit-run flags are refused.
+fn no_units(out: &CurveArgs) -> Result<()> {
+    if unit_options(out)?.is_some() {
+        return Err(invalid("free and wurzel curves take seconds: --levels/--checkpoint are for Mastermind and Beams"));
+    }
+    Ok(())
 }
 
 /// Largest set size a model curve is computed for (T(n) for every n below it).

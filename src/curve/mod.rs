@@ -15,6 +15,8 @@ pub mod point;
 pub mod precise;
 pub mod report;
 pub mod steps;
+pub mod unit_file;
+pub mod units;
 pub mod walk;
 
 pub use point::{Point, UNCERTIFIED, Witness};

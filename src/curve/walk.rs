@@ -83,9 +83,22 @@ pub type ProgressFn<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
 /// The exact curve of the H_α strategy with tie rule `tie` on `domain`.
 pub fn curve<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain, progress: Option<ProgressFn>) -> Curve {
+    walk_with_cut(problem, tie, domain, progress, None)
+}
+
+/// [`curve`], with the nodes `cut.levels` queries below the root handled as
+/// work units (see [`super::units`]); without a cut the plain walk.
+pub(crate) fn walk_with_cut<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    progress: Option<ProgressFn>,
+    cut: Option<&Cut>,
+) -> Curve {
     let start = Instant::now();
     let (unc0, float0) = (UNCERTIFIED.load(Ordering::Relaxed), FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed));
-    let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo: Memo::new(tie.kind == TieBreak::Mix) };
+    let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo: Memo::new(tie.kind == TieBreak::Mix), cut };
+    let root_trail = cut.map(|_| String::new());
     let state = problem.initial_state();
     let all = problem.full_set();
     let groups = walker.decisions(&state, &all, 0, domain);
@@ -98,8 +111,10 @@ pub fn curve<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain, progr
             constant(sub, Arc::new(walker.terminal(&all)))
         } else {
             let reps = root_representatives(problem, &strategy, chosen);
-            let parts: Vec<(u64, NodeSteps)> =
-                reps.iter().map(|&(w, q)| (w, walker.after_query(&state, &all, q, 0, sub))).collect();
+            let parts: Vec<(u64, NodeSteps)> = reps
+                .iter()
+                .map(|&(w, q)| (w, walker.after_query(&state, &all, q, 0, sub, root_trail.as_deref())))
+                .collect();
             mean_of(parts)
         };
         segments.extend(steps.into_iter().map(|(span, outcome)| Segment {
@@ -158,7 +173,34 @@ struct Walker<'a, P: SearchProblem> {
     /// through many tied queries). Bounded by the process memo budget
     /// ([`crate::search::memo`]); results do not depend on it.
     memo: Memo<(P::State, P::Set), MemoEntries>,
+    /// Work units: how nodes at the cut level are handled (`None`: plain walk).
+    cut: Option<&'a Cut<'a>>,
 }
+
+/// How a walk treats the nodes `levels` queries below the root. Above the
+/// cut every node carries its trail (the queries and answers from the root)
+/// and the memo is not used, so every walk meets the same units in the same
+/// places; a unit's key is its trail and its sub-domain.
+pub(crate) struct Cut<'a> {
+    pub levels: usize,
+    pub mode: CutMode<'a>,
+}
+
+/// What a walk does at a unit.
+pub(crate) enum CutMode<'a> {
+    /// Records the unit's key and code count.
+    List(std::sync::Mutex<Vec<(String, u64)>>),
+    /// Evaluates the units in `todo` and hands each to `finished`.
+    Evaluate {
+        todo: &'a std::collections::HashSet<String>,
+        finished: &'a (dyn Fn(&str, u64, &NodeSteps, Instant) + Sync),
+    },
+    /// Takes each unit's step function from `known`; keys not found are collected in `missing`.
+    Lookup { known: &'a HashMap<String, NodeSteps>, missing: std::sync::Mutex<Vec<String>> },
+}
+
+/// Units smaller than this are evaluated in place by every walk.
+const MIN_UNIT_CODES: u64 = 16;
 
 /// Whether `outer` contains `inner`.
 fn covers(outer: &Domain, inner: &Domain) -> bool {
@@ -179,7 +221,7 @@ fn covers(outer: &Domain, inner: &Domain) -> bool {
 type Decisions = Vec<(Domain, Vec<(u64, QueryId)>)>;
 
 /// A node's subtree totals as a step function.
-type NodeSteps = Steps<Arc<Outcome>>;
+pub(crate) type NodeSteps = Steps<Arc<Outcome>>;
 /// The memo's entries of one node: the domains covered and their steps.
 type MemoEntries = Arc<Vec<(Domain, Arc<NodeSteps>)>>;
 /// A run of envelope pieces with the same chosen queries: (first, last, chosen).
@@ -251,7 +293,7 @@ impl<P: SearchProblem> Walker<'_, P> {
     }
 
     /// The step function of the subtree total at (`state`, `set`) on `domain`.
-    fn node(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> NodeSteps {
+    fn node(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain, trail: Option<&str>) -> NodeSteps {
         let problem = self.problem;
         let n = problem.set_size(set);
         if n == 1 {
@@ -259,11 +301,16 @@ impl<P: SearchProblem> Walker<'_, P> {
         }
         if n == 2 && !problem.has_solving_answers() {
             return match problem.separating_query(state, set) {
-                Some(q) => self.after_query(state, set, q, depth, domain),
+                Some(q) => self.after_query(state, set, q, depth, domain, trail),
                 None => constant(domain, Arc::new(self.terminal(set))),
             };
         }
-        let key = self.memo.is_active().then(|| (problem.reduced_state(state, set), set.clone()));
+        if let (Some(cut), Some(trail)) = (self.cut, trail)
+            && depth >= cut.levels
+        {
+            return self.at_cut(cut, trail, state, set, depth, domain);
+        }
+        let key = (self.memo.is_active() && trail.is_none()).then(|| (problem.reduced_state(state, set), set.clone()));
         let known = key.as_ref().and_then(|k| self.memo.get(k));
         if let Some(entries) = &known
             && let Some((d, steps)) = entries.iter().find(|(d, _)| covers(d, domain))
@@ -271,7 +318,7 @@ impl<P: SearchProblem> Walker<'_, P> {
             return if covers(domain, d) { (**steps).clone() } else { super::steps::restrict(steps, domain) };
         }
         self.nodes.fetch_add(1, Ordering::Relaxed);
-        let steps = self.expand(state, set, depth, domain);
+        let steps = self.expand(state, set, depth, domain, trail);
         if let Some(key) = key {
             let mut entries: Vec<(Domain, Arc<NodeSteps>)> = known.map(|e| (*e).clone()).unwrap_or_default();
             let bytes = problem.set_bytes(set)
@@ -283,15 +330,51 @@ impl<P: SearchProblem> Walker<'_, P> {
         steps
     }
 
+    /// A node at the cut: a work unit (or, if small, evaluated in place).
+    fn at_cut(
+        &self,
+        cut: &Cut,
+        trail: &str,
+        state: &P::State,
+        set: &P::Set,
+        depth: usize,
+        domain: &Domain,
+    ) -> NodeSteps {
+        let n = self.problem.set_size(set);
+        if n < MIN_UNIT_CODES {
+            return self.node(state, set, depth, domain, None);
+        }
+        let key = format!("{trail} @ {}", domain_text(domain));
+        let placeholder = || constant(domain, Arc::new(Outcome::leaf(n, 0, Exact::from_integer(0.into()))));
+        match &cut.mode {
+            CutMode::List(keys) => {
+                keys.lock().unwrap_or_else(|e| e.into_inner()).push((key, n));
+                placeholder()
+            }
+            CutMode::Evaluate { todo, finished } => {
+                if todo.contains(&key) {
+                    let started = Instant::now();
+                    let steps = self.node(state, set, depth, domain, None);
+                    finished(&key, n, &steps, started);
+                }
+                placeholder()
+            }
+            CutMode::Lookup { known, missing } => known.get(&key).cloned().unwrap_or_else(|| {
+                missing.lock().unwrap_or_else(|e| e.into_inner()).push(key);
+                placeholder()
+            }),
+        }
+    }
+
     /// [`Self::node`] without the memo.
-    fn expand(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> NodeSteps {
+    fn expand(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain, trail: Option<&str>) -> NodeSteps {
         let n = self.problem.set_size(set);
         let groups = self.decisions(state, set, depth, domain);
         let walk = |(sub, chosen): &(Domain, Vec<(u64, QueryId)>)| {
             if chosen.is_empty() {
                 constant(sub, Arc::new(self.terminal(set)))
             } else {
-                self.mean_over(state, set, chosen, depth, sub)
+                self.mean_over(state, set, chosen, depth, sub, trail)
             }
         };
         let parts: Vec<NodeSteps> = if groups.len() > 1 && n >= PARALLEL_SET {
@@ -311,6 +394,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         chosen: &[(u64, QueryId)],
         depth: usize,
         domain: &Domain,
+        trail: Option<&str>,
     ) -> NodeSteps {
         let merged;
         let chosen = if chosen.len() > 1 {
@@ -319,7 +403,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         } else {
             chosen
         };
-        let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain));
+        let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain, trail));
         let parts: Vec<(u64, NodeSteps)> = if chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET {
             chosen.par_iter().map(walk).collect()
         } else {
@@ -330,8 +414,17 @@ impl<P: SearchProblem> Walker<'_, P> {
 
     /// The step function after asking `query`: every code pays the query, the
     /// solving class is done, every other class goes on.
-    fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId, depth: usize, domain: &Domain) -> NodeSteps {
+    fn after_query(
+        &self,
+        state: &P::State,
+        set: &P::Set,
+        query: QueryId,
+        depth: usize,
+        domain: &Domain,
+        trail: Option<&str>,
+    ) -> NodeSteps {
         let problem = self.problem;
+        let label = trail.map(|t| format!("{t}/{}", problem.query_label(query)));
         let next = problem.next_state(state, query);
         let solving = problem.solving_answer(query);
         let classes = problem.split(query, set);
@@ -339,7 +432,8 @@ impl<P: SearchProblem> Walker<'_, P> {
             if Some(*a) == solving {
                 constant(domain, Arc::new(Outcome::leaf(problem.set_size(class), 0, Exact::from_integer(0.into()))))
             } else {
-                self.node(&next, class, depth + 1, domain)
+                let trail = label.as_ref().map(|l| format!("{l}>{a}"));
+                self.node(&next, class, depth + 1, domain, trail.as_deref())
             }
         };
         let children: Vec<NodeSteps> = if problem.set_size(set) >= PARALLEL_SET {
@@ -350,4 +444,10 @@ impl<P: SearchProblem> Walker<'_, P> {
         let refs: Vec<&NodeSteps> = children.iter().collect();
         coalesce(merge(&refs, |vals| Arc::new(Outcome::sum_shifted(vals.iter().map(|v| &***v), 1))))
     }
+}
+
+/// A domain as text, e.g. `[1.3, [1.337899921697562, 1.337899921697626])`: part of a unit's key.
+pub(crate) fn domain_text(d: &Domain) -> String {
+    let (open, close) = (if d.lo_closed { '[' } else { '(' }, if d.hi_closed { ']' } else { ')' });
+    format!("{open}{}, {}{close}", d.lo, d.hi)
 }

@@ -491,7 +491,7 @@ fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
 
 /// Opens the checkpoint for appending and takes an exclusive advisory lock
 /// on it (held until the run ends); a file locked by another run is refused.
-fn lock_checkpoint(path: Option<&Path>) -> Result<Option<std::fs::File>> {
+pub(crate) fn lock_checkpoint(path: Option<&Path>) -> Result<Option<std::fs::File>> {
     let Some(path) = path else { return Ok(None) };
     let io = |e| Error::Io { path: path.display().to_string(), source: e };
     let file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
@@ -524,7 +524,7 @@ fn prepare_checkpoint(
 }
 
 /// Whether the file at `path` is empty or ends with a newline.
-fn ends_with_newline(path: &Path) -> std::io::Result<bool> {
+pub(crate) fn ends_with_newline(path: &Path) -> std::io::Result<bool> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = std::fs::File::open(path)?;
     if file.seek(SeekFrom::End(0))? == 0 {

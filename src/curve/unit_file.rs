@@ -1,0 +1,293 @@
+//! The files of a curve work-unit run ([`super::units`]): one JSON line per
+//! finished unit after a header line with the run's identity. Every line
+//! starts with the CRC-32 of its JSON text (`1a2b3c4d {…}`), so an edited or
+//! damaged record is found and named; a line cut off by a kill (the last one,
+//! without its newline) is ignored and its unit evaluated again.
+//!
+//! A unit's record holds its step function exactly: every point as an exact
+//! rational or as a certified enclosure together with the two partitions
+//! whose Rényi entropies cross there, so that reading re-checks each
+//! enclosure against its pair function and rebuilds points that order and
+//! compare exactly like freshly computed ones.
+
+use super::crossing::PairFunction;
+use super::interval::Interval;
+use super::point::{Point, Root, Witness};
+use super::steps::{Span, Steps};
+use crate::error::{Result, invalid};
+use crate::search::outcome::Outcome;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What identifies a curve run: units of different runs never mix.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CurveRunId {
+    pub program: String,
+    pub version: String,
+    pub problem: String,
+    pub tie_rule: String,
+    /// The α-domain, e.g. `[0, inf]`.
+    pub domain: String,
+    pub levels: usize,
+    /// Units of the run and the codes they hold.
+    pub units: u64,
+    pub unit_codes: u64,
+}
+
+/// One finished unit.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UnitSteps {
+    /// The unit's trail (queries and answers from the root) and sub-domain.
+    pub key: String,
+    pub codes: u64,
+    /// Distinct points of the step function; spans refer to them by index.
+    pub points: Vec<PointRecord>,
+    pub steps: Vec<StepRecord>,
+    /// Wall seconds the unit took (units run side by side, so they overlap).
+    pub seconds: f64,
+    /// Start of the session (Unix seconds) that evaluated the unit, and its
+    /// wall seconds and counters (uncertified points, float-decided near
+    /// ties) from that start to this record.
+    pub session_started: f64,
+    pub session_seconds: f64,
+    pub session_uncertified: u64,
+    pub session_float_ties: u64,
+}
+
+/// One span of a unit's step function and the exact outcome on it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// One point index (the span is that point) or two (the open interval).
+    pub span: Vec<usize>,
+    pub counts: Vec<String>,
+    pub penalty: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub penalised: Vec<String>,
+}
+
+/// A point: an exact α, or an enclosure [lo, hi] of a crossing of the pair (p, q).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum PointRecord {
+    Exact {
+        alpha: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        witness: Option<WitnessRecord>,
+    },
+    Root {
+        /// The enclosure's ends, as shortest round-trip decimals.
+        lo: String,
+        hi: String,
+        p: Vec<u64>,
+        q: Vec<u64>,
+        certified: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        witness: Option<WitnessRecord>,
+    },
+}
+
+/// [`Witness`] in a file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WitnessRecord {
+    pub codes: u64,
+    pub depth: usize,
+    pub below: Vec<u64>,
+    pub above: Vec<u64>,
+    pub queries: (String, String),
+}
+
+impl WitnessRecord {
+    fn of(w: &Witness) -> WitnessRecord {
+        WitnessRecord {
+            codes: w.codes,
+            depth: w.depth,
+            below: w.below.clone(),
+            above: w.above.clone(),
+            queries: w.queries.clone(),
+        }
+    }
+
+    fn witness(&self) -> Arc<Witness> {
+        Arc::new(Witness {
+            codes: self.codes,
+            depth: self.depth,
+            below: self.below.clone(),
+            above: self.above.clone(),
+            queries: self.queries.clone(),
+        })
+    }
+}
+
+fn point_record(p: &Point) -> PointRecord {
+    let witness = p.witness().map(|w| WitnessRecord::of(w));
+    match p {
+        Point::Exact { alpha, .. } => PointRecord::Exact { alpha: alpha.to_string(), witness },
+        Point::Root { root, .. } => PointRecord::Root {
+            lo: format!("{:?}", root.at.lo),
+            hi: format!("{:?}", root.at.hi),
+            p: root.pair.p.clone(),
+            q: root.pair.q.clone(),
+            certified: root.certified,
+            witness,
+        },
+    }
+}
+
+/// Largest relative width of a certified enclosure accepted on reading.
+const MAX_WIDTH: f64 = 1e-12;
+
+/// Rebuilds a point, re-checking an enclosure: its ends in order, a
+/// certified one narrow, and its pair function's range on it holding 0.
+fn point_of(r: &PointRecord) -> std::result::Result<Point, String> {
+    match r {
+        PointRecord::Exact { alpha, witness } => {
+            let alpha = alpha.parse().map_err(|_| format!("point {alpha:?} is not an α"))?;
+            let p = Point::exact(alpha);
+            Ok(match witness {
+                Some(w) => p.with_witness(w.witness()),
+                None => p,
+            })
+        }
+        PointRecord::Root { lo, hi, p, q, certified, witness } => {
+            let (lo, hi): (f64, f64) = match (lo.parse(), hi.parse()) {
+                (Ok(lo), Ok(hi)) => (lo, hi),
+                _ => return Err(format!("enclosure [{lo}, {hi}] does not parse")),
+            };
+            if !(lo.is_finite() && hi.is_finite() && 0.0 <= lo && lo <= hi) {
+                return Err(format!("enclosure [{lo}, {hi}] is not an interval of [0, ∞)"));
+            }
+            if *certified && hi - lo > MAX_WIDTH * hi.max(1.0) {
+                return Err(format!("certified enclosure [{lo}, {hi}] is wider than {MAX_WIDTH} (relative)"));
+            }
+            let pair = PairFunction::new(p, q).ok_or("its two partitions are equal")?;
+            if p.iter().sum::<u64>() != q.iter().sum::<u64>() {
+                return Err("its two partitions are of different sets".into());
+            }
+            let at = Interval::new(lo, hi);
+            if *certified && !pair.eval(at, 0).contains_zero() {
+                return Err(format!("the partitions' entropies do not cross in [{lo}, {hi}]"));
+            }
+            let point =
+                Point::Root { root: Arc::new(Root { at, pair: Arc::new(pair), certified: *certified }), witness: None };
+            Ok(match witness {
+                Some(w) => point.with_witness(w.witness()),
+                None => point,
+            })
+        }
+    }
+}
+
+/// The record of a unit's step function (`session_*` and `seconds` filled by the caller).
+pub fn unit_record(key: &str, codes: u64, steps: &Steps<Arc<Outcome>>) -> UnitSteps {
+    let mut points: Vec<PointRecord> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut id = |p: &Point| {
+        let record = point_record(p);
+        let text = serde_json::to_string(&record).unwrap_or_default();
+        *index.entry(text).or_insert_with(|| {
+            points.push(record);
+            points.len() - 1
+        })
+    };
+    let steps = steps
+        .iter()
+        .map(|(span, outcome)| {
+            let span = match span {
+                Span::At(p) => vec![id(p)],
+                Span::Open(a, b) => vec![id(a), id(b)],
+            };
+            let (counts, penalty) = outcome.to_strings();
+            let penalised = outcome.penalised_strings();
+            StepRecord { span, counts, penalty, penalised }
+        })
+        .collect();
+    UnitSteps {
+        key: key.to_string(),
+        codes,
+        points,
+        steps,
+        seconds: 0.0,
+        session_started: 0.0,
+        session_seconds: 0.0,
+        session_uncertified: 0,
+        session_float_ties: 0,
+    }
+}
+
+/// The step function of a record, every point re-checked, every value exact;
+/// the codes of each span's outcome must be the unit's codes.
+pub fn unit_steps(r: &UnitSteps) -> std::result::Result<Steps<Arc<Outcome>>, String> {
+    let points: Vec<Point> = r.points.iter().map(point_of).collect::<std::result::Result<_, _>>()?;
+    let get = |i: usize| points.get(i).cloned().ok_or(format!("point index {i} out of range"));
+    let mut out = Vec::with_capacity(r.steps.len());
+    for s in &r.steps {
+        let span = match s.span[..] {
+            [i] => Span::At(get(i)?),
+            [i, j] => Span::Open(get(i)?, get(j)?),
+            _ => return Err("a span has neither one nor two points".into()),
+        };
+        let outcome =
+            Outcome::from_strings(&s.counts, &s.penalty, &s.penalised).ok_or("a value does not parse as exact")?;
+        if outcome.codes() != crate::search::outcome::Exact::from_integer(r.codes.into()) {
+            return Err(format!(
+                "a span's depth counts add up to {}, not the unit's {} codes",
+                outcome.codes(),
+                r.codes
+            ));
+        }
+        out.push((span, Arc::new(outcome)));
+    }
+    Ok(out)
+}
+
+/// A line of a run file: the CRC-32 of the JSON text, a space, the text.
+pub fn checked_line<T: Serialize>(value: &T) -> String {
+    let json = serde_json::to_string(value).unwrap_or_default();
+    format!("{:08x} {json}", crc32fast::hash(json.as_bytes()))
+}
+
+/// Reads a checked line; `None` if the checksum or the JSON is wrong.
+fn parse_checked<T: for<'de> Deserialize<'de>>(line: &str) -> Option<T> {
+    let (crc, json) = line.split_once(' ')?;
+    let crc = u32::from_str_radix(crc, 16).ok()?;
+    (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
+}
+
+/// Reads a run file: its identity and its records (a damaged record is an
+/// error naming the file and line, except a last line cut off by a kill).
+/// An empty or missing file gives `None`.
+pub fn read_run_file(path: &Path) -> Result<Option<(CurveRunId, Vec<UnitSteps>)>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(crate::error::Error::Io { path: path.display().to_string(), source: e }),
+    };
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let complete = text.ends_with('\n');
+    let lines: Vec<&str> = text.lines().collect();
+    let id: CurveRunId = parse_checked(lines[0]).ok_or_else(|| {
+        invalid(format!("{}: line 1 is not the header of a curve run (or fails its checksum)", path.display()))
+    })?;
+    let mut records = Vec::new();
+    for (k, line) in lines.iter().enumerate().skip(1) {
+        if line.is_empty() {
+            continue;
+        }
+        match parse_checked::<UnitSteps>(line) {
+            Some(r) => records.push(r),
+            None if k + 1 == lines.len() && !complete => {} // cut off by a kill
+            None => {
+                return Err(invalid(format!(
+                    "{} line {}: the record fails its checksum or does not parse (edited or damaged)",
+                    path.display(),
+                    k + 1
+                )));
+            }
+        }
+    }
+    Ok(Some((id, records)))
+}

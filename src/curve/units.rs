@@ -1,0 +1,284 @@
+//! Curves too large for one process (Beams(6c,6p), thesis Fig. 4.12) as a
+//! work-unit run. The curve walk is cut `levels` queries below the root:
+//! every node there, with the sub-domain of α on which the walk reaches it,
+//! is a unit whose result is its own exact step function. The top levels are
+//! cheap (few, large sets) and are walked again by every process.
+//!
+//! A run is three walks of the same top levels: listing the units (sorted
+//! by key, so unit i is the same in every process), evaluating this shard's
+//! units not yet in a run file (`--shard i/N`: unit numbers ≡ i mod N), each
+//! appended to the checkpoint as it finishes, and, once every unit of the run
+//! is in the checkpoint or in the files given with it, the merge: the top
+//! levels walked with the units' step functions in place of their subtrees,
+//! which gives exactly the curve of [`super::curve`] (a test checks this).
+//!
+//! Run files carry the run's identity and a checksum per line
+//! ([`super::unit_file`]); a record of another run, an edited record, a
+//! unit recorded twice with different results or a record of no unit of the
+//! run is refused with the file and line named.
+
+use super::steps::Domain;
+use super::unit_file::{CurveRunId, UnitSteps, checked_line, read_run_file, unit_record, unit_steps};
+use super::walk::{Curve, Cut, CutMode, NodeSteps, ProgressFn, domain_text, walk_with_cut};
+use crate::error::{Error, Result, invalid};
+use crate::search::SearchProblem;
+use crate::search::TieRule;
+use crate::search::units::{Shard, ends_with_newline, lock_checkpoint};
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
+
+/// What a unit run is asked to do.
+pub struct CurveUnitRun<'a> {
+    pub levels: usize,
+    pub shard: Shard,
+    /// This process's run file: read on start (resume), appended to.
+    pub checkpoint: &'a Path,
+    /// Finished units of other processes (their checkpoints), read only.
+    pub with: &'a [PathBuf],
+}
+
+/// Where a unit run stands when this process is done.
+pub enum CurveUnits {
+    /// Units of other shards are still missing.
+    Incomplete { units: u64, known: u64, unit_codes: u64, known_codes: u64, evaluated: u64 },
+    /// Every unit is known: the merged curve.
+    Complete { curve: Curve, units: u64, evaluated: u64 },
+}
+
+/// The units of the curve walk cut `levels` below the root: (key, codes), sorted by key.
+pub fn list_units<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    levels: usize,
+) -> Result<Vec<(String, u64)>> {
+    if levels == 0 {
+        return Err(invalid("--levels: cut at least one query below the root (1 or 2)"));
+    }
+    let cut = Cut { levels, mode: CutMode::List(Mutex::new(Vec::new())) };
+    walk_with_cut(problem, tie, domain, None, Some(&cut));
+    let CutMode::List(keys) = cut.mode else { unreachable!("built as a listing") };
+    let mut keys = keys.into_inner().unwrap_or_else(|e| e.into_inner());
+    keys.sort();
+    if let Some(w) = keys.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(invalid(format!("two units share the key {:?}; choose another --levels", w[0].0)));
+    }
+    Ok(keys)
+}
+
+/// The identity of the run of `problem` with `tie` on `domain` cut at `levels`.
+pub fn run_id<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    levels: usize,
+    units: &[(String, u64)],
+) -> CurveRunId {
+    CurveRunId {
+        program: "renyi-search".into(),
+        version: crate::VERSION.into(),
+        problem: problem.name(),
+        tie_rule: tie.to_string(),
+        domain: domain_text(domain),
+        levels,
+        units: units.len() as u64,
+        unit_codes: units.iter().map(|u| u.1).sum(),
+    }
+}
+
+/// Runs this process's part of a curve unit run and merges when every unit is known.
+/// `progress` gets (units evaluated, units to evaluate in this process).
+pub fn run_curve_units<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    run: &CurveUnitRun,
+    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+) -> Result<CurveUnits> {
+    let lock = lock_checkpoint(Some(run.checkpoint))?;
+    let units = list_units(problem, tie, domain, run.levels)?;
+    let id = run_id(problem, tie, domain, run.levels, &units);
+    let codes_of: HashMap<&str, u64> = units.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+    let mut known: HashMap<String, UnitSteps> = HashMap::new();
+    let mut fresh = true;
+    for path in std::iter::once(&run.checkpoint.to_path_buf()).chain(run.with) {
+        let Some((theirs, records)) = read_run_file(path)? else { continue };
+        if theirs != id {
+            return Err(invalid(format!(
+                "{} belongs to another run ({} {} {} levels {} {} units, version {}); this run is {} {} {} levels {} {} units, version {}",
+                path.display(),
+                theirs.problem,
+                theirs.tie_rule,
+                theirs.domain,
+                theirs.levels,
+                theirs.units,
+                theirs.version,
+                id.problem,
+                id.tie_rule,
+                id.domain,
+                id.levels,
+                id.units,
+                id.version
+            )));
+        }
+        fresh &= path != run.checkpoint;
+        for r in records {
+            add_record(&mut known, &codes_of, r, path)?;
+        }
+    }
+    let todo: HashSet<String> = units
+        .iter()
+        .enumerate()
+        .filter(|(i, (key, _))| *i as u64 % run.shard.count == run.shard.index && !known.contains_key(key))
+        .map(|(_, (key, _))| key.clone())
+        .collect();
+    let evaluated = todo.len() as u64;
+    if !todo.is_empty() {
+        let file = prepare(lock, run.checkpoint, &id, fresh)?;
+        let finished = evaluate(problem, tie, domain, run.levels, &todo, file, run.checkpoint, progress)?;
+        for r in finished {
+            add_record(&mut known, &codes_of, r, run.checkpoint)?;
+        }
+    }
+    let (unit_codes, known_codes) = (id.unit_codes, known.values().map(|r| r.codes).sum());
+    if (known.len() as u64) < id.units {
+        return Ok(CurveUnits::Incomplete {
+            units: id.units,
+            known: known.len() as u64,
+            unit_codes,
+            known_codes,
+            evaluated,
+        });
+    }
+    let curve = merge(problem, tie, domain, run.levels, &known)?;
+    Ok(CurveUnits::Complete { curve, units: id.units, evaluated })
+}
+
+/// Adds a record after checking it belongs to a unit of the run, with the
+/// unit's codes, and agrees with an earlier record of the same unit.
+fn add_record(
+    known: &mut HashMap<String, UnitSteps>,
+    codes_of: &HashMap<&str, u64>,
+    r: UnitSteps,
+    path: &Path,
+) -> Result<()> {
+    let bad = |what: String| invalid(format!("{}: unit {:?}: {what}", path.display(), r.key));
+    match codes_of.get(r.key.as_str()) {
+        None => return Err(bad("no unit of this run has this key".into())),
+        Some(&n) if n != r.codes => return Err(bad(format!("recorded with {} codes; the unit has {n}", r.codes))),
+        _ => {}
+    }
+    if let Some(earlier) = known.get(&r.key) {
+        let same = serde_json::to_string(&earlier.steps).ok() == serde_json::to_string(&r.steps).ok()
+            && serde_json::to_string(&earlier.points).ok() == serde_json::to_string(&r.points).ok();
+        return if same { Ok(()) } else { Err(bad("recorded twice with different results".into())) };
+    }
+    unit_steps(&r).map_err(bad)?;
+    known.insert(r.key.clone(), r);
+    Ok(())
+}
+
+/// Opens the checkpoint for appending, with the run's header if it is new.
+fn prepare(lock: Option<std::fs::File>, path: &Path, id: &CurveRunId, fresh: bool) -> Result<std::fs::File> {
+    let io = |e| Error::Io { path: path.display().to_string(), source: e };
+    let mut file = lock.ok_or_else(|| invalid("a unit run needs --checkpoint"))?;
+    if fresh || file.metadata().map_err(io)?.len() == 0 {
+        if file.metadata().map_err(io)?.len() != 0 {
+            return Err(invalid(format!("{}: not a run file of this program", path.display())));
+        }
+        writeln!(file, "{}", checked_line(id)).map_err(io)?;
+    } else if !ends_with_newline(path).map_err(io)? {
+        // The last record was cut off by a kill: drop the fragment (the unit
+        // is evaluated again), so that every line of the file stays whole.
+        let text = std::fs::read(path).map_err(io)?;
+        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        file.set_len(keep as u64).map_err(io)?;
+    }
+    Ok(file)
+}
+
+/// Evaluates the units in `todo`, appending each record to `file` as it finishes.
+#[allow(clippy::too_many_arguments)]
+fn evaluate<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    levels: usize,
+    todo: &HashSet<String>,
+    file: std::fs::File,
+    path: &Path,
+    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+) -> Result<Vec<UnitSteps>> {
+    use super::point::UNCERTIFIED;
+    use crate::score::FLOAT_DECIDED_NEAR_TIES;
+    let clock = std::time::Instant::now();
+    let session_started =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+    let (unc0, float0) = (UNCERTIFIED.load(Ordering::Relaxed), FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed));
+    let log = Mutex::new((file, Vec::<UnitSteps>::new(), None::<Error>));
+    let total = todo.len() as u64;
+    let finished = |key: &str, codes: u64, steps: &NodeSteps, started: std::time::Instant| {
+        let mut r = unit_record(key, codes, steps);
+        r.seconds = started.elapsed().as_secs_f64();
+        r.session_started = session_started;
+        r.session_seconds = clock.elapsed().as_secs_f64();
+        r.session_uncertified = UNCERTIFIED.load(Ordering::Relaxed) - unc0;
+        r.session_float_ties = FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed) - float0;
+        let line = checked_line(&r);
+        let mut guard = log.lock().unwrap_or_else(|e| e.into_inner());
+        let (file, done, error) = &mut *guard;
+        if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
+            error.get_or_insert(Error::Io { path: path.display().to_string(), source: e });
+        }
+        done.push(r);
+        if let Some(report) = progress {
+            report(done.len() as u64, total);
+        }
+    };
+    let cut = Cut { levels, mode: CutMode::Evaluate { todo, finished: &finished } };
+    walk_with_cut(problem, tie, domain, None, Some(&cut));
+    drop(cut);
+    let (_, done, error) = log.into_inner().unwrap_or_else(|e| e.into_inner());
+    match error {
+        Some(e) => Err(e),
+        None => Ok(done),
+    }
+}
+
+/// The curve from the units' step functions.
+fn merge<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    levels: usize,
+    known: &HashMap<String, UnitSteps>,
+) -> Result<Curve> {
+    let steps: HashMap<String, NodeSteps> = known
+        .iter()
+        .map(|(k, r)| Ok((k.clone(), unit_steps(r).map_err(|e| invalid(format!("unit {k:?}: {e}")))?)))
+        .collect::<Result<_>>()?;
+    let cut = Cut { levels, mode: CutMode::Lookup { known: &steps, missing: Mutex::new(Vec::new()) } };
+    let progress: Option<ProgressFn> = None;
+    let mut curve = walk_with_cut(problem, tie, domain, progress, Some(&cut));
+    if let CutMode::Lookup { missing, .. } = &cut.mode {
+        let missing = missing.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(key) = missing.first() {
+            return Err(invalid(format!("the merge met a unit no file holds: {key:?} ({} in all)", missing.len())));
+        }
+    }
+    // Work done in the units' sessions: per session, its counters at its last record.
+    let mut sessions: HashMap<u64, (f64, u64, u64)> = HashMap::new();
+    for r in known.values() {
+        let s = sessions.entry(r.session_started.to_bits()).or_default();
+        *s = (s.0.max(r.session_seconds), s.1.max(r.session_uncertified), s.2.max(r.session_float_ties));
+    }
+    for (seconds, uncertified, float_ties) in sessions.values() {
+        curve.seconds += seconds;
+        curve.uncertified += uncertified;
+        curve.float_decided_near_ties += float_ties;
+    }
+    Ok(curve)
+}

@@ -1,0 +1,114 @@
+//! Curves as work-unit runs (issue 25 item 5): cut below the first levels,
+//! evaluated in shards, resumed after a kill and merged, a unit run gives
+//! exactly the curve of one process; edited and foreign run files are refused.
+
+use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
+use renyi_search::curve::{Curve, Domain, Point, curve};
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::search::units::Shard;
+use renyi_search::search::{SearchProblem, TieRule};
+use std::path::{Path, PathBuf};
+
+fn full() -> Domain {
+    Domain::closed(Point::zero(), Point::infinity())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("renyi-curve-units-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every segment: its span as text, its exact total and its first queries.
+fn fingerprint(c: &Curve) -> Vec<String> {
+    c.segments.iter().map(|s| format!("{:?} {} {:?}", describe(&s.span), s.total(), s.first_queries)).collect()
+}
+
+fn describe(span: &renyi_search::curve::Span) -> String {
+    match span {
+        renyi_search::curve::Span::At(p) => format!("at {p}"),
+        renyi_search::curve::Span::Open(a, b) => format!("({a}, {b})"),
+    }
+}
+
+fn run<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, shard: &str, file: &Path, with: &[PathBuf]) -> CurveUnits {
+    let run = CurveUnitRun { levels, shard: shard.parse::<Shard>().unwrap(), checkpoint: file, with };
+    run_curve_units(p, tie, &full(), &run, None).unwrap()
+}
+
+fn complete(r: CurveUnits) -> Curve {
+    match r {
+        CurveUnits::Complete { curve, .. } => curve,
+        CurveUnits::Incomplete { known, units, .. } => panic!("incomplete: {known} of {units} units"),
+    }
+}
+
+#[test]
+fn sharded_and_resumed_unit_runs_give_the_one_process_curve() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    for tie in [TieRule::lex(), TieRule::mix()] {
+        let whole = curve(&mm, tie, &full(), None);
+        for levels in [1, 2] {
+            let dir = scratch(&format!("{tie}-{levels}"));
+            let units = list_units(&mm, tie, &full(), levels).unwrap();
+            assert!(units.len() > 3, "{tie} levels {levels}: {} units", units.len());
+            // Shard 0 of 2 alone: incomplete, with its share of units known.
+            let (a, b) = (dir.join("a.units"), dir.join("b.units"));
+            match run(&mm, tie, levels, "0/2", &a, &[]) {
+                CurveUnits::Incomplete { known, units: n, .. } => assert_eq!(known, n.div_ceil(2)),
+                CurveUnits::Complete { .. } => panic!("one shard of two cannot complete"),
+            }
+            // Shard 1 of 2, cut off by a kill inside its last record: the
+            // rerun evaluates that unit again, reading the other shard, and merges.
+            let r = run(&mm, tie, levels, "1/2", &b, &[]);
+            assert!(matches!(r, CurveUnits::Incomplete { .. }));
+            let text = std::fs::read_to_string(&b).unwrap();
+            std::fs::write(&b, &text[..text.len() - 7]).unwrap();
+            let merged = complete(run(&mm, tie, levels, "1/2", &b, std::slice::from_ref(&a)));
+            assert_eq!(fingerprint(&merged), fingerprint(&whole), "{tie} levels {levels}");
+            assert_eq!(merged.uncertified, 0);
+            // Merging alone (nothing left to do) gives it again.
+            let again = complete(run(&mm, tie, levels, "0/1", &a, std::slice::from_ref(&b)));
+            assert_eq!(fingerprint(&again), fingerprint(&whole));
+        }
+    }
+}
+
+#[test]
+fn edited_or_foreign_run_files_are_refused() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let dir = scratch("tamper");
+    let file = dir.join("run.units");
+    complete(run(&mm, TieRule::lex(), 1, "0/1", &file, &[]));
+    let text = std::fs::read_to_string(&file).unwrap();
+    // A changed depth count in the second record.
+    let lines: Vec<&str> = text.lines().collect();
+    let edited = lines[2].replacen("\"counts\":[\"0\",\"", "\"counts\":[\"0\",\"1", 1);
+    assert_ne!(edited, lines[2]);
+    let mut tampered = lines.clone();
+    tampered[2] = &edited;
+    std::fs::write(&file, tampered.join("\n") + "\n").unwrap();
+    let err = run_curve_units(
+        &mm,
+        TieRule::lex(),
+        &full(),
+        &CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[] },
+        None,
+    )
+    .err()
+    .expect("an edited record is refused");
+    assert!(err.to_string().contains("line 3"), "{err}");
+    // The file of another run (other levels) is refused too.
+    std::fs::write(&file, &text).unwrap();
+    let err = run_curve_units(
+        &mm,
+        TieRule::lex(),
+        &full(),
+        &CurveUnitRun { levels: 2, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[] },
+        None,
+    )
+    .err()
+    .expect("another run's file is refused");
+    assert!(err.to_string().contains("another run"), "{err}");
+}
