@@ -68,8 +68,13 @@ fn sharded_and_resumed_unit_runs_give_the_one_process_curve() {
             let merged = complete(run(&mm, tie, levels, "1/2", &b, std::slice::from_ref(&a)));
             assert_eq!(fingerprint(&merged), fingerprint(&whole), "{tie} levels {levels}");
             assert_eq!(merged.uncertified, 0);
-            // Merging alone (nothing left to do) gives it again.
-            let again = complete(run(&mm, tie, levels, "0/1", &a, std::slice::from_ref(&b)));
+            // Merging alone (nothing left to do) gives it again, with the
+            // other file gzip-compressed (as finished parts are kept).
+            let gz = dir.join("b.units.gz");
+            let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            std::io::Write::write_all(&mut enc, &std::fs::read(&b).unwrap()).unwrap();
+            std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+            let again = complete(run(&mm, tie, levels, "0/1", &a, std::slice::from_ref(&gz)));
             assert_eq!(fingerprint(&again), fingerprint(&whole));
         }
     }
@@ -84,7 +89,7 @@ fn edited_or_foreign_run_files_are_refused() {
     let text = std::fs::read_to_string(&file).unwrap();
     // A changed depth count in the second record.
     let lines: Vec<&str> = text.lines().collect();
-    let edited = lines[2].replacen("\"counts\":[\"0\",\"", "\"counts\":[\"0\",\"1", 1);
+    let edited = lines[2].replacen("\"counts\":\"0 ", "\"counts\":\"1 ", 1);
     assert_ne!(edited, lines[2]);
     let mut tampered = lines.clone();
     tampered[2] = &edited;

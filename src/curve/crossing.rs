@@ -47,14 +47,7 @@ pub struct CrossKey {
 impl CrossKey {
     /// D of the key as an exponential polynomial: (base, coefficient), bases ascending.
     fn terms(&self) -> Vec<(u64, i64)> {
-        let mut map: std::collections::BTreeMap<u64, i64> = std::collections::BTreeMap::new();
-        for &c in &self.plus {
-            *map.entry(c).or_default() += 1;
-        }
-        for &c in &self.minus {
-            *map.entry(c).or_default() -= 1;
-        }
-        map.into_iter().filter(|t| t.1 != 0).collect()
+        signed_terms(&self.plus, &self.minus)
     }
 
     /// Whether D of `self` divides D of `other` exactly in the ring of
@@ -102,6 +95,36 @@ impl CrossKey {
             return true;
         }
         self.quotient(other).is_some_and(|q| q.iter().all(|t| t.1 > 0) || q.iter().all(|t| t.1 < 0))
+    }
+}
+
+/// Σ_{c∈plus} c^α − Σ_{c∈minus} c^α as (base, weight), bases ascending:
+/// the run lengths of two sorted multisets with no common element, merged
+/// (a linear merge; this runs for every pair of partitions an envelope meets).
+fn signed_terms(plus: &[u64], minus: &[u64]) -> Vec<(u64, i64)> {
+    fn runs(xs: &[u64], sign: i64) -> impl Iterator<Item = (u64, i64)> + '_ {
+        xs.chunk_by(|a, b| a == b).map(move |r| (r[0], sign * r.len() as i64))
+    }
+    let (mut a, mut b) = (runs(plus, 1).peekable(), runs(minus, -1).peekable());
+    let mut out = Vec::with_capacity(plus.len() + minus.len());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x.0 == y.0 => {
+                let w = x.1 + y.1;
+                let base = x.0;
+                a.next();
+                b.next();
+                if w == 0 {
+                    continue;
+                }
+                (base, w)
+            }
+            (Some(x), Some(y)) => if x.0 < y.0 { a.next() } else { b.next() }.expect("peeked"),
+            (Some(_), None) => a.next().expect("peeked"),
+            (None, Some(_)) => b.next().expect("peeked"),
+            (None, None) => return out,
+        };
+        out.push(next);
     }
 }
 
@@ -172,24 +195,17 @@ impl PairFunction {
         let (kp, km): (Vec<u64>, Vec<u64>) =
             (plus.iter().map(|x| x / g).collect(), minus.iter().map(|x| x / g).collect());
         let key = if kp <= km { CrossKey { plus: kp, minus: km } } else { CrossKey { plus: km, minus: kp } };
-        let mut weights: std::collections::BTreeMap<u64, i64> = std::collections::BTreeMap::new();
-        for &c in &plus {
-            *weights.entry(c).or_default() += 1;
-        }
-        for &c in &minus {
-            *weights.entry(c).or_default() -= 1;
-        }
-        weights.retain(|_, w| *w != 0);
-        let m = *weights.keys().next_back().expect("a non-empty difference");
+        // (base, weight), bases ascending, no weight 0 (plus and minus share no class).
+        let weights = signed_terms(&plus, &minus);
+        let (m, w_top) = *weights.last().expect("a non-empty difference");
         let terms: Vec<(Interval, f64)> = weights
             .iter()
-            .map(|(&b, &w)| (if b == m { Interval::exact(0.0) } else { Interval::ln_ratio(b, m) }, w as f64))
+            .map(|&(b, w)| (if b == m { Interval::exact(0.0) } else { Interval::ln_ratio(b, m) }, w as f64))
             .collect();
-        let signs: Vec<bool> = weights.values().map(|&w| w > 0).collect();
-        let sign_changes = signs.windows(2).filter(|s| s[0] != s[1]).count();
-        let w_top = weights[&m].unsigned_abs() as f64;
-        let rest: f64 = weights.iter().filter(|(b, _)| **b != m).map(|(_, w)| w.unsigned_abs() as f64).sum();
-        let second = weights.keys().rev().nth(1).copied();
+        let sign_changes = weights.windows(2).filter(|s| (s[0].1 > 0) != (s[1].1 > 0)).count();
+        let w_top = w_top.unsigned_abs() as f64;
+        let rest: f64 = weights[..weights.len() - 1].iter().map(|t| t.1.unsigned_abs() as f64).sum();
+        let second = weights.len().checked_sub(2).map(|i| weights[i].0);
         let root_bound = match second {
             Some(b2) if rest > w_top => {
                 // (b2/M)^α · rest < w_top for α > ln(rest/w_top)/ln(M/b2).
@@ -199,8 +215,8 @@ impl PairFunction {
             _ => 0.0,
         }
         .max(1.0 + 1e-9);
-        let zero_at_zero = weights.values().sum::<i64>() == 0;
-        let raw = weights.iter().map(|(&b, &w)| (b, w)).collect();
+        let zero_at_zero = weights.iter().map(|t| t.1).sum::<i64>() == 0;
+        let raw = weights;
         Some(PairFunction { p, q, key: Arc::new(key), terms, raw, sign_changes, root_bound, zero_at_zero })
     }
 

@@ -44,6 +44,8 @@ pub struct UnitSteps {
     pub codes: u64,
     /// Distinct points of the step function; spans refer to them by index.
     pub points: Vec<PointRecord>,
+    /// Distinct outcomes of the step function; spans refer to them by index.
+    pub values: Vec<ValueRecord>,
     pub steps: Vec<StepRecord>,
     /// Wall seconds the unit took (units run side by side, so they overlap).
     pub seconds: f64,
@@ -56,15 +58,18 @@ pub struct UnitSteps {
     pub session_float_ties: u64,
 }
 
-/// One span of a unit's step function and the exact outcome on it.
+/// One span of a unit's step function: one point index (the span is that
+/// point) or two (the open interval between them), then the value index.
+pub type StepRecord = Vec<usize>;
+
+/// An exact outcome: depth counts, penalty points and codes by penalty
+/// points paid, each a space-separated list of integers or fractions p/q.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StepRecord {
-    /// One point index (the span is that point) or two (the open interval).
-    pub span: Vec<usize>,
-    pub counts: Vec<String>,
+pub struct ValueRecord {
+    pub counts: String,
     pub penalty: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub penalised: Vec<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub penalised: String,
 }
 
 /// A point: an exact α, or an enclosure [lo, hi] of a crossing of the pair (p, q).
@@ -88,49 +93,76 @@ pub enum PointRecord {
     },
 }
 
-/// [`Witness`] in a file.
+/// [`Witness`] in a file. Its partitions are left out when they are the
+/// point's pair (`pair` = "pq": below is p, above is q; "qp": the reverse).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct WitnessRecord {
     pub codes: u64,
     pub depth: usize,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub below: Vec<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub above: Vec<u64>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub pair: String,
     pub queries: (String, String),
 }
 
+/// A partition in descending order (as a witness holds it).
+fn descending(xs: &[u64]) -> Vec<u64> {
+    let mut v = xs.to_vec();
+    v.sort_unstable_by(|a, b| b.cmp(a));
+    v
+}
+
 impl WitnessRecord {
-    fn of(w: &Witness) -> WitnessRecord {
+    fn of(w: &Witness, pair: Option<(&[u64], &[u64])>) -> WitnessRecord {
+        let (below, above) = (descending(&w.below), descending(&w.above));
+        let order = pair.and_then(|(p, q)| {
+            let (p, q) = (descending(p), descending(q));
+            if below == p && above == q {
+                Some("pq")
+            } else if below == q && above == p {
+                Some("qp")
+            } else {
+                None
+            }
+        });
+        let (below, above) =
+            if order.is_some() { (Vec::new(), Vec::new()) } else { (w.below.clone(), w.above.clone()) };
         WitnessRecord {
             codes: w.codes,
             depth: w.depth,
-            below: w.below.clone(),
-            above: w.above.clone(),
+            below,
+            above,
+            pair: order.unwrap_or_default().to_string(),
             queries: w.queries.clone(),
         }
     }
 
-    fn witness(&self) -> Arc<Witness> {
-        Arc::new(Witness {
-            codes: self.codes,
-            depth: self.depth,
-            below: self.below.clone(),
-            above: self.above.clone(),
-            queries: self.queries.clone(),
-        })
+    fn witness(&self, pair: Option<(&[u64], &[u64])>) -> std::result::Result<Arc<Witness>, String> {
+        let (below, above) = match (self.pair.as_str(), pair) {
+            ("", _) => (self.below.clone(), self.above.clone()),
+            ("pq", Some((p, q))) => (descending(p), descending(q)),
+            ("qp", Some((p, q))) => (descending(q), descending(p)),
+            (other, _) => return Err(format!("witness pair {other:?} does not name the point's partitions")),
+        };
+        Ok(Arc::new(Witness { codes: self.codes, depth: self.depth, below, above, queries: self.queries.clone() }))
     }
 }
 
 fn point_record(p: &Point) -> PointRecord {
-    let witness = p.witness().map(|w| WitnessRecord::of(w));
     match p {
-        Point::Exact { alpha, .. } => PointRecord::Exact { alpha: alpha.to_string(), witness },
+        Point::Exact { alpha, .. } => {
+            PointRecord::Exact { alpha: alpha.to_string(), witness: p.witness().map(|w| WitnessRecord::of(w, None)) }
+        }
         Point::Root { root, .. } => PointRecord::Root {
             lo: format!("{:?}", root.at.lo),
             hi: format!("{:?}", root.at.hi),
             p: root.pair.p.clone(),
             q: root.pair.q.clone(),
             certified: root.certified,
-            witness,
+            witness: p.witness().map(|w| WitnessRecord::of(w, Some((&root.pair.p, &root.pair.q)))),
         },
     }
 }
@@ -146,7 +178,7 @@ fn point_of(r: &PointRecord) -> std::result::Result<Point, String> {
             let alpha = alpha.parse().map_err(|_| format!("point {alpha:?} is not an α"))?;
             let p = Point::exact(alpha);
             Ok(match witness {
-                Some(w) => p.with_witness(w.witness()),
+                Some(w) => p.with_witness(w.witness(None)?),
                 None => p,
             })
         }
@@ -172,7 +204,7 @@ fn point_of(r: &PointRecord) -> std::result::Result<Point, String> {
             let point =
                 Point::Root { root: Arc::new(Root { at, pair: Arc::new(pair), certified: *certified }), witness: None };
             Ok(match witness {
-                Some(w) => point.with_witness(w.witness()),
+                Some(w) => point.with_witness(w.witness(Some((p, q)))?),
                 None => point,
             })
         }
@@ -182,31 +214,41 @@ fn point_of(r: &PointRecord) -> std::result::Result<Point, String> {
 /// The record of a unit's step function (`session_*` and `seconds` filled by the caller).
 pub fn unit_record(key: &str, codes: u64, steps: &Steps<Arc<Outcome>>) -> UnitSteps {
     let mut points: Vec<PointRecord> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut id = |p: &Point| {
+    let mut point_index: HashMap<String, usize> = HashMap::new();
+    let mut point_id = |p: &Point| {
         let record = point_record(p);
         let text = serde_json::to_string(&record).unwrap_or_default();
-        *index.entry(text).or_insert_with(|| {
+        *point_index.entry(text).or_insert_with(|| {
             points.push(record);
             points.len() - 1
+        })
+    };
+    let mut values: Vec<ValueRecord> = Vec::new();
+    let mut value_index: HashMap<(String, String, String), usize> = HashMap::new();
+    let mut value_id = |o: &Outcome| {
+        let (counts, penalty) = o.to_strings();
+        let key = (counts.join(" "), penalty, o.penalised_strings().join(" "));
+        *value_index.entry(key.clone()).or_insert_with(|| {
+            values.push(ValueRecord { counts: key.0, penalty: key.1, penalised: key.2 });
+            values.len() - 1
         })
     };
     let steps = steps
         .iter()
         .map(|(span, outcome)| {
-            let span = match span {
-                Span::At(p) => vec![id(p)],
-                Span::Open(a, b) => vec![id(a), id(b)],
+            let mut record = match span {
+                Span::At(p) => vec![point_id(p)],
+                Span::Open(a, b) => vec![point_id(a), point_id(b)],
             };
-            let (counts, penalty) = outcome.to_strings();
-            let penalised = outcome.penalised_strings();
-            StepRecord { span, counts, penalty, penalised }
+            record.push(value_id(outcome));
+            record
         })
         .collect();
     UnitSteps {
         key: key.to_string(),
         codes,
         points,
+        values,
         steps,
         seconds: 0.0,
         session_started: 0.0,
@@ -221,23 +263,33 @@ pub fn unit_record(key: &str, codes: u64, steps: &Steps<Arc<Outcome>>) -> UnitSt
 pub fn unit_steps(r: &UnitSteps) -> std::result::Result<Steps<Arc<Outcome>>, String> {
     let points: Vec<Point> = r.points.iter().map(point_of).collect::<std::result::Result<_, _>>()?;
     let get = |i: usize| points.get(i).cloned().ok_or(format!("point index {i} out of range"));
+    let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let codes = crate::search::outcome::Exact::from_integer(r.codes.into());
+    let values: Vec<Arc<Outcome>> = r
+        .values
+        .iter()
+        .map(|v| {
+            let o = Outcome::from_strings(&words(&v.counts), &v.penalty, &words(&v.penalised))
+                .ok_or("a value does not parse as exact")?;
+            if o.codes() != codes {
+                return Err(format!(
+                    "a value's depth counts add up to {}, not the unit's {} codes",
+                    o.codes(),
+                    r.codes
+                ));
+            }
+            Ok(Arc::new(o))
+        })
+        .collect::<std::result::Result<_, String>>()?;
+    let value = |i: usize| values.get(i).cloned().ok_or(format!("value index {i} out of range"));
     let mut out = Vec::with_capacity(r.steps.len());
     for s in &r.steps {
-        let span = match s.span[..] {
-            [i] => Span::At(get(i)?),
-            [i, j] => Span::Open(get(i)?, get(j)?),
-            _ => return Err("a span has neither one nor two points".into()),
+        let step = match s[..] {
+            [i, v] => (Span::At(get(i)?), value(v)?),
+            [i, j, v] => (Span::Open(get(i)?, get(j)?), value(v)?),
+            _ => return Err("a step has neither one nor two points and a value".into()),
         };
-        let outcome =
-            Outcome::from_strings(&s.counts, &s.penalty, &s.penalised).ok_or("a value does not parse as exact")?;
-        if outcome.codes() != crate::search::outcome::Exact::from_integer(r.codes.into()) {
-            return Err(format!(
-                "a span's depth counts add up to {}, not the unit's {} codes",
-                outcome.codes(),
-                r.codes
-            ));
-        }
-        out.push((span, Arc::new(outcome)));
+        out.push(step);
     }
     Ok(out)
 }
@@ -255,15 +307,25 @@ fn parse_checked<T: for<'de> Deserialize<'de>>(line: &str) -> Option<T> {
     (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
 }
 
-/// Reads a run file: its identity and its records (a damaged record is an
+/// Reads a run file (plain or gzip-compressed): its identity and its records (a damaged record is an
 /// error naming the file and line, except a last line cut off by a kill).
 /// An empty or missing file gives `None`.
 pub fn read_run_file(path: &Path) -> Result<Option<(CurveRunId, Vec<UnitSteps>)>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+    let io = |e| crate::error::Error::Io { path: path.display().to_string(), source: e };
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(crate::error::Error::Io { path: path.display().to_string(), source: e }),
+        Err(e) => return Err(io(e)),
     };
+    // A finished part of a run may be kept gzip-compressed (about 10× smaller).
+    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut out).map_err(io)?;
+        out
+    } else {
+        bytes
+    };
+    let text = String::from_utf8(bytes).map_err(|_| invalid(format!("{}: not a text file", path.display())))?;
     if text.is_empty() {
         return Ok(None);
     }

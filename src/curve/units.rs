@@ -98,6 +98,12 @@ pub fn run_curve_units<P: SearchProblem>(
     run: &CurveUnitRun,
     progress: Option<&(dyn Fn(u64, u64) + Sync)>,
 ) -> Result<CurveUnits> {
+    if std::fs::read(run.checkpoint).is_ok_and(|b| b.starts_with(&[0x1f, 0x8b])) {
+        return Err(invalid(format!(
+            "{} is compressed: give it with --with and start a new --checkpoint",
+            run.checkpoint.display()
+        )));
+    }
     let lock = lock_checkpoint(Some(run.checkpoint))?;
     let units = list_units(problem, tie, domain, run.levels)?;
     let id = run_id(problem, tie, domain, run.levels, &units);
@@ -173,7 +179,8 @@ fn add_record(
     }
     if let Some(earlier) = known.get(&r.key) {
         let same = serde_json::to_string(&earlier.steps).ok() == serde_json::to_string(&r.steps).ok()
-            && serde_json::to_string(&earlier.points).ok() == serde_json::to_string(&r.points).ok();
+            && serde_json::to_string(&earlier.points).ok() == serde_json::to_string(&r.points).ok()
+            && serde_json::to_string(&earlier.values).ok() == serde_json::to_string(&r.values).ok();
         return if same { Ok(()) } else { Err(bad("recorded twice with different results".into())) };
     }
     unit_steps(&r).map_err(bad)?;
