@@ -227,6 +227,20 @@ fn recorded_units_recheck_exactly_and_tampered_ones_do_not() {
     altered.penalty = if altered.penalty == "12345/7" { "0".into() } else { "12345/7".into() };
     let check = recheck_unit(&g, mix, &altered, plain).unwrap();
     assert!(!check.agrees);
+    // The check names what differs, with both values.
+    assert_eq!(check.differences.len(), 1, "{:?}", check.differences);
+    assert_eq!(check.differences[0].0, "penalty points");
+    assert_eq!(check.differences[0].1, altered.penalty);
+    assert_eq!(check.differences[0].2, unit.penalty);
+    if let Some(split) = &unit.penalised {
+        let mut changed = unit.clone();
+        let mut split = split.clone();
+        split.push("1".into());
+        changed.penalised = Some(split.clone());
+        let check = recheck_unit(&g, mix, &changed, plain).unwrap();
+        let p = split.len() - 1;
+        assert_eq!(check.differences, vec![(format!("codes paying {p} penalty points"), "1".into(), "0".into())]);
+    }
     altered = unit.clone();
     altered.codes += 1;
     assert!(recheck_unit(&g, mix, &altered, plain).unwrap_err().to_string().contains("codes"));

@@ -105,7 +105,9 @@ pub(super) fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Pat
         let verdict = if check.agrees {
             "agrees exactly".to_string()
         } else {
-            format!("DIFFERS: recorded mean {recorded:.9}, recomputed {recomputed:.9}")
+            let fields: Vec<String> =
+                check.differences.iter().map(|(what, a, b)| format!("{what}: recorded {a}, recomputed {b}")).collect();
+            format!("DIFFERS (mean recorded {recorded:.9}, recomputed {recomputed:.9}) in {}", fields.join("; "))
         };
         println!(
             "unit {index} {:?} {:?}: {} codes, mean {recomputed:.6}, {verdict} ({:.1} s)",

@@ -39,6 +39,9 @@ pub struct UnitCheck {
     pub recomputed_total: Exact,
     /// Depth counts, penalty and penalty split (where recorded) all equal.
     pub agrees: bool,
+    /// Where the recomputation differs: (field, recorded, recomputed), e.g.
+    /// ("codes paying 2 penalty points", "7/3", "8/3").
+    pub differences: Vec<(String, String, String)>,
     pub seconds: f64,
 }
 
@@ -70,14 +73,29 @@ pub fn recheck_unit<P: SearchProblem>(
         )));
     }
     let (counts, penalty) = outcome.to_strings();
-    let same_counts = trimmed(&counts) == trimmed(&record.depth_counts);
-    let same_split = record.penalised.as_ref().is_none_or(|p| trimmed(p) == trimmed(&outcome.penalised_strings()));
+    let mut differences = Vec::new();
+    let mut compare = |what: &dyn Fn(usize) -> String, recorded: &[String], recomputed: &[String]| {
+        for i in 0..recorded.len().max(recomputed.len()) {
+            let zero = "0".to_string();
+            let (a, b) = (recorded.get(i).unwrap_or(&zero), recomputed.get(i).unwrap_or(&zero));
+            if a != b {
+                differences.push((what(i), a.clone(), b.clone()));
+            }
+        }
+    };
+    compare(&|d| format!("codes at depth {d}"), &record.depth_counts, &counts);
+    compare(&|_| "penalty points".to_string(), std::slice::from_ref(&record.penalty), std::slice::from_ref(&penalty));
+    if let Some(split) = &record.penalised {
+        compare(&|p| format!("codes paying {p} penalty points"), split, &outcome.penalised_strings());
+    }
+    let agrees = differences.is_empty();
     Ok(UnitCheck {
         index: record.index,
         codes: record.codes,
         recorded_total: recorded_total(record)?,
         recomputed_total: outcome.total(),
-        agrees: same_counts && same_split && penalty == record.penalty,
+        agrees,
+        differences,
         seconds: clock.elapsed().as_secs_f64(),
     })
 }
@@ -127,9 +145,4 @@ pub fn check_header<P: SearchProblem>(problem: &P, strategy: Strategy, header: &
 fn recorded_total(record: &UnitRecord) -> Result<Exact> {
     let outcome = Outcome::from_strings(&record.depth_counts, &record.penalty, &[]);
     outcome.map(|o| o.total()).ok_or_else(|| invalid(format!("unit {}: unreadable values", record.index)))
-}
-
-fn trimmed(values: &[String]) -> &[String] {
-    let end = values.iter().rposition(|v| v != "0").map_or(0, |i| i + 1);
-    &values[..end]
 }
