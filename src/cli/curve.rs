@@ -280,7 +280,7 @@ fn model_report<M: SizeModel>(
     let kind = if matches!(tie, Tie::Lex) { TieBreak::Lex } else { TieBreak::Mix };
     let clock = std::time::Instant::now();
     let c = model_curve(model, kind, size, &domain, None)?;
-    Ok(CurveReport::of_model(&c, Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())))
+    Ok(c.report(Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())))
 }
 
 fn emit(report: &CurveReport, out: &CurveArgs) -> Result<()> {

@@ -5,7 +5,7 @@ use super::*;
 pub(super) fn verify_file(path: &std::path::Path) -> Result<()> {
     let text = std::fs::read_to_string(path)
         .map_err(|source| renyi_search::error::Error::Io { path: path.display().to_string(), source })?;
-    let file: StrategyFile =
+    let file: StrategyFile<GameSpec> =
         serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a strategy file: {e}", path.display())))?;
     let checked = match &file.game {
         GameSpec::Mastermind { pegs, colors, distinct } => {

@@ -3,7 +3,6 @@
 use super::point::{Point, Witness};
 use super::steps::Span;
 use super::walk::Curve;
-use crate::models::curve::ModelCurve;
 use crate::output::Provenance;
 use crate::search::outcome::{Exact, exact_f64, exact_string};
 use serde::Serialize;
@@ -171,21 +170,20 @@ impl CurveReport {
         finish(header, rows, totals)
     }
 
-    /// The report of a size-model curve.
-    pub fn of_model(c: &ModelCurve, provenance: Provenance) -> CurveReport {
-        let rows =
-            c.segments.iter().map(|(span, total, played)| row(span, total, c.size, None, played.clone())).collect();
-        let totals = c.segments.iter().map(|s| s.1.clone()).collect();
-        let tie = format!("{:?}", c.tie).to_uppercase();
-        let header = Header {
-            provenance,
-            game: format!("{} |C| = {}", c.name, c.size),
-            tie_rule: tie,
-            codes: c.size,
-            domain: domain_text(&c.domain),
-            nodes: 0,
-            uncertified: c.uncertified,
-        };
+    /// The report of a curve given as (span, exact total, what is played
+    /// there) on `domain` (size-model curves: [`crate::models::curve`]).
+    pub fn of_totals(
+        game: String,
+        tie_rule: String,
+        codes: u64,
+        domain: &super::steps::Domain,
+        segments: &[(Span, Exact, Vec<String>)],
+        uncertified: u64,
+        provenance: Provenance,
+    ) -> CurveReport {
+        let rows = segments.iter().map(|(span, total, played)| row(span, total, codes, None, played.clone())).collect();
+        let totals = segments.iter().map(|s| s.1.clone()).collect();
+        let header = Header { provenance, game, tie_rule, codes, domain: domain_text(domain), nodes: 0, uncertified };
         finish(header, rows, totals)
     }
 

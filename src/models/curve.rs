@@ -26,6 +26,21 @@ pub struct ModelCurve {
     pub seconds: f64,
 }
 
+impl ModelCurve {
+    /// The curve's report (as for the games' curves).
+    pub fn report(&self, provenance: crate::output::Provenance) -> crate::curve::report::CurveReport {
+        crate::curve::report::CurveReport::of_totals(
+            format!("{} |C| = {}", self.name, self.size),
+            format!("{:?}", self.tie).to_uppercase(),
+            self.size,
+            &self.domain,
+            &self.segments,
+            self.uncertified,
+            provenance,
+        )
+    }
+}
+
 fn int(x: u64) -> Exact {
     Exact::from_integer(BigInt::from(x))
 }

@@ -63,16 +63,8 @@ pub fn perfect_totals_recursive(width: u64, upto: u64) -> Vec<u64> {
     t.swap_remove(a)
 }
 
-/// Perfect total T(m) by the closed form of the equal-weight a-ary Huffman tree.
+/// Perfect total T(m) by the closed form of the equal-weight a-ary Huffman
+/// tree ([`crate::search::bounds::huffman_total`]).
 pub fn perfect_total_closed(width: u64, m: u64) -> u64 {
-    if m <= 1 {
-        return 0;
-    }
-    let (mut d, mut power) = (0u64, 1u64);
-    while power.saturating_mul(width) <= m {
-        power *= width;
-        d += 1;
-    }
-    let extra = m - power;
-    d * m + extra + extra.div_ceil(width - 1)
+    crate::search::bounds::huffman_total(width, m)
 }

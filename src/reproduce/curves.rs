@@ -122,7 +122,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
     for (stem, tie) in [("wurzel-1000-lex", TieBreak::Lex), ("wurzel-1000-mix", TieBreak::Mix)] {
         let (started, clock) = (SystemTime::now(), Instant::now());
         let c = model_curve(&Wurzel, tie, 1000, &full(), None)?;
-        let report = CurveReport::of_model(&c, provenance(stem, started, clock));
+        let report = c.report(provenance(stem, started, clock));
         all.push(Computed {
             stem: stem.into(),
             report,
@@ -133,7 +133,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
         let stem = format!("free-w{width}-1000-lex");
         let (started, clock) = (SystemTime::now(), Instant::now());
         let c = model_curve(&FreeSearch::new(width)?, TieBreak::Lex, 1000, &full(), None)?;
-        let report = CurveReport::of_model(&c, provenance(&stem, started, clock));
+        let report = c.report(provenance(&stem, started, clock));
         all.push(Computed {
             stem,
             report,

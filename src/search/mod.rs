@@ -3,6 +3,7 @@
 //! [`problem::SearchProblem`]; there is one analysis loop for all of them.
 
 pub mod analysis;
+pub mod bounds;
 pub mod fasthash;
 pub mod memo;
 pub mod outcome;

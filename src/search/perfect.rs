@@ -9,15 +9,15 @@
 //!   the k-th query, so T(m) ≥ Σ_k k·n_k with n_k greedily b^{k−1}
 //!   (the thesis' 1·1 + 13·2 + 13²·3 + … bound);
 //! - games without one (Beams): a tree with m leaves and at most b children per
-//!   node, T(m) ≥ the equal-weight b-ary Huffman total ([`perfect_total_closed`]).
+//!   node, T(m) ≥ the equal-weight b-ary Huffman total ([`huffman_total`]).
 //!
 //! Queries are tried in order of their bound (then H_1), a transposition table
 //! stores exact values and proven lower bounds per (state, set), and tied first
 //! queries of one symmetry class are searched once.
 
+use super::bounds::huffman_total;
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::{batch_counts, class_sizes};
-use crate::models::free::perfect_total_closed;
 use dashmap::DashMap;
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
@@ -117,7 +117,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             }
             total
         } else {
-            perfect_total_closed(b.max(2), m)
+            huffman_total(b.max(2), m)
         }
     }
 

@@ -58,11 +58,12 @@ fn export_node<P: Replay>(
     Ok(TreeNode::Ask { query: q, label: problem.query_label(q), children })
 }
 
-/// A strategy file: the game, the claimed total, provenance, and the tree.
+/// A strategy file: the game (`G`: whatever the game layer writes to rebuild
+/// it, e.g. `games::GameSpec`), the claimed total, provenance, and the tree.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StrategyFile {
+pub struct StrategyFile<G> {
     #[serde(flatten)]
-    pub game: crate::games::GameSpec,
+    pub game: G,
     pub codes: u64,
     pub total: u64,
     pub program: String,
