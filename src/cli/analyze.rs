@@ -45,6 +45,7 @@ pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {
         BeamsPenalty::None => Penalty::None,
     };
     let strategy = Strategy::new(alpha, column.tie_rule());
+    check_modes(b)?;
     if let Some(file) = &b.recheck {
         return recheck_units(&g, strategy, file, b);
     }
@@ -56,6 +57,29 @@ pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {
     }
     let result = analyze(&g, strategy, RunOptions::with_progress(b.output.progress));
     emit(&result, &b.output)
+}
+
+/// Refuses flags that the chosen mode of `analyze beams` would ignore: every
+/// flag either works or is rejected in its combination (hardening item 8).
+fn check_modes(b: &BeamsArgs) -> Result<()> {
+    let units_mode = b.shard.is_some() || b.checkpoint.is_some();
+    let clash = |a: &str, c: &str| Err(invalid(format!("{a} cannot be combined with {c}")));
+    if !b.after.is_empty() {
+        if units_mode || b.recheck.is_some() || !b.units.is_empty() {
+            return clash("--after (one subtree)", "--shard, --checkpoint, --recheck or --units");
+        }
+    } else if b.recheck.is_some() {
+        if units_mode || b.output.out.is_some() || b.output.json {
+            return clash("--recheck", "--shard, --checkpoint, --out or --json");
+        }
+    } else if !b.units.is_empty() {
+        return Err(invalid("--units names the units to recheck: give the run file with --recheck FILE"));
+    } else if b.no_merge {
+        return Err(invalid("--no-merge belongs to --recheck and --after (the plain walk of a subtree)"));
+    } else if units_mode && b.output.json {
+        return clash("--json", "a work-unit run (--shard/--checkpoint; write the shard file with --out)");
+    }
+    Ok(())
 }
 
 /// `analyze beams --after …`: the subtree below the given steps.
@@ -72,7 +96,34 @@ pub(super) fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Res
     let options = RunOptions { merge_equivalent: !b.no_merge, progress: b.output.progress, ..RunOptions::default() };
     let outcome = outcome_after(g, strategy, &steps, options)?;
     let (codes, total) = (outcome.codes(), outcome.total());
-    let mean = if exact_f64(&codes) > 0.0 { exact_f64(&total) / exact_f64(&codes) } else { f64::NAN };
+    if exact_f64(&codes) == 0.0 {
+        return Err(invalid(format!("--after {}: no code gives these answers", b.after.join(","))));
+    }
+    let mean = exact_f64(&total) / exact_f64(&codes);
+    if b.output.json || b.output.out.is_some() {
+        let value = serde_json::json!({
+            "problem": g.name(),
+            "alpha": strategy.score.alpha().to_string(),
+            "tie_rule": strategy.tie.to_string(),
+            "after": b.after,
+            "merge_equivalent": !b.no_merge,
+            "codes": exact_string(&codes),
+            "total": exact_string(&total),
+            "mean": mean,
+            "depth_counts": outcome.to_strings().0,
+            "penalty": outcome.to_strings().1,
+            "penalised": outcome.penalised_strings(),
+            "seconds": clock.elapsed().as_secs_f64(),
+            "version": renyi_search::VERSION,
+        });
+        return match &b.output.out {
+            Some(path) => write_json(path, &value),
+            None => {
+                println!("{}", serde_json::to_string_pretty(&value).unwrap_or_default());
+                Ok(())
+            }
+        };
+    }
     println!("{} — H_{} {} after {}", g.name(), strategy.score.alpha(), strategy.tie, b.after.join(","));
     println!(
         "  codes {}, total {} (depths from the root), mean {mean:.9}, penalty {}",
