@@ -709,3 +709,34 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
     let (low, high) = (interval[0].as_f64().unwrap(), interval[1].as_f64().unwrap());
     assert!(low <= mean && mean <= high, "exact mean {mean} outside the Monte-Carlo interval [{low}, {high}]");
 }
+
+/// A table file with a valid checksum that is not the variant's table (written
+/// by hand) is refused with a message, never a panic (hardening item 4): a
+/// pattern that does not tile the board is rejected on loading (and the cache
+/// rebuilt); a table missing a pattern's mirror image is refused by the game.
+#[test]
+fn crafted_pattern_tables_are_refused() {
+    let v: Variant = "3c6p".parse().unwrap();
+    let dir = std::env::temp_dir().join(format!("renyi-crafted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = enumerate(v);
+    // Two cells swapped between pieces 0 and 1 of pattern 0 (sizes change).
+    let mut bad = patterns::Patterns { variant: v, pieces: good.pieces.clone() };
+    let moved = bad.pieces[1] & bad.pieces[1].wrapping_neg();
+    bad.pieces[1] &= !moved;
+    bad.pieces[0] |= moved;
+    let path = dir.join("beams-3c6p.tbl");
+    patterns::save(&bad, &path).unwrap();
+    let err = patterns::load(&path, v).err().expect("a non-tiling is refused");
+    assert!(err.contains("not a tiling"), "{err}");
+    let (rebuilt, status) = load_or_build(v, Some(&dir)).unwrap();
+    assert!(matches!(status, CacheStatus::Built { .. }));
+    assert_eq!(rebuilt.pieces, good.pieces);
+    // The last pattern left out: every pattern is a tiling, but the table is
+    // not closed under the board's mirrors and rotations.
+    let k = v.colours;
+    let short = patterns::Patterns { variant: v, pieces: good.pieces[..good.pieces.len() - k].to_vec() };
+    let err = Beams::new(short, QueryOrder::ColourFirst, Penalty::BestGuess).err().expect("refused");
+    assert!(err.to_string().contains("not the variant's"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -19,7 +19,7 @@ use super::codeset::CodeSet;
 use super::geometry::Board;
 use super::patterns::Patterns;
 use super::symmetry::{BoardAction, permutation_rank};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, invalid};
 use crate::games::permutations;
 use crate::search::problem::{ClassSizes, merge_orbits};
 use crate::search::{AnswerId, CodeId, Exact, QueryId, SearchProblem, Terminal};
@@ -230,7 +230,12 @@ impl Beams {
             }
         });
         let offer = ColourOffer::ReducedWeighted;
-        let action = (patterns.count() <= MAX_SYMMETRY_PATTERNS).then(|| BoardAction::new(&board, &patterns));
+        let action = match patterns.count() <= MAX_SYMMETRY_PATTERNS {
+            true => Some(BoardAction::new(&board, &patterns).map_err(|why| {
+                invalid(format!("the {variant} pattern table is not the variant's ({why}): delete it to rebuild"))
+            })?),
+            false => None,
+        };
         let piece_of = colourings.concat();
         Ok(Beams {
             variant,

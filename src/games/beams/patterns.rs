@@ -237,7 +237,18 @@ pub fn load(path: &Path, variant: Variant) -> std::result::Result<Patterns, Stri
     if fnv1a(payload) != checksum {
         return Err("checksum mismatch (corrupt)".into());
     }
-    Ok(Patterns { variant, pieces: decode(payload, variant, cells) })
+    let pieces = decode(payload, variant, cells);
+    // A file with a valid checksum may still not hold tilings of the board
+    // (written by hand): every pattern must cut all cells into pieces of the
+    // variant's size.
+    let all = if cells == 64 { u64::MAX } else { (1u64 << cells) - 1 };
+    let tiling = |p: &[u64]| {
+        p.iter().all(|m| m.count_ones() as usize == variant.piece_size) && p.iter().fold(0u64, |acc, m| acc | m) == all
+    };
+    if let Some(t) = pieces.chunks(variant.colours).position(|p| !tiling(p)) {
+        return Err(format!("pattern {t} is not a tiling of the board into pieces of {} cells", variant.piece_size));
+    }
+    Ok(Patterns { variant, pieces })
 }
 
 /// Loads the table of `variant` from `dir`, or enumerates it and writes the

@@ -58,7 +58,9 @@ pub struct BoardAction {
 }
 
 impl BoardAction {
-    pub fn new(board: &Board, patterns: &Patterns) -> BoardAction {
+    /// Fails if a pattern's image under a board symmetry is not in the table
+    /// (a table that is not the variant's: crafted or damaged).
+    pub fn new(board: &Board, patterns: &Patterns) -> Result<BoardAction, String> {
         let k = patterns.variant.colours;
         let lookup: HashMap<&[u64], u32> = (0..patterns.count()).map(|t| (patterns.pattern(t), t as u32)).collect();
         let (mut diagonal, mut pattern, mut piece) = (Vec::new(), Vec::new(), Vec::new());
@@ -67,9 +69,7 @@ impl BoardAction {
                 board
                     .diagonals
                     .iter()
-                    .map(|&d| {
-                        board.diagonals.iter().position(|&e| e == map_mask(&perm, d)).expect("lines map to lines")
-                    })
+                    .map(|&d| board.diagonals.iter().position(|&e| e == map_mask(&perm, d)).unwrap_or(usize::MAX))
                     .collect(),
             );
             let (mut images, mut pieces) =
@@ -78,14 +78,19 @@ impl BoardAction {
                 let mapped: Vec<u64> = patterns.pattern(t).iter().map(|&m| map_mask(&perm, m)).collect();
                 let mut sorted = mapped.clone();
                 sorted.sort_unstable_by_key(|m| m.trailing_zeros());
-                images.push(lookup[sorted.as_slice()]);
-                pieces.extend(mapped.iter().map(|m| sorted.iter().position(|s| s == m).unwrap() as u8));
+                let Some(&image) = lookup.get(sorted.as_slice()) else {
+                    return Err(format!("pattern {t} has a mirror or rotation that is not in the table"));
+                };
+                images.push(image);
+                pieces.extend(mapped.iter().map(|m| sorted.iter().position(|s| s == m).unwrap_or(0) as u8));
             }
-            diagonal.last().expect("pushed");
+            if diagonal.last().is_some_and(|d: &Vec<usize>| d.contains(&usize::MAX)) {
+                return Err("a board symmetry does not map lines onto lines".into());
+            }
             pattern.push(images);
             piece.push(pieces);
         }
-        BoardAction { diagonal, pattern, piece }
+        Ok(BoardAction { diagonal, pattern, piece })
     }
 }
 
