@@ -40,6 +40,46 @@ pub fn advise_huge<T>(data: &[T]) {
     let _ = data;
 }
 
+/// The memory budget of a job, in bytes: set by the command line
+/// (`--max-memory`), else three quarters of the machine's memory (Linux:
+/// `MemTotal` of `/proc/meminfo`), else 16 GiB. Jobs estimate their size
+/// before allocating and refuse beyond it ([`check_budget`]).
+pub fn budget_bytes() -> u64 {
+    match BUDGET.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => machine_bytes().map_or(16 << 30, |b| b / 4 * 3),
+        b => b,
+    }
+}
+
+static BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Sets the budget of [`budget_bytes`] (0: the default).
+pub fn set_budget_bytes(bytes: u64) {
+    BUDGET.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn machine_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.trim_start_matches("MemTotal:").trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses a job whose estimated size (`None`: beyond 2^64 bytes) exceeds the
+/// budget, with the estimate in the message.
+pub fn check_budget(what: &str, estimate: Option<u64>) -> crate::error::Result<()> {
+    let budget = budget_bytes();
+    let gib = |b: u64| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64);
+    match estimate {
+        Some(b) if b <= budget => Ok(()),
+        _ => Err(crate::error::Error::TooLarge(format!(
+            "{what} would need {} (the budget is {}; raise it with --max-memory GIB if the machine has it)",
+            estimate.map_or("more than 16 EiB".to_string(), |b| format!("about {}", gib(b))),
+            gib(budget)
+        ))),
+    }
+}
+
 /// The peak resident set size of this process so far, in bytes (Linux: `VmHWM`
 /// of `/proc/self/status`); `None` where the kernel does not report it.
 pub fn peak_resident_bytes() -> Option<u64> {

@@ -266,3 +266,18 @@ fn after_flags_work_or_are_refused() {
     assert_rejected(&["analyze", "beams", "3c6p", "--no-merge"], "--recheck and --after");
     assert_rejected(&["analyze", "beams", "3c6p", "--units", "3"], "--recheck FILE");
 }
+
+/// Variants that are legal but whose enumeration would not fit the memory
+/// budget are refused at once with the estimate (they used to loop or grow
+/// until the machine died); `--max-memory` sets the budget.
+#[test]
+fn oversized_variants_are_refused_with_an_estimate() {
+    assert_rejected(&["beams", "info", "1c36p"], "more than 16 EiB");
+    assert_rejected(&["beams", "info", "2c18p"], "GiB (the budget is");
+    let dir = scratch("budget");
+    let codes = dir.to_str().unwrap();
+    assert_rejected(&["beams", "info", "6c6p", "--codes", codes, "--max-memory", "0.0001"], "--max-memory");
+    assert_rejected(&["analyze", "beams", "6c6p", "--codes", codes, "--max-memory", "0.0001"], "too large");
+    assert_rejected(&["beams", "info", "3c6p", "--max-memory", "0"], "above 0");
+    assert!(!dir.join("beams-6c6p.tbl").exists(), "nothing written");
+}

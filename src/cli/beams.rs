@@ -11,6 +11,10 @@ pub(super) fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
         board.cell_count(),
         board.diagonals.len()
     );
+    renyi_search::memory::check_budget(
+        &format!("enumerating the fixed polyhexes of {} cells", variant.piece_size),
+        renyi_search::games::beams::polyhex::enumeration_bytes(variant.piece_size),
+    )?;
     println!(
         "  pieces (fixed polyhexes of {} cells in the {}×{} rhombus): {}",
         variant.piece_size,
@@ -22,6 +26,7 @@ pub(super) fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
         println!("  patterns: not enumerated for boards of edge 5 (far too many)");
         return Ok(());
     }
+    renyi_search::games::beams::patterns::check_enumerable(variant)?;
     println!(
         "  placements (connected {}-cell sets on the board): {}",
         variant.piece_size,

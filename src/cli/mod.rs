@@ -51,6 +51,10 @@ use verify::*;
 pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Memory budget in GiB: jobs estimated to need more are refused before
+    /// they allocate (default: three quarters of the machine's memory).
+    #[arg(long, global = true)]
+    max_memory: Option<f64>,
 }
 
 #[derive(Subcommand)]
@@ -382,6 +386,12 @@ pub(crate) fn quiet_on_closed_pipe() {
 pub(crate) fn quiet_on_closed_pipe() {}
 
 pub(crate) fn run(cli: Cli) -> Result<()> {
+    if let Some(gib) = cli.max_memory {
+        if !(gib > 0.0 && gib <= (1u64 << 20) as f64) {
+            return Err(invalid(format!("--max-memory {gib}: give a number of GiB above 0")));
+        }
+        renyi_search::memory::set_budget_bytes((gib * (1u64 << 30) as f64) as u64);
+    }
     match cli.command {
         Command::Analyze { game: Game::Mastermind(m) } => {
             let alpha: Alpha = m.strategy.alpha.parse()?;

@@ -75,8 +75,42 @@ pub fn placements(board: &Board, size: usize) -> Vec<u64> {
     out
 }
 
+/// An upper bound of the bytes [`placements`] holds at its peak for pieces of
+/// `size` cells: at level k it keeps the connected k-cell sets of the board,
+/// at most min(C(cells, k), cells · fixed polyhexes of k cells) of them, in a
+/// hash set of about 32 bytes per entry, two levels at a time. `None` beyond
+/// the known polyhex counts or 2^64.
+pub fn placements_bytes(cells: usize, size: usize) -> Option<u64> {
+    let binomial = |k: usize| -> Option<u64> {
+        (0..k as u64).try_fold(1u64, |acc, i| Some(acc.checked_mul(cells as u64 - i)? / (i + 1)))
+    };
+    let level = |k: usize| -> Option<u64> {
+        let translates = (cells as u64).checked_mul(*super::polyhex::FIXED_POLYHEX_COUNTS.get(k - 1)?)?;
+        Some(translates.min(binomial(k)?))
+    };
+    (2..=size.max(2))
+        .map(|k| level(k)?.checked_add(level(k - 1)?)?.checked_mul(32))
+        .try_fold(0u64, |m, b| Some(m.max(b?)))
+}
+
+/// Refuses a variant whose pattern enumeration would not fit the memory
+/// budget ([`crate::memory::budget_bytes`]), with the estimate.
+pub fn check_enumerable(variant: Variant) -> Result<()> {
+    let cells = Board::new(variant.n).cell_count();
+    crate::memory::check_budget(
+        &format!("enumerating the patterns of {variant} (connected sets of {} cells)", variant.piece_size),
+        placements_bytes(cells, variant.piece_size),
+    )
+}
+
 /// Enumerates all tilings (in parallel over the first piece; the order is fixed).
 pub fn enumerate(variant: Variant) -> Patterns {
+    enumerate_within(variant, u64::MAX).unwrap_or(Patterns { variant, pieces: Vec::new() })
+}
+
+/// [`enumerate`], given up (`None`) once the patterns found hold more than
+/// `limit` bytes.
+pub fn enumerate_within(variant: Variant, limit: u64) -> Option<Patterns> {
     let board = Board::new(variant.n);
     let all = placements(&board, variant.piece_size);
     let mut by_lowest: Vec<Vec<u64>> = vec![Vec::new(); board.cell_count()];
@@ -96,30 +130,72 @@ pub fn enumerate(variant: Variant) -> Patterns {
             prefixes.push(vec![first, second]);
         }
     }
+    let held = std::sync::atomic::AtomicU64::new(0);
     let pieces: Vec<Vec<u64>> = prefixes
         .par_iter()
         .map(|prefix| {
             let mut out = Vec::new();
             let mut stack = prefix.clone();
-            tile(&by_lowest, full & !prefix.iter().fold(0, |m, p| m | p), &mut stack, &mut out);
+            let mut guard = Guard { held: &held, limit, counted: 0 };
+            tile(&by_lowest, full & !prefix.iter().fold(0, |m, p| m | p), &mut stack, &mut out, &mut guard);
             out
         })
         .collect();
-    Patterns { variant, pieces: pieces.concat() }
+    if held.load(std::sync::atomic::Ordering::Relaxed) > limit {
+        return None;
+    }
+    Some(Patterns { variant, pieces: pieces.concat() })
 }
 
-fn tile(by_lowest: &[Vec<u64>], free: u64, stack: &mut Vec<u64>, out: &mut Vec<u64>) {
+/// The bytes of patterns found so far by all tasks, against a limit.
+struct Guard<'a> {
+    held: &'a std::sync::atomic::AtomicU64,
+    limit: u64,
+    /// Bytes of this task's output already added to `held`.
+    counted: u64,
+}
+
+impl Guard<'_> {
+    /// Adds this task's growth; false once all tasks together passed the limit.
+    fn within(&mut self, out: &[u64]) -> bool {
+        let bytes = 8 * out.len() as u64;
+        if bytes >= self.counted + (1 << 20) {
+            self.held.fetch_add(bytes - self.counted, std::sync::atomic::Ordering::Relaxed);
+            self.counted = bytes;
+        }
+        self.held.load(std::sync::atomic::Ordering::Relaxed) <= self.limit
+    }
+}
+
+fn tile(by_lowest: &[Vec<u64>], free: u64, stack: &mut Vec<u64>, out: &mut Vec<u64>, guard: &mut Guard) {
     if free == 0 {
         out.extend_from_slice(stack);
+        return;
+    }
+    if !guard.within(out) {
         return;
     }
     for &p in &by_lowest[free.trailing_zeros() as usize] {
         if p & !free == 0 {
             stack.push(p);
-            tile(by_lowest, free & !p, stack, out);
+            tile(by_lowest, free & !p, stack, out, guard);
             stack.pop();
         }
     }
+}
+
+/// [`enumerate_within`] the memory budget, or a one-line refusal.
+fn enumerate_in_budget(variant: Variant) -> Result<Patterns> {
+    check_enumerable(variant)?;
+    // The table is held twice while it is encoded and written.
+    let budget = crate::memory::budget_bytes() / 2;
+    enumerate_within(variant, budget).ok_or_else(|| {
+        Error::TooLarge(format!(
+            "{variant} has more patterns than {:.1} GiB hold (half the memory budget, as the table is written); \
+             raise it with --max-memory GIB if the machine has it",
+            budget as f64 / (1u64 << 30) as f64
+        ))
+    })
 }
 
 // ---- cache file ----
@@ -255,7 +331,7 @@ pub fn load(path: &Path, variant: Variant) -> std::result::Result<Patterns, Stri
 /// cache (a stale or damaged file is replaced, and the reason returned).
 pub fn load_or_build(variant: Variant, dir: Option<&Path>) -> Result<(Patterns, CacheStatus)> {
     let Some(dir) = dir else {
-        return Ok((enumerate(variant), CacheStatus::Built { reason: "no cache directory".into() }));
+        return Ok((enumerate_in_budget(variant)?, CacheStatus::Built { reason: "no cache directory".into() }));
     };
     let path = cache_path(dir, variant);
     let reason = if path.exists() {
@@ -266,7 +342,7 @@ pub fn load_or_build(variant: Variant, dir: Option<&Path>) -> Result<(Patterns, 
     } else {
         format!("{} did not exist; built", path.display())
     };
-    let patterns = enumerate(variant);
+    let patterns = enumerate_in_budget(variant)?;
     save(&patterns, &path).map_err(|e| match e {
         Error::Io { path, source } => Error::Io { path, source },
         other => other,

