@@ -281,3 +281,34 @@ fn oversized_variants_are_refused_with_an_estimate() {
     assert_rejected(&["beams", "info", "3c6p", "--max-memory", "0"], "above 0");
     assert!(!dir.join("beams-6c6p.tbl").exists(), "nothing written");
 }
+
+/// A reader that closes stdout early (`merge … | head -1`) does not cost the
+/// merged file, and a pattern cache that cannot be written costs only the
+/// caching: the table is used from memory (hardening item 9).
+#[test]
+fn output_survives_a_closed_pipe_and_an_unwritable_cache() {
+    let (shards, merged) = ([scratch("pipe-0.json"), scratch("pipe-1.json")], scratch("pipe-merged.json"));
+    for (i, shard) in shards.iter().enumerate() {
+        let run = bin(&["analyze", "beams", "3c6p", "--shard", &format!("{i}/2"), "--out", shard.to_str().unwrap()]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_renyi-search"))
+        .args(["merge", shards[0].to_str().unwrap(), shards[1].to_str().unwrap(), "--out", merged.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    child.wait().expect("exits");
+    let value: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&merged).expect("merged file written")).unwrap();
+    assert_eq!(value["total"], "7412", "{value}");
+
+    let not_a_dir = scratch("cache-file");
+    std::fs::write(&not_a_dir, b"").unwrap();
+    let codes = not_a_dir.join("codes");
+    let out = bin(&["analyze", "beams", "3c6p", "--codes", codes.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not cached"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("total     7412"));
+}

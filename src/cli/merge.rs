@@ -41,6 +41,11 @@ pub(super) fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> R
         shard_seconds: shards.iter().map(|s| s.seconds).sum(),
         peak_memory_bytes: shards.iter().filter_map(|s| s.peak_memory_bytes).max(),
     };
+    // The file first: a reader that closes stdout early (`merge … | head`)
+    // must not cost the result.
+    if let Some(path) = out {
+        write_json(path, &merged)?;
+    }
     println!(
         "{} — H_{} {} ({} shard files, {} units)",
         header.problem,
@@ -79,8 +84,5 @@ pub(super) fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> R
         "  run       {:.0} s (wall times of the shards' last sessions, summed), peak memory {peak}",
         merged.shard_seconds
     );
-    match out {
-        Some(path) => write_json(path, &merged),
-        None => Ok(()),
-    }
+    Ok(())
 }

@@ -343,10 +343,12 @@ pub fn load_or_build(variant: Variant, dir: Option<&Path>) -> Result<(Patterns, 
         format!("{} did not exist; built", path.display())
     };
     let patterns = enumerate_in_budget(variant)?;
-    save(&patterns, &path).map_err(|e| match e {
-        Error::Io { path, source } => Error::Io { path, source },
-        other => other,
-    })?;
+    // A cache that cannot be written (read-only directory, full disk) costs
+    // only the next run's enumeration: the table is used from memory.
+    let reason = match save(&patterns, &path) {
+        Ok(()) => reason,
+        Err(e) => format!("{reason}, but not cached ({e}); computed in memory"),
+    };
     Ok((patterns, CacheStatus::Built { reason }))
 }
 
