@@ -13,6 +13,7 @@
 //! - [`graph`]: the game-graph solver (retrograde analysis, Sprague-Grundy),
 //!   with its clients [`chess`] (Ströhlein's endgames) and [`nim`] (the Nim family).
 //! - [`reproduce`]: the published tables, recomputed.
+//! - [`progress`]: progress reports to an observer (the library never prints).
 
 pub mod alpha;
 pub mod chess;
@@ -26,6 +27,7 @@ pub mod models;
 pub mod nim;
 pub mod output;
 pub mod plot;
+pub mod progress;
 pub mod reproduce;
 pub mod score;
 pub mod search;

@@ -12,7 +12,8 @@ fn a_locked_checkpoint_is_refused_and_released_after() {
     let _ = std::fs::remove_file(&path);
     let mm = Mastermind::new(3, 4, false).unwrap();
     let strategy = Strategy::new("1".parse().unwrap(), TieRule::lex());
-    let run = UnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: Some(&path), progress: false };
+    let run =
+        UnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: Some(&path), progress: Default::default() };
     // Another run holds the checkpoint.
     let holder = std::fs::OpenOptions::new().create(true).append(true).open(&path).unwrap();
     holder.lock().unwrap();

@@ -1,26 +1,10 @@
 //! The command line: bad input gets a clear message and a non-zero exit, and
 //! nothing is written; good input writes complete files.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+use common::{assert_rejected, bin, scratch};
 
-fn bin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_renyi-search")).args(args).output().expect("runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("renyi-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn assert_rejected(args: &[&str], needle: &str) {
-    let out = bin(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{args:?} should fail");
-    assert!(err.contains(needle), "{args:?}: stderr {err:?} lacks {needle:?}");
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-}
+use std::process::Command;
 
 #[test]
 fn bad_mastermind_input_is_rejected_clearly() {

@@ -1,19 +1,8 @@
 //! `renyi-search curve`: bad input exits 2 with one line and writes nothing;
 //! good input writes the CSV and JSON with provenance.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn bin(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_renyi-search")).args(args).output().expect("runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("renyi-curve-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{bin, scratch_dir as scratch};
 
 #[test]
 fn bad_curve_input_exits_2_and_writes_nothing() {

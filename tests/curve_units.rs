@@ -2,6 +2,9 @@
 //! evaluated in shards, resumed after a kill and merged, a unit run gives
 //! exactly the curve of one process; edited and foreign run files are refused.
 
+mod common;
+use common::scratch_dir as scratch;
+
 use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::games::mastermind::Mastermind;
@@ -11,13 +14,6 @@ use std::path::{Path, PathBuf};
 
 fn full() -> Domain {
     Domain::closed(Point::zero(), Point::infinity())
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("renyi-curve-units-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Every segment: its span as text, its exact total and its first queries.

@@ -85,7 +85,7 @@ fn class_by_class_expansion_equals_full_split() {
     for tie in [TieRule::lex(), TieRule::mix()] {
         let strategy = Strategy::new(Alpha::integer(2), tie);
         let split = analyze(&mm, strategy, RunOptions::default());
-        let one_by_one = analyze(&mm, strategy, by_class);
+        let one_by_one = analyze(&mm, strategy, by_class.clone());
         assert_eq!((one_by_one.total, one_by_one.depth_histogram), (split.total, split.depth_histogram), "{tie}");
     }
 }

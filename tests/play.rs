@@ -40,17 +40,17 @@ fn playing_every_secret_gives_the_exact_total() {
 fn simulation_interval_contains_the_exact_mean() {
     let beams = BeamsRule::Mix.game(enumerate("6c3p".parse().unwrap())).unwrap();
     let strategy = Strategy::new("1".parse().unwrap(), TieRule::mix());
-    let sim = simulate(&beams, strategy, 3000, 2024, false);
+    let sim = simulate(&beams, strategy, 3000, 2024, &Default::default());
     // Exact H_1-MIX mean of Beams(6c,3p) (results/table-4.10.md): 15510346952/9009 / 223920.
     let exact_mean = 15510346952.0 / 9009.0 / beams.code_count() as f64;
     assert!((exact_mean - 7.688685).abs() < 1e-6);
     assert!(sim.interval.0 <= exact_mean && exact_mean <= sim.interval.1, "{sim:?}");
     assert_eq!(sim.queries_histogram.values().sum::<u64>(), 3000);
-    let again = simulate(&beams, strategy, 3000, 2024, false);
+    let again = simulate(&beams, strategy, 3000, 2024, &Default::default());
     assert_eq!(again.mean, sim.mean, "a seed reproduces the run");
     // The reduced-list MIX: 8863077893/5148 over the 223920 codes.
     let reduced = BeamsRule::MixReduced.game(enumerate("6c3p".parse().unwrap())).unwrap();
-    let sim = simulate(&reduced, strategy, 3000, 2024, false);
+    let sim = simulate(&reduced, strategy, 3000, 2024, &Default::default());
     let exact_mean = 8863077893.0 / 5148.0 / reduced.code_count() as f64;
     assert!((exact_mean - 7.688704).abs() < 1e-6);
     assert!(sim.interval.0 <= exact_mean && exact_mean <= sim.interval.1, "{sim:?}");

@@ -54,7 +54,7 @@ impl SearchProblem for Below {
         None
     }
     fn terminal(&self, _: &Vec<CodeId>) -> Terminal {
-        Terminal { queries_per_code: 0, penalty_total: int(0), penalised: Vec::new() }
+        Terminal { queries_per_code: 0, penalty_total: int(0), penalised: Vec::new(), penalised_uniform: Vec::new() }
     }
     fn query_label(&self, k: QueryId) -> String {
         format!("<{k}")

@@ -2,17 +2,14 @@
 //! whole analysis; a resumed run gives the identical result; bad shard files
 //! and checkpoints are refused with a message.
 
+mod common;
+use common::scratch;
+
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::search::units::{Shard, ShardFile, UnitRun, merge, run_units, sessions_wall_seconds, unit_paths};
 use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
-
-fn scratch(name: &str) -> std::path::PathBuf {
-    let p = std::env::temp_dir().join(format!("renyi-units-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_file(&p);
-    p
-}
 
 fn run(
     problem: &impl SearchProblem,
@@ -21,8 +18,12 @@ fn run(
     shard: &str,
     checkpoint: Option<&std::path::Path>,
 ) -> ShardFile {
-    run_units(problem, strategy, &UnitRun { levels, shard: shard.parse().unwrap(), checkpoint, progress: false })
-        .unwrap()
+    run_units(
+        problem,
+        strategy,
+        &UnitRun { levels, shard: shard.parse().unwrap(), checkpoint, progress: Default::default() },
+    )
+    .unwrap()
 }
 
 /// The exact values of an outcome (depth counts, penalty, penalty split), without trailing zeros.
@@ -155,7 +156,12 @@ fn resume_check(tie: TieRule, name: &str) {
     let err = run_units(
         &mm,
         other,
-        &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false },
+        &UnitRun {
+            levels: 2,
+            shard: Shard { index: 0, count: 1 },
+            checkpoint: Some(&path),
+            progress: Default::default(),
+        },
     );
     assert!(err.unwrap_err().to_string().contains("belongs to another run"));
     let _ = std::fs::remove_file(&path);
@@ -197,7 +203,12 @@ fn checkpoints_of_other_beams_games_are_refused() {
         let err = run_units(
             &other,
             mix,
-            &UnitRun { levels: 2, shard: Shard { index: 0, count: 1 }, checkpoint: Some(&path), progress: false },
+            &UnitRun {
+                levels: 2,
+                shard: Shard { index: 0, count: 1 },
+                checkpoint: Some(&path),
+                progress: Default::default(),
+            },
         );
         assert!(err.unwrap_err().to_string().contains("belongs to another run"), "{}", other.name());
     }
@@ -217,7 +228,7 @@ fn recorded_units_recheck_exactly_and_tampered_ones_do_not() {
     assert_eq!(records.len() as u64, file.units_total);
     let plain = RunOptions { merge_equivalent: false, ..RunOptions::default() };
     for record in &records {
-        let check = recheck_unit(&g, mix, record, plain).unwrap();
+        let check = recheck_unit(&g, mix, record, &plain).unwrap();
         assert!(check.agrees, "unit {}", record.index);
         assert_eq!(check.recorded_total, check.recomputed_total);
     }
@@ -225,7 +236,7 @@ fn recorded_units_recheck_exactly_and_tampered_ones_do_not() {
     let unit = records.iter().find(|r| r.codes > 10).unwrap();
     let mut altered = unit.clone();
     altered.penalty = if altered.penalty == "12345/7" { "0".into() } else { "12345/7".into() };
-    let check = recheck_unit(&g, mix, &altered, plain).unwrap();
+    let check = recheck_unit(&g, mix, &altered, &plain).unwrap();
     assert!(!check.agrees);
     // The check names what differs, with both values.
     assert_eq!(check.differences.len(), 1, "{:?}", check.differences);
@@ -237,18 +248,18 @@ fn recorded_units_recheck_exactly_and_tampered_ones_do_not() {
         let mut split = split.clone();
         split.push("1".into());
         changed.penalised = Some(split.clone());
-        let check = recheck_unit(&g, mix, &changed, plain).unwrap();
+        let check = recheck_unit(&g, mix, &changed, &plain).unwrap();
         let p = split.len() - 1;
         assert_eq!(check.differences, vec![(format!("codes paying {p} penalty points"), "1".into(), "0".into())]);
     }
     altered = unit.clone();
     altered.codes += 1;
-    assert!(recheck_unit(&g, mix, &altered, plain).unwrap_err().to_string().contains("codes"));
+    assert!(recheck_unit(&g, mix, &altered, &plain).unwrap_err().to_string().contains("codes"));
     // No steps: the whole analysis.
     let whole = analyze(&g, mix, RunOptions::default()).outcome;
-    assert_eq!(values(&outcome_after(&g, mix, &[], plain).unwrap()), values(&whole));
+    assert_eq!(values(&outcome_after(&g, mix, &[], &plain).unwrap()), values(&whole));
     // A query that is not offered (a colour beyond the asked ones + one new).
     let unknown_colour = (2 * g.board.diagonals.len()) as u32;
-    assert!(outcome_after(&g, mix, &[(unknown_colour, 0)], plain).is_err());
+    assert!(outcome_after(&g, mix, &[(unknown_colour, 0)], &plain).is_err());
     let _ = std::fs::remove_file(&path);
 }

@@ -55,7 +55,7 @@ pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {
     if b.shard.is_some() || b.checkpoint.is_some() {
         return run_shard(&g, strategy, b);
     }
-    let result = analyze(&g, strategy, RunOptions::with_progress(b.output.progress));
+    let result = analyze(&g, strategy, RunOptions::with_progress(progress_if(b.output.progress)));
     emit(&result, &b.output)
 }
 
@@ -93,8 +93,9 @@ pub(super) fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Res
     };
     let steps = b.after.iter().map(step).collect::<Result<Vec<_>>>()?;
     let clock = std::time::Instant::now();
-    let options = RunOptions { merge_equivalent: !b.no_merge, progress: b.output.progress, ..RunOptions::default() };
-    let outcome = outcome_after(g, strategy, &steps, options)?;
+    let options =
+        RunOptions { merge_equivalent: !b.no_merge, progress: progress_if(b.output.progress), ..RunOptions::default() };
+    let outcome = outcome_after(g, strategy, &steps, &options)?;
     let (codes, total) = (outcome.codes(), outcome.total());
     if exact_f64(&codes) == 0.0 {
         return Err(invalid(format!("--after {}: no code gives these answers", b.after.join(","))));
@@ -143,13 +144,25 @@ pub(super) fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Pat
     if b.units.is_empty() {
         return Err(invalid("--recheck needs --units i,j,… (unit numbers of the run file)"));
     }
-    let options = RunOptions { merge_equivalent: !b.no_merge, progress: b.output.progress, ..RunOptions::default() };
+    let options =
+        RunOptions { merge_equivalent: !b.no_merge, progress: progress_if(b.output.progress), ..RunOptions::default() };
+    let split_current = header.split_is_current();
+    if !split_current {
+        eprintln!(
+            "note: the run's penalty split laid the first best code (older MIX definition); \
+             depth counts and penalty points are compared, the split is not"
+        );
+    }
     let mut differing = 0;
     for &index in &b.units {
         let Some(record) = records.iter().find(|r| r.index == index) else {
             return Err(invalid(format!("{} holds no unit {index}", file.display())));
         };
-        let check = recheck_unit(g, strategy, record, options)?;
+        let mut record = record.clone();
+        if !split_current {
+            record.penalised = None;
+        }
+        let check = recheck_unit(g, strategy, &record, &options)?;
         let codes = check.codes as f64;
         let (recorded, recomputed) =
             (exact_f64(&check.recorded_total) / codes, exact_f64(&check.recomputed_total) / codes);
@@ -181,7 +194,12 @@ pub(super) fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<
     if !(1..=4).contains(&b.levels) {
         return Err(invalid("--levels must be 1 to 4"));
     }
-    let run = UnitRun { levels: b.levels, shard, checkpoint: b.checkpoint.as_deref(), progress: b.output.progress };
+    let run = UnitRun {
+        levels: b.levels,
+        shard,
+        checkpoint: b.checkpoint.as_deref(),
+        progress: progress_if(b.output.progress),
+    };
     let file = run_units(g, strategy, &run)?;
     write_shard(out, &file)?;
     eprintln!(

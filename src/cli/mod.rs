@@ -7,6 +7,7 @@ mod curve;
 mod merge;
 mod perfect;
 mod play;
+mod progress;
 mod reproduce;
 mod solve;
 mod sweep;
@@ -17,6 +18,7 @@ use beams::*;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use merge::*;
 use perfect::*;
+use progress::{progress, progress_if};
 use rayon::prelude::*;
 use renyi_search::alpha::Alpha;
 use renyi_search::error::{Result, invalid};
@@ -399,7 +401,7 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
             let result = analyze(
                 &mm,
                 Strategy::new(alpha, m.strategy.tie_rule()),
-                RunOptions::with_progress(m.strategy.output.progress),
+                RunOptions::with_progress(progress_if(m.strategy.output.progress)),
             );
             emit_analysis(&result, &m.strategy)
         }

@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, tree: Option<&std::path::Path>) -> Result<()> {
-    let (result, search) = solve_perfect_with_progress(problem, true);
+    let (result, search) = solve_perfect_with_progress(problem, &progress(true));
     println!("{} — perfect strategy", result.problem);
     println!("  total     {} (mean {:.6} over {} codes)", result.total, result.mean, result.codes);
     println!("  bound     {} (counting lower bound at the root)", result.lower_bound_at_root);

@@ -1,6 +1,7 @@
 //! `renyi-search play …` and `simulate …`: the strategy as a playing agent and
 //! its Monte-Carlo check (thesis §4.4.5).
 
+use super::progress::progress;
 use clap::Args;
 use renyi_search::alpha::Alpha;
 use renyi_search::error::{Result, invalid};
@@ -203,7 +204,7 @@ pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std:
     }
     let (beams, strategy) = build(args)?;
     let started = std::time::SystemTime::now();
-    let sim = simulate(&beams, strategy, games, seed, true);
+    let sim = simulate(&beams, strategy, games, seed, &progress(true));
     println!(
         "{} — H_{} {}: {} games (seed {}), {:.1} s",
         beams.name(),

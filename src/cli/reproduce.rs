@@ -35,13 +35,13 @@ pub(super) fn reproduce(
         eprintln!("reproduce {target} → {}", dir.display());
         match target {
             "table-4.5" => {
-                let cells = table_4_5::reproduce(dir, true)?;
+                let cells = table_4_5::reproduce(dir, &progress(true))?;
                 let equal = cells.iter().filter(|c| c.total.equal).count();
                 eprintln!("table-4.5: {equal} of {} totals equal to the thesis", cells.len());
             }
-            "table-4.15" => wurzel_free::reproduce(dir)?,
+            "table-4.15" => wurzel_free::reproduce(dir, &progress(true))?,
             "chess" => {
-                let report = renyi_search::reproduce::chess::reproduce(dir)?;
+                let report = renyi_search::reproduce::chess::reproduce(dir, &progress(true))?;
                 let equal = report.rows.iter().filter(|r| r.equal == Some(true)).count();
                 eprintln!(
                     "chess: {equal} of 5 thesis maxima equal; all tables solved in {:.1} s",
@@ -57,7 +57,7 @@ pub(super) fn reproduce(
                 );
             }
             "perfect" => {
-                renyi_search::reproduce::perfect::reproduce(dir, Some(codes))?;
+                renyi_search::reproduce::perfect::reproduce(dir, Some(codes), &progress(true))?;
             }
             "curves" => {
                 let curves = renyi_search::reproduce::curves::reproduce(dir, Some(codes))?;
@@ -65,11 +65,11 @@ pub(super) fn reproduce(
                 eprintln!("curves: {} exact curves, {unc} uncertified breakpoints", curves.len());
             }
             "table-4.10" if full_report => {
-                let cells = table_4_10::reproduce_full(dir, codes, false, false)?;
+                let cells = renyi_search::reproduce::beams_runs::reproduce_full(dir, codes, &progress(false), false)?;
                 eprintln!("table-4.10 --full-report: {} finished Beams(6c,6p) cells", cells.len());
             }
             "table-4.10" => {
-                let cells = table_4_10::reproduce(dir, Some(codes), true)?;
+                let cells = table_4_10::reproduce(dir, Some(codes), &progress(true))?;
                 let proto: Vec<_> = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect();
                 eprintln!(
                     "table-4.10: {} of {} prototype totals equal",
@@ -77,11 +77,15 @@ pub(super) fn reproduce(
                     proto.len()
                 );
                 // Without --full the finished 6c6p runs (results/beams-6c6p-runs/) are reported.
-                let cells = table_4_10::reproduce_full(dir, codes, true, full)?;
-                eprintln!("table-4.10: {} of {} Beams(6c,6p) cells computed", cells.len(), table_4_10::FULL_ROWS.len());
+                let cells = renyi_search::reproduce::beams_runs::reproduce_full(dir, codes, &progress(true), full)?;
+                eprintln!(
+                    "table-4.10: {} of {} Beams(6c,6p) cells computed",
+                    cells.len(),
+                    renyi_search::reproduce::beams_runs::FULL_ROWS.len()
+                );
             }
             _ => {
-                table_4_18::reproduce(dir)?;
+                table_4_18::reproduce(dir, &progress(true))?;
             }
         }
     }

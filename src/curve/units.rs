@@ -23,7 +23,8 @@ use super::walk::{Curve, Cut, CutMode, NodeSteps, ProgressFn, domain_text, walk_
 use crate::error::{Error, Result, invalid};
 use crate::search::SearchProblem;
 use crate::search::TieRule;
-use crate::search::units::{Shard, ends_with_newline, lock_checkpoint};
+use crate::search::run_file::{ends_with_newline, lock_checkpoint};
+use crate::search::units::Shard;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};

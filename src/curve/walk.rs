@@ -230,7 +230,8 @@ type PieceRun = (Span, Span, Vec<(u64, QueryId)>);
 impl<P: SearchProblem> Walker<'_, P> {
     fn terminal(&self, set: &P::Set) -> Outcome {
         let t = self.problem.terminal(set);
-        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total).with_penalised(&t.penalised)
+        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total.clone())
+            .with_penalised(t.penalised_under(self.tie.kind))
     }
 
     /// The strategy's decisions at a node over `domain`, as runs of pieces

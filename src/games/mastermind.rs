@@ -280,6 +280,7 @@ impl SearchProblem for Mastermind {
             queries_per_code: 1,
             penalty_total: crate::search::Exact::from_integer(0.into()),
             penalised: Vec::new(),
+            penalised_uniform: Vec::new(),
         }
     }
     /// Codes are symmetric under colour and peg permutations iff they have the

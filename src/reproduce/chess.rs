@@ -9,6 +9,7 @@ use crate::chess::table::SideSummary;
 use crate::chess::{Endgame, Metric, Tablebase};
 use crate::error::Result;
 use crate::output::{Provenance, write_atomic, write_json};
+use crate::progress::Progress;
 use serde::Serialize;
 use std::path::Path;
 use std::time::{Instant, SystemTime};
@@ -80,7 +81,7 @@ pub fn max_triple(s: &SideSummary) -> String {
 }
 
 /// Solves all five endgames under all three metrics and writes `chess.md` and `chess.json`.
-pub fn reproduce(dir: &Path) -> Result<Report> {
+pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Report> {
     let started = SystemTime::now();
     let clock = Instant::now();
     let mut base = Tablebase::new();
@@ -103,13 +104,13 @@ pub fn reproduce(dir: &Path) -> Result<Report> {
                 solve_seconds: table.seconds,
                 forward_check_mismatches: table.verify(&base),
             };
-            eprintln!(
+            progress.note(&format!(
                 "  {name:<5} {:<10} {:<16} solved in {:.2} s, forward check {} mismatches",
                 metric.name(),
                 row.ours,
                 row.solve_seconds,
                 row.forward_check_mismatches
-            );
+            ));
             rows.push(row);
         }
     }

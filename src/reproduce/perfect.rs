@@ -9,6 +9,7 @@ use crate::games::beams::game::{Beams, Penalty, QueryOrder};
 use crate::games::beams::patterns::load_or_build;
 use crate::games::mastermind::Mastermind;
 use crate::output::{Provenance, write_atomic, write_json};
+use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::perfect::{PerfectResult, solve_perfect};
 use crate::search::tree::{Replay, StrategyFile, export, verify};
@@ -38,12 +39,13 @@ fn row<P: Replay>(
     problem: &P,
     published: Option<(&str, &'static str, Stated)>,
     tree: Option<(&Path, GameSpec)>,
+    progress: &Progress,
 ) -> Result<Row> {
     let (result, search) = solve_perfect(problem);
-    eprintln!(
+    progress.note(&format!(
         "  {:<45} perfect {:>6} (mean {:.4}) in {:.2} s",
         result.problem, result.total, result.mean, result.seconds
-    );
+    ));
     let tree = match tree {
         Some((path, game)) => {
             let node = export(&search, problem)?;
@@ -74,17 +76,18 @@ fn row<P: Replay>(
 }
 
 /// Computes the optima and writes `perfect.md/.json` (and the Beams tree) into `dir`.
-pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Row>> {
+pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Result<Vec<Row>> {
     let started = SystemTime::now();
     let clock = Instant::now();
     let mut rows = Vec::new();
     for (pegs, colors) in [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (4, 4), (4, 5)] {
-        rows.push(row(&Mastermind::new(pegs, colors, false)?, None, None)?);
+        rows.push(row(&Mastermind::new(pegs, colors, false)?, None, None, progress)?);
     }
     rows.push(row(
         &Mastermind::new(4, 6, true)?,
         Some(("thesis §4.3 (MM-360)", "1446", Stated::Total)),
         Some((&dir.join("perfect-mm360.json"), GameSpec::Mastermind { pegs: 4, colors: 6, distinct: true })),
+        progress,
     )?);
     let beams = Beams::new(load_or_build("3c6p".parse()?, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
     let spec = GameSpec::Beams { variant: "Beams(3c,6p)".into(), order: "lex-c".into() };
@@ -92,17 +95,20 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Row>> {
         &beams,
         Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total)),
         Some((&dir.join("perfect-beams-3c6p.json"), spec)),
+        progress,
     )?);
     rows.push(row(
         &Mastermind::new(4, 6, false)?,
         Some(("thesis §4.3 / Koyama–Lai 1993 (MM-1296)", "5625", Stated::Total)),
         None,
+        progress,
     )?);
     let mm47 = GameSpec::Mastermind { pegs: 4, colors: 7, distinct: false };
     rows.push(row(
         &Mastermind::new(4, 7, false)?,
         Some(("mean, Ville 2013 (MM(4,7))", "4.676", Stated::Mean)),
         Some((&dir.join("perfect-mm47.json"), mm47)),
+        progress,
     )?);
     let provenance = Provenance::new("reproduce perfect", started, clock.elapsed().as_secs_f64());
     #[derive(Serialize)]

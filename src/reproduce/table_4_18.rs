@@ -7,6 +7,7 @@ use crate::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
 use crate::output::{Provenance, write_atomic, write_json};
+use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::perfect::solve_perfect;
 use crate::search::{Analysis, SearchProblem, TieRule};
@@ -80,7 +81,7 @@ struct Report<'a> {
 }
 
 /// Writes `table-4.18.md/.json` and the scans `alpha-scan-mm1296.csv`, `alpha-scan-mm360.csv`.
-pub fn reproduce(dir: &Path) -> Result<Vec<BestRenyi>> {
+pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<BestRenyi>> {
     let started = SystemTime::now();
     let clock = Instant::now();
     let mut rows = Vec::new();
@@ -95,14 +96,14 @@ pub fn reproduce(dir: &Path) -> Result<Vec<BestRenyi>> {
         let percent = (ratio - Exact::from_integer(1.into())) * Exact::from_integer(100.into());
         best.perfect_total = Some(perfect);
         best.delta_percent = Some(Comparison::new(&percent, Published(delta), 2));
-        eprintln!(
+        progress.note(&format!(
             "  {:<40} best H_α-LEX {} (mean {}) at α ∈ {:?}; thesis {}",
             best.variant,
             best.best_total,
             best.best_mean.ours,
             best.best_alphas.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
             published
-        );
+        ));
         write_atomic(&dir.join(file), scan_csv(&points).as_bytes())?;
         rows.push(best);
     }

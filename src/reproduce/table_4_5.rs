@@ -7,6 +7,7 @@ use crate::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
 use crate::output::{Provenance, write_atomic, write_json};
+use crate::progress::Progress;
 use crate::score::RenyiScore;
 use crate::search::outcome::Exact;
 use crate::search::perfect::solve_perfect;
@@ -120,9 +121,9 @@ struct Report<'a> {
 }
 
 /// Computes one cell.
-fn compute_cell(mm: &Mastermind, r: &Row, perfect_total: u64, progress: bool) -> Cell {
+fn compute_cell(mm: &Mastermind, r: &Row, perfect_total: u64, progress: &Progress) -> Cell {
     let alpha: Alpha = r.alpha.parse().expect("table α");
-    let analysis = analyze(mm, Strategy::new(alpha, table_rule(r.tie)), RunOptions::with_progress(progress));
+    let analysis = analyze(mm, Strategy::new(alpha, table_rule(r.tie)), RunOptions::with_progress(progress.clone()));
     let total = analysis.exact_total();
     let codes = Exact::from_integer(BigInt::from(analysis.codes));
     let perfect = Exact::from_integer(BigInt::from(perfect_total));
@@ -157,26 +158,28 @@ pub fn first_guess_crossover(mm: &Mastermind) -> Crossover {
 }
 
 /// Computes Table 4.5 and writes `table-4.5.md` and `table-4.5.json` into `dir`.
-pub fn reproduce(dir: &Path, progress: bool) -> Result<Vec<Cell>> {
+pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<Cell>> {
     let started = SystemTime::now();
     let clock = Instant::now();
     let full = Mastermind::new(4, 6, false)?;
     let junior = Mastermind::new(4, 6, true)?;
     let (perfect_full, perfect_junior) = (solve_perfect(&full).0.total, solve_perfect(&junior).0.total);
-    eprintln!("  perfect (branch-and-bound): MM-1296 {perfect_full}, MM-360 {perfect_junior} (thesis 5625, 1446)");
+    progress.note(&format!(
+        "  perfect (branch-and-bound): MM-1296 {perfect_full}, MM-360 {perfect_junior} (thesis 5625, 1446)"
+    ));
     let cells: Vec<Cell> = ROWS
         .iter()
         .map(|r| {
             let (mm, perfect) = if r.distinct { (&junior, perfect_junior) } else { (&full, perfect_full) };
             let cell = compute_cell(mm, r, perfect, progress);
-            eprintln!(
+            progress.note(&format!(
                 "  {:<40} {:<10} {:>12}  thesis {:>12} {}",
                 cell.variant,
                 cell.strategy,
                 cell.total.ours,
                 cell.total.published,
                 cell.total.mark()
-            );
+            ));
             cell
         })
         .collect();

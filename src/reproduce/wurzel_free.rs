@@ -9,6 +9,7 @@ use crate::models::free::{FreeSearch, perfect_total_closed, perfect_totals_recur
 use crate::models::strategy_totals;
 use crate::models::wurzel::{Wurzel, binary_strategy_totals, perfect_totals};
 use crate::output::{Provenance, write_atomic, write_json};
+use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieRule};
 use crate::sweep::alpha_grid;
@@ -147,7 +148,7 @@ pub fn free_large_csv(upto: u64) -> Result<String> {
 
 /// Computes everything and writes `table-4.15.md/.json`, `wurzel-curves.csv`,
 /// `wurzel-alpha-1000.csv`, `wurzel-perfect.csv` and `free-search.csv` into `dir`.
-pub fn reproduce(dir: &Path) -> Result<()> {
+pub fn reproduce(dir: &Path, progress: &Progress) -> Result<()> {
     let started = SystemTime::now();
     let clock = Instant::now();
     let mut timing: Vec<(&'static str, f64)> = Vec::new();
@@ -221,11 +222,11 @@ pub fn reproduce(dir: &Path) -> Result<()> {
     };
     write_json(&dir.join("table-4.15.json"), &report)?;
     write_atomic(&dir.join("table-4.15.md"), markdown(&report, &perfect).as_bytes())?;
-    eprintln!(
+    progress.note(&format!(
         "  table 4.15: {} of 15 equal; T*(10^6) = {}",
         report.table_4_15.iter().filter(|c| c.equal).count(),
         perfect[PERFECT_UPTO as usize]
-    );
+    ));
     Ok(())
 }
 

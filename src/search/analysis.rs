@@ -10,12 +10,11 @@ use super::outcome::{Exact, Outcome, exact_f64, exact_string};
 use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
 use super::strategy::{Strategy, TieBreak, decide, decide_finest_first};
 use crate::alpha::Alpha;
+use crate::progress::Progress;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -57,10 +56,11 @@ impl Analysis {
 }
 
 /// Options of an analysis run that do not change its result.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct RunOptions {
-    /// Show a progress bar on a terminal.
-    pub progress: bool,
+    /// Where progress is reported (root subtrees done; nodes evaluated in a
+    /// work unit's subtree).
+    pub progress: Progress,
     /// Sets of at least this many bytes are expanded one class at a time
     /// (default [`LARGE_SET_BYTES`]; tests lower it to exercise that path).
     pub large_set_bytes: usize,
@@ -75,13 +75,13 @@ pub struct RunOptions {
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { progress: false, large_set_bytes: LARGE_SET_BYTES, merge_equivalent: true }
+        RunOptions { progress: Progress::none(), large_set_bytes: LARGE_SET_BYTES, merge_equivalent: true }
     }
 }
 
 impl RunOptions {
-    /// The default options, with a progress bar if `progress`.
-    pub fn with_progress(progress: bool) -> Self {
+    /// The default options, reporting to `progress`.
+    pub fn with_progress(progress: Progress) -> Self {
         RunOptions { progress, ..RunOptions::default() }
     }
 }
@@ -97,7 +97,6 @@ struct TreeWalker<'a, P: SearchProblem> {
     strategy: Strategy,
     memo: OutcomeMemo<P>,
     nodes: AtomicU64,
-    progress: ProgressBar,
     /// See [`RunOptions::large_set_bytes`].
     large_set_bytes: usize,
     /// See [`RunOptions::merge_equivalent`].
@@ -144,14 +143,13 @@ pub(crate) fn is_large_set<P: SearchProblem>(problem: &P, set: &P::Set, limit: u
 }
 
 impl<'a, P: SearchProblem> TreeWalker<'a, P> {
-    fn new(problem: &'a P, strategy: Strategy, progress: ProgressBar, options: RunOptions) -> Self {
+    fn new(problem: &'a P, strategy: Strategy, options: &RunOptions) -> Self {
         let (large_set_bytes, merge_equivalent) = (options.large_set_bytes, options.merge_equivalent);
         TreeWalker {
             problem,
             strategy,
             memo: mix_memo(&strategy),
             nodes: AtomicU64::new(0),
-            progress,
             large_set_bytes,
             merge_equivalent,
         }
@@ -229,7 +227,8 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 
     fn terminal(&self, set: &P::Set) -> Outcome {
         let t = self.problem.terminal(set);
-        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total).with_penalised(&t.penalised)
+        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total.clone())
+            .with_penalised(t.penalised_under(self.strategy.tie.kind))
     }
 
     /// Exact weighted mean of the outcomes after each chosen query.
@@ -359,37 +358,33 @@ fn single_or_mean(parts: Vec<(u64, Arc<Outcome>)>) -> Outcome {
 /// The exact outcome of `strategy` on the subtree at (`state`, `set`), as if
 /// that node were the root of its own analysis (depths counted from it).
 /// Used by [`super::units`] for work units below the first queries. With
-/// `options.progress` a spinner on a terminal counts the nodes evaluated (a
-/// subtree's size is unknown before it is walked, so it shows no ETA).
+/// an observer in `options.progress`, the status line counts the nodes
+/// evaluated (a subtree's size is unknown before it is walked: no ETA).
 pub(crate) fn subtree_outcome<P: SearchProblem>(
     problem: &P,
     strategy: Strategy,
     state: &P::State,
     set: &P::Set,
-    options: RunOptions,
+    options: &RunOptions,
 ) -> Outcome {
-    let walker = TreeWalker::new(problem, strategy, ProgressBar::hidden(), options);
+    let walker = TreeWalker::new(problem, strategy, options);
     let codes = problem.set_size(set);
     let walk = || Arc::try_unwrap(walker.node(state, set)).unwrap_or_else(|a| (*a).clone());
-    if !options.progress {
+    if !options.progress.is_observed() {
         return walk();
     }
-    with_node_spinner(&format!("subtree of {codes} codes:"), &walker.nodes, walk)
+    with_node_count(&options.progress, &format!("subtree of {codes} codes:"), &walker.nodes, walk)
 }
 
-/// Runs `work` while a spinner on stderr (hidden unless on a terminal) shows
-/// `nodes`, the count of nodes evaluated so far, every quarter second.
-fn with_node_spinner<T>(label: &str, nodes: &AtomicU64, work: impl FnOnce() -> T) -> T {
-    let bar = counting_bar(true, label);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
+/// Runs `work` while the status line of `progress` shows `nodes`, the count
+/// of nodes evaluated so far, every quarter second.
+fn with_node_count<T>(progress: &Progress, label: &str, nodes: &AtomicU64, work: impl FnOnce() -> T) -> T {
+    progress.begin(label, None);
     let done = std::sync::atomic::AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::Relaxed) {
-                bar.set_message(format!("{label} {} nodes evaluated", nodes.load(Ordering::Relaxed)));
+                progress.status(&format!("{label} {} nodes evaluated", nodes.load(Ordering::Relaxed)));
                 std::thread::sleep(std::time::Duration::from_millis(250));
             }
         });
@@ -397,7 +392,7 @@ fn with_node_spinner<T>(label: &str, nodes: &AtomicU64, work: impl FnOnce() -> T
         done.store(true, Ordering::Relaxed);
         result
     });
-    bar.finish_and_clear();
+    progress.end();
     result
 }
 
@@ -409,13 +404,13 @@ fn with_node_spinner<T>(label: &str, nodes: &AtomicU64, work: impl FnOnce() -> T
 pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOptions) -> Analysis {
     let start = Instant::now();
     let floats_before = FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed);
-    let walker = TreeWalker::new(problem, strategy, progress_bar(options.progress), options);
+    let walker = TreeWalker::new(problem, strategy, &options);
     walker.nodes.store(1, Ordering::Relaxed); // the root, decided here
     let state = problem.initial_state();
     let all = problem.full_set();
     let chosen = decide(problem, &strategy, &state, &all);
     let representatives = root_representatives(problem, &strategy, &chosen);
-    walker.progress.set_length(representatives.len() as u64);
+    options.progress.begin("root subtrees", Some(representatives.len() as u64));
     let outcome = if representatives.is_empty() {
         walker.terminal(&all)
     } else {
@@ -423,13 +418,13 @@ pub fn analyze<P: SearchProblem>(problem: &P, strategy: Strategy, options: RunOp
             .iter()
             .map(|&(w, q)| {
                 let o = Arc::new(walker.after_query(&state, &all, q));
-                walker.progress.inc(1);
+                options.progress.advance(1);
                 (w, o)
             })
             .collect();
         Outcome::weighted_mean(&parts)
     };
-    walker.progress.finish_and_clear();
+    options.progress.end();
     let total = outcome.total();
     let codes = problem.code_count() as u64;
     Analysis {
@@ -472,25 +467,4 @@ pub(crate) fn root_representatives<P: SearchProblem>(
     }
     reps.sort_by_key(|r| r.1);
     reps
-}
-
-/// A progress bar over root subtrees on stderr (hidden unless `enabled` and a terminal).
-pub(crate) fn progress_bar(enabled: bool) -> ProgressBar {
-    counting_bar(enabled, "root subtrees")
-}
-
-/// A progress bar counting `what` on stderr (hidden unless `enabled` and a terminal).
-pub(crate) fn counting_bar(enabled: bool, what: &str) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-    if !enabled || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{spinner}} {what} {{pos}}/{{len}} [{{elapsed_precise}}, ETA {{eta}}] {{msg}}"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    bar
 }

@@ -11,6 +11,7 @@ pub mod perfect;
 pub mod play;
 pub mod problem;
 pub mod recheck;
+pub mod run_file;
 pub mod strategy;
 pub mod subproblem;
 pub mod tree;

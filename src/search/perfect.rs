@@ -285,14 +285,14 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
 /// Runs the search from the root: one representative per symmetry class of
 /// first queries, the classes in parallel with a shared best bound.
 pub fn solve_perfect<P: SearchProblem>(problem: &P) -> (PerfectResult, PerfectSearch<'_, P>) {
-    solve_perfect_with_progress(problem, false)
+    solve_perfect_with_progress(problem, &crate::progress::Progress::none())
 }
 
-/// [`solve_perfect`] with a progress bar: root classes done, best total so far.
-pub fn solve_perfect_with_progress<P: SearchProblem>(
-    problem: &P,
-    progress: bool,
-) -> (PerfectResult, PerfectSearch<'_, P>) {
+/// [`solve_perfect`] reporting to `progress`: root classes done, best total so far.
+pub fn solve_perfect_with_progress<'a, P: SearchProblem>(
+    problem: &'a P,
+    progress: &crate::progress::Progress,
+) -> (PerfectResult, PerfectSearch<'a, P>) {
     let clock = Instant::now();
     let search = PerfectSearch::new(problem);
     let state = problem.initial_state();
@@ -314,9 +314,8 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(
     let best = AtomicU64::new(upper.saturating_add(1));
     let winner = AtomicU64::new(u64::MAX);
     let reps: Vec<QueryId> = reps.into_values().collect();
-    let bar = super::analysis::progress_bar(progress);
-    bar.set_length(reps.len() as u64);
-    bar.set_message(format!("lower bound {lb}"));
+    progress.begin("root classes", Some(reps.len() as u64));
+    progress.status(&format!("lower bound {lb}"));
     reps.par_iter().for_each(|&q| {
         let budget = best.load(Ordering::SeqCst);
         if let Some(t) = search.after_query(&state, &all, q, budget, branching)
@@ -324,14 +323,14 @@ pub fn solve_perfect_with_progress<P: SearchProblem>(
         {
             winner.store(q as u64, Ordering::SeqCst);
         }
-        bar.inc(1);
-        bar.set_message(format!(
+        progress.advance(1);
+        progress.status(&format!(
             "best total {} (lower bound {lb}), {} nodes",
             best.load(Ordering::SeqCst),
             search.nodes()
         ));
     });
-    bar.finish_and_clear();
+    progress.end();
     // No query splits the codes (a single code, or one colour): the game
     // ends at once at the terminal cost, which the H_1 analysis above already
     // is exactly (it used to be reported as that bound + 1).

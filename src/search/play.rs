@@ -178,8 +178,14 @@ fn pick(candidates: &[(u64, QueryId)], strategy: Strategy, rng: &mut Rng) -> Que
 }
 
 /// `games` games against uniformly random secrets (seeded), played exactly by
-/// the strategy; `progress` shows a bar over the games on a terminal.
-pub fn simulate<P: Replay>(problem: &P, strategy: Strategy, games: u64, seed: u64, progress: bool) -> Simulation {
+/// the strategy; `progress` counts the games played.
+pub fn simulate<P: Replay>(
+    problem: &P,
+    strategy: Strategy,
+    games: u64,
+    seed: u64,
+    progress: &crate::progress::Progress,
+) -> Simulation {
     use rayon::prelude::*;
     let started = std::time::Instant::now();
     let book = OpeningBook::new();
@@ -187,8 +193,7 @@ pub fn simulate<P: Replay>(problem: &P, strategy: Strategy, games: u64, seed: u6
     // Warm the root decision once, then play in parallel; game i uses its own stream.
     let all = problem.full_set();
     Game::over(problem, strategy, &all).candidates(&book);
-    let bar = super::analysis::counting_bar(progress, "games");
-    bar.set_length(games);
+    progress.begin("games", Some(games));
     // Streamed into histograms (memory independent of the number of games;
     // collecting every result used to overflow the allocation for huge --n).
     type Tally = (BTreeMap<u32, u64>, BTreeMap<u64, u64>, BTreeMap<u64, u64>);
@@ -210,14 +215,14 @@ pub fn simulate<P: Replay>(problem: &P, strategy: Strategy, games: u64, seed: u6
             let mut rng = Rng::new(seed ^ i.wrapping_mul(0xD1B5_4A32_D192_ED03));
             let secret = rng.below(codes) as CodeId;
             let (q, p) = play_out_from(problem, strategy, &book, &all, secret, &mut rng);
-            bar.inc(1);
+            progress.advance(1);
             *t.0.entry(q).or_default() += 1;
             *t.1.entry(p).or_default() += 1;
             *t.2.entry(q as u64 + p).or_default() += 1;
             t
         })
         .reduce(Tally::default, merge);
-    bar.finish_and_clear();
+    progress.end();
     let n = games as f64;
     let mean = values.iter().map(|(&v, &c)| v as f64 * c as f64).sum::<f64>() / n;
     let variance = values.iter().map(|(&v, &c)| c as f64 * (v as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);

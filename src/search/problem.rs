@@ -27,7 +27,25 @@ pub struct Terminal {
     pub penalty_total: super::Exact,
     /// `penalised[p]`: (expected) number of codes of the set that pay exactly p
     /// points, p ≥ 1 (Σ p·penalised[p] = `penalty_total`); empty without penalties.
+    /// Where the game must choose what to lay among equally good options, this
+    /// is the first option (the LEX reading of a tie).
     pub penalised: Vec<super::Exact>,
+    /// The same split with the option drawn uniformly among the equally good
+    /// ones (the MIX reading of a tie); it must be invariant under the game's
+    /// symmetries ([`SearchProblem::symmetry_classes`]), which MIX walks merge.
+    /// Equal to `penalised` where there is no such choice.
+    pub penalised_uniform: Vec<super::Exact>,
+}
+
+impl Terminal {
+    /// The split of the penalty under `tie` (see [`Terminal::penalised`] and
+    /// [`Terminal::penalised_uniform`]).
+    pub fn penalised_under(&self, tie: super::strategy::TieBreak) -> &[super::Exact] {
+        match tie {
+            super::strategy::TieBreak::Lex => &self.penalised,
+            super::strategy::TieBreak::Mix => &self.penalised_uniform,
+        }
+    }
 }
 
 /// A deduction game as the analysis sees it.

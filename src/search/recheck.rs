@@ -52,7 +52,7 @@ pub fn recheck_unit<P: SearchProblem>(
     problem: &P,
     strategy: Strategy,
     record: &UnitRecord,
-    options: RunOptions,
+    options: &RunOptions,
 ) -> Result<UnitCheck> {
     let clock = std::time::Instant::now();
     if record.queries.len() != record.path.len() {
@@ -108,7 +108,7 @@ pub fn outcome_after<P: SearchProblem>(
     problem: &P,
     strategy: Strategy,
     steps: &[(QueryId, AnswerId)],
-    options: RunOptions,
+    options: &RunOptions,
 ) -> Result<Outcome> {
     let (mut state, mut set, mut solved) = (problem.initial_state(), problem.full_set(), false);
     for &(query, answer) in steps {

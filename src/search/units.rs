@@ -16,136 +16,20 @@
 //! outcome is the weighted mean of its branches; the tests check this on small
 //! games for LEX and MIX.
 
-use super::analysis::{LARGE_SET_BYTES, is_large_set, progress_bar, root_representatives, subtree_outcome};
-use super::outcome::{Exact, Outcome, exact_f64, exact_string, parse_exact};
+use super::analysis::{LARGE_SET_BYTES, is_large_set, root_representatives, subtree_outcome};
+use super::outcome::{Exact, Outcome, exact_f64, exact_string};
 use super::problem::{AnswerId, QueryId, SearchProblem};
+pub use super::run_file::{
+    PENALTY_SPLIT_UNIFORM, RunHeader, SessionTime, Shard, ShardFile, UnitRecord, merge, penalty_split_known,
+    sessions_wall_seconds, write_shard,
+};
+use super::run_file::{append_record, lock_checkpoint, prepare_checkpoint, read_checkpoint};
 use super::strategy::{Strategy, decide};
-use crate::error::{Error, Result, invalid};
-use crate::output::write_json;
+use crate::error::Result;
+use crate::progress::Progress;
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use std::io::{BufRead, Write};
 use std::path::Path;
 use std::sync::Mutex;
-
-/// What identifies a run: units of different runs must never be mixed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunHeader {
-    pub program: String,
-    pub version: String,
-    pub problem: String,
-    pub alpha: String,
-    pub tie_rule: String,
-    pub levels: usize,
-}
-
-impl RunHeader {
-    /// The header of a run of this program version: `strategy` on the problem
-    /// named `problem`, cut into units `levels` queries below the root.
-    pub fn new(problem: String, strategy: Strategy, levels: usize) -> RunHeader {
-        RunHeader {
-            program: "renyi-search".into(),
-            version: crate::VERSION.into(),
-            problem,
-            alpha: strategy.score.alpha().to_string(),
-            tie_rule: strategy.tie.to_string(),
-            levels,
-        }
-    }
-}
-
-/// One finished unit.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct UnitRecord {
-    pub index: u64,
-    /// Answers from the root to the unit.
-    pub path: Vec<AnswerId>,
-    /// The query before each answer of `path` (empty in records of older versions).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub queries: Vec<QueryId>,
-    /// MIX: the exact probability of the tie choices that lead to the unit;
-    /// absent (= 1) under LEX. The unit's share of the result is `weight` × its outcome.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub weight: Option<String>,
-    pub codes: u64,
-    /// Exact per-depth counts (depths from the root) and penalty.
-    pub depth_counts: Vec<String>,
-    pub penalty: String,
-    /// Wall seconds from the unit's start to its end (0 in records of older
-    /// versions). Large units run alone on all threads; small units share the
-    /// threads with each other, so their seconds overlap.
-    #[serde(default)]
-    pub seconds: f64,
-    /// Codes by penalty points paid (index p; see [`Outcome::penalised`]);
-    /// `None` in records of versions that did not keep it.
-    #[serde(default)]
-    pub penalised: Option<Vec<String>>,
-    /// The session (process) that evaluated the unit and when it recorded it;
-    /// `None` in records of older versions (see [`sessions_wall_seconds`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub session: Option<SessionTime>,
-}
-
-/// When a unit was recorded: the start of its session (Unix seconds, to the
-/// microsecond, which tells sessions apart) and the wall seconds from that
-/// start to the record.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SessionTime {
-    pub started: f64,
-    pub at: f64,
-}
-
-/// Wall time of a run over all its sessions: for each session, the time from
-/// its start to its last recorded unit, summed. Work a killed session did on
-/// units it did not finish is not counted (those units are redone and counted
-/// in a later session), so this is what an uninterrupted run would have taken,
-/// up to the differing load. `None` if some record lacks its session.
-pub fn sessions_wall_seconds(records: &[UnitRecord]) -> Option<f64> {
-    let mut latest: std::collections::BTreeMap<u64, f64> = std::collections::BTreeMap::new();
-    for r in records {
-        let t = r.session?;
-        let at = latest.entry(t.started.to_bits()).or_insert(0.0);
-        *at = at.max(t.at);
-    }
-    Some(latest.values().sum())
-}
-
-/// The result file of one shard.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ShardFile {
-    pub header: RunHeader,
-    pub shard: (u64, u64),
-    pub units_total: u64,
-    pub codes_total: u64,
-    pub seconds: f64,
-    /// Peak resident memory of the process that wrote the file, in bytes
-    /// (absent where not reported, and in files of older versions).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub peak_memory_bytes: Option<u64>,
-    /// Units of this shard taken from the checkpoint rather than evaluated by
-    /// this process: 0 means the run went from scratch (absent in older files).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resumed_units: Option<u64>,
-    pub units: Vec<UnitRecord>,
-}
-
-/// `i/N`: this process evaluates the units whose number is ≡ i mod N.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u64,
-    pub count: u64,
-}
-
-impl std::str::FromStr for Shard {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<Shard> {
-        let parsed = text.split_once('/').and_then(|(i, n)| Some((i.trim().parse().ok()?, n.trim().parse().ok()?)));
-        match parsed {
-            Some((index, count)) if count >= 1 && index < count => Ok(Shard { index, count }),
-            _ => Err(invalid(format!("shard `{text}`: write i/N with 0 ≤ i < N, e.g. 0/4"))),
-        }
-    }
-}
 
 /// A unit waiting to be evaluated: the subtree at (state, set) at `depth`, or a
 /// class solved by its last query; reached with probability `weight`.
@@ -183,7 +67,7 @@ impl<P: SearchProblem> Pending<P> {
         let below = if self.solved {
             Outcome::leaf(problem.set_size(&self.set), 0, super::outcome::Exact::from_integer(0.into()))
         } else {
-            subtree_outcome(problem, strategy, &self.state, &self.set, super::analysis::RunOptions::default())
+            subtree_outcome(problem, strategy, &self.state, &self.set, &super::analysis::RunOptions::default())
         };
         let mut out = Outcome::empty();
         out.add_shifted(&below, self.depth);
@@ -272,7 +156,9 @@ pub struct UnitRun<'a> {
     pub levels: usize,
     pub shard: Shard,
     pub checkpoint: Option<&'a Path>,
-    pub progress: bool,
+    /// Reports codes done (weighted by the units' weights) and one note per
+    /// finished root class.
+    pub progress: Progress,
 }
 
 /// Numbers the units in the order they arrive, and evaluates this shard's
@@ -283,8 +169,9 @@ struct UnitSink<'a, P: SearchProblem> {
     shard: Shard,
     finished: std::collections::HashSet<u64>,
     log: Mutex<Option<std::fs::File>>,
-    bar: indicatif::ProgressBar,
-    progress: bool,
+    progress: Progress,
+    /// Codes done, weighted by the units' weights (for the root-class notes).
+    codes_done: std::sync::atomic::AtomicU64,
     started: std::time::Instant,
     /// `started` in Unix seconds (recorded with each unit).
     session_started: f64,
@@ -310,17 +197,15 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
         resumed: Vec<UnitRecord>,
         log: Mutex<Option<std::fs::File>>,
     ) -> Self {
-        let bar = progress_bar(run.progress);
-        bar.set_length(problem.code_count() as u64);
-        bar.set_message("codes");
+        run.progress.begin("codes", Some(problem.code_count() as u64));
         UnitSink {
             problem,
             strategy,
             shard: run.shard,
             finished: resumed.iter().map(|r| r.index).collect(),
             log,
-            bar,
-            progress: run.progress,
+            progress: run.progress.clone(),
+            codes_done: std::sync::atomic::AtomicU64::new(0),
             started: std::time::Instant::now(),
             session_started: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -354,13 +239,17 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
             listing.extend(batch.into_iter().map(|u| (u.path, u.queries)));
             return Ok(());
         }
-        let (problem, strategy, bar, log) = (self.problem, self.strategy, &self.bar, &self.log);
+        let (problem, strategy, log) = (self.problem, self.strategy, &self.log);
+        let advance = |codes: u64| {
+            self.codes_done.fetch_add(codes, std::sync::atomic::Ordering::Relaxed);
+            self.progress.advance(codes);
+        };
         let mine: Vec<(u64, &Pending<P>)> = (first..)
             .zip(&batch)
             .filter(|(i, u)| {
                 let skip = i % self.shard.count != self.shard.index || self.finished.contains(i);
                 if skip {
-                    bar.inc(u.weighted_codes(problem));
+                    advance(u.weighted_codes(problem));
                 }
                 !skip
             })
@@ -370,7 +259,7 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
             let mut record = unit.evaluate(*index, problem, strategy);
             record.session = Some(SessionTime { started: session_started, at: started.elapsed().as_secs_f64() });
             append_record(log, &record)?;
-            bar.inc(unit.weighted_codes(problem));
+            advance(unit.weighted_codes(problem));
             Ok(record)
         };
         // Large units one at a time (their threads share each node's work; see
@@ -385,16 +274,20 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
         Ok(())
     }
 
-    /// Progress without a terminal (the bar is hidden): one line per finished root class.
+    /// One note per finished root class: codes done, time, ETA (for logs,
+    /// where no bar is drawn).
     fn report_root_class(&mut self) {
         self.root_classes_done += 1;
-        if !self.progress || !self.bar.is_hidden() {
+        if !self.progress.is_observed() {
             return;
         }
-        let (done, all, elapsed) =
-            (self.bar.position(), self.problem.code_count() as f64, self.started.elapsed().as_secs_f64());
+        let done = self.codes_done.load(std::sync::atomic::Ordering::Relaxed);
+        let (all, elapsed) = (self.problem.code_count() as f64, self.started.elapsed().as_secs_f64());
         let eta = if done > 0 { elapsed * (all / done as f64 - 1.0) } else { f64::NAN };
-        eprintln!("  root class {}: {done} of {all} codes, {elapsed:.0} s, ETA {eta:.0} s", self.root_classes_done);
+        self.progress.note(&format!(
+            "  root class {}: {done} of {all} codes, {elapsed:.0} s, ETA {eta:.0} s",
+            self.root_classes_done
+        ));
     }
 }
 
@@ -416,7 +309,7 @@ fn root_unit<P: SearchProblem>(problem: &P) -> Pending<P> {
 /// queries), without evaluating any (to check that a checkpoint's numbering
 /// is the one this program walks).
 pub fn unit_paths<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize) -> Result<Vec<UnitPath>> {
-    let run = UnitRun { levels, shard: Shard { index: 0, count: 1 }, checkpoint: None, progress: false };
+    let run = UnitRun { levels, shard: Shard { index: 0, count: 1 }, checkpoint: None, progress: Progress::none() };
     let mut sink = UnitSink::new(problem, strategy, &run, Vec::new(), Mutex::new(None));
     sink.listing = Some(Vec::new());
     walk(problem, strategy, levels, root_unit(problem), &mut sink)?;
@@ -443,7 +336,7 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
     let mut sink = UnitSink::new(problem, strategy, run, resumed, log);
     walk(problem, strategy, run.levels, root_unit(problem), &mut sink)?;
     sink.flush()?;
-    sink.bar.finish_and_clear();
+    sink.progress.end();
     let mut records = sink.records;
     records.sort_by_key(|r| r.index);
     Ok(ShardFile {
@@ -456,144 +349,4 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         resumed_units: Some(resumed_units),
         units: records,
     })
-}
-
-fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
-    let Ok(file) = std::fs::File::open(path) else { return Ok(Vec::new()) };
-    let mut lines = std::io::BufReader::new(file).lines();
-    let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
-    if first.is_empty() && std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
-        // An empty file (e.g. created by a run killed before its header) is
-        // an empty checkpoint, not a foreign one.
-        return Ok(Vec::new());
-    }
-    let theirs: RunHeader = serde_json::from_str(&first)
-        .map_err(|_| invalid(format!("{} is not a checkpoint of this program (unreadable header)", path.display())))?;
-    if &theirs != header {
-        return Err(invalid(format!(
-            "checkpoint {} belongs to another run ({} {} α={} {} levels {}); this run is {} {} α={} {} levels {}; remove it or choose another file",
-            path.display(),
-            theirs.version,
-            theirs.problem,
-            theirs.alpha,
-            theirs.tie_rule,
-            theirs.levels,
-            header.version,
-            header.problem,
-            header.alpha,
-            header.tie_rule,
-            header.levels
-        )));
-    }
-    // A line cut off by a kill is ignored; its unit is evaluated again.
-    Ok(lines.map_while(|l| l.ok()).filter_map(|l| serde_json::from_str(&l).ok()).collect())
-}
-
-/// Opens the checkpoint for appending and takes an exclusive advisory lock
-/// on it (held until the run ends); a file locked by another run is refused.
-pub(crate) fn lock_checkpoint(path: Option<&Path>) -> Result<Option<std::fs::File>> {
-    let Some(path) = path else { return Ok(None) };
-    let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    let file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(std::fs::TryLockError::WouldBlock) => Err(invalid(format!(
-            "checkpoint {} is in use by another run (locked); wait for it to finish or choose another file",
-            path.display()
-        ))),
-        Err(std::fs::TryLockError::Error(e)) => Err(io(e)),
-    }
-}
-
-fn prepare_checkpoint(
-    file: Option<std::fs::File>,
-    path: Option<&Path>,
-    header: &RunHeader,
-    fresh: bool,
-) -> Result<Option<std::fs::File>> {
-    let (Some(mut file), Some(path)) = (file, path) else { return Ok(None) };
-    let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    if fresh && file.metadata().map_err(io)?.len() == 0 {
-        writeln!(file, "{}", serde_json::to_string(header).expect("plain data")).map_err(io)?;
-    } else if !ends_with_newline(path).map_err(io)? {
-        // A line cut off by a kill (or a header without its newline): the
-        // records go on on a new line, so that none is glued to the fragment.
-        writeln!(file).map_err(io)?;
-    }
-    Ok(Some(file))
-}
-
-/// Whether the file at `path` is empty or ends with a newline.
-pub(crate) fn ends_with_newline(path: &Path) -> std::io::Result<bool> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path)?;
-    if file.seek(SeekFrom::End(0))? == 0 {
-        return Ok(true);
-    }
-    file.seek(SeekFrom::End(-1))?;
-    let mut last = [0u8; 1];
-    file.read_exact(&mut last)?;
-    Ok(last[0] == b'\n')
-}
-
-fn append_record(log: &Mutex<Option<std::fs::File>>, record: &UnitRecord) -> Result<()> {
-    let mut guard = log.lock().expect("checkpoint lock");
-    if let Some(file) = guard.as_mut() {
-        let line = serde_json::to_string(record).expect("plain data");
-        writeln!(file, "{line}")
-            .and_then(|_| file.flush())
-            .map_err(|e| Error::Io { path: "checkpoint".into(), source: e })?;
-    }
-    Ok(())
-}
-
-/// Whether every unit of the shard files recorded how its penalty points split
-/// over the codes (records of older versions did not), so that the merged
-/// [`Outcome::penalised`] is complete.
-pub fn penalty_split_known(shards: &[ShardFile]) -> bool {
-    shards.iter().all(|s| s.units.iter().all(|u| u.penalised.is_some()))
-}
-
-/// Writes a shard file (atomically).
-pub fn write_shard(path: &Path, shard: &ShardFile) -> Result<()> {
-    write_json(path, shard)
-}
-
-/// Adds the units of complete shard files exactly. Errors if the files come
-/// from different runs, a unit appears twice, or any unit is missing.
-pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
-    let Some(first) = shards.first() else { return Err(invalid("merge needs at least one shard file")) };
-    let mut seen = vec![false; first.units_total as usize];
-    let mut total = Outcome::empty();
-    for s in shards {
-        if s.header != first.header || s.units_total != first.units_total {
-            return Err(invalid(format!(
-                "shard {}/{} belongs to another run than shard {}/{}",
-                s.shard.0, s.shard.1, first.shard.0, first.shard.1
-            )));
-        }
-        for r in &s.units {
-            let slot = seen
-                .get_mut(r.index as usize)
-                .ok_or_else(|| invalid(format!("unit {} is beyond the run's {} units", r.index, first.units_total)))?;
-            if std::mem::replace(slot, true) {
-                return Err(invalid(format!("unit {} appears twice", r.index)));
-            }
-            let unreadable = || invalid(format!("unit {} has unreadable values", r.index));
-            let mut o = Outcome::from_strings(&r.depth_counts, &r.penalty, r.penalised.as_deref().unwrap_or(&[]))
-                .ok_or_else(unreadable)?;
-            if let Some(w) = &r.weight {
-                o = o.scaled(&parse_exact(w).ok_or_else(unreadable)?);
-            }
-            total.add_shifted(&o, 0);
-        }
-    }
-    if let Some(missing) = seen.iter().position(|s| !s) {
-        let count = seen.iter().filter(|s| !**s).count();
-        return Err(invalid(format!(
-            "{count} of {} units are missing (first: unit {missing}); merge every shard of the run",
-            first.units_total
-        )));
-    }
-    Ok((first.header.clone(), total))
 }

@@ -202,7 +202,7 @@ fn enumerate_in_budget(variant: Variant) -> Result<Patterns> {
 
 const MAGIC: &[u8; 8] = b"RSBEAMS\0";
 /// Bump when the enumeration order or the encoding changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 const HEADER: usize = 8 + 4 * 4 + 8 + 8;
 
 /// How a pattern table was obtained.
@@ -217,8 +217,10 @@ pub fn cache_path(dir: &Path, variant: Variant) -> PathBuf {
     dir.join(format!("beams-{}c{}p.tbl", variant.colours, variant.piece_size))
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+/// The payload checksum: CRC-32 (zero-extended to the header's 8 bytes).
+/// Format 1 used FNV-1a; its files are rebuilt.
+fn checksum(bytes: &[u8]) -> u64 {
+    crc32fast::hash(bytes) as u64
 }
 
 /// Cells packed per byte: labels in base k (k pieces), as many as fit in 256
@@ -285,7 +287,7 @@ pub fn save(p: &Patterns, path: &Path) -> Result<()> {
         bytes.extend_from_slice(&v.to_le_bytes());
     }
     bytes.extend_from_slice(&(p.count() as u64).to_le_bytes());
-    bytes.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+    bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
     bytes.extend_from_slice(&payload);
     write_atomic(path, &bytes)
 }
@@ -304,13 +306,13 @@ pub fn load(path: &Path, variant: Variant) -> std::result::Result<Patterns, Stri
         return Err("it belongs to another variant".into());
     }
     let count = u64::from_le_bytes(bytes[24..32].try_into().unwrap()) as usize;
-    let checksum = u64::from_le_bytes(bytes[32..40].try_into().unwrap());
+    let recorded = u64::from_le_bytes(bytes[32..40].try_into().unwrap());
     let cells = Board::new(variant.n).cell_count();
     let payload = &bytes[HEADER..];
     if payload.len() != count * cells.div_ceil(cells_per_byte(variant.colours)) {
         return Err("truncated or over-long".into());
     }
-    if fnv1a(payload) != checksum {
+    if checksum(payload) != recorded {
         return Err("checksum mismatch (corrupt)".into());
     }
     let pieces = decode(payload, variant, cells);

@@ -1,0 +1,478 @@
+//! [`Beams`] as a [`SearchProblem`] (the generic core's view of the game) and
+//! as a [`Replay`](crate::search::tree::Replay) (strategy trees), and the
+//! penalty of a terminal set.
+
+use super::super::codeset::CodeSet;
+use super::kernels::*;
+use super::{Beams, BeamsState, ColourOffer, Penalty, QueryOrder};
+use crate::games::permutations;
+use crate::search::problem::{ClassSizes, merge_orbits};
+use crate::search::{AnswerId, CodeId, Exact, QueryId, SearchProblem, Terminal};
+use num_bigint::BigInt;
+use rayon::prelude::*;
+
+impl Beams {
+    /// The penalty of stopping at `set` (summed over its codes) and its split,
+    /// how many codes pay exactly p wrong cells, in two readings of "the best
+    /// code is laid" when several codes are best (least total distance to the
+    /// set; each has the same total): the first best code in code order (LEX:
+    /// every tie goes to the first) and a best code drawn uniformly (MIX: every
+    /// tie is drawn uniformly). Only the uniform split is invariant under the
+    /// board and colour symmetries by which the MIX walk merges tied queries,
+    /// so only it is exact under that merging (docs/conventions.md).
+    fn penalty_of(&self, set: &CodeSet) -> (Exact, Vec<Exact>, Vec<Exact>) {
+        let int = |x: u64| Exact::from_integer(BigInt::from(x));
+        if self.penalty == Penalty::None || set.size < 2 {
+            return (int(0), Vec::new(), Vec::new());
+        }
+        let mut colours: Vec<Vec<u8>> = Vec::with_capacity(set.size as usize);
+        set.for_each_code(self.words, |t, sigma| colours.push(self.cell_colours(self.code_id(t, sigma))));
+        let distance = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x != y).count();
+        let sums: Vec<u64> = colours.iter().map(|x| colours.iter().map(|y| distance(x, y) as u64).sum()).collect();
+        // by_points[p] over the codes laid in `laid`, divided by `weight`.
+        let split = |laid: &mut dyn Iterator<Item = usize>, weight: u64| -> Vec<Exact> {
+            let mut by_points = vec![0u64; self.board.cell_count() + 1];
+            for x in laid {
+                colours.iter().for_each(|y| by_points[distance(&colours[x], y)] += 1);
+            }
+            by_points[0] = 0;
+            while by_points.last() == Some(&0) {
+                by_points.pop();
+            }
+            let weight = int(weight);
+            by_points.into_iter().map(|n| int(n) / &weight).collect()
+        };
+        match self.penalty {
+            Penalty::BestGuess => {
+                let least = sums.iter().copied().min().unwrap_or(0);
+                let best: Vec<usize> = (0..sums.len()).filter(|&i| sums[i] == least).collect();
+                let first = split(&mut best.iter().take(1).copied(), 1);
+                let uniform =
+                    if best.len() == 1 { first.clone() } else { split(&mut best.iter().copied(), best.len() as u64) };
+                (int(least), first, uniform)
+            }
+            _ => {
+                let all = split(&mut (0..colours.len()), set.size);
+                (int(sums.iter().sum()) / int(set.size), all.clone(), all)
+            }
+        }
+    }
+}
+
+impl SearchProblem for Beams {
+    type State = BeamsState;
+    type Set = CodeSet;
+
+    fn name(&self) -> String {
+        Beams::game_name(self.variant, self.order, self.offer, self.penalty)
+    }
+    fn code_count(&self) -> usize {
+        self.patterns.count() * self.colourings.len()
+    }
+    fn query_count(&self) -> usize {
+        self.variant.colours * self.board.diagonals.len()
+    }
+    fn answer_count(&self) -> usize {
+        1 << self.board.diagonals.iter().map(|d| d.count_ones()).max().unwrap_or(0)
+    }
+    fn initial_state(&self) -> BeamsState {
+        BeamsState { used: 0, asked: 0 }
+    }
+    fn is_admissible(&self, state: &BeamsState, q: QueryId) -> bool {
+        let (c, d) = self.decode_query(q);
+        state.used >> d & 1 == 0 && (self.offer == ColourOffer::All || c <= state.asked as usize)
+    }
+    /// Unused diagonals × offered colours, listed in query order (no decoding).
+    fn admissible_queries(&self, state: &BeamsState) -> Vec<QueryId> {
+        if self.offer == ColourOffer::All {
+            return (0..self.query_count() as QueryId).filter(|&q| self.is_admissible(state, q)).collect();
+        }
+        let (nc, nd) = (self.variant.colours, self.board.diagonals.len());
+        let colours = (state.asked as usize + 1).min(nc);
+        let free: Vec<usize> = (0..nd).filter(|&d| state.used >> d & 1 == 0).collect();
+        let mut out = Vec::with_capacity(colours * free.len());
+        match self.order {
+            QueryOrder::ColourFirst => {
+                (0..colours).for_each(|c| out.extend(free.iter().map(|&d| (c * nd + d) as QueryId)))
+            }
+            QueryOrder::DiagonalFirst => {
+                free.iter().for_each(|&d| out.extend((0..colours).map(|c| (d * nc + c) as QueryId)))
+            }
+        }
+        out
+    }
+    fn next_state(&self, state: &BeamsState, q: QueryId) -> BeamsState {
+        let (c, d) = self.decode_query(q);
+        let asked = if self.offer == ColourOffer::All { state.asked | 1 << c } else { state.asked.max(c as u8 + 1) };
+        BeamsState { used: state.used | 1 << d, asked }
+    }
+    fn full_set(&self) -> CodeSet {
+        CodeSet::full(self.patterns.count(), self.colourings.len())
+    }
+    fn set_size(&self, set: &CodeSet) -> u64 {
+        set.size
+    }
+    /// Popcount of each row against the colourings giving colour c to each piece
+    /// (zero words of a row are skipped: deep in the tree rows are sparse).
+    fn count_answers(&self, q: QueryId, set: &CodeSet, counts: &mut [u64]) {
+        let (c, d) = self.decode_query(q);
+        let k = self.variant.colours;
+        counts.iter_mut().for_each(|x| *x = 0);
+        for (t, mask) in set.rows(self.words) {
+            let hits = self.piece_hits(t, d);
+            for (w, &m) in mask.iter().enumerate().filter(|(_, m)| **m != 0) {
+                for (j, &a) in hits.iter().enumerate() {
+                    counts[a as usize] += (m & self.colour_piece[(c * k + j) * self.words + w]).count_ones() as u64;
+                }
+            }
+        }
+    }
+    /// One pass over the set for all queries ([`Beams::compact_counts`]); small
+    /// sets look up each code's answer directly (no tables to set up).
+    fn count_answers_batch(&self, queries: &[QueryId], set: &CodeSet, counts: &mut [u64]) {
+        let a = self.answer_count();
+        counts.iter_mut().for_each(|x| *x = 0);
+        let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
+        if set.size <= SMALL_SET {
+            set.for_each_code(self.words, |t, sigma| {
+                let code = self.code_at(t, sigma);
+                for (out, &(c, d)) in counts.chunks_exact_mut(a).zip(&decoded) {
+                    out[self.answer_at(code, c, d) as usize] += 1;
+                }
+            });
+            return;
+        }
+        let compact = self.compact_counts(&decoded, set);
+        for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(a)) {
+            let answers = compact.of(c, d);
+            out[..answers.len()].copy_from_slice(answers);
+        }
+    }
+    /// Small sets walk their codes: per query the answers of all codes are
+    /// collected and sorted, which avoids scanning the whole answer range.
+    fn class_sizes_batch(&self, queries: &[QueryId], set: &CodeSet) -> ClassSizes {
+        if set.size > SMALL_SET {
+            let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
+            let compact = self.compact_counts(&decoded, set);
+            let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * 8);
+            decoded.iter().for_each(|&(c, d)| out.push(compact.of(c, d).iter().copied().filter(|&x| x > 0)));
+            return out;
+        }
+        let (k, nd) = (self.variant.colours, self.board.diagonals.len());
+        // Per code and colour, where the hits of the piece of that colour start.
+        let mut piece_rows: Vec<usize> = Vec::with_capacity(set.size as usize * k);
+        set.for_each_code(self.words, |t, sigma| {
+            piece_rows
+                .extend(self.piece_of[sigma * k..(sigma + 1) * k].iter().map(|&j| t as usize * nd * k + j as usize));
+        });
+        // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most SMALL_SET < 256).
+        let mut tally = vec![0u8; self.answer_count()];
+        let mut seen: Vec<u8> = Vec::with_capacity(set.size as usize);
+        let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * set.size as usize);
+        for &q in queries {
+            let (c, d) = self.decode_query(q);
+            seen.clear();
+            for code in piece_rows.chunks_exact(k) {
+                let answer = self.hits[code[c] + d * k];
+                if tally[answer as usize] == 0 {
+                    seen.push(answer);
+                }
+                tally[answer as usize] += 1;
+            }
+            out.push(seen.iter().map(|&a| std::mem::take(&mut tally[a as usize]) as u64));
+        }
+        out
+    }
+    /// One pass over the rows: a row keeps the colourings whose colour-c piece
+    /// hits exactly `answer` (rows are filtered in parallel chunks).
+    fn restrict(&self, query: QueryId, answer: AnswerId, set: &CodeSet) -> CodeSet {
+        let (c, d) = self.decode_query(query);
+        let w = self.words;
+        let filter_rows = |rows: &[u32], bits: &[u64]| {
+            let mut out = CodeSet::empty();
+            let mut keep = vec![0u64; w];
+            for (i, &t) in rows.iter().enumerate() {
+                self.prefetch_ahead(rows, i);
+                keep.iter_mut().for_each(|x| *x = 0);
+                for (j, _) in self.piece_hits(t, d).iter().enumerate().filter(|(_, a)| **a as AnswerId == answer) {
+                    keep.iter_mut().zip(self.colourings_of(c, j)).for_each(|(k, m)| *k |= m);
+                }
+                keep.iter_mut().zip(&bits[i * w..(i + 1) * w]).for_each(|(k, m)| *k &= m);
+                if keep.iter().any(|&x| x != 0) {
+                    out.push_row(t, &keep);
+                }
+            }
+            out
+        };
+        const CHUNK: usize = 1 << 16;
+        if set.patterns.len() <= CHUNK {
+            return filter_rows(&set.patterns, &set.bits);
+        }
+        let parts: Vec<CodeSet> = set
+            .patterns
+            .par_chunks(CHUNK)
+            .zip(set.bits.par_chunks(CHUNK * w))
+            .map(|(r, b)| filter_rows(r, b))
+            .collect();
+        let mut out = CodeSet::empty();
+        for p in parts {
+            out.patterns.extend(p.patterns);
+            out.bits.extend(p.bits);
+            out.size += p.size;
+        }
+        out
+    }
+    /// The best-guess code is laid (the first of least total distance to the set);
+    /// the secret pays its wrong cells. A random guess pays the mean, rounded.
+    fn terminal_for(&self, set: &CodeSet, secret: CodeId) -> (u32, u64) {
+        if set.size < 2 || self.penalty == Penalty::None {
+            return (0, 0);
+        }
+        let mut colours: Vec<Vec<u8>> = Vec::with_capacity(set.size as usize);
+        set.for_each_code(self.words, |t, sigma| colours.push(self.cell_colours(self.code_id(t, sigma))));
+        let distance = |a: &[u8], b: &[u8]| a.iter().zip(b).filter(|(x, y)| x != y).count() as u64;
+        let sums: Vec<u64> = colours.iter().map(|x| colours.iter().map(|y| distance(x, y)).sum()).collect();
+        let truth = self.cell_colours(secret);
+        match self.penalty {
+            Penalty::BestGuess => {
+                let best = (0..sums.len()).min_by_key(|&i| sums[i]).unwrap_or(0);
+                (0, distance(&colours[best], &truth))
+            }
+            _ => (0, (colours.iter().map(|x| distance(x, &truth)).sum::<u64>() + set.size / 2) / set.size),
+        }
+    }
+    /// Per row, the colourings are grouped by the answer their colour-c piece gives.
+    fn split(&self, q: QueryId, set: &CodeSet) -> Vec<(AnswerId, CodeSet)> {
+        let (c, d) = self.decode_query(q);
+        let w = self.words;
+        let mut classes: Vec<(AnswerId, CodeSet)> = Vec::new();
+        let mut answers: Vec<u8> = Vec::with_capacity(self.variant.colours);
+        let mut rows: Vec<u64> = Vec::with_capacity(self.variant.colours * w);
+        for (row, (t, mask)) in set.rows(w).enumerate() {
+            self.prefetch_ahead(&set.patterns, row);
+            if let Some(sigma) = single_colouring(mask) {
+                let a = self.answer_at(self.code_at(t, sigma), c, d) as AnswerId;
+                class_of(&mut classes, a).push_row(t, mask);
+                continue;
+            }
+            answers.clear();
+            rows.clear();
+            for (j, &a) in self.piece_hits(t, d).iter().enumerate() {
+                let slot = answers.iter().position(|&x| x == a).unwrap_or_else(|| {
+                    answers.push(a);
+                    rows.resize(answers.len() * w, 0);
+                    answers.len() - 1
+                });
+                let colourings = self.colourings_of(c, j);
+                for (i, &m) in mask.iter().enumerate().filter(|(_, m)| **m != 0) {
+                    rows[slot * w + i] |= m & colourings[i];
+                }
+            }
+            for (slot, &a) in answers.iter().enumerate() {
+                let row = &rows[slot * w..(slot + 1) * w];
+                if row.iter().any(|&x| x != 0) {
+                    class_of(&mut classes, a as AnswerId).push_row(t, row);
+                }
+            }
+        }
+        classes.sort_unstable_by_key(|(a, _)| *a);
+        classes
+    }
+    /// Compares the two codes' answers query by query (no counting).
+    fn separating_query(&self, state: &BeamsState, set: &CodeSet) -> Option<QueryId> {
+        let mut codes = [CodeAt { hits: 0, pieces: 0 }; 2];
+        let mut n = 0;
+        set.for_each_code(self.words, |t, sigma| {
+            codes[n.min(1)] = self.code_at(t, sigma);
+            n += 1;
+        });
+        self.admissible_queries(state).into_iter().find(|&q| {
+            let (c, d) = self.decode_query(q);
+            self.answer_at(codes[0], c, d) != self.answer_at(codes[1], c, d)
+        })
+    }
+    /// Looks up each code's answer and marks it in a 256-bit mask (answers are
+    /// bytes): a query is finest when no answer repeats.
+    fn first_finest_query(&self, queries: &[QueryId], set: &CodeSet) -> Option<QueryId> {
+        let mut codes: Vec<CodeAt> = Vec::with_capacity(set.size as usize);
+        set.for_each_code(self.words, |t, sigma| codes.push(self.code_at(t, sigma)));
+        queries.iter().copied().find(|&q| {
+            let (c, d) = self.decode_query(q);
+            let mut seen = [0u128; 2];
+            codes.iter().all(|&code| {
+                let a = self.answer_at(code, c, d);
+                let (word, bit) = ((a >> 7) as usize, 1u128 << (a & 127));
+                let fresh = seen[word] & bit == 0;
+                seen[word] |= bit;
+                fresh
+            })
+        })
+    }
+    fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
+        None
+    }
+    fn has_solving_answers(&self) -> bool {
+        false
+    }
+    /// Diagonals are only used up; a colour offered later is an unasked colour,
+    /// interchangeable here with the lowest unasked one, which is offered.
+    fn narrowing_queries(&self) -> bool {
+        true
+    }
+    fn terminal(&self, set: &CodeSet) -> Terminal {
+        let (penalty_total, penalised, penalised_uniform) = self.penalty_of(set);
+        Terminal { queries_per_code: 0, penalty_total, penalised, penalised_uniform }
+    }
+    /// Diagonals at the same distance from the centre are mapped onto each other
+    /// by the 12 board symmetries, and all colours are alike at the root.
+    fn root_class_key(&self, q: QueryId) -> u64 {
+        let (_, d) = self.decode_query(q);
+        self.board.diagonal_offset[d] as u64
+    }
+    /// Sets of at most four codes per row on average (deep in the tree) are
+    /// keyed by their code ids: 4 bytes per code instead of a row of c! bits.
+    fn code_list_key(&self, set: &CodeSet) -> Option<Box<[CodeId]>> {
+        (set.size <= 4 * set.patterns.len() as u64).then(|| {
+            let mut ids = Vec::with_capacity(set.size as usize);
+            set.for_each_code(self.words, |t, sigma| ids.push(self.code_id(t, sigma)));
+            ids.into_boxed_slice()
+        })
+    }
+    /// Sets of at most `SMALL_NODE_SET` codes: the varying cells V (8 bytes),
+    /// then for each code, in set order, the colour of each cell of V (3 bits
+    /// each, little-endian), the asked colours renamed in order of appearance
+    /// (reduced colour offers, where they are 0..k−1). Sets with equal keys in
+    /// equal states have equal subtrees under MIX:
+    /// - a query's answer on a code is the set of cells of its colour on its
+    ///   diagonal; cells outside V add the same to every code's answer, so both
+    ///   sets split into the same classes, row by row (classes keep set order);
+    /// - the penalty compares codes cell by cell (cells outside V never
+    ///   differ) and takes the first best guess in set order;
+    /// - renaming the asked colours maps the offered queries, their answers,
+    ///   scores and MIX weights onto each other (not LEX's order; the memo
+    ///   serves MIX only).
+    fn residual_key(&self, state: &BeamsState, set: &CodeSet) -> Option<(BeamsState, Box<[u8]>)> {
+        if set.size > SMALL_NODE_SET {
+            return None;
+        }
+        let varying = self.varying_cells(set);
+        let reduced = self.without_settled(state, varying);
+        let cells = varying.count_ones() as usize;
+        if cells > 42 {
+            return None;
+        }
+        let renamed = if self.offer == ColourOffer::All { 0 } else { state.asked as usize };
+        let mut rename: [u8; 8] = std::array::from_fn(|c| c as u8);
+        let mut seen = [false; 8];
+        let mut next_name = 0u8;
+        let per_code = (3 * cells).div_ceil(8);
+        let mut key = Vec::with_capacity(8 + per_code * set.size as usize);
+        key.extend_from_slice(&varying.to_le_bytes());
+        let mut slots = [0u8; 64];
+        set.for_each_code(self.words, |t, sigma| {
+            for (c, cells_of_c) in self.colour_cells(t, sigma).enumerate() {
+                let mut m = cells_of_c & varying;
+                while m != 0 {
+                    slots[(varying & ((m & m.wrapping_neg()) - 1)).count_ones() as usize] = c as u8;
+                    m &= m - 1;
+                }
+            }
+            let mut packed = 0u128;
+            for (slot, &c) in slots[..cells].iter().enumerate() {
+                if (c as usize) < renamed && !seen[c as usize] {
+                    (seen[c as usize], rename[c as usize], next_name) = (true, next_name, next_name + 1);
+                }
+                packed |= (rename[c as usize] as u128) << (3 * slot);
+            }
+            key.extend_from_slice(&packed.to_le_bytes()[..per_code]);
+        });
+        Some((reduced, key.into_boxed_slice()))
+    }
+    /// A pattern number and a colouring row per pattern.
+    fn set_bytes(&self, set: &CodeSet) -> usize {
+        set.patterns.len() * (4 + 8 * self.words)
+    }
+    /// Marks as used the diagonals on which every code of `set` has the same
+    /// colours: no query on them splits `set` or any subset of it, and H_α
+    /// strategies ask only queries that split (thesis Satz 4.2), so no subtree
+    /// depends on whether they were asked. Reducing is idempotent and commutes
+    /// with shrinking the set (a settled diagonal stays settled). Sets above
+    /// `SMALL_NODE_SET` codes keep their state.
+    fn reduced_state(&self, state: &BeamsState, set: &CodeSet) -> BeamsState {
+        if set.size > SMALL_NODE_SET {
+            return *state;
+        }
+        self.without_settled(state, self.varying_cells(set))
+    }
+    fn multiplicity(&self, state: &BeamsState, q: QueryId) -> u64 {
+        let (c, _) = self.decode_query(q);
+        match self.offer {
+            ColourOffer::ReducedWeighted if c == state.asked as usize => (self.variant.colours - c) as u64,
+            _ => 1,
+        }
+    }
+    fn query_label(&self, q: QueryId) -> String {
+        let (c, d) = self.decode_query(q);
+        format!("colour {c} diagonal {d}")
+    }
+    /// Symmetries (board symmetry g, permutation π of the asked colours) that fix
+    /// the used diagonals and map the set onto itself; merges the queries of
+    /// each orbit. Reduced colour offers only (asked colours are 0..k−1; the new
+    /// colour and its MIX multiplicity stay).
+    fn symmetry_classes(&self, state: &BeamsState, set: &CodeSet, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
+        let Some(action) = &self.action else { return weighted.to_vec() };
+        if self.offer == ColourOffer::All || set.size < SYMMETRY_MIN_SET {
+            return weighted.to_vec();
+        }
+        let asked = state.asked as usize;
+        let mut fixing: Vec<(usize, Vec<u8>)> = Vec::new();
+        for g in 0..action.diagonal.len() {
+            let used_image = (0..self.board.diagonals.len())
+                .filter(|&d| state.used >> d & 1 == 1)
+                .fold(0u64, |m, d| m | 1 << action.diagonal[g][d]);
+            if used_image != state.used {
+                continue;
+            }
+            for pi in permutations(asked) {
+                if g == 0 && pi.iter().enumerate().all(|(i, &x)| i == x as usize) {
+                    continue;
+                }
+                if self.maps_onto_itself(action, g, &pi, set) {
+                    fixing.push((g, pi));
+                }
+            }
+        }
+        if fixing.is_empty() {
+            return weighted.to_vec();
+        }
+        merge_orbits(weighted, |q| {
+            let (c, d) = self.decode_query(q);
+            fixing
+                .iter()
+                .map(|(g, pi)| self.query_id(if c < pi.len() { pi[c] as usize } else { c }, action.diagonal[*g][d]))
+                .fold(q, QueryId::min)
+        })
+    }
+}
+
+impl crate::search::tree::Replay for Beams {
+    fn replay_answer(&self, q: QueryId, code: CodeId) -> AnswerId {
+        self.answer_of(q, code)
+    }
+    fn set_of(&self, codes: &[CodeId]) -> CodeSet {
+        let k = self.colourings.len();
+        let mut set = CodeSet::empty();
+        let mut row = vec![0u64; self.words];
+        let mut sorted = codes.to_vec();
+        sorted.sort_unstable();
+        for chunk in sorted.chunk_by(|a, b| a / k as u32 == b / k as u32) {
+            row.iter_mut().for_each(|w| *w = 0);
+            chunk.iter().for_each(|&c| row[(c as usize % k) / 64] |= 1 << (c as usize % k % 64));
+            set.push_row(chunk[0] / k as u32, &row);
+        }
+        set
+    }
+    fn codes_of(&self, set: &CodeSet) -> Vec<CodeId> {
+        set.codes(self.words).map(|(t, s)| self.code_id(t, s)).collect()
+    }
+}

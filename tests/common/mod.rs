@@ -1,0 +1,36 @@
+//! Helpers shared by the integration tests: the program's binary and scratch
+//! paths. (Each test file uses a part of it.)
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs the program with `args` and collects its output.
+pub fn bin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_renyi-search")).args(args).output().expect("runs")
+}
+
+/// A fresh path in the temp directory, unique to this process and `name`;
+/// whatever was there (file or directory) is removed.
+pub fn scratch(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("renyi-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&path);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// [`scratch`], created as an empty directory.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// Asserts that `args` fail with a message containing `needle` and no panic.
+pub fn assert_rejected(args: &[&str], needle: &str) {
+    let out = bin(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(err.contains(needle), "{args:?}: stderr {err:?} lacks {needle:?}");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+}
