@@ -184,7 +184,60 @@ fn bad_shards_are_refused() {
     assert!(merge(&[a.clone(), b.clone()]).is_ok());
     let mut unreadable = b;
     unreadable.units[0].weight = Some("1/x".into());
+    assert!(merge(&[a.clone(), unreadable.clone()]).unwrap_err().to_string().contains("checksum"));
+    unreadable.units[0].crc = None; // as in records of older versions
     assert!(merge(&[a, unreadable]).unwrap_err().to_string().contains("unreadable"));
+}
+
+/// Edited records are refused with their unit named (hardening item 7): each
+/// record carries a CRC-32 of its contents; records without one (older
+/// versions) must still have depth counts that add up to their codes and a
+/// penalty split that adds up to their points; and a merge checks that the
+/// units hold every code once (Σ weight·codes = the run's codes, so a MIX
+/// weight or a unit's code count cannot be changed either).
+#[test]
+fn edited_run_files_are_refused() {
+    let mm = Mastermind::new(3, 4, true).unwrap();
+    let mix = Strategy::new("1".parse().unwrap(), TieRule::mix());
+    let path = scratch("edited.jsonl");
+    let whole = run(&mm, mix, 2, "0/1", Some(&path));
+    assert!(whole.units.iter().all(|u| u.crc.is_some()));
+    assert!(merge(std::slice::from_ref(&whole)).is_ok());
+    let err = |file: &ShardFile| merge(std::slice::from_ref(file)).unwrap_err().to_string();
+    // A changed count with the old checksum.
+    let mut edited = whole.clone();
+    let i = edited.units.iter().position(|u| u.depth_counts.iter().any(|c| c != "0")).unwrap();
+    let d = edited.units[i].depth_counts.iter().position(|c| c != "0").unwrap();
+    edited.units[i].depth_counts[d] = format!("{}1", edited.units[i].depth_counts[d]);
+    let index = edited.units[i].index;
+    assert!(err(&edited).contains(&format!("unit {index}: checksum")), "{}", err(&edited));
+    // The same edit without a checksum: the counts no longer add up.
+    edited.units[i].crc = None;
+    assert!(err(&edited).contains("add up to"), "{}", err(&edited));
+    // A consistent record re-sealed with another weight or code count: the run's code mass is off.
+    let mut reweighted = whole.clone();
+    let j = reweighted.units.iter().position(|u| u.weight.is_some()).expect("MIX units carry weights");
+    reweighted.units[j].weight = Some("1/1000".into());
+    reweighted.units[j] = reweighted.units[j].clone().sealed();
+    assert!(err(&reweighted).contains("weighted"), "{}", err(&reweighted));
+    // A checkpoint line edited in place is refused on resume, naming the file and unit.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut record: renyi_search::search::units::UnitRecord = serde_json::from_str(&lines[1]).unwrap();
+    record.penalty = "7".into();
+    lines[1] = serde_json::to_string(&record).unwrap();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let resumed = run_units(
+        &mm,
+        mix,
+        &UnitRun { levels: 2, shard: "0/1".parse().unwrap(), checkpoint: Some(&path), progress: Default::default() },
+    );
+    let message = resumed.unwrap_err().to_string();
+    assert!(
+        message.contains(&format!("unit {}: checksum", record.index)) && message.contains("edited.jsonl"),
+        "{message}"
+    );
+    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

@@ -18,15 +18,24 @@ use std::path::Path;
 pub fn read_run(path: &Path) -> Result<(RunHeader, Vec<UnitRecord>)> {
     let io = |e| Error::Io { path: path.display().to_string(), source: e };
     let text = std::fs::read_to_string(path).map_err(io)?;
+    let checked = |records: Vec<UnitRecord>| -> Result<Vec<UnitRecord>> {
+        for r in &records {
+            r.check().map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+        }
+        Ok(records)
+    };
     if let Ok(file) = serde_json::from_str::<ShardFile>(&text) {
-        return Ok((file.header, file.units));
+        return Ok((file.header, checked(file.units)?));
     }
     let mut lines = std::io::Cursor::new(text).lines().map_while(|l| l.ok());
     let header = lines.next().and_then(|l| serde_json::from_str::<RunHeader>(&l).ok());
     let Some(header) = header else {
         return Err(invalid(format!("{} is neither a run file nor a checkpoint of this program", path.display())));
     };
-    Ok((header, lines.filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(&l).ok()).collect()))
+    Ok((
+        header,
+        checked(lines.filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(&l).ok()).collect())?,
+    ))
 }
 
 /// What rechecking one unit found.

@@ -94,6 +94,56 @@ pub struct UnitRecord {
     /// `None` in records of older versions (see [`sessions_wall_seconds`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<SessionTime>,
+    /// CRC-32 (hex) of the record's JSON without this field ([`UnitRecord::sealed`]);
+    /// absent in records of older versions, which get only the consistency checks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crc: Option<String>,
+}
+
+impl UnitRecord {
+    /// The CRC-32 (hex) of the record's JSON without its `crc` field.
+    fn checksum(&self) -> String {
+        let bare = UnitRecord { crc: None, ..self.clone() };
+        format!("{:08x}", crc32fast::hash(serde_json::to_string(&bare).expect("plain data").as_bytes()))
+    }
+
+    /// The record with its checksum set (done once it is complete, before it is written).
+    pub fn sealed(self) -> UnitRecord {
+        let crc = Some(self.checksum());
+        UnitRecord { crc, ..self }
+    }
+
+    /// Checks the record on its own: its checksum (if it has one), that its
+    /// depth counts add up to its codes, and that its penalty split adds up to
+    /// its penalty points. An edited record fails here with its unit named.
+    pub fn check(&self) -> Result<()> {
+        let bad = |what: &str| Err(invalid(format!("unit {}: {what} (the record was altered or damaged)", self.index)));
+        if let Some(crc) = &self.crc
+            && *crc != self.checksum()
+        {
+            return bad(&format!("checksum {crc} does not match its contents ({})", self.checksum()));
+        }
+        let parse = |s: &String| parse_exact(s);
+        let counts: Option<Vec<_>> = self.depth_counts.iter().map(parse).collect();
+        let Some(counts) = counts else { return bad("unreadable depth counts") };
+        let codes: num_rational::BigRational = counts.iter().sum();
+        if codes != num_rational::BigRational::from_integer(self.codes.into()) {
+            return bad(&format!("its depth counts add up to {codes}, not to its {} codes", self.codes));
+        }
+        if let Some(split) = &self.penalised {
+            let points: Option<Vec<_>> = split.iter().map(parse).collect();
+            let Some(points) = points else { return bad("unreadable penalty split") };
+            let sum: num_rational::BigRational = points
+                .iter()
+                .enumerate()
+                .map(|(p, n)| n * num_rational::BigRational::from_integer((p as u64).into()))
+                .sum();
+            if Some(&sum) != parse_exact(&self.penalty).as_ref() {
+                return bad(&format!("its penalty split adds up to {sum} points, not to {}", self.penalty));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// When a unit was recorded: the start of its session (Unix seconds, to the
@@ -184,8 +234,13 @@ pub(super) fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<Uni
             header.levels
         )));
     }
-    // A line cut off by a kill is ignored; its unit is evaluated again.
-    Ok(lines.map_while(|l| l.ok()).filter_map(|l| serde_json::from_str(&l).ok()).collect())
+    // A line cut off by a kill does not parse and is ignored (its unit is
+    // evaluated again); a record that parses must pass its checks.
+    let records: Vec<UnitRecord> = lines.map_while(|l| l.ok()).filter_map(|l| serde_json::from_str(&l).ok()).collect();
+    for r in &records {
+        r.check().map_err(|e| invalid(format!("checkpoint {}: {e}", path.display())))?;
+    }
+    Ok(records)
 }
 
 /// Opens the checkpoint for appending and takes an exclusive advisory lock
@@ -265,6 +320,9 @@ pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
     let Some(first) = shards.first() else { return Err(invalid("merge needs at least one shard file")) };
     let mut seen = vec![false; first.units_total as usize];
     let mut total = Outcome::empty();
+    // Σ weight·codes over the units: every code once (under MIX, its tie
+    // branches' weights add up to 1).
+    let mut mass = num_rational::BigRational::from_integer(0.into());
     for s in shards {
         if s.header != first.header || s.units_total != first.units_total {
             return Err(invalid(format!(
@@ -279,12 +337,18 @@ pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
             if std::mem::replace(slot, true) {
                 return Err(invalid(format!("unit {} appears twice", r.index)));
             }
+            r.check()?;
             let unreadable = || invalid(format!("unit {} has unreadable values", r.index));
             let mut o = Outcome::from_strings(&r.depth_counts, &r.penalty, r.penalised.as_deref().unwrap_or(&[]))
                 .ok_or_else(unreadable)?;
-            if let Some(w) = &r.weight {
-                o = o.scaled(&parse_exact(w).ok_or_else(unreadable)?);
+            let weight = match &r.weight {
+                Some(w) => parse_exact(w).ok_or_else(unreadable)?,
+                None => num_rational::BigRational::from_integer(1.into()),
+            };
+            if r.weight.is_some() {
+                o = o.scaled(&weight);
             }
+            mass += weight * num_rational::BigRational::from_integer(r.codes.into());
             total.add_shifted(&o, 0);
         }
     }
@@ -293,6 +357,12 @@ pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
         return Err(invalid(format!(
             "{count} of {} units are missing (first: unit {missing}); merge every shard of the run",
             first.units_total
+        )));
+    }
+    if mass != num_rational::BigRational::from_integer(first.codes_total.into()) {
+        return Err(invalid(format!(
+            "the units hold {mass} codes (weighted), the run {}: a unit's codes or weight were altered",
+            first.codes_total
         )));
     }
     Ok((first.header.clone(), total))

@@ -60,6 +60,7 @@ impl<P: SearchProblem> Pending<P> {
             seconds: clock.elapsed().as_secs_f64(),
             penalised: Some(outcome.penalised_strings()),
             session: None,
+            crc: None,
         }
     }
 
@@ -258,6 +259,7 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
         let finish = |(index, unit): &(u64, &Pending<P>)| -> Result<UnitRecord> {
             let mut record = unit.evaluate(*index, problem, strategy);
             record.session = Some(SessionTime { started: session_started, at: started.elapsed().as_secs_f64() });
+            let record = record.sealed();
             append_record(log, &record)?;
             advance(unit.weighted_codes(problem));
             Ok(record)
