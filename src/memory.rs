@@ -65,11 +65,20 @@ fn machine_bytes() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// `b` bytes for a message: GiB, MiB or KiB with one decimal.
+pub fn human_bytes(b: u64) -> String {
+    match b {
+        b if b >= 1 << 30 => format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64),
+        b if b >= 1 << 20 => format!("{:.1} MiB", b as f64 / (1u64 << 20) as f64),
+        b => format!("{:.1} KiB", b as f64 / 1024.0),
+    }
+}
+
 /// Refuses a job whose estimated size (`None`: beyond 2^64 bytes) exceeds the
 /// budget, with the estimate in the message.
 pub fn check_budget(what: &str, estimate: Option<u64>) -> crate::error::Result<()> {
     let budget = budget_bytes();
-    let gib = |b: u64| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64);
+    let gib = human_bytes;
     match estimate {
         Some(b) if b <= budget => Ok(()),
         _ => Err(crate::error::Error::TooLarge(format!(

@@ -263,6 +263,14 @@ fn oversized_variants_are_refused_with_an_estimate() {
     assert_rejected(&["beams", "info", "6c6p", "--codes", codes, "--max-memory", "0.0001"], "--max-memory");
     assert_rejected(&["analyze", "beams", "6c6p", "--codes", codes, "--max-memory", "0.0001"], "too large");
     assert_rejected(&["beams", "info", "3c6p", "--max-memory", "0"], "above 0");
+    // Game graphs that cannot be counted beforehand stop at the budget
+    // (Cram 6×6 used to run the machine out of memory).
+    assert_rejected(&["solve", "cram", "6x6", "--max-memory", "0.05"], "outgrew the memory budget (51.2 MiB)");
+    // The perfect search's bound tables are estimated first (6c6p: 1.5 TB).
+    assert_rejected(
+        &["perfect", "mastermind", "--pegs", "4", "--colors", "6", "--max-memory", "0.0001"],
+        "bound tables for MM(4,6) (MM-1296) would need about 283.7 KiB",
+    );
     assert!(!dir.join("beams-6c6p.tbl").exists(), "nothing written");
 }
 

@@ -3,6 +3,10 @@
 use super::*;
 
 pub(super) fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, tree: Option<&std::path::Path>) -> Result<()> {
+    renyi_search::memory::check_budget(
+        &format!("the perfect search's bound tables for {}", problem.name()),
+        renyi_search::search::perfect::bound_table_bytes(problem),
+    )?;
     let (result, search) = solve_perfect_with_progress(problem, &progress(true));
     println!("{} — perfect strategy", result.problem);
     println!("  total     {} (mean {:.6} over {} codes)", result.total, result.mean, result.codes);

@@ -62,7 +62,21 @@ pub struct ExplicitGraph<S> {
 impl<S: Clone + Eq + Hash> ExplicitGraph<S> {
     /// Explores every state reachable from `roots`. A state with an empty move
     /// list is a normal-play terminal (`Loss(0)`).
-    pub fn explore(roots: impl IntoIterator<Item = S>, mut expand: impl FnMut(&S) -> Node<S>) -> Self {
+    pub fn explore(roots: impl IntoIterator<Item = S>, expand: impl FnMut(&S) -> Node<S>) -> Self {
+        Self::explore_within(roots, expand, u64::MAX).unwrap_or_else(|n| unreachable!("no limit, yet {n} states"))
+    }
+
+    /// [`Self::explore`] giving up (with the number of states reached) once
+    /// the graph's estimated size — states, hash index, edges both ways —
+    /// passes `limit_bytes`, checked every 65 536 expansions. Games whose
+    /// positions cannot be counted beforehand (Cram, Chomp) explore within the
+    /// memory budget instead of running the machine out of memory.
+    pub fn explore_within(
+        roots: impl IntoIterator<Item = S>,
+        mut expand: impl FnMut(&S) -> Node<S>,
+        limit_bytes: u64,
+    ) -> std::result::Result<Self, usize> {
+        let per_state = 2 * std::mem::size_of::<S>() as u64 + 64;
         let mut states: Vec<S> = Vec::new();
         let mut index: HashMap<S, u32> = HashMap::new();
         for root in roots {
@@ -91,8 +105,11 @@ impl<S: Clone + Eq + Hash> ExplicitGraph<S> {
                 }
             });
             next += 1;
+            if next % (1 << 16) == 0 && states.len() as u64 * per_state + edges.len() as u64 * 24 > limit_bytes {
+                return Err(states.len());
+            }
         }
-        Self::assemble(states, index, &edges, terminal)
+        Ok(Self::assemble(states, index, &edges, terminal))
     }
 
     fn assemble(states: Vec<S>, index: HashMap<S, u32>, edges: &[(u32, u32)], terminal: Vec<Option<Outcome>>) -> Self {

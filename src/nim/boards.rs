@@ -18,18 +18,31 @@ pub struct Solved<M> {
     pub positions: usize,
 }
 
-/// Solves an impartial game given by its start, its moves (labelled) and a
-/// bound check, through the common explicit graph and mex.
+/// Solves an impartial game (`name`) given by its start and its moves
+/// (labelled), through the common explicit graph and mex, within the memory
+/// budget ([`crate::memory::budget_bytes`]; a graph that outgrows it is refused).
 fn solve_impartial<S: Clone + Eq + std::hash::Hash, M: Clone>(
+    name: &str,
     start: S,
     moves: impl Fn(&S) -> Vec<(M, S)>,
-) -> Solved<M> {
-    let graph =
-        ExplicitGraph::explore([start.clone()], |s| Node::Moves(moves(s).into_iter().map(|(_, t)| t).collect()));
+) -> Result<Solved<M>> {
+    let budget = crate::memory::budget_bytes();
+    let graph = ExplicitGraph::explore_within(
+        [start.clone()],
+        |s| Node::Moves(moves(s).into_iter().map(|(_, t)| t).collect()),
+        budget,
+    )
+    .map_err(|n| {
+        crate::error::Error::TooLarge(format!(
+            "{name}: the game graph outgrew the memory budget ({}) after {n} positions; \
+             raise it with --max-memory GIB or choose a smaller board",
+            crate::memory::human_bytes(budget)
+        ))
+    })?;
     let g = graph_values(&graph).expect("the game is finite and acyclic");
     let value = |s: &S| g[graph.index_of(s).expect("reached")];
     let winning_moves = moves(&start).into_iter().filter(|(_, t)| value(t) == 0).map(|(m, _)| m).collect();
-    Solved { grundy: value(&start), winning_moves, positions: graph.len() }
+    Ok(Solved { grundy: value(&start), winning_moves, positions: graph.len() })
 }
 
 /// Cram on a rows × cols board: a move covers two free orthogonal neighbours.
@@ -51,13 +64,13 @@ pub fn cram(rows: usize, cols: usize) -> Result<Solved<(usize, usize)>> {
         }
     }
     let full: u64 = (1u64 << (rows * cols)) - 1;
-    Ok(solve_impartial(full, |&free| {
+    solve_impartial(&format!("Cram {rows}×{cols}"), full, |&free| {
         dominoes
             .iter()
             .filter(|(a, b)| free >> a & 1 == 1 && free >> b & 1 == 1)
             .map(|&(a, b)| ((a, b), free & !(1 << a) & !(1 << b)))
             .collect()
-    }))
+    })
 }
 
 /// A finite poset for Chomp: `up[a]` is the bit set of elements ≥ a (a included);
@@ -107,15 +120,15 @@ impl Poset {
 
 /// Chomp on a poset: a move eats an element a ≠ 0 still present, with all
 /// elements above it. Moves are reported as element numbers.
-pub fn chomp(poset: &Poset) -> Solved<usize> {
-    solve_impartial(poset.all(), |&left| {
+pub fn chomp(poset: &Poset) -> Result<Solved<usize>> {
+    solve_impartial("Chomp", poset.all(), |&left| {
         (1..poset.up.len()).filter(|&a| left >> a & 1 == 1).map(|a| (a, left & !poset.up[a])).collect()
     })
 }
 
 /// Chomp on the m × n board, winning moves as (column, row).
 pub fn chomp_rectangle(m: usize, n: usize) -> Result<Solved<(usize, usize)>> {
-    let solved = chomp(&Poset::rectangle(m, n)?);
+    let solved = chomp(&Poset::rectangle(m, n)?)?;
     let moves = solved.winning_moves.iter().map(|&a| (a % m, a / m)).collect();
     Ok(Solved { grundy: solved.grundy, winning_moves: moves, positions: solved.positions })
 }

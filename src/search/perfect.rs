@@ -282,6 +282,16 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     }
 }
 
+/// Bytes of the counting-bound tables [`PerfectSearch::new`] allocates (one
+/// u64 per (class count ≤ answers + 1, set size ≤ |C|), plus m·ln m per set
+/// size), estimated from above; `None` beyond 2^64. The transposition table
+/// grows on top of this during the search. (`perfect beams 6c6p` used to ask
+/// the allocator for 24 GB here and abort.)
+pub fn bound_table_bytes<P: SearchProblem>(problem: &P) -> Option<u64> {
+    let sizes = (problem.code_count() as u64).checked_add(1)?;
+    (problem.answer_count() as u64 + 3).checked_mul(sizes)?.checked_mul(8)
+}
+
 /// Runs the search from the root: one representative per symmetry class of
 /// first queries, the classes in parallel with a shared best bound.
 pub fn solve_perfect<P: SearchProblem>(problem: &P) -> (PerfectResult, PerfectSearch<'_, P>) {
