@@ -5,7 +5,7 @@ use renyi_search::chess::position::parse_position;
 use renyi_search::chess::{Endgame, Metric, Tablebase};
 use renyi_search::error::{Result, invalid};
 use renyi_search::graph::explicit::{ExplicitGraph, Node};
-use renyi_search::graph::grundy::{HeapRule, heap_values, sum_moves};
+use renyi_search::graph::grundy::{HeapRule, heap_values, heap_values_with_progress, sum_moves};
 use renyi_search::nim::boards::{chomp_rectangle, cram};
 use renyi_search::nim::heaps::subtraction_table;
 use renyi_search::nim::loopy_games::{PokerNim, solve_loopy};
@@ -90,7 +90,7 @@ pub fn run(game: SolveGame) -> Result<()> {
                 return heap_position(&rule, &heaps, 0);
             }
             let started = std::time::Instant::now();
-            let g = heap_values(&rule, upto);
+            let g = heap_values_with_progress(&rule, upto, &super::progress::progress(true));
             println!("γ(0..={upto}) in {:.2} s", started.elapsed().as_secs_f64());
             for (x, v) in g.iter().enumerate().take(200) {
                 println!("{x}\t{v}");

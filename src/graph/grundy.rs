@@ -150,10 +150,22 @@ fn heap(x: usize) -> Vec<usize> {
 /// γ of single heaps 0..=upto under `rule`. Long option lists are scanned in
 /// parallel chunks (Grundy's game to 10^5 in seconds).
 pub fn heap_values(rule: &HeapRule, upto: usize) -> Vec<u32> {
+    heap_values_with_progress(rule, upto, &crate::progress::Progress::none())
+}
+
+/// [`heap_values`], reporting the options scanned (Σ option counts, known in
+/// advance, so the ETA of rules with x/2 or 3x/2 options per heap is right
+/// although the time is quadratic in `upto`).
+pub fn heap_values_with_progress(rule: &HeapRule, upto: usize, progress: &crate::progress::Progress) -> Vec<u32> {
     const CHUNK: usize = 1 << 14;
     let mut g: Vec<u32> = Vec::with_capacity(upto + 1);
+    if progress.is_observed() {
+        let options: u64 = (0..=upto).map(|x| rule.option_count(x) as u64).sum();
+        progress.begin("options", Some(options));
+    }
     for x in 0..=upto {
         let count = rule.option_count(x);
+        progress.advance(count as u64);
         let seen = if count <= CHUNK || matches!(rule, HeapRule::Subtraction(_) | HeapRule::Octal(_) | HeapRule::Nim) {
             let mut s = SmallSet::default();
             rule.mark(x, &g, 0, count, &mut s);
@@ -173,6 +185,7 @@ pub fn heap_values(rule: &HeapRule, upto: usize) -> Vec<u32> {
         };
         g.push(seen.mex());
     }
+    progress.end();
     g
 }
 
