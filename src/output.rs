@@ -29,6 +29,16 @@ impl Provenance {
             threads: rayon::current_num_threads(),
         }
     }
+
+    /// The provenance sentence of a results table (without its full stop):
+    /// "Produced by renyi-search 0.1.0 (`command`), started …, 7.7 s on 2
+    /// threads", with `scope` after the seconds (e.g. " in this session").
+    pub fn produced_by(&self, scope: &str) -> String {
+        format!(
+            "Produced by {} {} (`{}`), started {}, {:.1} s{scope} on {} threads",
+            self.program, self.version, self.command, self.started, self.seconds, self.threads
+        )
+    }
 }
 
 /// Writes `contents` to `path` atomically: a temporary file in the same

@@ -356,10 +356,7 @@ pub(super) fn penalty_split_text(by_points: &[String]) -> String {
 
 fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams(6c,6p), exact over all 3 048 812 640 codes\n\n");
-    s += &format!(
-        "Produced by {} {} (`{}`), started {}, {:.1} s in this session on {} threads.\n\n",
-        p.program, p.version, p.command, p.started, p.seconds, p.threads
-    );
+    s += &format!("{}.\n\n", p.produced_by(" in this session"));
     s += &format!("Rules: {RULES}.\n\n{MIX_RULES}.\n\n");
     s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | from scratch | all sessions wall s | unit thread-s | peak GiB |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|\n";
     for c in cells {

@@ -145,10 +145,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Report> {
 fn markdown(r: &Report) -> String {
     let p = &r.provenance;
     let mut s = String::from("# Ströhlein's endgame tables (1970), recomputed\n\n");
-    s += &format!(
-        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads; retrograde solving of all 15 tables {:.1} s.\n\n",
-        p.program, p.version, p.command, p.started, p.seconds, p.threads, r.total_solve_seconds
-    );
+    s += &format!("{}; retrograde solving of all 15 tables {:.1} s.\n\n", p.produced_by(""), r.total_solve_seconds);
     s += "Full board, legal positions (distinct squares, kings apart, side not to move not in check), stalemate = draw, \
 no 50-move rule. Depth in moves of the winning side, White to move. Metrics: DTM (to mate), DTC (to mate or a \
 winning capture), Ströhlein (to the capture of the king — mate + 1 — or of the black piece; his §9). \

@@ -198,10 +198,7 @@ fn facts() -> Result<Vec<Fact>> {
 fn markdown(r: &Report) -> String {
     let p = &r.provenance;
     let mut s = String::from("# Combinatorial games of seed003 (Eisermann, Kapitel C), recomputed\n\n");
-    s += &format!(
-        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
-        p.program, p.version, p.command, p.started, p.seconds, p.threads
-    );
+    s += &format!("{}.\n\n", p.produced_by(""));
     s += "## Published tables\n\n| table | published | ours | |\n|---|---|---|---|\n";
     for row in &r.rows {
         s += &format!("| {} | {} | {} | {} |\n", row.name, row.published, row.ours, if row.equal { "=" } else { "≠" });

@@ -123,10 +123,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
 
 fn markdown(rows: &[Row], p: &Provenance) -> String {
     let mut s = String::from("# Perfect strategies (branch-and-bound)\n\n");
-    s += &format!(
-        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
-        p.program, p.version, p.command, p.started, p.seconds, p.threads
-    );
+    s += &format!("{}.\n\n", p.produced_by(""));
     s += "Exact minimum of the total number of queries over all codes (Mastermind: the secret must be played; Beams: rules of table-4.10, best-guess penalty).\n\n";
     s += "| game | codes | perfect total | mean | published | | counting bound | nodes | time s | tree |\n|---|---:|---:|---:|---|---|---:|---:|---:|---|\n";
     for r in rows {

@@ -152,10 +152,7 @@ MIX (reduced list) = uniform over the tied queries among asked colours + one new
 
 fn markdown(cells: &[Cell], p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams, H_α strategies (3c6p, 6c3p)\n\n");
-    s += &format!(
-        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
-        p.program, p.version, p.command, p.started, p.seconds, p.threads
-    );
+    s += &format!("{}.\n\n", p.produced_by(""));
     s += &format!("Rules: {RULES}.\n\n");
     s += &format!("{MIX_RULES}, as in the reference prototypes; the two agree on 3c6p, not on 6c3p.\n\n");
     s += "| variant | α | rule | total (ours, exact) | mean (ours) | mean (thesis) | | prototype total | | penalty total | codes paying p points | max depth | time s |\n";

@@ -124,10 +124,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<BestRenyi>> {
 
 fn markdown(rows: &[BestRenyi], p: &Provenance, beams: &str) -> String {
     let mut s = String::from("# Thesis Table 4.18 — best Rényi strategy (Mastermind columns)\n\n");
-    s += &format!(
-        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n",
-        p.program, p.version, p.command, p.started, p.seconds, p.threads
-    );
+    s += &format!("{}.\n", p.produced_by(""));
     s += &format!("H_α-LEX for α on the grid {GRID}; the best total over α > 0.\n\n");
     s += "| variant | best total | best mean (ours) | best mean (thesis) | | perfect | Δ % (ours) | Δ % (thesis) | | α where attained |\n|---|---:|---:|---:|---|---:|---:|---:|---|---|\n";
     for r in rows {

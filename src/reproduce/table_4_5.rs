@@ -201,10 +201,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<Cell>> {
 
 fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.5 — Mastermind, H_α strategies (totals over all codes)\n\n");
-    s += &format!(
-        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
-        p.program, p.version, p.command, p.started, p.seconds, p.threads
-    );
+    s += &format!("{}.\n\n", p.produced_by(""));
     s += "LEX: first tied query in code order (AAAA < AAAB < …) that is still a possible secret, else the first tied query.\n";
     s += "MIX: exact mean over the tied queries that are possible secrets (else over all tied queries); at the root, uniform over the symmetry classes of the tied first guesses.\n";
     s += "Δ is relative to the perfect totals computed by `perfect` (5625 and 1446, equal to the published ones).\n\n";

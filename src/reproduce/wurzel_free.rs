@@ -269,10 +269,7 @@ fn thesis_statements(curves: &[Vec<Exact>], sweep: &[(Alpha, String)]) -> Vec<(S
 fn markdown(r: &Report, perfect: &[u64]) -> String {
     let p = &r.provenance;
     let mut s = String::from("# Thesis Table 4.15 and the Wurzel model (§4.5)\n\n");
-    s += &format!(
-        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads.\n\n",
-        p.program, p.version, p.command, p.started, p.seconds, p.threads
-    );
+    s += &format!("{}.\n\n", p.produced_by(""));
     s += "Budget L(C) = ⌈√|C|⌉ (with ⌊√|C|⌋, |C| = 2 has no admissible query and the table cannot exist).\n\n";
     s += "| \\|C\\| | perfect total (ours) | thesis | |\n|---:|---:|---:|---|\n";
     for (i, c) in r.table_4_15.iter().enumerate() {
