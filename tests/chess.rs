@@ -6,7 +6,7 @@ use renyi_search::chess::endgame::{MoveResult, move_to};
 use renyi_search::chess::position::{Position, parse_position, quadrant_position_count};
 use renyi_search::chess::table::SideSummary;
 use renyi_search::chess::{Endgame, Metric, Table, Tablebase};
-use renyi_search::graph::Outcome;
+use renyi_search::graph::WinLossDraw;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ fn table(base: &mut Tablebase, name: &str, metric: Metric) -> Arc<Table> {
     base.table(Endgame::parse(name).unwrap(), metric)
 }
 
-fn probe(t: &Table, text: &str) -> Outcome {
+fn probe(t: &Table, text: &str) -> WinLossDraw {
     let pos = parse_position(text, &t.endgame.pieces(), t.endgame.men(), true).unwrap();
     t.probe(&pos).unwrap()
 }
@@ -161,7 +161,7 @@ fn stroehlein_krkn_game_is_optimal() {
     for (ply, token) in game.split_whitespace().enumerate() {
         let piece = Piece::from_letter(token.chars().next().unwrap()).unwrap();
         let to = parse_square(&token[1..]).unwrap();
-        let best = t.moves(&pos, &base).into_iter().map(|(_, v)| v).reduce(Outcome::best).unwrap();
+        let best = t.moves(&pos, &base).into_iter().map(|(_, v)| v).reduce(WinLossDraw::best).unwrap();
         let Some(MoveResult::Quiet(next)) = move_to(&pieces, &pos, piece, to).map(|m| m.result) else {
             panic!("ply {ply}: {token} is not a quiet legal move")
         };

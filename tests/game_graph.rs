@@ -1,7 +1,7 @@
 //! The generic theorems of the game-graph solver on random small graphs
 //! (seed000-chess.md G1–G5; seed003-cgt.md T06, T07, T11, T19, T26, T27).
 
-use renyi_search::graph::Outcome::{self, *};
+use renyi_search::graph::WinLossDraw::{self, *};
 use renyi_search::graph::explicit::{ExplicitGraph, Node};
 use renyi_search::graph::fixpoint::{is_kernel, iterate};
 use renyi_search::graph::grundy::{HeapRule, graph_values, heap_values};
@@ -46,7 +46,7 @@ fn random_graph(rng: &mut Rng, n: usize, bipartite: bool, acyclic: bool) -> Expl
     })
 }
 
-fn values(g: &ExplicitGraph<usize>) -> Vec<Outcome> {
+fn values(g: &ExplicitGraph<usize>) -> Vec<WinLossDraw> {
     let s = g.solve();
     (0..g.len()).map(|v| s.get(v).unwrap()).collect()
 }
@@ -60,10 +60,10 @@ fn retrograde_values_satisfy_the_local_equations() {
         let g = random_graph(&mut rng, n, round % 2 == 0, false);
         let val = values(&g);
         for v in 0..g.len() {
-            let succ: Vec<Outcome> = g.successors(v).iter().map(|&w| val[w as usize]).collect();
+            let succ: Vec<WinLossDraw> = g.successors(v).iter().map(|&w| val[w as usize]).collect();
             let expected = match g.terminal(v) {
                 Some(t) => t,
-                None => succ.iter().map(|o| o.before_move()).reduce(Outcome::best).unwrap(),
+                None => succ.iter().map(|o| o.before_move()).reduce(WinLossDraw::best).unwrap(),
             };
             assert_eq!(val[v], expected, "round {round}, vertex {v}");
             if let Win(d) | Loss(d) = val[v] {
@@ -193,7 +193,7 @@ fn sums_are_xors_of_components() {
 #[test]
 fn tiny_loopy_graphs() {
     // (vertex count, edges, expected outcomes, expected loopy values)
-    type Case = (usize, Vec<(usize, usize)>, Vec<Outcome>, Vec<Loopy>);
+    type Case = (usize, Vec<(usize, usize)>, Vec<WinLossDraw>, Vec<Loopy>);
     let cases: Vec<Case> = vec![
         (2, vec![(0, 1), (1, 0)], vec![Draw, Draw], vec![Loopy::Infinite(vec![]), Loopy::Infinite(vec![])]),
         (

@@ -1,6 +1,6 @@
 //! The Nim family of seed003 (test list T01–T29 of seed003-cgt.md §8).
 
-use renyi_search::graph::Outcome;
+use renyi_search::graph::WinLossDraw;
 use renyi_search::graph::explicit::ExplicitGraph;
 use renyi_search::graph::grundy::{HeapRule, heap_values, sum_moves};
 use renyi_search::graph::loopy::Loopy;
@@ -233,12 +233,12 @@ fn tictactoe_is_a_draw() {
     let g = tictactoe::graph();
     assert_eq!(g.len(), 5478);
     let s = g.solve();
-    assert_eq!(s.get(0), Some(Outcome::Draw));
+    assert_eq!(s.get(0), Some(WinLossDraw::Draw));
     let (mut x, mut o, mut d) = (0, 0, 0);
     for v in 0..g.len() {
         let x_moves = g.state(v).iter().filter(|&&c| c != 0).count() % 2 == 0;
         match s.get(v).unwrap() {
-            Outcome::Draw => d += 1,
+            WinLossDraw::Draw => d += 1,
             value => {
                 if value.is_win() == x_moves {
                     x += 1
@@ -250,7 +250,7 @@ fn tictactoe_is_a_draw() {
     }
     assert_eq!((x, o, d), (2936, 1474, 1068));
     let corner_adjacent = g.index_of(&[1, 2, 0, 0, 0, 0, 0, 0, 0]).unwrap();
-    assert_eq!(s.get(corner_adjacent), Some(Outcome::Win(5)));
+    assert_eq!(s.get(corner_adjacent), Some(WinLossDraw::Win(5)));
 }
 
 /// T22: Poker-Nim has no draws; W ⇔ ⊕x ≠ 0; Eisermann's time bound satisfies C2A;
@@ -263,7 +263,7 @@ fn poker_nim() {
     for v in 0..g.len() {
         let s = g.state(v);
         let xor = s.piles.iter().fold(0, |a, &x| a ^ x);
-        assert_ne!(outcomes[v], Outcome::Draw);
+        assert_ne!(outcomes[v], WinLossDraw::Draw);
         assert_eq!(outcomes[v].is_win(), xor != 0);
         assert_eq!(loopy[v], Loopy::Finite(xor));
         let w = s.time_bound();
@@ -279,16 +279,16 @@ fn poker_nim() {
             assert!(followers.iter().any(|f| f.piles.iter().fold(0, |a, &x| a ^ x) == 0 && f.time_bound() < w), "(A1)");
         }
         let plies = match outcomes[v] {
-            Outcome::Win(d) | Outcome::Loss(d) => d,
-            Outcome::Draw => unreachable!(),
+            WinLossDraw::Win(d) | WinLossDraw::Loss(d) => d,
+            WinLossDraw::Draw => unreachable!(),
         };
         assert!(plies <= 2 * w);
     }
     let examples = [
-        ((vec![1, 2, 3], 0, 0), Outcome::Loss(12)),
-        ((vec![1, 2, 2], 1, 0), Outcome::Win(9)),
-        ((vec![1, 1, 0], 2, 0), Outcome::Loss(8)),
-        ((vec![2, 3, 1], 0, 3), Outcome::Loss(12)),
+        ((vec![1, 2, 3], 0, 0), WinLossDraw::Loss(12)),
+        ((vec![1, 2, 2], 1, 0), WinLossDraw::Win(9)),
+        ((vec![1, 1, 0], 2, 0), WinLossDraw::Loss(8)),
+        ((vec![2, 3, 1], 0, 3), WinLossDraw::Loss(12)),
     ];
     for ((piles, mover, other), expected) in examples {
         let v = g.index_of(&PokerNim { piles, mover, other }).unwrap();
@@ -296,7 +296,7 @@ fn poker_nim() {
     }
     let empty = poker_nim_graph(3, 0, 5);
     let v = empty.index_of(&PokerNim { piles: vec![0, 0, 0], mover: 5, other: 5 }).unwrap();
-    assert_eq!(solve_loopy(&empty).0[v], Outcome::Loss(10));
+    assert_eq!(solve_loopy(&empty).0[v], WinLossDraw::Loss(10));
 }
 
 /// T23: Northcott's game (model of §5.2): no draws; the mover wins ⇔ XOR of gaps ≠ 0.
@@ -307,7 +307,7 @@ fn northcott() {
         let (outcomes, _) = solve_loopy(&g);
         assert_eq!(outcomes.len(), g.len());
         for (v, outcome) in outcomes.iter().enumerate() {
-            assert_ne!(*outcome, Outcome::Draw);
+            assert_ne!(*outcome, WinLossDraw::Draw);
             assert_eq!(outcome.is_win(), g.state(v).gap_xor() != 0, "{columns}×{height}");
         }
     }

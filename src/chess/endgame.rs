@@ -5,7 +5,7 @@
 use super::board::{Geometry, Piece, Square};
 use super::position::{BK, BY, KING_SLOTS, Position, WK, WX};
 use crate::error::{Result, invalid};
-use crate::graph::Outcome;
+use crate::graph::WinLossDraw;
 use crate::graph::retrograde::{RetroGraph, Start};
 use serde::Serialize;
 
@@ -128,23 +128,23 @@ impl Metric {
     /// The value of a capture for the capturer, given the value of the resulting
     /// smaller ending for its side to move: DTM continues counting; DTC and
     /// Ströhlein's count end at the conversion (the capture is the last move).
-    pub fn capture_value(&self, after: Outcome) -> Outcome {
+    pub fn capture_value(&self, after: WinLossDraw) -> WinLossDraw {
         match self {
             Metric::Dtm => after.before_move(),
             Metric::Dtc | Metric::Stroehlein => match after {
-                Outcome::Loss(_) => Outcome::Win(1),
-                Outcome::Win(_) => Outcome::Loss(1),
-                Outcome::Draw => Outcome::Draw,
+                WinLossDraw::Loss(_) => WinLossDraw::Win(1),
+                WinLossDraw::Win(_) => WinLossDraw::Loss(1),
+                WinLossDraw::Draw => WinLossDraw::Draw,
             },
         }
     }
 
     /// The value of a mated side to move: lost now, or (Ströhlein) one white
     /// move later, when the king would be captured.
-    pub fn mated(&self) -> Outcome {
+    pub fn mated(&self) -> WinLossDraw {
         match self {
-            Metric::Stroehlein => Outcome::Loss(2),
-            _ => Outcome::Loss(0),
+            Metric::Stroehlein => WinLossDraw::Loss(2),
+            _ => WinLossDraw::Loss(0),
         }
     }
 }
@@ -263,7 +263,7 @@ pub fn for_each_unmove(pieces: &[Piece; 4], pos: &Position, mut visit: impl FnMu
 }
 
 /// Value of a solved 3-man position after a capture: (capturer white?, position) → value for the side to move.
-pub type CapturedLookup<'a> = dyn Fn(bool, &Position) -> Outcome + Sync + 'a;
+pub type CapturedLookup<'a> = dyn Fn(bool, &Position) -> WinLossDraw + Sync + 'a;
 
 /// The graph of one endgame under one metric, with the solved 3-man endings
 /// that captures lead into (`None` for 3-man endgames, whose only capture,
@@ -278,8 +278,8 @@ pub struct EndgameGraph<'a> {
 }
 
 impl EndgameGraph<'_> {
-    fn exit_value(&self, capturer_white: bool, after: &Position) -> Outcome {
-        let Some(lookup) = self.captured else { return Outcome::Draw };
+    fn exit_value(&self, capturer_white: bool, after: &Position) -> WinLossDraw {
+        let Some(lookup) = self.captured else { return WinLossDraw::Draw };
         self.metric.capture_value(lookup(capturer_white, after))
     }
 
@@ -303,7 +303,7 @@ impl RetroGraph for EndgameGraph<'_> {
     fn start(&self, p: usize) -> Start {
         let Some((pos, _)) = self.used(p) else { return Start::Unused };
         let pieces = self.endgame.pieces();
-        let (mut quiet, mut exit, mut any) = (0u32, None::<Outcome>, false);
+        let (mut quiet, mut exit, mut any) = (0u32, None::<WinLossDraw>, false);
         for_each_move(&pieces, &pos, |m| {
             any = true;
             match m.result {
@@ -315,7 +315,7 @@ impl RetroGraph for EndgameGraph<'_> {
             }
         });
         if !any {
-            return Start::Decided(if pos.in_check(&pieces) { self.metric.mated() } else { Outcome::Draw });
+            return Start::Decided(if pos.in_check(&pieces) { self.metric.mated() } else { WinLossDraw::Draw });
         }
         Start::Open { weight: 8 * quiet, exit }
     }

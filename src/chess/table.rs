@@ -4,7 +4,7 @@
 
 use super::endgame::{Endgame, EndgameGraph, Metric, Move, MoveResult, for_each_move};
 use super::position::Position;
-use crate::graph::Outcome;
+use crate::graph::WinLossDraw;
 use crate::graph::retrograde::{self, RetroGraph};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -17,14 +17,14 @@ pub struct Table {
     pub endgame: Endgame,
     /// The metric of the depths.
     pub metric: Metric,
-    values: Vec<Option<Outcome>>,
+    values: Vec<Option<WinLossDraw>>,
     /// Seconds spent in the retrograde analysis (this table only).
     pub seconds: f64,
 }
 
 impl Table {
     /// The value for the side to move of any legal position of the endgame.
-    pub fn probe(&self, pos: &Position) -> Option<Outcome> {
+    pub fn probe(&self, pos: &Position) -> Option<WinLossDraw> {
         if pos.count != self.endgame.men() || !pos.is_legal(&self.endgame.pieces()) {
             return None;
         }
@@ -33,7 +33,7 @@ impl Table {
     }
 
     /// Every legal move with its value for the mover (the move's ply included).
-    pub fn moves(&self, pos: &Position, base: &Tablebase) -> Vec<(Move, Outcome)> {
+    pub fn moves(&self, pos: &Position, base: &Tablebase) -> Vec<(Move, WinLossDraw)> {
         let mut out = Vec::new();
         let pieces = self.endgame.pieces();
         for_each_move(&pieces, pos, |m| out.push(m));
@@ -67,7 +67,7 @@ impl Table {
             };
             line.push(best.label(&pieces));
             match best.result {
-                MoveResult::Quiet(next) if self.probe(&next) != Some(Outcome::Draw) => current = next,
+                MoveResult::Quiet(next) if self.probe(&next) != Some(WinLossDraw::Draw) => current = next,
                 _ => break,
             }
         }
@@ -87,10 +87,10 @@ impl Table {
                 let Some(stored) = self.values[p] else { return false };
                 let pos = self.endgame.decode(p);
                 let moves = self.moves(&pos, base);
-                let derived = match moves.iter().map(|(_, v)| *v).reduce(Outcome::best) {
+                let derived = match moves.iter().map(|(_, v)| *v).reduce(WinLossDraw::best) {
                     Some(best) => best,
                     None if pos.in_check(&pieces) => self.metric.mated(),
-                    None => Outcome::Draw,
+                    None => WinLossDraw::Draw,
                 };
                 derived != stored
             })
@@ -151,7 +151,7 @@ pub struct SideSummary {
 }
 
 impl SideSummary {
-    fn add(&mut self, pos: &Position, value: Outcome) {
+    fn add(&mut self, pos: &Position, value: WinLossDraw) {
         let (_, stab) = pos.canonical();
         let orbit = 8 / stab as u64;
         self.legal += orbit;
@@ -230,21 +230,27 @@ impl Tablebase {
     }
 
     /// Value of a 3-man position reached by a capture in `endgame`, for its side to move.
-    fn small_value(&self, endgame: Endgame, capturer_white: bool, after: &Position) -> Outcome {
+    fn small_value(&self, endgame: Endgame, capturer_white: bool, after: &Position) -> WinLossDraw {
         let piece = if capturer_white { endgame.strong } else { endgame.weak.expect("4-man ending") };
         let small = &self.tables[&(Endgame { strong: piece, weak: None }, Metric::Dtm)];
         small.probe(after).expect("legal 3-man position after a capture")
     }
 
     /// The value of a capture move for the capturer, as the metric counts it.
-    pub fn capture_exit(&self, endgame: Endgame, metric: Metric, capturer_white: bool, after: &Position) -> Outcome {
+    pub fn capture_exit(
+        &self,
+        endgame: Endgame,
+        metric: Metric,
+        capturer_white: bool,
+        after: &Position,
+    ) -> WinLossDraw {
         if endgame.weak.is_none() {
-            return Outcome::Draw;
+            return WinLossDraw::Draw;
         }
         metric.capture_value(self.small_value(endgame, capturer_white, after))
     }
 }
 
-fn solve_values<G: RetroGraph>(graph: &G) -> Vec<Option<Outcome>> {
+fn solve_values<G: RetroGraph>(graph: &G) -> Vec<Option<WinLossDraw>> {
     retrograde::solve(graph).values().to_vec()
 }

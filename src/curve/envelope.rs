@@ -19,7 +19,7 @@ use std::sync::atomic::Ordering as AtomicOrdering;
 
 /// A piece of the domain and the indices of the partitions maximal on it.
 #[derive(Clone, Debug)]
-pub struct Piece {
+pub struct EnvelopePiece {
     pub span: Span,
     pub best: Vec<usize>,
 }
@@ -29,21 +29,25 @@ pub type WitnessFn<'a> = &'a (dyn Fn(usize, usize) -> Arc<Witness> + Sync);
 
 /// The pieces of `domain`, in order, each with its maximal partitions.
 /// `parts` are distinct multisets of class sizes of one set.
-pub fn envelope(parts: &[Vec<u64>], domain: &Domain, witness: WitnessFn) -> Vec<Piece> {
+pub fn envelope(parts: &[Vec<u64>], domain: &Domain, witness: WitnessFn) -> Vec<EnvelopePiece> {
     if parts.len() <= 1 {
-        return domain.spans().into_iter().map(|span| Piece { span, best: (0..parts.len()).collect() }).collect();
+        return domain
+            .spans()
+            .into_iter()
+            .map(|span| EnvelopePiece { span, best: (0..parts.len()).collect() })
+            .collect();
     }
     let mut out = Vec::new();
     if domain.is_point() {
-        out.push(Piece { best: best_at_point(parts, &domain.lo), span: Span::At(domain.lo.clone()) });
+        out.push(EnvelopePiece { best: best_at_point(parts, &domain.lo), span: Span::At(domain.lo.clone()) });
         return out;
     }
     if domain.lo_closed {
-        out.push(Piece { best: best_at_point(parts, &domain.lo), span: Span::At(domain.lo.clone()) });
+        out.push(EnvelopePiece { best: best_at_point(parts, &domain.lo), span: Span::At(domain.lo.clone()) });
     }
     open_part(parts, &domain.lo, &domain.hi, witness, &mut out);
     if domain.hi_closed {
-        out.push(Piece { best: best_at_point(parts, &domain.hi), span: Span::At(domain.hi.clone()) });
+        out.push(EnvelopePiece { best: best_at_point(parts, &domain.hi), span: Span::At(domain.hi.clone()) });
     }
     out
 }
@@ -125,12 +129,12 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
 }
 
 /// Cuts the open interval (lo, hi) into pieces, appending them in order.
-fn open_part(parts: &[Vec<u64>], lo: &Point, hi: &Point, witness: WitnessFn, out: &mut Vec<Piece>) {
+fn open_part(parts: &[Vec<u64>], lo: &Point, hi: &Point, witness: WitnessFn, out: &mut Vec<EnvelopePiece>) {
     let Some(a0) = dyadic_between(lo, hi) else {
         // The ends are closer than u64 fractions resolve: one piece, decided at its middle.
         UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
         let mid = Alpha::from_f64_grid(0.5 * (lo.approx() + hi.approx().min(1e9))).unwrap_or(Alpha::integer(1));
-        out.push(Piece { span: Span::Open(lo.clone(), hi.clone()), best: best_at_exact(parts, mid) });
+        out.push(EnvelopePiece { span: Span::Open(lo.clone(), hi.clone()), best: best_at_exact(parts, mid) });
         return;
     };
     let best0 = best_at_exact(parts, a0);
@@ -138,7 +142,7 @@ fn open_part(parts: &[Vec<u64>], lo: &Point, hi: &Point, witness: WitnessFn, out
     if best0.len() > 1 {
         let at0 = at0.with_witness(witness(best0[0], best0[1]));
         open_part(parts, lo, &at0, witness, out);
-        out.push(Piece { span: Span::At(at0.clone()), best: best0 });
+        out.push(EnvelopePiece { span: Span::At(at0.clone()), best: best0 });
         open_part(parts, &at0, hi, witness, out);
         return;
     }
@@ -169,20 +173,20 @@ fn open_part(parts: &[Vec<u64>], lo: &Point, hi: &Point, witness: WitnessFn, out
             open_part(parts, lo, &l, witness, out);
             ties.push(p);
             ties.sort_unstable();
-            out.push(Piece { span: Span::At(l.clone()), best: ties });
+            out.push(EnvelopePiece { span: Span::At(l.clone()), best: ties });
             l
         }
         None => lo.clone(),
     };
     match right {
         Some((r, mut ties)) => {
-            out.push(Piece { span: Span::Open(start, r.clone()), best: vec![p] });
+            out.push(EnvelopePiece { span: Span::Open(start, r.clone()), best: vec![p] });
             ties.push(p);
             ties.sort_unstable();
-            out.push(Piece { span: Span::At(r.clone()), best: ties });
+            out.push(EnvelopePiece { span: Span::At(r.clone()), best: ties });
             open_part(parts, &r, hi, witness, out);
         }
-        None => out.push(Piece { span: Span::Open(start, hi.clone()), best: vec![p] }),
+        None => out.push(EnvelopePiece { span: Span::Open(start, hi.clone()), best: vec![p] }),
     }
 }
 

@@ -3,7 +3,7 @@
 //! predecessor lists, which [`super::retrograde`] and the other solvers use.
 
 use super::retrograde::{self, RetroGraph, Solution, Start};
-use super::value::Outcome;
+use super::value::WinLossDraw;
 use std::collections::HashMap;
 use std::hash::Hash;
 
@@ -12,7 +12,7 @@ use std::hash::Hash;
 pub enum Node<S> {
     /// The game is over; the value is the mover's (normal play: `Loss(0)`;
     /// a full tic-tac-toe board or a stalemate: `Draw`).
-    Terminal(Outcome),
+    Terminal(WinLossDraw),
     /// The states reachable in one move (repeated entries are parallel moves).
     Moves(Vec<S>),
 }
@@ -56,7 +56,7 @@ pub struct ExplicitGraph<S> {
     index: HashMap<S, u32>,
     succ: Adjacency,
     pred: Adjacency,
-    terminal: Vec<Option<Outcome>>,
+    terminal: Vec<Option<WinLossDraw>>,
 }
 
 impl<S: Clone + Eq + Hash> ExplicitGraph<S> {
@@ -92,7 +92,7 @@ impl<S: Clone + Eq + Hash> ExplicitGraph<S> {
             let node = expand(&states[next]);
             terminal.push(match node {
                 Node::Terminal(value) => Some(value),
-                Node::Moves(targets) if targets.is_empty() => Some(Outcome::Loss(0)),
+                Node::Moves(targets) if targets.is_empty() => Some(WinLossDraw::Loss(0)),
                 Node::Moves(targets) => {
                     for t in targets {
                         let id = *index.entry(t.clone()).or_insert_with(|| {
@@ -112,7 +112,12 @@ impl<S: Clone + Eq + Hash> ExplicitGraph<S> {
         Ok(Self::assemble(states, index, &edges, terminal))
     }
 
-    fn assemble(states: Vec<S>, index: HashMap<S, u32>, edges: &[(u32, u32)], terminal: Vec<Option<Outcome>>) -> Self {
+    fn assemble(
+        states: Vec<S>,
+        index: HashMap<S, u32>,
+        edges: &[(u32, u32)],
+        terminal: Vec<Option<WinLossDraw>>,
+    ) -> Self {
         let n = states.len();
         let succ = Adjacency::from_edges(n, edges);
         let reversed: Vec<(u32, u32)> = edges.iter().map(|&(s, t)| (t, s)).collect();
@@ -172,7 +177,7 @@ impl<S> ExplicitGraph<S> {
     }
 
     /// The terminal value of `v`, if it is terminal.
-    pub fn terminal(&self, v: usize) -> Option<Outcome> {
+    pub fn terminal(&self, v: usize) -> Option<WinLossDraw> {
         self.terminal[v]
     }
 
@@ -188,7 +193,7 @@ impl<S> ExplicitGraph<S> {
 impl ExplicitGraph<usize> {
     /// A graph on vertices `0..n` from directed edges; sinks are terminals with
     /// the value `sink_value` (normal play: `Loss(0)`, misère: `Win(0)`).
-    pub fn from_edges(n: usize, edges: &[(usize, usize)], sink_value: Outcome) -> Self {
+    pub fn from_edges(n: usize, edges: &[(usize, usize)], sink_value: WinLossDraw) -> Self {
         let pairs: Vec<(u32, u32)> = edges.iter().map(|&(s, t)| (s as u32, t as u32)).collect();
         let mut out_degree = vec![0usize; n];
         for &(s, _) in edges {

@@ -4,31 +4,31 @@
 //! is an independent oracle for [`super::retrograde`] (test G4).
 
 use super::explicit::ExplicitGraph;
-use super::value::Outcome;
+use super::value::WinLossDraw;
 
 /// Values by plain iteration: round k computes "won within k plies" as "some
 /// move reaches a position lost within k−1 plies" and "lost within k plies" as
 /// "every move reaches a position won within k−1 plies" (S5.3, S3.8), until
 /// nothing changes. Terminal values enter at their own depth.
-pub fn iterate<S>(graph: &ExplicitGraph<S>) -> Vec<Outcome> {
+pub fn iterate<S>(graph: &ExplicitGraph<S>) -> Vec<WinLossDraw> {
     let n = graph.len();
-    let mut value: Vec<Option<Outcome>> = vec![None; n];
+    let mut value: Vec<Option<WinLossDraw>> = vec![None; n];
     let max_terminal =
         (0..n).filter_map(|v| graph.terminal(v)).filter_map(|o| o.winner_moves().map(|_| depth(o))).max().unwrap_or(0);
     let mut k = 0u32;
     loop {
         let previous = value.clone();
-        let won = |v: usize| matches!(previous[v], Some(Outcome::Win(d)) if d < k);
-        let lost = |v: usize| matches!(previous[v], Some(Outcome::Loss(d)) if d < k);
+        let won = |v: usize| matches!(previous[v], Some(WinLossDraw::Win(d)) if d < k);
+        let lost = |v: usize| matches!(previous[v], Some(WinLossDraw::Loss(d)) if d < k);
         let mut changed = false;
         for (v, slot) in value.iter_mut().enumerate() {
             if slot.is_some() {
                 continue;
             }
             let next = match graph.terminal(v) {
-                Some(t) => (t != Outcome::Draw && depth(t) == k).then_some(t),
-                None if graph.successors(v).iter().any(|&w| lost(w as usize)) => Some(Outcome::Win(k)),
-                None if graph.successors(v).iter().all(|&w| won(w as usize)) => Some(Outcome::Loss(k)),
+                Some(t) => (t != WinLossDraw::Draw && depth(t) == k).then_some(t),
+                None if graph.successors(v).iter().any(|&w| lost(w as usize)) => Some(WinLossDraw::Win(k)),
+                None if graph.successors(v).iter().all(|&w| won(w as usize)) => Some(WinLossDraw::Loss(k)),
                 None => None,
             };
             if next.is_some() {
@@ -41,13 +41,13 @@ pub fn iterate<S>(graph: &ExplicitGraph<S>) -> Vec<Outcome> {
         }
         k += 1;
     }
-    value.into_iter().map(|v| v.unwrap_or(Outcome::Draw)).collect()
+    value.into_iter().map(|v| v.unwrap_or(WinLossDraw::Draw)).collect()
 }
 
-fn depth(o: Outcome) -> u32 {
+fn depth(o: WinLossDraw) -> u32 {
     match o {
-        Outcome::Win(d) | Outcome::Loss(d) => d,
-        Outcome::Draw => 0,
+        WinLossDraw::Win(d) | WinLossDraw::Loss(d) => d,
+        WinLossDraw::Draw => 0,
     }
 }
 

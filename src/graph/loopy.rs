@@ -3,12 +3,12 @@
 //! and which its time-bounded certificates (C2A/C2B) cannot always provide.
 //!
 //! A position gets a finite value m or ∞(K), where K is the set of finite
-//! values among its followers. Outcome for the mover: 0 → loss; finite > 0 →
+//! values among its followers. WinLossDraw for the mover: 0 → loss; finite > 0 →
 //! win; ∞(K) with 0 ∈ K → win; ∞(K) with 0 ∉ K → draw. On acyclic graphs the
 //! function equals the ordinary Sprague-Grundy function.
 
 use super::explicit::ExplicitGraph;
-use super::value::Outcome;
+use super::value::WinLossDraw;
 use serde::Serialize;
 
 /// A generalised Sprague-Grundy value.
@@ -22,12 +22,12 @@ pub enum Loopy {
 
 impl Loopy {
     /// Win / loss / draw for the mover (depths are not part of the value).
-    pub fn outcome_kind(&self) -> Outcome {
+    pub fn outcome_kind(&self) -> WinLossDraw {
         match self {
-            Loopy::Finite(0) => Outcome::Loss(0),
-            Loopy::Finite(_) => Outcome::Win(0),
-            Loopy::Infinite(k) if k.contains(&0) => Outcome::Win(0),
-            Loopy::Infinite(_) => Outcome::Draw,
+            Loopy::Finite(0) => WinLossDraw::Loss(0),
+            Loopy::Finite(_) => WinLossDraw::Win(0),
+            Loopy::Infinite(k) if k.contains(&0) => WinLossDraw::Win(0),
+            Loopy::Infinite(_) => WinLossDraw::Draw,
         }
     }
 

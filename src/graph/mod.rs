@@ -23,4 +23,4 @@ pub mod payoff;
 pub mod retrograde;
 pub mod value;
 
-pub use value::Outcome;
+pub use value::WinLossDraw;

@@ -26,7 +26,7 @@
 //! `Loss(d)` iff every move reaches a win for the opponent and the deepest is
 //! d−1; `Draw` otherwise. Tests check this against the equations (G1, G3).
 
-use super::value::Outcome;
+use super::value::WinLossDraw;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering::Relaxed};
 
@@ -36,11 +36,11 @@ pub enum Start {
     /// Not a position of the game (illegal, or not the representative of its class).
     Unused,
     /// A terminal position with its value for the mover (mate: `Loss(0)`, stalemate: `Draw`).
-    Decided(Outcome),
+    Decided(WinLossDraw),
     /// A position with moves: `weight` is the total weight of its moves to positions
     /// of the graph; `exit` is the best value for the mover over its moves that
     /// leave the graph (already seen from the mover, the move's ply included).
-    Open { weight: u32, exit: Option<Outcome> },
+    Open { weight: u32, exit: Option<WinLossDraw> },
 }
 
 /// A game graph given by dense position indices, initial knowledge and predecessors.
@@ -57,17 +57,17 @@ pub trait RetroGraph: Sync {
 /// The value of every position of a solved graph.
 #[derive(Clone, Debug)]
 pub struct Solution {
-    values: Vec<Option<Outcome>>,
+    values: Vec<Option<WinLossDraw>>,
 }
 
 impl Solution {
     /// The value of position `p` for the mover (`None`: not a used position).
-    pub fn get(&self, p: usize) -> Option<Outcome> {
+    pub fn get(&self, p: usize) -> Option<WinLossDraw> {
         self.values[p]
     }
 
     /// All values, indexed like the graph.
-    pub fn values(&self) -> &[Option<Outcome>] {
+    pub fn values(&self) -> &[Option<WinLossDraw>] {
         &self.values
     }
 }
@@ -113,20 +113,20 @@ impl Work {
     fn seed(&mut self, p: usize, start: Start) {
         match start {
             Start::Unused => self.state[p] = AtomicU8::new(UNUSED),
-            Start::Decided(Outcome::Draw) => self.state[p] = AtomicU8::new(DRAWN),
-            Start::Decided(Outcome::Win(d)) => self.schedule_win(p, d),
-            Start::Decided(Outcome::Loss(d)) => self.schedule_loss(p, d),
+            Start::Decided(WinLossDraw::Draw) => self.state[p] = AtomicU8::new(DRAWN),
+            Start::Decided(WinLossDraw::Win(d)) => self.schedule_win(p, d),
+            Start::Decided(WinLossDraw::Loss(d)) => self.schedule_loss(p, d),
             Start::Open { weight, exit } => self.seed_open(p, weight, exit),
         }
     }
 
-    fn seed_open(&mut self, p: usize, weight: u32, exit: Option<Outcome>) {
+    fn seed_open(&mut self, p: usize, weight: u32, exit: Option<WinLossDraw>) {
         // A winning or drawing exit blocks the loss count for good (one extra unit).
-        let blocked = matches!(exit, Some(Outcome::Win(_)) | Some(Outcome::Draw));
+        let blocked = matches!(exit, Some(WinLossDraw::Win(_)) | Some(WinLossDraw::Draw));
         *self.moves_left[p].get_mut() = weight + blocked as u32;
         match exit {
-            Some(Outcome::Win(d)) => self.schedule_win(p, d),
-            Some(Outcome::Loss(d)) => self.exit_loss[p] = d,
+            Some(WinLossDraw::Win(d)) => self.schedule_win(p, d),
+            Some(WinLossDraw::Loss(d)) => self.exit_loss[p] = d,
             _ => {}
         }
         if weight == 0 && !blocked {
@@ -186,12 +186,12 @@ impl Work {
         });
     }
 
-    fn outcome(&self, p: usize) -> Option<Outcome> {
+    fn outcome(&self, p: usize) -> Option<WinLossDraw> {
         match self.state[p].load(Relaxed) {
             UNUSED => None,
-            WON => Some(Outcome::Win(self.win_depth[p].load(Relaxed))),
-            LOST => Some(Outcome::Loss(self.loss_depth[p].load(Relaxed))),
-            _ => Some(Outcome::Draw),
+            WON => Some(WinLossDraw::Win(self.win_depth[p].load(Relaxed))),
+            LOST => Some(WinLossDraw::Loss(self.loss_depth[p].load(Relaxed))),
+            _ => Some(WinLossDraw::Draw),
         }
     }
 }

@@ -3,13 +3,13 @@
 //! Depths count plies (half-moves) to the end of the game under optimal play:
 //! the winner hurries, the loser delays (Ströhlein D4.1/S4.6; seed003 C2A). A
 //! game that reports depths in *moves of the winning side* (Ströhlein's
-//! "Zugzahl", thesis §3: |α| = ⌊n/2⌋) converts with [`Outcome::winner_moves`].
+//! "Zugzahl", thesis §3: |α| = ⌊n/2⌋) converts with [`WinLossDraw::winner_moves`].
 
 use serde::Serialize;
 
 /// Value of a position for the player to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum Outcome {
+pub enum WinLossDraw {
     /// The mover wins in this many plies (odd for a normal game end).
     Win(u32),
     /// The mover loses in this many plies (0 = no move and the game is lost).
@@ -18,33 +18,33 @@ pub enum Outcome {
     Draw,
 }
 
-impl Outcome {
+impl WinLossDraw {
     /// The value of the position one ply earlier, seen by the player who moved
     /// into `self`: a loss for the opponent is a win one ply longer.
-    pub fn before_move(self) -> Outcome {
+    pub fn before_move(self) -> WinLossDraw {
         match self {
-            Outcome::Win(d) => Outcome::Loss(d + 1),
-            Outcome::Loss(d) => Outcome::Win(d + 1),
-            Outcome::Draw => Outcome::Draw,
+            WinLossDraw::Win(d) => WinLossDraw::Loss(d + 1),
+            WinLossDraw::Loss(d) => WinLossDraw::Win(d + 1),
+            WinLossDraw::Draw => WinLossDraw::Draw,
         }
     }
 
     /// Whether `self` is strictly better than `other` for the player to move:
     /// wins beat draws beat losses; a shorter win and a longer loss are better.
-    pub fn better_than(self, other: Outcome) -> bool {
+    pub fn better_than(self, other: WinLossDraw) -> bool {
         self.rank() > other.rank()
     }
 
     /// The better of two options for the player choosing between them.
-    pub fn best(self, other: Outcome) -> Outcome {
+    pub fn best(self, other: WinLossDraw) -> WinLossDraw {
         if other.better_than(self) { other } else { self }
     }
 
     fn rank(self) -> i64 {
         match self {
-            Outcome::Win(d) => i64::MAX / 2 - d as i64,
-            Outcome::Draw => 0,
-            Outcome::Loss(d) => -(i64::MAX / 2) + d as i64,
+            WinLossDraw::Win(d) => i64::MAX / 2 - d as i64,
+            WinLossDraw::Draw => 0,
+            WinLossDraw::Loss(d) => -(i64::MAX / 2) + d as i64,
         }
     }
 
@@ -53,35 +53,35 @@ impl Outcome {
     /// of the opponent. `None` for a draw.
     pub fn winner_moves(self) -> Option<u32> {
         match self {
-            Outcome::Win(d) => Some(d.div_ceil(2)),
-            Outcome::Loss(d) => Some(d / 2),
-            Outcome::Draw => None,
+            WinLossDraw::Win(d) => Some(d.div_ceil(2)),
+            WinLossDraw::Loss(d) => Some(d / 2),
+            WinLossDraw::Draw => None,
         }
     }
 
     /// Short text: `W7`, `L6`, `D`.
     pub fn label(self) -> String {
         match self {
-            Outcome::Win(d) => format!("W{d}"),
-            Outcome::Loss(d) => format!("L{d}"),
-            Outcome::Draw => "D".to_string(),
+            WinLossDraw::Win(d) => format!("W{d}"),
+            WinLossDraw::Loss(d) => format!("L{d}"),
+            WinLossDraw::Draw => "D".to_string(),
         }
     }
 
     /// Whether the mover wins.
     pub fn is_win(self) -> bool {
-        matches!(self, Outcome::Win(_))
+        matches!(self, WinLossDraw::Win(_))
     }
 
     /// Whether the mover loses.
     pub fn is_loss(self) -> bool {
-        matches!(self, Outcome::Loss(_))
+        matches!(self, WinLossDraw::Loss(_))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Outcome::*;
+    use super::WinLossDraw::*;
 
     #[test]
     fn order_prefers_short_wins_and_long_losses() {

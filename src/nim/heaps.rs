@@ -2,7 +2,7 @@
 //! outcomes and Grundy values γ (seed003 §3.1, Satz C1G), and Nim with every
 //! move to a chosen value (Satz C1L, exercise C132).
 
-use crate::graph::Outcome;
+use crate::graph::WinLossDraw;
 use crate::graph::explicit::ExplicitGraph;
 use crate::graph::grundy::{HeapMove, HeapRule, graph_values, heap_values, sum_moves};
 
@@ -23,15 +23,15 @@ pub struct SubtractionTable {
 pub fn subtraction_table(set: &[usize], upto: usize) -> SubtractionTable {
     let edges: Vec<(usize, usize)> =
         (0..=upto).flat_map(|x| set.iter().filter(move |&&s| s >= 1 && s <= x).map(move |&s| (x, x - s))).collect();
-    let wins = |sink: Outcome| {
+    let wins = |sink: WinLossDraw| {
         let graph = ExplicitGraph::from_edges(upto + 1, &edges, sink);
         let solution = graph.solve();
-        (0..=upto).map(|x| solution.get(x).is_some_and(Outcome::is_win) as u8).collect::<Vec<u8>>()
+        (0..=upto).map(|x| solution.get(x).is_some_and(WinLossDraw::is_win) as u8).collect::<Vec<u8>>()
     };
-    let graph = ExplicitGraph::from_edges(upto + 1, &edges, Outcome::Loss(0));
+    let graph = ExplicitGraph::from_edges(upto + 1, &edges, WinLossDraw::Loss(0));
     SubtractionTable {
-        misere: wins(Outcome::Win(0)),
-        normal: wins(Outcome::Loss(0)),
+        misere: wins(WinLossDraw::Win(0)),
+        normal: wins(WinLossDraw::Loss(0)),
         grundy: graph_values(&graph).expect("a subtraction graph is acyclic"),
     }
 }

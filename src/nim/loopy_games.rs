@@ -3,7 +3,7 @@
 //! retrograde engine (win / loss / draw with depths) and by generalised
 //! Sprague-Grundy values; cycles never turn into false losses.
 
-use crate::graph::Outcome;
+use crate::graph::WinLossDraw;
 use crate::graph::explicit::{ExplicitGraph, Node};
 use crate::graph::loopy::{Loopy, loopy_values};
 
@@ -132,8 +132,8 @@ pub fn northcott_graph(columns: usize, height: u8) -> ExplicitGraph<Northcott> {
     ExplicitGraph::explore(states, |s| Node::Moves(s.moves()))
 }
 
-/// Outcome and generalised value of every state of an explored loopy game.
-pub fn solve_loopy<S: Clone + Eq + std::hash::Hash + Sync>(graph: &ExplicitGraph<S>) -> (Vec<Outcome>, Vec<Loopy>) {
+/// WinLossDraw and generalised value of every state of an explored loopy game.
+pub fn solve_loopy<S: Clone + Eq + std::hash::Hash + Sync>(graph: &ExplicitGraph<S>) -> (Vec<WinLossDraw>, Vec<Loopy>) {
     let solution = graph.solve();
     let outcomes = (0..graph.len()).map(|v| solution.get(v).expect("every state is used")).collect();
     (outcomes, loopy_values(graph))

@@ -1,7 +1,7 @@
 //! Tic-tac-toe, the smallest game with terminal draws: a full board without a
 //! line is a draw, never a loss for the mover (seed003 §5.3, T21, T28).
 
-use crate::graph::Outcome;
+use crate::graph::WinLossDraw;
 use crate::graph::explicit::{ExplicitGraph, Node};
 
 /// A board: cells 0..9 with 0 empty, 1 = X, 2 = O; X moves when the counts are equal.
@@ -19,10 +19,10 @@ pub fn node(b: &Board) -> Node<Board> {
     let placed = b.iter().filter(|&&c| c != 0).count();
     let (mover, previous) = if placed % 2 == 0 { (1, 2) } else { (2, 1) };
     if has_line(b, previous) {
-        return Node::Terminal(Outcome::Loss(0));
+        return Node::Terminal(WinLossDraw::Loss(0));
     }
     if placed == 9 {
-        return Node::Terminal(Outcome::Draw);
+        return Node::Terminal(WinLossDraw::Draw);
     }
     Node::Moves(
         (0..9)

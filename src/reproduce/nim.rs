@@ -4,7 +4,7 @@
 //! missing from the source (Cram, Chomp, Poker-Nim, Northcott) computed.
 
 use crate::error::Result;
-use crate::graph::Outcome;
+use crate::graph::WinLossDraw;
 use crate::graph::grundy::{HeapRule, heap_values};
 use crate::nim::boards::{chomp_rectangle, cram};
 use crate::nim::heaps::subtraction_table;
@@ -165,7 +165,7 @@ fn facts() -> Result<Vec<Fact>> {
     let poker = poker_nim_graph(3, 3, 3);
     let (outcomes, _) = solve_loopy(&poker);
     let xor_rule = (0..poker.len()).all(|v| {
-        outcomes[v] != Outcome::Draw
+        outcomes[v] != WinLossDraw::Draw
             && outcomes[v].is_win() == (poker.state(v).piles.iter().fold(0, |a, &x| a ^ x) != 0)
     });
     facts.push(Fact {
@@ -178,13 +178,13 @@ fn facts() -> Result<Vec<Fact>> {
     let north = northcott_graph(3, 5);
     let (outcomes, _) = solve_loopy(&north);
     let gap_rule = (0..north.len())
-        .all(|v| outcomes[v] != Outcome::Draw && outcomes[v].is_win() == (north.state(v).gap_xor() != 0));
+        .all(|v| outcomes[v] != WinLossDraw::Draw && outcomes[v].is_win() == (north.state(v).gap_xor() != 0));
     facts.push(Fact {
         statement: format!("Northcott (≈C213, model of the reference notes), 3 columns × 5 rows, {} states: no draws, the mover wins ⇔ ⊕gaps ≠ 0", north.len()),
         holds: gap_rule,
     });
     let ttt = tictactoe::graph();
-    let draw = ttt.solve().get(0) == Some(Outcome::Draw);
+    let draw = ttt.solve().get(0) == Some(WinLossDraw::Draw);
     facts.push(Fact {
         statement: format!(
             "Tic-tac-toe ({} positions): the start is a draw (terminal draws are not losses)",
