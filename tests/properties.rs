@@ -404,8 +404,8 @@ proptest! {
     }
 
     /// Whatever a flipped byte does to a checkpoint or a shard file, resuming
-    /// and merging end with a result or an error, never a panic (whether the
-    /// result is the original one is the ignored property below).
+    /// and merging end with a result or an error, never a panic (that the
+    /// result is the original one are the properties below).
     #[test]
     fn a_flipped_byte_in_a_checkpoint_or_shard_file_never_panics(at in any::<Index>(), xor in 1u8..=255) {
         let files = unit_run_files();
@@ -424,29 +424,21 @@ proptest! {
         }
     }
 
-    /// DEFECT (issue 26 item 7; no checksum on checkpoint records at 1f50adf):
-    /// a flipped byte that leaves a record valid JSON is resumed as another
-    /// value, without a word. Found here: `"weight"` → `"veight"` (an unknown
-    /// key is ignored, the weight defaults to 1) and a depth count `"0"` →
-    /// `"1"`. The same with the program: the checkpoint of `analyze beams 3c6p
-    /// --alpha 1 --tie mix --shard 0/1 --levels 2 --checkpoint ck.jsonl --out
-    /// a.json` with byte 266 changed from `3` to `4` (unit 0's depth counts,
-    /// now 37 for its 36 codes) or byte 212 from `w` to `v` resumes with exit
-    /// 0, and `merge` gives the total 22244/3 or 22478/3 instead of 44479/6.
+    /// A flipped byte that leaves a checkpoint record valid JSON is refused
+    /// (its CRC-32 or its consistency checks fail) or changes nothing. Before
+    /// d17a697 it resumed as another value without a word: `"weight"` →
+    /// `"veight"` (the weight defaulted to 1) or a depth count `"0"` → `"1"`;
+    /// with the program, `merge` then gave 22244/3 or 22478/3 for 44479/6.
     #[test]
-    #[ignore = "defect: checkpoint records have no checksum; a flipped digit resumes with another value"]
     fn a_flipped_byte_in_a_checkpoint_is_refused_or_harmless(at in any::<Index>(), xor in 1u8..=255) {
         resume_from(flipped(&unit_run_files().checkpoint, at, xor))?;
     }
 
-    /// DEFECT (issue 26 item 7; no checksum on shard files at 1f50adf): a
-    /// flipped byte that leaves the file valid JSON merges to another value.
-    /// Found here: `"penalised"` → `"qenalised"` (the penalty split is
-    /// dropped). With the program: `a.json` above with byte 539 changed from
-    /// `2` to `3` (unit 0's weight 1/2 → 1/3): `merge d.json` exits 0 with the
-    /// total 22160/3 instead of 44479/6.
+    /// A flipped byte that leaves a shard file valid JSON is refused or
+    /// changes nothing. Before d17a697 it merged to another value: `"penalised"`
+    /// → `"qenalised"` dropped the split; a weight 1/2 → 1/3 gave 22160/3 for
+    /// 44479/6.
     #[test]
-    #[ignore = "defect: shard files have no checksum; a flipped digit merges to another value"]
     fn a_flipped_byte_in_a_shard_file_is_refused_or_harmless(at in any::<Index>(), xor in 1u8..=255) {
         merge_from(flipped(&unit_run_files().shard, at, xor))?;
     }
