@@ -268,8 +268,13 @@ fn oversized_variants_are_refused_with_an_estimate() {
     assert_rejected(&["solve", "cram", "6x6", "--max-memory", "0.05"], "outgrew the memory budget (51.2 MiB)");
     // The perfect search's bound tables are estimated first (6c6p: 1.5 TB).
     assert_rejected(
-        &["perfect", "mastermind", "--pegs", "4", "--colors", "6", "--max-memory", "0.0001"],
-        "bound tables for MM(4,6) (MM-1296) would need about 283.7 KiB",
+        &["perfect", "beams", "3c6p", "--max-memory", "0.0001"],
+        "bound tables for Beams(3c,6p) (LEX-c order) would need about 276.2 KiB",
+    );
+    // Mastermind's answer table is held to the budget too (it had a fixed 4 GiB).
+    assert_rejected(
+        &["analyze", "mastermind", "--pegs", "4", "--colors", "6", "--max-memory", "0.0001"],
+        "the answer table of MM(4,6) (1296 codes) would need about 1.6 MiB",
     );
     assert!(!dir.join("beams-6c6p.tbl").exists(), "nothing written");
 }

@@ -219,6 +219,15 @@ fn parse_fen(text: &str) -> Result<(Men, Option<bool>)> {
         Some("b") => Some(false),
         Some(other) => return Err(invalid(format!("FEN side to move must be `w` or `b`, not `{other}`"))),
     };
+    // The other fields, if given: no castling and no en passant in these
+    // pawnless endgames, then two move counters (they used to be ignored).
+    let rest: Vec<&str> = fields.collect();
+    let counters_ok = rest.iter().skip(2).all(|f| f.parse::<u32>().is_ok());
+    if rest.len() > 4 || rest.iter().take(2).any(|f| *f != "-") || !counters_ok {
+        return Err(invalid(format!(
+            "FEN `{text}`: after the side to move only `- - <halfmove> <fullmove>` fit a pawnless endgame"
+        )));
+    }
     let mut men = Vec::new();
     for (i, rank_text) in board.split('/').enumerate() {
         let rank = 7 - i as u8;

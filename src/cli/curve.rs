@@ -141,6 +141,9 @@ fn unit_options(out: &CurveArgs) -> Result<Option<(usize, Shard, PathBuf)>> {
             Err(invalid("--shard, --with and --list-units belong to a unit run: add --levels L"))
         }
         (None, None) => Ok(None),
+        (Some(levels), _) if !(1..=2).contains(&levels) => {
+            Err(invalid(format!("--levels {levels}: a unit run cuts the curve 1 or 2 queries below the root")))
+        }
         (Some(levels), Some(file)) => {
             let shard: Shard = out.shard.as_deref().unwrap_or("0/1").parse()?;
             Ok(Some((levels, shard, file.clone())))

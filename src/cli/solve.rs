@@ -132,7 +132,9 @@ pub fn run(game: SolveGame) -> Result<()> {
             Ok(())
         }
         SolveGame::PokerNim { piles, mover, other } => {
-            if piles.iter().sum::<u32>() + mover + other > 14 || piles.len() > 4 {
+            // Summed as u64: huge u32 values used to wrap and pass the check.
+            let matches = piles.iter().map(|&p| p as u64).sum::<u64>() + mover as u64 + other as u64;
+            if matches > 14 || piles.len() > 4 {
                 return Err(invalid(
                     "Poker-Nim: at most 4 piles and 14 matches in all (the graph of every reachable state is built)",
                 ));

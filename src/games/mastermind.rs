@@ -160,18 +160,23 @@ fn validate(pegs: usize, colors: usize, distinct: bool) -> Result<()> {
     if distinct && pegs > colors {
         return Err(invalid(format!("MM({pegs},{colors}) without repetition needs at least as many colours as pegs")));
     }
+    if pegs > 14 {
+        return Err(Error::TooLarge(format!("MM({pegs},{colors}): at most 14 pegs are supported")));
+    }
+    // The answer table holds a byte per (guess, secret): |C|² bytes, within
+    // the memory budget (`--max-memory`) and at most MAX_TABLE_BYTES.
     let n = code_count(pegs, colors, distinct);
     let bytes = n.and_then(|n| n.checked_mul(n));
-    match bytes {
-        Some(b) if b <= MAX_TABLE_BYTES && pegs <= 14 => Ok(()),
-        _ => Err(Error::TooLarge(format!(
-            "MM({pegs},{colors}){} has {} codes; its answer table would need {} (the limit is {} GiB)",
-            if distinct { " without repetition" } else { "" },
-            n.map_or("more than 2^64".to_string(), |n| n.to_string()),
-            bytes.map_or("more than 16 EiB".to_string(), |b| format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)),
+    let name = format!("MM({pegs},{colors}){}", if distinct { " without repetition" } else { "" });
+    let codes = n.map_or("more than 2^64".to_string(), |n| n.to_string());
+    if bytes.is_none_or(|b| b > MAX_TABLE_BYTES) {
+        return Err(Error::TooLarge(format!(
+            "{name} has {codes} codes; its answer table would need {} (the limit is {} GiB)",
+            bytes.map_or("more than 16 EiB".to_string(), crate::memory::human_bytes),
             MAX_TABLE_BYTES >> 30
-        ))),
+        )));
     }
+    crate::memory::check_budget(&format!("the answer table of {name} ({codes} codes)"), bytes)
 }
 
 /// Number of codes: c^p, or c!/(c−p)! without repetition.
@@ -179,7 +184,7 @@ pub fn code_count(pegs: usize, colors: usize, distinct: bool) -> Option<u64> {
     if distinct {
         (0..pegs).try_fold(1u64, |acc, i| acc.checked_mul((colors - i) as u64))
     } else {
-        (colors as u64).checked_pow(pegs as u32)
+        u32::try_from(pegs).ok().and_then(|p| (colors as u64).checked_pow(p))
     }
 }
 

@@ -59,13 +59,18 @@ impl FromStr for Variant {
 
     /// Parses `3c6p`, `6c3p`, `6c6p`, `Beams(6c,6p)`.
     fn from_str(s: &str) -> Result<Variant> {
-        let t: String =
-            s.to_ascii_lowercase().replace("beams", "").chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+        let lower = s.to_ascii_lowercase().replace("beams", "");
+        // Only the punctuation of `Beams(6c,6p)` is skipped (a minus sign used
+        // to be dropped: `3c-6p` ran as 3c6p).
+        let t: String = lower.chars().filter(|c| !matches!(c, '(' | ')' | ',' | ' ')).collect();
         let bad = || {
             invalid(format!(
                 "unknown Beams variant {s:?} (accepted: 3c6p, 6c3p, 6c6p, or any <c>c<p>p with c·p = 6, 18, 36, 60)"
             ))
         };
+        if !t.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(bad());
+        }
         let (c, rest) = t.split_once('c').ok_or_else(bad)?;
         let p = rest.strip_suffix('p').ok_or_else(bad)?;
         Variant::new(c.parse().map_err(|_| bad())?, p.parse().map_err(|_| bad())?)
