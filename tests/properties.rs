@@ -404,8 +404,8 @@ proptest! {
     }
 
     /// Whatever a flipped byte does to a checkpoint or a shard file, resuming
-    /// and merging end with a result or an error, never a panic (that the
-    /// result is the original one are the properties below).
+    /// and merging end with a result or an error, never a panic (the
+    /// properties below check that the result is the original one).
     #[test]
     fn a_flipped_byte_in_a_checkpoint_or_shard_file_never_panics(at in any::<Index>(), xor in 1u8..=255) {
         let files = unit_run_files();
