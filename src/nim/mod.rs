@@ -7,9 +7,12 @@
 //! - [`heaps`]: subtraction games (μ, ν, γ), Nim and its moves to any value.
 //! - [`boards`]: Cram ("Fliesentetris"), Chomp on rectangles and posets.
 //! - [`loopy_games`]: Poker-Nim and Northcott's game (graphs with cycles).
+//! - [`mc_games`]: the races and subtraction games of thesis ch. 2 for the
+//!   Monte-Carlo agents ([`crate::graph::mc_agents`]).
 //! - [`tictactoe`]: a game with terminal draws (the draw branch of the solver).
 
 pub mod boards;
 pub mod heaps;
 pub mod loopy_games;
+pub mod mc_games;
 pub mod tictactoe;
