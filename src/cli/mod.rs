@@ -4,6 +4,7 @@
 mod analyze;
 mod beams;
 mod curve;
+mod mc;
 mod merge;
 mod perfect;
 mod play;
@@ -113,7 +114,7 @@ enum Command {
         #[command(subcommand)]
         game: curve::CurveGame,
     },
-    /// Game-graph solver: chess endgames, Nim, heap games, Chomp, Cram, Poker-Nim.
+    /// Game-graph solver: chess endgames, Nim, heap games, Chomp, Cram, Poker-Nim, Monte-Carlo agents.
     Solve {
         #[command(subcommand)]
         game: solve::SolveGame,

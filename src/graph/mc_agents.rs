@@ -13,6 +13,7 @@ use super::mc_select::{McFloat, select_exact, select_infinity};
 use super::scalar::Scalar;
 use super::stochastic::{PairValues, evaluate_pair, layers, random_values};
 use crate::error::{Result, invalid};
+use num_rational::BigRational;
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -130,8 +131,8 @@ impl<'g, S: Sync, T: Scalar> McSolver<'g, S, T> {
 }
 
 impl<S: Sync> McSolver<'_, S, f64> {
-    /// Seat 0's values in `f64`; MC(N) by the float path ([`McFloat`], N ≤ 10⁵).
-    /// MC(∞) compares rounded values here: use an exact `T` when ties matter.
+    /// Seat 0's values in `f64`; MC(N) by the float path ([`McFloat`], N ≤ 10⁵);
+    /// MC(∞) chooses by exact rational random-play values (exact ties).
     pub fn duel_values(&self, a0: Agent, a1: Agent) -> Result<PairValues<f64>> {
         let width = (0..self.graph.len()).map(|v| self.graph.successors(v).len()).max().unwrap_or(1);
         let make = |agent: Agent| -> Result<Option<McFloat>> {
@@ -141,10 +142,23 @@ impl<S: Sync> McSolver<'_, S, f64> {
             }
         };
         let (m0, m1) = (make(a0)?, make(a1)?);
+        // MC(∞) compares exact rational random-play values: ties stay ties.
+        let exact_choice: Vec<Vec<f64>> = if a0 == Agent::Infinity || a1 == Agent::Infinity {
+            let exact: McSolver<S, BigRational> = McSolver::new(self.graph)?;
+            (0..self.graph.len())
+                .map(|v| match self.graph.terminal(v) {
+                    Some(_) => Vec::new(),
+                    None => select_infinity(&exact.candidates(v)).iter().map(Scalar::to_f64).collect(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let choice = &exact_choice;
         let select = |agent: Agent, mc: Option<McFloat>| {
-            move |_: usize, p: &[f64]| match (&mc, agent) {
+            move |v: usize, p: &[f64]| match (&mc, agent) {
                 (Some(mc), _) => mc.select(p),
-                (None, Agent::Infinity) => select_infinity(p),
+                (None, Agent::Infinity) => choice[v].clone(),
                 _ => vec![1.0 / p.len() as f64; p.len()],
             }
         };

@@ -359,11 +359,11 @@ mod tests {
         // N = 1: f(1) = p(1−q) + (pq + (1−p)(1−q))/2.
         let (p, q) = (BigRational::ratio(1, 3), BigRational::ratio(3, 4));
         let f = select_exact(1, &[p.clone(), q.clone()]);
-        let one = <BigRational as One>::one();
+        let one = BigRational::one();
         let by_hand = p.clone() * (one.clone() - q.clone())
             + (p.clone() * q.clone() + (one.clone() - p) * (one - q)) / BigRational::ratio(2, 1);
         assert_eq!(f[0], by_hand);
-        assert_eq!(f[0].clone() + f[1].clone(), <BigRational as One>::one());
+        assert_eq!(f[0].clone() + f[1].clone(), BigRational::one());
     }
 
     #[test]

@@ -23,18 +23,12 @@ pub trait Scalar:
     + Sub<Output = Self>
     + Mul<Output = Self>
     + Div<Output = Self>
+    + Zero
+    + One
     + std::fmt::Debug
 {
     /// The number n/d (d > 0).
     fn ratio(n: i64, d: i64) -> Self;
-    /// 0.
-    fn zero() -> Self {
-        Self::ratio(0, 1)
-    }
-    /// 1.
-    fn one() -> Self {
-        Self::ratio(1, 1)
-    }
     /// A float approximation (for output).
     fn to_f64(&self) -> f64;
 }
@@ -154,9 +148,24 @@ impl Div for QSqrt5 {
     }
 }
 
+impl Zero for QSqrt5 {
+    fn zero() -> QSqrt5 {
+        QSqrt5 { a: BigRational::zero(), b: BigRational::zero() }
+    }
+    fn is_zero(&self) -> bool {
+        self.a.is_zero() && self.b.is_zero()
+    }
+}
+
+impl One for QSqrt5 {
+    fn one() -> QSqrt5 {
+        QSqrt5 { a: BigRational::one(), b: BigRational::zero() }
+    }
+}
+
 impl Scalar for QSqrt5 {
     fn ratio(n: i64, d: i64) -> QSqrt5 {
-        QSqrt5 { a: BigRational::ratio(n, d), b: <BigRational as Zero>::zero() }
+        QSqrt5 { a: BigRational::ratio(n, d), b: BigRational::zero() }
     }
     fn to_f64(&self) -> f64 {
         rational_to_f64(&self.a) + rational_to_f64(&self.b) * 5f64.sqrt()
@@ -165,7 +174,7 @@ impl Scalar for QSqrt5 {
 
 /// √5 as an element of Q(√5).
 pub fn sqrt5() -> QSqrt5 {
-    QSqrt5 { a: <BigRational as Zero>::zero(), b: <BigRational as One>::one() }
+    QSqrt5 { a: BigRational::zero(), b: BigRational::one() }
 }
 
 #[cfg(test)]
