@@ -183,3 +183,24 @@ fn subtraction_duel_exact_and_float() {
     close(x.first.to_f64(), d.first, 1e-14);
     close(x.second.to_f64(), d.second, 1e-14);
 }
+
+#[test]
+fn float_path_matches_exact_rationals() {
+    // The production float path (windows, grouping, quadrature) against exact
+    // rational f_N, including a tie group and an immediate win.
+    let exact = [
+        BigRational::ratio(1, 3),
+        BigRational::ratio(2, 5),
+        BigRational::ratio(3, 7),
+        BigRational::ratio(2, 5),
+        BigRational::ratio(1, 1),
+    ];
+    let floats: Vec<f64> = exact.iter().map(Scalar::to_f64).collect();
+    for n in [1, 9, 60, 200] {
+        let f = select_exact(n, &exact);
+        let g = McFloat::new(n).unwrap().select(&floats);
+        for i in 0..exact.len() {
+            close(g[i], f[i].to_f64(), 1e-13);
+        }
+    }
+}

@@ -4,6 +4,7 @@
 
 use clap::{Args, Subcommand};
 use num_rational::BigRational;
+use rayon::prelude::*;
 use renyi_search::error::{Result, invalid};
 use renyi_search::graph::mc_agents::{Agent, Duel, McSolver};
 use renyi_search::graph::scalar::Scalar;
@@ -96,7 +97,7 @@ pub fn run(game: McGameArgs) -> Result<()> {
             .collect()
     } else {
         let solver: McSolver<McState, f64> = McSolver::new(&built.graph)?;
-        pairs.iter().map(|&(a, b)| Ok((a, b, solver.duel(built.start, a, b)?, None))).collect::<Result<_>>()?
+        pairs.par_iter().map(|&(a, b)| Ok((a, b, solver.duel(built.start, a, b)?, None))).collect::<Result<_>>()?
     };
     let seconds = started.elapsed().as_secs_f64();
     let text = if rows.len() == 1 {

@@ -9,11 +9,12 @@
 //! in any exact [`Scalar`].
 
 use super::explicit::ExplicitGraph;
-use super::mc_select::{McFloat, select_exact, select_infinity};
+use super::mc_select::{McFloat, Window, select_exact, select_infinity};
 use super::scalar::Scalar;
 use super::stochastic::{PairValues, evaluate_pair, layers, random_values};
 use crate::error::{Result, invalid};
 use num_rational::BigRational;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -130,6 +131,26 @@ impl<'g, S: Sync, T: Scalar> McSolver<'g, S, T> {
     }
 }
 
+/// The float selection rule of one agent: MC(N) with the states' windows
+/// (`table`, or computed per call if empty), MC(∞) by the exact `choice`, random.
+fn selector<'a, S: Sync>(
+    graph: &'a ExplicitGraph<S>,
+    agent: Agent,
+    mc: Option<McFloat>,
+    table: &'a [Window],
+    choice: &'a [Vec<f64>],
+) -> impl Fn(usize, &[f64]) -> Vec<f64> + Sync + 'a {
+    move |v: usize, p: &[f64]| match (&mc, agent) {
+        (Some(mc), _) if !table.is_empty() => {
+            let refs: Vec<&Window> = graph.successors(v).iter().map(|&c| &table[c as usize]).collect();
+            mc.select_with(p, &refs)
+        }
+        (Some(mc), _) => mc.select(p),
+        (None, Agent::Infinity) => choice[v].clone(),
+        _ => vec![1.0 / p.len() as f64; p.len()],
+    }
+}
+
 impl<S: Sync> McSolver<'_, S, f64> {
     /// Seat 0's values in `f64`; MC(N) by the float path ([`McFloat`], N ≤ 10⁵);
     /// MC(∞) chooses by exact rational random-play values (exact ties).
@@ -155,14 +176,35 @@ impl<S: Sync> McSolver<'_, S, f64> {
             Vec::new()
         };
         let choice = &exact_choice;
-        let select = |agent: Agent, mc: Option<McFloat>| {
-            move |v: usize, p: &[f64]| match (&mc, agent) {
-                (Some(mc), _) => mc.select(p),
-                (None, Agent::Infinity) => choice[v].clone(),
-                _ => vec![1.0 / p.len() as f64; p.len()],
-            }
-        };
-        Ok(evaluate_pair(self.graph, &self.layers, &self.random, select(a0, m0), select(a1, m1)))
+        let (w0, w1) = (self.windows(m0.as_ref()), self.windows(m1.as_ref()));
+        let (s0, s1) = (selector(self.graph, a0, m0, &w0, choice), selector(self.graph, a1, m1, &w1, choice));
+        Ok(evaluate_pair(self.graph, &self.layers, &self.random, s0, s1))
+    }
+
+    /// Each state's binomial window as a candidate (p = 1 − its value for its
+    /// mover), computed once per duel instead of once per predecessor; empty
+    /// if that would take more than about 1 GB.
+    fn windows(&self, mc: Option<&McFloat>) -> Vec<Window> {
+        let Some(mc) = mc else { return Vec::new() };
+        let n = mc.n() as f64;
+        let width = (20.0 * n.sqrt() + 10.0).min(n + 1.0);
+        if self.graph.len() as f64 * width * 16.0 > 1e9 {
+            return Vec::new();
+        }
+        (0..self.graph.len())
+            .into_par_iter()
+            .map(|c| {
+                let after = match self.graph.terminal(c) {
+                    Some(o) => match o {
+                        super::value::Outcome::Win(_) => 1.0,
+                        super::value::Outcome::Loss(_) => 0.0,
+                        super::value::Outcome::Draw => 0.5,
+                    },
+                    None => self.random[c].expect("value"),
+                };
+                mc.window(1.0 - after)
+            })
+            .collect()
     }
 
     /// The duel from state `v` in `f64`.

@@ -151,7 +151,7 @@ pub fn select_exact<T: Scalar>(n: u32, ps: &[T]) -> Vec<T> {
 /// A binomial pmf on its significant window: b(j) for j in lo..=hi (normalised
 /// to sum 1) and the running P(X < j) there.
 #[derive(Clone, Debug)]
-struct Window {
+pub struct Window {
     lo: usize,
     pmf: Vec<f64>,
     below: Vec<f64>,
@@ -165,7 +165,7 @@ impl Window {
     /// b(j) by the ratio recurrence b(j±1)/b(j) from the mode outwards, in
     /// linear space, then normalised: relative error ≲ 3u per step from the mode
     /// (u = 2⁻⁵³), so ≲ 10⁻¹² over the ≤ 2 000-term window of N = 10⁵.
-    fn new(n: u32, p: f64) -> Window {
+    pub fn new(n: u32, p: f64) -> Window {
         let nn = n as usize;
         if p <= 0.0 {
             return Window { lo: 0, pmf: vec![1.0], below: vec![0.0] };
@@ -222,6 +222,16 @@ impl Window {
         } else {
             (self.pmf[j - self.lo], self.below[j - self.lo])
         }
+    }
+}
+
+/// x^c for the small multiplicities of grouped candidates.
+fn power(x: f64, c: usize) -> f64 {
+    match c {
+        0 => 1.0,
+        1 => x,
+        2 => x * x,
+        c => x.powi(c as i32),
     }
 }
 
@@ -286,21 +296,48 @@ impl McFloat {
 
     /// f_N(i) for the candidates' play-out win probabilities `ps`.
     pub fn select(&self, ps: &[f64]) -> Vec<f64> {
+        let windows: Vec<Window> = ps.iter().map(|&p| Window::new(self.n, p)).collect();
+        let refs: Vec<&Window> = windows.iter().collect();
+        self.select_with(ps, &refs)
+    }
+
+    /// The binomial window of one candidate with play-out win probability p.
+    pub fn window(&self, p: f64) -> Window {
+        Window::new(self.n, p)
+    }
+
+    /// [`Self::select`] with the candidates' windows given (`windows[i]` =
+    /// [`Self::window`]`(ps[i])`), so that a graph computes each state's once.
+    pub fn select_with(&self, ps: &[f64], windows: &[&Window]) -> Vec<f64> {
         // Group identical p (same successor): f is equal within a group.
         let mut groups: Vec<(f64, usize)> = Vec::new();
-        for &p in ps {
+        let mut first: Vec<usize> = Vec::new();
+        for (i, &p) in ps.iter().enumerate() {
             match groups.iter_mut().find(|g| g.0 == p) {
                 Some(g) => g.1 += 1,
-                None => groups.push((p, 1)),
+                None => {
+                    groups.push((p, 1));
+                    first.push(i);
+                }
             }
         }
         if groups.len() == 1 {
             return vec![1.0 / ps.len() as f64; ps.len()];
         }
-        let windows: Vec<Window> = groups.iter().map(|g| Window::new(self.n, g.0)).collect();
-        let j0 = windows.iter().map(|w| w.lo).max().unwrap_or(0);
-        let j1 = windows.iter().map(Window::hi).max().unwrap_or(0);
-        let q = ps.len().div_ceil(2);
+        let all: Vec<&Window> = first.iter().map(|&i| windows[i]).collect();
+        let j0 = all.iter().map(|w| w.lo).max().unwrap_or(0);
+        let j1 = all.iter().map(|w| w.hi()).max().unwrap_or(0);
+        // A group whose window ends below j0 always has fewer wins than the group
+        // starting at j0 (within the window's truncation): it is never chosen and
+        // its factor B + b·z is 1 for every j ≥ j0, so it drops out.
+        let keep: Vec<usize> = (0..groups.len()).filter(|&g| all[g].hi() >= j0).collect();
+        let groups: Vec<(f64, usize)> = keep.iter().map(|&g| groups[g]).collect();
+        let windows: Vec<&Window> = keep.into_iter().map(|g| all[g]).collect();
+        if groups.len() == 1 {
+            let (p, c) = groups[0];
+            return ps.iter().map(|x| if *x == p { 1.0 / c as f64 } else { 0.0 }).collect();
+        }
+        let q = groups.iter().map(|g| g.1).sum::<usize>().div_ceil(2);
         let owned;
         let (nodes, weights) = match self.quadrature.get(q) {
             Some(nw) => (&nw.0, &nw.1),
@@ -314,8 +351,22 @@ impl McFloat {
         let mut factor = vec![0.0; d];
         let mut prefix = vec![1.0; d + 1];
         let mut suffix = vec![1.0; d + 1];
-        for j in j0..=j1 {
-            let at: Vec<(f64, f64)> = windows.iter().map(|w| w.at(j)).collect();
+        let mut at = vec![(0.0, 0.0); d];
+        // Above the second-highest window end only the top group is active; a
+        // single top candidate then simply collects its remaining mass.
+        let top = (0..d).max_by_key(|&g| windows[g].hi()).expect("two groups");
+        let second = (0..d).filter(|&g| g != top).map(|g| windows[g].hi()).max().expect("two groups");
+        let last = if groups[top].1 == 1 && second < j1 {
+            let w = windows[top];
+            share[top] += 1.0 - w.at(second + 1).1;
+            second
+        } else {
+            j1
+        };
+        for j in j0..=last {
+            for (a, w) in at.iter_mut().zip(&windows) {
+                *a = w.at(j);
+            }
             if at.iter().all(|a| a.0 == 0.0) {
                 continue;
             }
@@ -324,21 +375,21 @@ impl McFloat {
                     factor[g] = at[g].1 + at[g].0 * z;
                 }
                 for g in 0..d {
-                    prefix[g + 1] = prefix[g] * factor[g].powi(groups[g].1 as i32);
+                    prefix[g + 1] = prefix[g] * power(factor[g], groups[g].1);
                 }
                 for g in (0..d).rev() {
-                    suffix[g] = suffix[g + 1] * factor[g].powi(groups[g].1 as i32);
+                    suffix[g] = suffix[g + 1] * power(factor[g], groups[g].1);
                 }
                 for g in 0..d {
                     if at[g].0 == 0.0 {
                         continue;
                     }
-                    let own = factor[g].powi(groups[g].1 as i32 - 1);
+                    let own = power(factor[g], groups[g].1 - 1);
                     share[g] += wt * at[g].0 * prefix[g] * own * suffix[g + 1];
                 }
             }
         }
-        ps.iter().map(|p| share[groups.iter().position(|g| g.0 == *p).expect("grouped")]).collect()
+        ps.iter().map(|p| groups.iter().position(|g| g.0 == *p).map_or(0.0, |g| share[g])).collect()
     }
 
     /// Precomputes the quadrature rules for up to `max_candidates` candidates.
