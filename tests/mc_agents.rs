@@ -7,7 +7,9 @@ use num_rational::BigRational;
 use renyi_search::graph::mc_agents::{Agent, McSolver};
 use renyi_search::graph::mc_select::{McFloat, binomial_table, select_direct, select_exact, select_incremental};
 use renyi_search::graph::scalar::Scalar;
-use renyi_search::nim::mc_games::{McState, dsc, esr, first_infinity_error, subtraction, subtraction_pattern};
+use renyi_search::nim::mc_games::{
+    McState, dsc, esr, esr_position_counts, first_infinity_error, subtraction, subtraction_pattern,
+};
 
 fn close(ours: f64, published: f64, tol: f64) {
     assert!((ours - published).abs() <= tol, "ours {ours:.12} vs published {published:.12}");
@@ -26,6 +28,8 @@ const TABLE_2_4: [(u32, f64, f64, f64); 7] = [
 
 #[test]
 fn table_2_4_exact_rows_and_the_k2_valley() {
+    // Assertions 2.1, 2.2 (Example 2.2): L = 462, 21 434 admissible pairs.
+    assert_eq!(esr_position_counts(5, 6), (462, 21434));
     let g = esr(5, 6, 1).unwrap();
     let s: McSolver<_, f64> = McSolver::new(&g.graph).unwrap();
     for (k, hin, rueck, mean) in TABLE_2_4 {

@@ -166,3 +166,25 @@ pub fn first_infinity_error(a: i64, b: i64, limit: i64) -> Result<Option<(u32, b
         })
         .min())
 }
+
+/// Example 2.2 (§2.4.1): L = C(n+m, m) positions per player (sorted m-tuples
+/// over 0..=n) and the number of "admissible" pairs (A, B) with
+/// sum(A) − sum(B) ∈ {0, 1} (the starter has made as many moves or one more).
+pub fn esr_position_counts(n: usize, m: usize) -> (u64, u64) {
+    // ways[k][s]: sorted k-tuples over 0..=n with sum s, by the largest value allowed.
+    let max_sum = n * m;
+    let mut ways = vec![vec![0u64; max_sum + 1]; m + 1];
+    ways[0][0] = 1;
+    for v in 0..=n {
+        // Allow any number of entries equal to v (tuples built in increasing order).
+        for k in 1..=m {
+            for s in v..=max_sum {
+                ways[k][s] += ways[k - 1][s - v];
+            }
+        }
+    }
+    let by_sum = &ways[m];
+    let l = by_sum.iter().sum();
+    let admissible = (0..=max_sum).map(|s| by_sum[s] * (by_sum[s] + if s > 0 { by_sum[s - 1] } else { 0 })).sum();
+    (l, admissible)
+}

@@ -125,6 +125,13 @@ fn table_2_4(facts: &mut Vec<Fact>) -> Result<Vec<Row24>> {
             seconds,
         });
     }
+    let (l, admissible) = crate::nim::mc_games::esr_position_counts(5, 6);
+    facts.push(fact(
+        "ESR(5,6,·), Example 2.2: positions per player L, admissible pairs; states of our graph (mover-relative, sorted lanes, terminals merged)",
+        "L = 462, 21 434 admissible pairs",
+        format!("L = {l}, {admissible} admissible pairs; {} graph states", g.graph.len()),
+        (l, admissible) == (462, 21434),
+    ));
     let m: Vec<f64> = (1..=3).map(|k| duel(&s, &g, k).map(|d| d.mean())).collect::<Result<_>>()?;
     facts.push(fact(
         "ESR(5,6,1): the small valley for k < 5 has its minimum at k = 2 (l. 376); means for k = 1, 2, 3",
