@@ -4,6 +4,7 @@
 mod analyze;
 mod beams;
 mod curve;
+mod mc;
 mod merge;
 mod perfect;
 mod play;
@@ -115,14 +116,14 @@ enum Command {
         #[command(subcommand)]
         game: curve::CurveGame,
     },
-    /// Game-graph solver: chess endgames, Nim, heap games, Chomp, Cram, Poker-Nim.
+    /// Game-graph solver: chess endgames, Nim, heap games, Chomp, Cram, Poker-Nim, Monte-Carlo agents.
     Solve {
         #[command(subcommand)]
         game: solve::SolveGame,
     },
     /// Recompute published tables into results/ (all implemented ones by default).
     Reproduce {
-        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, or all.
+        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, mc-agents, or all.
         #[arg(default_value = "all")]
         targets: Vec<String>,
         /// Output directory.

@@ -2,7 +2,8 @@
 
 use super::*;
 
-pub(super) const TARGETS: &str = "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, all";
+pub(super) const TARGETS: &str =
+    "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, mc-agents, all";
 
 pub(super) fn reproduce(
     targets: &[String],
@@ -23,10 +24,10 @@ pub(super) fn reproduce(
                 "chess",
                 "nim",
                 "curves",
+                "mc-agents",
             ]),
-            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" | "chess" | "nim" | "curves" => {
-                wanted.push(t)
-            }
+            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" | "chess" | "nim" | "curves"
+            | "mc-agents" => wanted.push(t),
             other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
         }
     }
@@ -58,6 +59,16 @@ pub(super) fn reproduce(
             }
             "perfect" => {
                 renyi_search::reproduce::perfect::reproduce(dir, Some(codes), &progress(true))?;
+            }
+            "mc-agents" => {
+                let r = renyi_search::reproduce::mc_agents::reproduce(dir)?;
+                let equal: usize = r.table_2_4.iter().map(|row| row.equal.iter().filter(|e| **e).count()).sum();
+                let n_star = r.table_2_14.iter().filter(|row| row.n_star_equal).count();
+                let holds = r.facts.iter().chain(&r.chapter_3).filter(|f| f.holds).count();
+                eprintln!(
+                    "mc-agents: Table 2.4 {equal} of 21 exact values equal; Table 2.14 n* {n_star} of 6; {holds} of {} statements hold",
+                    r.facts.len() + r.chapter_3.len()
+                );
             }
             "curves" => {
                 let curves = renyi_search::reproduce::curves::reproduce(dir, Some(codes))?;

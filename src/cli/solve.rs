@@ -65,6 +65,11 @@ pub enum SolveGame {
     Chomp { board: String },
     /// Cram ("Fliesentetris") on a rows×cols board, e.g. 4x5.
     Cram { board: String },
+    /// Pure Monte-Carlo agents MC(k) against MC(2k), exactly (thesis ch. 2; docs/mc-agents.md).
+    Mc {
+        #[command(subcommand)]
+        game: super::mc::McGameArgs,
+    },
     /// Poker-Nim position (piles, the mover's stack, the other player's stack).
     PokerNim {
         #[arg(long, value_delimiter = ',', required = true)]
@@ -79,6 +84,7 @@ pub enum SolveGame {
 pub fn run(game: SolveGame) -> Result<()> {
     match game {
         SolveGame::Chess { endgame, metric, position, black } => chess(&endgame, &metric, position.as_deref(), !black),
+        SolveGame::Mc { game } => super::mc::run(game),
         SolveGame::Nim { piles, to } => heap_position(&HeapRule::Nim, &piles, to),
         SolveGame::Grundy { rule, upto, set, code, heaps } => {
             let rule = heap_rule(&rule, set, code)?;

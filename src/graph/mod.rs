@@ -12,6 +12,9 @@
 //! - [`payoff`]: constant-sum payoff games (C1H): u = c − min u(successor).
 //! - [`loopy`]: generalised Sprague-Grundy values (Smith, Fraenkel–Yesha) for
 //!   graphs with cycles: infinite values ∞(K) instead of false losses.
+//! - [`stochastic`]: values of stochastic policies on acyclic graphs (win
+//!   probabilities, not only W/L/D), with [`mc_select`] and [`mc_agents`] for the
+//!   pure Monte-Carlo agents of thesis ch. 2, in the number types of [`scalar`].
 //!
 //! Clients: [`crate::chess`] (pawnless endgames) and [`crate::nim`] (the Nim family).
 
@@ -19,8 +22,12 @@ pub mod explicit;
 pub mod fixpoint;
 pub mod grundy;
 pub mod loopy;
+pub mod mc_agents;
+pub mod mc_select;
 pub mod payoff;
 pub mod retrograde;
+pub mod scalar;
+pub mod stochastic;
 pub mod value;
 
 pub use value::WinLossDraw;

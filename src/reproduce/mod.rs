@@ -5,6 +5,9 @@
 pub mod beams_runs;
 pub mod chess;
 pub mod curves;
+pub mod mc_agents;
+pub mod mc_chapter3;
+pub mod mc_markdown;
 pub mod nim;
 pub mod perfect;
 pub mod table_4_10;
