@@ -196,9 +196,9 @@ impl<S: Sync> McSolver<'_, S, f64> {
             .map(|c| {
                 let after = match self.graph.terminal(c) {
                     Some(o) => match o {
-                        super::value::Outcome::Win(_) => 1.0,
-                        super::value::Outcome::Loss(_) => 0.0,
-                        super::value::Outcome::Draw => 0.5,
+                        super::value::WinLossDraw::Win(_) => 1.0,
+                        super::value::WinLossDraw::Loss(_) => 0.0,
+                        super::value::WinLossDraw::Draw => 0.5,
                     },
                     None => self.random[c].expect("value"),
                 };

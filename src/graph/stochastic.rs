@@ -22,7 +22,7 @@
 
 use super::explicit::ExplicitGraph;
 use super::scalar::Scalar;
-use super::value::Outcome;
+use super::value::WinLossDraw;
 use crate::error::{Result, invalid};
 use rayon::prelude::*;
 
@@ -49,11 +49,11 @@ pub fn layers<S>(graph: &ExplicitGraph<S>) -> Result<Vec<Vec<usize>>> {
 }
 
 /// The score of a terminal outcome for its mover.
-fn score<T: Scalar>(o: Outcome) -> T {
+fn score<T: Scalar>(o: WinLossDraw) -> T {
     match o {
-        Outcome::Win(_) => T::one(),
-        Outcome::Loss(_) => T::zero(),
-        Outcome::Draw => T::ratio(1, 2),
+        WinLossDraw::Win(_) => T::one(),
+        WinLossDraw::Loss(_) => T::zero(),
+        WinLossDraw::Draw => T::ratio(1, 2),
     }
 }
 

@@ -16,7 +16,7 @@
 //!   always candidates.
 
 use crate::error::{Result, invalid};
-use crate::graph::Outcome;
+use crate::graph::WinLossDraw;
 use crate::graph::explicit::{ExplicitGraph, Node};
 
 /// A state seen from the player to move; `Over` is the terminal state after a
@@ -41,7 +41,7 @@ pub struct McGame {
 
 fn terminal_or(state: McState) -> Node<McState> {
     match state {
-        McState::Over => Node::Terminal(Outcome::Loss(0)),
+        McState::Over => Node::Terminal(WinLossDraw::Loss(0)),
         _ => unreachable!("only Over is terminal"),
     }
 }
