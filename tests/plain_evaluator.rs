@@ -2,36 +2,24 @@
 //! every secret on its own, choosing queries by pairwise exact comparison (no
 //! floating-point band, no memo, no parallelism).
 
+mod common;
+use common::plain::tied_best;
+
 use renyi_search::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::score::RenyiScore;
-use renyi_search::search::strategy::class_sizes;
 use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
-use std::cmp::Ordering;
 
 /// Plays `secret` with H_α-LEX (possible secrets first) and returns the number of guesses.
 fn play(p: &Mastermind, score: &RenyiScore, secret: u32) -> u32 {
     let mut set: Vec<u32> = (0..p.code_count() as u32).collect();
     let mut guesses = 0;
-    let mut counts = vec![0u64; p.answer_count()];
     loop {
         if set.len() == 1 {
             return guesses + 1;
         }
-        let mut best: Vec<(u32, Vec<u64>)> = Vec::new();
-        for q in 0..p.query_count() as u32 {
-            let sizes = class_sizes(p, q, &set, &mut counts);
-            if sizes.len() < 2 {
-                continue;
-            }
-            match best.first().map(|b| score.compare(&sizes, &b.1)) {
-                None | Some(Ordering::Equal) => best.push((q, sizes)),
-                Some(Ordering::Greater) => best = vec![(q, sizes)],
-                Some(Ordering::Less) => {}
-            }
-        }
-        let consistent = best.iter().find(|(q, _)| set.contains(q));
-        let q = consistent.unwrap_or(&best[0]).0;
+        // The first tied best query, a possible secret if one is tied.
+        let q = tied_best(p, score, &set)[0];
         guesses += 1;
         let answer = p.answer(q, secret);
         if p.black_white(q, secret) == (p.pegs(), 0) {

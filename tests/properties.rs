@@ -10,6 +10,7 @@
 //!   error or read as the original; never a panic, never another value.
 
 mod common;
+use common::plain::tied_best;
 use common::scratch;
 
 use proptest::prelude::*;
@@ -22,39 +23,15 @@ use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::score::RenyiScore;
 use renyi_search::search::outcome::parse_exact;
-use renyi_search::search::strategy::class_sizes;
 use renyi_search::search::subproblem::Subproblem;
 use renyi_search::search::units::{Shard, ShardFile, UnitRecord, UnitRun, merge, run_units};
 use renyi_search::search::{Exact, Outcome, RunOptions, SearchProblem, Strategy as Play, TieRule, analyze};
-use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 // ---------------------------------------------------------------------------
 // The plain evaluators (as in tests/plain_evaluator.rs, on any set of codes).
-
-/// The tied best queries on `set` by pairwise exact comparison of H_α (only
-/// queries that split the set), the possible secrets among them first if any.
-fn tied_best(p: &Mastermind, score: &RenyiScore, set: &[u32]) -> Vec<u32> {
-    let mut counts = vec![0u64; p.answer_count()];
-    let set_vec = set.to_vec();
-    let mut best: Vec<(u32, Vec<u64>)> = Vec::new();
-    for q in 0..p.query_count() as u32 {
-        let sizes = class_sizes(p, q, &set_vec, &mut counts);
-        if sizes.len() < 2 {
-            continue;
-        }
-        match best.first().map(|b| score.compare(&sizes, &b.1)) {
-            None | Some(Ordering::Equal) => best.push((q, sizes)),
-            Some(Ordering::Greater) => best = vec![(q, sizes)],
-            Some(Ordering::Less) => {}
-        }
-    }
-    let ties: Vec<u32> = best.into_iter().map(|b| b.0).collect();
-    let possible: Vec<u32> = ties.iter().copied().filter(|q| set.contains(q)).collect();
-    if possible.is_empty() { ties } else { possible }
-}
 
 /// H_α-LEX: plays `secret` starting from the codes `start`; the number of guesses.
 fn lex_play(p: &Mastermind, score: &RenyiScore, start: &[u32], secret: u32) -> u64 {
@@ -304,7 +281,11 @@ fn unit_run_files() -> &'static UnitRunFiles {
         let result = run_shard(&mm, unit_run_strategy(), 2, Shard { index: 0, count: 1 }, Some(&path)).unwrap();
         let checkpoint = std::fs::read(&path).unwrap();
         let _ = std::fs::remove_file(&path);
-        let shard = serde_json::to_vec_pretty(&result).unwrap();
+        // The shard file as the program writes it (with its checksum).
+        let shard_path = case_path("original-shard.json");
+        renyi_search::search::units::write_shard(&shard_path, &result).unwrap();
+        let shard = std::fs::read(&shard_path).unwrap();
+        let _ = std::fs::remove_file(&shard_path);
         UnitRunFiles { checkpoint, shard, result }
     })
 }

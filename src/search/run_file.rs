@@ -187,6 +187,32 @@ pub struct ShardFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed_units: Option<u64>,
     pub units: Vec<UnitRecord>,
+    /// CRC-32 (hex) of what identifies the file — header, shard, unit and code
+    /// totals — set by [`write_shard`] (the units carry their own); absent in
+    /// files of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crc: Option<String>,
+}
+
+impl ShardFile {
+    /// The CRC-32 (hex) of the header, shard, unit and code totals.
+    fn identity_checksum(&self) -> String {
+        let identity =
+            serde_json::to_string(&(&self.header, self.shard, self.units_total, self.codes_total)).expect("plain data");
+        format!("{:08x}", crc32fast::hash(identity.as_bytes()))
+    }
+
+    /// Checks the file's own checksum, if it has one (an edited header, such as
+    /// another α, would relabel the merged result).
+    pub fn check(&self) -> Result<()> {
+        match &self.crc {
+            Some(crc) if *crc != self.identity_checksum() => Err(invalid(format!(
+                "shard {}/{}: checksum {crc} does not match its header and totals (the file was altered)",
+                self.shard.0, self.shard.1
+            ))),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// `i/N`: this process evaluates the units whose number is ≡ i mod N.
@@ -311,7 +337,8 @@ pub fn penalty_split_known(shards: &[ShardFile]) -> bool {
 
 /// Writes a shard file (atomically).
 pub fn write_shard(path: &Path, shard: &ShardFile) -> Result<()> {
-    write_json(path, shard)
+    let crc = Some(shard.identity_checksum());
+    write_json(path, &ShardFile { crc, ..shard.clone() })
 }
 
 /// Adds the units of complete shard files exactly. Errors if the files come
@@ -324,6 +351,7 @@ pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
     // branches' weights add up to 1).
     let mut mass = num_rational::BigRational::from_integer(0.into());
     for s in shards {
+        s.check()?;
         if s.header != first.header || s.units_total != first.units_total {
             return Err(invalid(format!(
                 "shard {}/{} belongs to another run than shard {}/{}",

@@ -350,5 +350,6 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         peak_memory_bytes: crate::memory::peak_resident_bytes(),
         resumed_units: Some(resumed_units),
         units: records,
+        crc: None,
     })
 }

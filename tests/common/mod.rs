@@ -2,6 +2,8 @@
 //! paths. (Each test file uses a part of it.)
 #![allow(dead_code)]
 
+pub mod plain;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
