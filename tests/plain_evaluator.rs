@@ -3,7 +3,7 @@
 //! floating-point band, no memo, no parallelism).
 
 mod common;
-use common::plain::tied_best;
+use common::plain::lex_play;
 
 use renyi_search::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
@@ -12,21 +12,8 @@ use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze
 
 /// Plays `secret` with H_α-LEX (possible secrets first) and returns the number of guesses.
 fn play(p: &Mastermind, score: &RenyiScore, secret: u32) -> u32 {
-    let mut set: Vec<u32> = (0..p.code_count() as u32).collect();
-    let mut guesses = 0;
-    loop {
-        if set.len() == 1 {
-            return guesses + 1;
-        }
-        // The first tied best query, a possible secret if one is tied.
-        let q = tied_best(p, score, &set)[0];
-        guesses += 1;
-        let answer = p.answer(q, secret);
-        if p.black_white(q, secret) == (p.pegs(), 0) {
-            return guesses;
-        }
-        set.retain(|&c| p.answer(q, c) == answer);
-    }
+    let all: Vec<u32> = (0..p.code_count() as u32).collect();
+    lex_play(p, score, &all, secret) as u32
 }
 
 fn plain_total(p: &Mastermind, alpha: Alpha) -> u64 {

@@ -10,7 +10,7 @@
 //!   error or read as the original; never a panic, never another value.
 
 mod common;
-use common::plain::tied_best;
+use common::plain::{lex_play, tied_best};
 use common::scratch;
 
 use proptest::prelude::*;
@@ -32,24 +32,6 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
 // ---------------------------------------------------------------------------
 // The plain evaluators (as in tests/plain_evaluator.rs, on any set of codes).
-
-/// H_α-LEX: plays `secret` starting from the codes `start`; the number of guesses.
-fn lex_play(p: &Mastermind, score: &RenyiScore, start: &[u32], secret: u32) -> u64 {
-    let mut set = start.to_vec();
-    let mut guesses = 0;
-    loop {
-        if set.len() == 1 {
-            return guesses + 1;
-        }
-        let q = tied_best(p, score, &set)[0];
-        guesses += 1;
-        if p.black_white(q, secret) == (p.pegs(), 0) {
-            return guesses;
-        }
-        let answer = p.answer(q, secret);
-        set.retain(|&c| p.answer(q, c) == answer);
-    }
-}
 
 /// H_α-MIX: the exact expected total number of guesses over the secrets of
 /// `set`, every tied query equally likely (memoised by set).

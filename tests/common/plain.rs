@@ -28,3 +28,21 @@ pub fn tied_best(p: &Mastermind, score: &RenyiScore, set: &[u32]) -> Vec<u32> {
     let possible: Vec<u32> = ties.iter().copied().filter(|q| set.contains(q)).collect();
     if possible.is_empty() { ties } else { possible }
 }
+
+/// H_α-LEX: plays `secret` starting from the codes `start`; the number of guesses.
+pub fn lex_play(p: &Mastermind, score: &RenyiScore, start: &[u32], secret: u32) -> u64 {
+    let mut set = start.to_vec();
+    let mut guesses = 0;
+    loop {
+        if set.len() == 1 {
+            return guesses + 1;
+        }
+        let q = tied_best(p, score, &set)[0];
+        guesses += 1;
+        if p.black_white(q, secret) == (p.pegs(), 0) {
+            return guesses;
+        }
+        let answer = p.answer(q, secret);
+        set.retain(|&c| p.answer(q, c) == answer);
+    }
+}
