@@ -2,6 +2,12 @@
 //! MIX memo). Keys are sets of codes built by the program itself, so hash
 //! flooding is not a concern; SipHash cost a noticeable share of the
 //! branch-and-bound time.
+//!
+//! Why not the `rustc-hash` crate: measured 2026-11-25 on `perfect mastermind
+//! --pegs 4 --colors 6` (46 344 nodes, 2 threads, interleaved runs, same build
+//! flags), `rustc_hash::FxBuildHasher` (2.1.3) took 5.32 / 5.23 / 5.32 user-s
+//! against 4.97 / 4.86 / 4.99 with this hasher (+7 %); the key is a word slice,
+//! which this hasher folds one word per multiply.
 
 use std::hash::{BuildHasherDefault, Hasher};
 
