@@ -4,7 +4,10 @@
 //! code; the totals are printed so that a faster version can be checked to give
 //! the same numbers.
 //!
-//! `cargo bench --bench beams_subtree [-- ALPHA ANSWER1 ANSWER2 [mix]]`
+//! `cargo bench --bench beams_subtree [-- ALPHA ANSWER1 ANSWER2 [mix]]`, or
+//! `cargo bench --bench beams_subtree -- small` for the 6c3p game alone (short
+//! enough for `valgrind --tool=callgrind`, whose instruction counts do not
+//! depend on the machine's load).
 //! (default: α = 1, path 3,1 — a unit of 16 867 440 codes under LEX-c; with
 //! `mix` the unit is analysed under MIX, whose first two levels on 6c6p H_1
 //! are tie-free, so the unit is the same).
@@ -22,7 +25,11 @@ use std::time::Instant;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let small_only = args.first().map(String::as_str) == Some("small");
+    if small_only {
+        args.remove(0);
+    }
     let alpha = args.first().map(String::as_str).unwrap_or("1");
     let path: Vec<u16> =
         if args.len() >= 3 { args[1..3].iter().map(|a| a.parse().expect("answer")).collect() } else { vec![3, 1] };
@@ -33,6 +40,9 @@ fn main() {
     let clock = Instant::now();
     let a = analyze(&small, strategy, RunOptions::default());
     report("Beams(6c,3p) whole game", a.codes, &a.total, clock.elapsed().as_secs_f64());
+    if small_only {
+        return;
+    }
 
     let (patterns, _) =
         load_or_build("6c6p".parse().unwrap(), Some(std::path::Path::new("codes"))).expect("6c6p table");
