@@ -335,7 +335,7 @@ fn beams_6c6p_root_smoke() {
     }
     // first 300 patterns: bit rows against per-code answers for every query
     let mut subset = renyi_search::games::beams::codeset::CodeSet::empty();
-    let row = renyi_search::games::beams::codeset::CodeSet::full(1, 720).bits;
+    let row = renyi_search::games::beams::codeset::CodeSet::full(1, 720).words().to_vec();
     (0..300).for_each(|t| subset.push_row(t, &row));
     for q in (0..g.query_count() as u32).step_by(5) {
         g.count_answers(q, &subset, &mut counts);

@@ -112,4 +112,16 @@ fn edited_or_foreign_run_files_are_refused() {
     .err()
     .expect("another run's file is refused");
     assert!(err.to_string().contains("another run"), "{err}");
+    // A file given with --with that does not exist is an error, not an empty run.
+    let missing = [file.with_extension("no-such-file")];
+    let err = run_curve_units(
+        &mm,
+        TieRule::lex(),
+        &full(),
+        &CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &missing },
+        None,
+    )
+    .err()
+    .expect("a missing --with file is refused");
+    assert!(err.to_string().contains("no such file"), "{err}");
 }

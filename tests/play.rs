@@ -107,7 +107,7 @@ fn penalty_split_equals_playing_every_secret() {
     assert_eq!(whole.penalty_total, "1080");
     assert_eq!(whole.penalty_histogram, ["0", "0", "501", "26"]);
     let mut subset = CodeSet::empty();
-    let row = CodeSet::full(1, 720).bits;
+    let row = CodeSet::full(1, 720).words().to_vec();
     (0..beams.pattern_count() as u32).step_by(7).for_each(|t| subset.push_row(t, &row));
     let sub = Subproblem { inner: &beams, state: beams.initial_state(), set: subset.clone() };
     let analysis = analyze(&sub, lex, RunOptions::default());

@@ -111,6 +111,11 @@ pub fn run_curve_units<P: SearchProblem>(
     let codes_of: HashMap<&str, u64> = units.iter().map(|(k, n)| (k.as_str(), *n)).collect();
     let mut known: HashMap<String, UnitSteps> = HashMap::new();
     let mut fresh = true;
+    if let Some(missing) = run.with.iter().find(|p| !p.exists()) {
+        // A checkpoint may be new; a file given with --with must exist (a typo
+        // would otherwise show only later as units missing from the merge).
+        return Err(invalid(format!("--with {}: no such file", missing.display())));
+    }
     for path in std::iter::once(&run.checkpoint.to_path_buf()).chain(run.with) {
         let Some((theirs, records)) = read_run_file(path)? else { continue };
         if theirs != id {

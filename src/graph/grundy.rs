@@ -4,42 +4,42 @@
 //! position is a multiset of heaps and γ is the XOR of the heap values.
 
 use super::explicit::ExplicitGraph;
+use bitvec::prelude::{BitVec, Lsb0};
 use rayon::prelude::*;
 
-/// A growable set of small natural numbers, for mex computations.
+/// A growable set of small natural numbers, for mex computations (a `bitvec`
+/// bit set; bit v set iff v is in the set).
 #[derive(Clone, Debug, Default)]
 pub struct SmallSet {
-    words: Vec<u64>,
+    bits: BitVec<u64, Lsb0>,
 }
 
 impl SmallSet {
-    /// Adds `v`.
+    /// Adds `v` (the set grows to the next power of two, so that growing to n
+    /// costs O(n) in all).
     pub fn insert(&mut self, v: u32) {
-        let w = (v / 64) as usize;
-        if self.words.len() <= w {
-            self.words.resize(w + 1, 0);
+        let v = v as usize;
+        if self.bits.len() <= v {
+            self.bits.resize((v + 1).next_power_of_two().max(64), false);
         }
-        self.words[w] |= 1 << (v % 64);
+        // The raw word, not `self.bits.set(v, true)`: Grundy's game to 30 000 (a
+        // quadratic loop of inserts) took 1.71 s with `set` against 0.82 s.
+        self.bits.as_raw_mut_slice()[v / 64] |= 1 << (v % 64);
     }
 
-    /// Adds every member of `other`.
+    /// Adds every member of `other` (word by word: the raw words of both sets).
     pub fn union_with(&mut self, other: &SmallSet) {
-        if self.words.len() < other.words.len() {
-            self.words.resize(other.words.len(), 0);
+        if self.bits.len() < other.bits.len() {
+            self.bits.resize(other.bits.len(), false);
         }
-        for (a, b) in self.words.iter_mut().zip(&other.words) {
+        for (a, b) in self.bits.as_raw_mut_slice().iter_mut().zip(other.bits.as_raw_slice()) {
             *a |= b;
         }
     }
 
     /// The minimal excludant: the least natural number not in the set.
     pub fn mex(&self) -> u32 {
-        for (i, w) in self.words.iter().enumerate() {
-            if *w != u64::MAX {
-                return i as u32 * 64 + w.trailing_ones();
-            }
-        }
-        self.words.len() as u32 * 64
+        self.bits.first_zero().unwrap_or(self.bits.len()) as u32
     }
 }
 

@@ -24,6 +24,7 @@ mod search_problem;
 use kernels::MAX_SYMMETRY_PATTERNS;
 
 use super::Variant;
+use super::codeset;
 use super::geometry::Board;
 use super::patterns::Patterns;
 use super::symmetry::{BoardAction, permutation_rank};
@@ -93,7 +94,8 @@ pub struct Beams {
     piece_of: Vec<u8>,
     /// u64 words per colouring row (⌈c!/64⌉).
     words: usize,
-    /// `colour_piece[(c·k + j)·words ..]`: the colourings that give colour c to piece j.
+    /// `colour_piece[(c·k + j)·words ..]`: the colourings that give colour c to piece j
+    /// (built bit by bit as a `bitvec` table, kept as raw words for the popcount kernels).
     colour_piece: Vec<u64>,
     /// `hits[(t·D + d)·k + j]`: answer (hit cells on diagonal d) of piece j of pattern t.
     hits: Vec<u8>,
@@ -151,12 +153,13 @@ impl Beams {
                 MAX_TABLE_BYTES >> 30
             )));
         }
-        let mut colour_piece = vec![0u64; k * k * words];
+        let mut colour_piece = codeset::zeroed_rows(k * k, words);
         for (sigma, perm) in colourings.iter().enumerate() {
             for (c, &j) in perm.iter().enumerate() {
-                colour_piece[(c * k + j as usize) * words + sigma / 64] |= 1 << (sigma % 64);
+                colour_piece.set((c * k + j as usize) * words * 64 + sigma, true);
             }
         }
+        let colour_piece = colour_piece.into_vec();
         let mut hits: Vec<u8> = crate::memory::huge_zeroed(t * nd * k);
         hits.par_chunks_mut(nd * k).enumerate().for_each(|(p, row)| {
             let pieces = patterns.pattern(p);

@@ -186,10 +186,7 @@ impl Beams {
                 image[c2] = action.piece[g][t as usize * k + piece as usize];
             }
             let s2 = permutation_rank(&image);
-            match set.patterns.binary_search(&t2) {
-                Ok(row) => set.bits[row * self.words + s2 / 64] >> (s2 % 64) & 1 == 1,
-                Err(_) => false,
-            }
+            set.contains(self.words, t2, s2)
         })
     }
 

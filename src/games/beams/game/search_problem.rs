@@ -206,19 +206,17 @@ impl SearchProblem for Beams {
         };
         const CHUNK: usize = 1 << 16;
         if set.patterns.len() <= CHUNK {
-            return filter_rows(&set.patterns, &set.bits);
+            return filter_rows(&set.patterns, set.words());
         }
         let parts: Vec<CodeSet> = set
             .patterns
             .par_chunks(CHUNK)
-            .zip(set.bits.par_chunks(CHUNK * w))
+            .zip(set.words().par_chunks(CHUNK * w))
             .map(|(r, b)| filter_rows(r, b))
             .collect();
         let mut out = CodeSet::empty();
         for p in parts {
-            out.patterns.extend(p.patterns);
-            out.bits.extend(p.bits);
-            out.size += p.size;
+            out.append(p);
         }
         out
     }
@@ -462,13 +460,13 @@ impl crate::search::tree::Replay for Beams {
     fn set_of(&self, codes: &[CodeId]) -> CodeSet {
         let k = self.colourings.len();
         let mut set = CodeSet::empty();
-        let mut row = vec![0u64; self.words];
+        let mut row = super::super::codeset::zeroed_rows(1, self.words);
         let mut sorted = codes.to_vec();
         sorted.sort_unstable();
         for chunk in sorted.chunk_by(|a, b| a / k as u32 == b / k as u32) {
-            row.iter_mut().for_each(|w| *w = 0);
-            chunk.iter().for_each(|&c| row[(c as usize % k) / 64] |= 1 << (c as usize % k % 64));
-            set.push_row(chunk[0] / k as u32, &row);
+            row.fill(false);
+            chunk.iter().for_each(|&c| row.set(c as usize % k, true));
+            set.push_row(chunk[0] / k as u32, row.as_raw_slice());
         }
         set
     }
