@@ -12,7 +12,18 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     cli::quiet_on_closed_pipe();
-    match cli::run(cli::Cli::parse()) {
+    let parsed = match cli::Cli::try_parse() {
+        Ok(parsed) => parsed,
+        // --help, --version, and the help shown for a missing subcommand (exit 2).
+        Err(e) if !e.use_stderr() || e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            e.exit()
+        }
+        Err(e) => {
+            eprintln!("{}", cli::one_line(&e.render().to_string()));
+            return ExitCode::from(2);
+        }
+    };
+    match cli::run(parsed) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

@@ -32,12 +32,7 @@ pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {
     if let CacheStatus::Built { reason } = status {
         eprintln!("pattern table: {reason}");
     }
-    let column = match b.tie {
-        BeamsTie::LexC => BeamsRule::LexC,
-        BeamsTie::LexD => BeamsRule::LexD,
-        BeamsTie::Mix => BeamsRule::Mix,
-        BeamsTie::MixReduced => BeamsRule::MixReduced,
-    };
+    let column = b.tie;
     let mut g = column.game(patterns)?;
     g.penalty = match b.penalty {
         BeamsPenalty::Best => Penalty::BestGuess,

@@ -25,14 +25,8 @@ pub enum CurveGame {
     Mastermind {
         #[command(flatten)]
         variant: super::MastermindVariant,
-        #[arg(long, value_enum, default_value_t = Tie::Lex)]
-        tie: Tie,
-        /// MIX: choose uniformly among symmetry classes of tied first queries.
-        #[arg(long)]
-        root_classes: bool,
-        /// Treat all tied queries alike (do not prefer possible secrets).
-        #[arg(long)]
-        all_ties: bool,
+        #[command(flatten)]
+        ties: super::TieArgs,
         #[command(flatten)]
         out: CurveArgs,
     },
@@ -40,8 +34,8 @@ pub enum CurveGame {
     Beams {
         variant: String,
         /// lex-c, lex-d, mix or mix-reduced (as in `analyze beams`).
-        #[arg(long, default_value = "lex-c")]
-        tie: String,
+        #[arg(long, default_value = "lex-c", value_parser = super::beams_rule())]
+        tie: BeamsRule,
         /// Cache directory for pattern tables.
         #[arg(long, default_value = "codes")]
         codes: PathBuf,
@@ -123,14 +117,6 @@ impl CurveArgs {
         }
         Ok(Domain::closed(lo, hi))
     }
-}
-
-fn tie_rule(tie: Tie, root_classes: bool, all_ties: bool) -> TieRule {
-    let kind = match tie {
-        Tie::Lex => TieBreak::Lex,
-        Tie::Mix => TieBreak::Mix,
-    };
-    TieRule { kind, possible_secrets_first: !all_ties, root_by_class: root_classes }
 }
 
 /// The work-unit options, checked: `Some((levels, shard, checkpoint))` for a unit run.
@@ -224,16 +210,16 @@ pub fn run(game: CurveGame) -> Result<()> {
     );
     let provenance = |seconds: f64| Provenance::new(command_line(), started, seconds);
     let (report, out) = match &game {
-        CurveGame::Mastermind { variant, tie, root_classes, all_ties, out } => {
+        CurveGame::Mastermind { variant, ties, out } => {
             let domain = out.domain()?;
             let mm = variant.build()?;
-            let tie = tie_rule(*tie, *root_classes, *all_ties);
+            let tie = ties.rule();
             let Some(c) = whole_or_units(&mm, tie, &domain, out, &bar)? else { return Ok(()) };
             (CurveReport::of_curve(&c, provenance(c.seconds)), out)
         }
         CurveGame::Beams { variant, tie, codes, out } => {
             let domain = out.domain()?;
-            let column = tie.parse::<BeamsRule>()?;
+            let column = *tie;
             let v: Variant = variant.parse()?;
             if v.to_string() == "6c6p" && out.levels.is_none() {
                 return Err(invalid(

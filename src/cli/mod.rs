@@ -207,8 +207,8 @@ struct BeamsArgs {
     alpha: String,
     /// Tie rule: lex-c (colour, diagonal), lex-d (diagonal, colour), mix (uniform over all
     /// tied queries), mix-reduced (uniform over asked colours + one new colour).
-    #[arg(long, value_enum, default_value_t = BeamsTie::LexC)]
-    tie: BeamsTie,
+    #[arg(long, default_value = "lex-c", value_parser = beams_rule())]
+    tie: BeamsRule,
     /// Penalty for a set left undecided: best (best code laid), random (random code of M), none.
     #[arg(long, value_enum, default_value_t = BeamsPenalty::Best)]
     penalty: BeamsPenalty,
@@ -264,14 +264,6 @@ struct OutputArgs {
     /// Show a progress bar.
     #[arg(long)]
     progress: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum BeamsTie {
-    LexC,
-    LexD,
-    Mix,
-    MixReduced,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -341,6 +333,16 @@ struct StrategyArgs {
     /// Rényi order: 0, 1, 2, inf, 1.5, 3/2 … (sweep: from:to:step, e.g. 0.02:6:0.02).
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     alpha: String,
+    #[command(flatten)]
+    ties: TieArgs,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+/// The tie rule of Mastermind and the size models, the same flags for
+/// `analyze`, `sweep` and `curve`.
+#[derive(Args, Clone, Copy)]
+pub(crate) struct TieArgs {
     /// Tie rule.
     #[arg(long, value_enum, default_value_t = Tie::Lex)]
     tie: Tie,
@@ -350,8 +352,6 @@ struct StrategyArgs {
     /// Treat all tied queries alike (do not prefer queries that are possible secrets).
     #[arg(long)]
     all_ties: bool,
-    #[command(flatten)]
-    output: OutputArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -360,14 +360,39 @@ enum Tie {
     Mix,
 }
 
-impl StrategyArgs {
-    fn tie_rule(&self) -> TieRule {
+impl TieArgs {
+    fn rule(&self) -> TieRule {
         let kind = match self.tie {
             Tie::Lex => TieBreak::Lex,
             Tie::Mix => TieBreak::Mix,
         };
         TieRule { kind, possible_secrets_first: !self.all_ties, root_by_class: self.root_classes }
     }
+}
+
+impl StrategyArgs {
+    fn tie_rule(&self) -> TieRule {
+        self.ties.rule()
+    }
+}
+
+/// `--tie` of the Beams commands: the names of [`BeamsRule::ALL`] (listed in
+/// `--help` and in clap's error), parsed once into the library's value.
+fn beams_rule() -> impl clap::builder::TypedValueParser<Value = BeamsRule> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(BeamsRule::ALL.map(BeamsRule::slug)).try_map(|s| s.parse::<BeamsRule>())
+}
+
+/// A command-line error of clap on one line: its message and hints (possible
+/// values, a similar value, the usage) joined, without the blank lines and the
+/// "For more information" footer.
+pub(crate) fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// Output into a closed pipe (`… | head`) ends the program quietly, as other

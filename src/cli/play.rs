@@ -25,8 +25,8 @@ pub struct AgentArgs {
     pub alpha: String,
     /// Tie rule: lex-c, lex-d, mix (uniform over all tied queries), mix-reduced
     /// (uniform over the tied ones among asked colours + one new colour).
-    #[arg(long, default_value = "lex-c")]
-    pub tie: String,
+    #[arg(long, default_value = "lex-c", value_parser = super::beams_rule())]
+    pub tie: BeamsRule,
     /// Cache directory for pattern tables.
     #[arg(long, default_value = "codes")]
     pub codes: PathBuf,
@@ -34,13 +34,7 @@ pub struct AgentArgs {
 
 fn build(args: &AgentArgs) -> Result<(Beams, Strategy)> {
     let alpha: Alpha = args.alpha.parse()?;
-    let column = match args.tie.as_str() {
-        "lex-c" => BeamsRule::LexC,
-        "lex-d" => BeamsRule::LexD,
-        "mix" => BeamsRule::Mix,
-        "mix-reduced" => BeamsRule::MixReduced,
-        other => return Err(invalid(format!("unknown tie rule `{other}`; accepted: lex-c, lex-d, mix, mix-reduced"))),
-    };
+    let column = args.tie;
     let tie = column.tie_rule();
     let variant: Variant = args.variant.parse()?;
     let started = Instant::now();
@@ -111,8 +105,13 @@ pub fn play(args: &AgentArgs, secret: Option<&str>) -> Result<()> {
 /// under the codes directory (written once, atomically), so that every move,
 /// the first included, is answered in well under a second.
 fn load_root(args: &AgentArgs, game: &Game<Beams>, book: &OpeningBook) -> Result<()> {
-    let name =
-        format!("book-{}-a{}-{}-v{}.json", args.variant, args.alpha.replace('/', "_"), args.tie, renyi_search::VERSION);
+    let name = format!(
+        "book-{}-a{}-{}-v{}.json",
+        args.variant,
+        args.alpha.replace('/', "_"),
+        args.tie.slug(),
+        renyi_search::VERSION
+    );
     let path = args.codes.join(name);
     let cached: Option<Vec<(u64, QueryId)>> =
         std::fs::read_to_string(&path).ok().and_then(|t| serde_json::from_str(&t).ok());
@@ -209,7 +208,7 @@ pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std:
         "{} — H_{} {}: {} games (seed {}), {:.1} s",
         beams.name(),
         strategy.score.alpha(),
-        args.tie,
+        args.tie.slug(),
         sim.games,
         sim.seed,
         sim.seconds
@@ -238,7 +237,9 @@ pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std:
         let provenance = Provenance::new(
             format!(
                 "simulate beams {} --alpha {} --tie {} --n {games} --seed {seed}",
-                args.variant, args.alpha, args.tie
+                args.variant,
+                args.alpha,
+                args.tie.slug()
             ),
             started,
             sim.seconds,
@@ -249,7 +250,7 @@ pub fn run_simulation(args: &AgentArgs, games: u64, seed: u64, out: Option<&std:
                 provenance,
                 game: beams.name(),
                 alpha: strategy.score.alpha().to_string(),
-                tie: &args.tie,
+                tie: args.tie.slug(),
                 simulation: &sim,
             },
         )?;

@@ -82,6 +82,6 @@ impl FromStr for BeamsRule {
         BeamsRule::ALL
             .into_iter()
             .find(|r| r.slug() == s)
-            .ok_or_else(|| invalid(format!("tie rule {s:?}: use lex-c, lex-d, mix or mix-reduced")))
+            .ok_or_else(|| invalid(format!("unknown tie rule {s:?}; accepted: lex-c, lex-d, mix, mix-reduced")))
     }
 }
