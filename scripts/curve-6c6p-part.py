@@ -2,7 +2,7 @@
 """Cuts the next compressed part of a Beams(6c,6p) curve run (scripts/curve-6c6p.sh).
 
 Reads the live checkpoint (runs/beams-6c6p-NAME*.units) and the parts
-results/curves/beams-6c6p/NAME.part-*.units.gz, and writes the records not yet
+results/runs/curves/beams-6c6p/NAME.part-*.units.gz, and writes the records not yet
 in a part (whole lines only) to the next part, with the run's header line.
 Parts are immutable; every record is in exactly one part. Usage:
 
@@ -14,7 +14,7 @@ import json
 import sys
 
 name = sys.argv[1]
-parts = sorted(glob.glob(f"results/curves/beams-6c6p/{name}.part-*.units.gz"))
+parts = sorted(glob.glob(f"results/runs/curves/beams-6c6p/{name}.part-*.units.gz"))
 known = set()
 for part in parts:
     with gzip.open(part, "rt") as f:
@@ -37,7 +37,7 @@ for live in sorted(glob.glob(f"runs/beams-6c6p-{name}*.units")):
 if not new:
     print("nothing new")
     sys.exit(0)
-out = f"results/curves/beams-6c6p/{name}.part-{len(parts) + 1:03d}.units.gz"
+out = f"results/runs/curves/beams-6c6p/{name}.part-{len(parts) + 1:03d}.units.gz"
 with gzip.open(out + ".tmp", "wt", compresslevel=9) as f:
     f.write(header + "\n" + "".join(line + "\n" for line in new))
 import os

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The exact α-curve of Beams(6c,6p) (thesis Fig. 4.12) as a resumable
 # work-unit run (docs/curves.md). Finished records are kept as compressed,
-# immutable parts under results/curves/beams-6c6p/ (scripts/curve-6c6p-part.py
+# immutable parts under results/runs/curves/beams-6c6p/ (scripts/curve-6c6p-part.py
 # cuts the next part from the live checkpoint); this script resumes from all
 # parts and the live checkpoint, and merges once every unit is known.
 #
@@ -16,7 +16,7 @@ TIE=${TIE:-lex-c}
 FROM=${FROM:-1}
 TO=${TO:-2}
 NAME="$TIE-$FROM-$TO"
-DIR=results/curves/beams-6c6p
+DIR=results/runs/curves/beams-6c6p
 LIVE=${LIVE:-runs/beams-6c6p-$NAME${SHARD:+-$(echo "$SHARD" | tr / of)}.units}
 mkdir -p runs "$DIR"
 set --

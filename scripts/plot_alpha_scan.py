@@ -2,7 +2,7 @@
 """Plot H_alpha-LEX totals against alpha (thesis Fig. 4.6) from the CSVs that
 `renyi-search reproduce table-4.18` (or `sweep mastermind`) writes.
 
-usage: python3 scripts/plot_alpha_scan.py results/alpha-scan-mm1296.csv [more.csv ...] [-o out.png]
+usage: python3 scripts/plot_alpha_scan.py results/data/alpha-scan-mm1296.csv [more.csv ...] [-o out.png]
 needs: matplotlib (pip install matplotlib)
 """
 import argparse
@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv", nargs="+")
-    ap.add_argument("-o", "--out", default="results/alpha-scan.png")
+    ap.add_argument("-o", "--out", default="results/figures/alpha-scan.png")
     args = ap.parse_args()
     fig, axes = plt.subplots(len(args.csv), 1, figsize=(7, 3 * len(args.csv)), squeeze=False)
     for ax, path in zip(axes[:, 0], args.csv):

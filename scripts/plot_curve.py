@@ -1,6 +1,6 @@
 """Plot an exact α-curve written by `renyi-search curve … --csv FILE` with pandas.
 
-    python3 scripts/plot_curve.py results/curves/mm1296-lex.csv
+    python3 scripts/plot_curve.py results/data/curves/mm1296-lex.csv
 """
 import sys
 

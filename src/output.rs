@@ -41,6 +41,42 @@ impl Provenance {
     }
 }
 
+/// The folders of a results directory (docs/layout.md): what a reproduce
+/// target writes where.
+pub mod layout {
+    use std::path::{Path, PathBuf};
+
+    /// Reproduced tables: markdown for reading, JSON with provenance.
+    pub fn table(results: &Path, file: &str) -> PathBuf {
+        results.join("tables").join(file)
+    }
+
+    /// Data for users who compute or plot: CSV scans, Monte-Carlo checks.
+    pub fn data(results: &Path, file: &str) -> PathBuf {
+        results.join("data").join(file)
+    }
+
+    /// Exact α-curves (CSV and JSON, one pair per curve).
+    pub fn curve(results: &Path, file: &str) -> PathBuf {
+        results.join("data").join("curves").join(file)
+    }
+
+    /// Strategy trees (`perfect --tree`), re-checked by `verify`.
+    pub fn tree(results: &Path, file: &str) -> PathBuf {
+        results.join("data").join("trees").join(file)
+    }
+
+    /// Figures (SVG rendered by the program; older PNG by scripts/).
+    pub fn figure(results: &Path, file: &str) -> PathBuf {
+        results.join("figures").join(file)
+    }
+
+    /// Run files of the long computations: checkpoints, unit records, shards.
+    pub fn runs(results: &Path, folder: &str) -> PathBuf {
+        results.join("runs").join(folder)
+    }
+}
+
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// directory is written, flushed, and renamed over the target.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {

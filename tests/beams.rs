@@ -414,7 +414,7 @@ fn beams_6c6p_root_smoke() {
     assert_eq!(analysis.total, played.to_string());
 }
 
-/// The committed full-scale run (results/beams-6c6p-runs/, H_1-LEX-c over all
+/// The committed full-scale run (results/runs/beams-6c6p/, H_1-LEX-c over all
 /// 3 048 812 640 codes) adds up to its reported total, and units of it are
 /// recomputed from scratch by the current code with identical exact counts
 /// (the units of the last root class: its subtrees are small).
@@ -425,7 +425,7 @@ fn beams_6c6p_committed_run_units_recompute() {
     use renyi_search::search::units::{ShardFile, merge};
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/results/beams-6c6p-runs/beams-6c6p-h1-lex-c.json"
+        "/results/runs/beams-6c6p/beams-6c6p-h1-lex-c.json"
     ))
     .unwrap();
     let run: ShardFile = serde_json::from_str(&text).unwrap();
@@ -473,7 +473,7 @@ fn beams_6c6p_committed_run_units_recompute() {
 fn beams_6c6p_committed_mix_units_recompute() {
     use renyi_search::search::subproblem::Subproblem;
     use renyi_search::search::units::ShardFile;
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/beams-6c6p-runs/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/runs/beams-6c6p/");
     let patterns = enumerate(v("6c6p"));
     let mut checked = 0;
     let runs = [
@@ -591,7 +591,7 @@ fn code_list_keys_depend_on_contents_only() {
     }
 }
 
-/// The committed full-scale checkpoints (results/beams-6c6p-runs/) were
+/// The committed full-scale checkpoints (results/runs/beams-6c6p/) were
 /// written by earlier versions of the unit walk; the current walk numbers the
 /// units identically (same index, answers and queries), so those checkpoints
 /// resume and merge correctly.
@@ -603,7 +603,7 @@ fn beams_6c6p_committed_unit_numbering_is_stable() {
         [("beams-6c6p-h1-mix.jsonl", "1", BeamsRule::Mix), ("beams-6c6p-hinf-lex-d.jsonl", "inf", BeamsRule::LexD)]
     {
         let text =
-            std::fs::read_to_string(format!("{}/results/beams-6c6p-runs/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            std::fs::read_to_string(format!("{}/results/runs/beams-6c6p/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
         let records: Vec<UnitRecord> = text.lines().skip(1).filter_map(|l| serde_json::from_str(l).ok()).collect();
         assert!(records.len() >= 50, "{file}: {} records", records.len());
         let g = column.game(enumerate(v("6c6p"))).unwrap();
@@ -678,7 +678,7 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
     use renyi_search::search::Exact;
     use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
     use renyi_search::search::units::{ShardFile, merge};
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/beams-6c3p-runs/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/runs/beams-6c3p/");
     let g = Beams::new(enumerate(v("6c3p")), QueryOrder::ColourFirst, Penalty::BestGuess)
         .unwrap()
         .with_offer(ColourOffer::ReducedUnweighted);

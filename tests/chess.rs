@@ -71,7 +71,7 @@ fn four_man_endings() {
     let krkb = table(&mut base, "KRKB", Metric::Stroehlein);
     let w = krkb.summary(true);
     assert_eq!((w.legal, w.won), (10_780_728, 3_787_160));
-    assert_eq!(at_max(&w), (18, 232, 29), "C5b: 232/29 (thesis prints 224/28; see results/chess-krkb.md)");
+    assert_eq!(at_max(&w), (18, 232, 29), "C5b: 232/29 (thesis prints 224/28; see results/tables/chess.md)");
     assert!(w.representatives_at_max.contains(&"Kd1 Rc3 kg1 bf1".to_string()));
     assert_eq!(probe(&krkb, "Ka4 Tc3 / Ka7 La6").winner_moves(), Some(18), "C5");
     assert_eq!(

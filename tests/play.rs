@@ -41,7 +41,7 @@ fn simulation_interval_contains_the_exact_mean() {
     let beams = BeamsRule::Mix.game(enumerate("6c3p".parse().unwrap())).unwrap();
     let strategy = Strategy::new("1".parse().unwrap(), TieRule::mix());
     let sim = simulate(&beams, strategy, 3000, 2024, &Default::default());
-    // Exact H_1-MIX mean of Beams(6c,3p) (results/table-4.10.md): 15510346952/9009 / 223920.
+    // Exact H_1-MIX mean of Beams(6c,3p) (results/tables/table-4.10.md): 15510346952/9009 / 223920.
     let exact_mean = 15510346952.0 / 9009.0 / beams.code_count() as f64;
     assert!((exact_mean - 7.688685).abs() < 1e-6);
     assert!(sim.interval.0 <= exact_mean && exact_mean <= sim.interval.1, "{sim:?}");

@@ -133,7 +133,7 @@ enum Command {
         #[arg(long, default_value = "codes")]
         codes: PathBuf,
         /// With table-4.10: also the exact Beams(6c,6p) cells, LEX and MIX (hours per cell;
-        /// resumable: checkpoints under <results>/beams-6c6p-runs/).
+        /// resumable: checkpoints under <results>/runs/beams-6c6p/).
         #[arg(long)]
         full: bool,
         /// With table-4.10: report the Beams(6c,6p) cells whose runs are finished,

@@ -87,7 +87,7 @@ pub(super) fn reproduce(
                     proto.iter().filter(|c| c.equal).count(),
                     proto.len()
                 );
-                // Without --full the finished 6c6p runs (results/beams-6c6p-runs/) are reported.
+                // Without --full the finished 6c6p runs (results/runs/beams-6c6p/) are reported.
                 let cells = renyi_search::reproduce::beams_runs::reproduce_full(dir, codes, &progress(true), full)?;
                 eprintln!(
                     "table-4.10: {} of {} Beams(6c,6p) cells computed",

@@ -2,7 +2,7 @@
 //! columns of thesis Table 4.10 (`reproduce table-4.10 --full`, 3·10⁹ codes,
 //! about an hour per LEX cell on 2 cores) and the small-variant cells too long
 //! for `reproduce table-4.10`. Run files (checkpoint, finished run, GNU time
-//! output) are kept under `<results>/<variant>-runs/` and committed, so that
+//! output) are kept under `<results>/runs/beams-<variant>/` and committed, so that
 //! a later session or another machine continues an interrupted run.
 
 use super::table_4_10::{MIX_RULES, RULES};
@@ -18,7 +18,7 @@ use crate::search::outcome::{Exact, exact_string};
 use BeamsRule::{LexC, LexD, Mix, MixReduced};
 use num_bigint::BigInt;
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::{Instant, SystemTime};
 
@@ -32,8 +32,8 @@ pub const WORK_UNIT_ROWS: [(&str, &str, BeamsRule, &str); 2] =
 const THESIS_MONTE_CARLO_BOUND: f64 = 0.05;
 
 /// The directory of a variant's work-unit runs below the results directory.
-pub fn runs_dir(variant: &str) -> String {
-    format!("beams-{variant}-runs")
+pub fn runs_dir(results: &Path, variant: &str) -> PathBuf {
+    crate::output::layout::runs(results, &format!("beams-{variant}"))
 }
 
 /// The file stem of a work-unit run (`.jsonl` checkpoint, `.json` finished
@@ -46,7 +46,7 @@ fn run_name(variant: &str, alpha: &str, column: BeamsRule) -> String {
 pub(super) fn work_unit_cells(dir: &Path) -> Result<Vec<(&'static str, FullCell)>> {
     let mut out = Vec::new();
     for (variant, alpha, column, thesis) in WORK_UNIT_ROWS {
-        let runs = dir.join(runs_dir(variant));
+        let runs = runs_dir(dir, variant);
         let name = run_name(variant, alpha, column);
         let strategy = Strategy::new(alpha.parse()?, column.tie_rule());
         let Some(file) = finished_run(
@@ -68,7 +68,7 @@ pub(super) fn work_unit_cells(dir: &Path) -> Result<Vec<(&'static str, FullCell)
 pub(super) fn work_unit_markdown(cells: &[(&str, FullCell)]) -> String {
     let mut s = format!(
         "\n## Exact where the thesis has Monte-Carlo estimates\n\nWork-unit runs (`analyze beams <variant> --alpha <α> --tie <rule> --checkpoint <run>.jsonl --out <run>.json`, \
-resumable; `merge <run>.json` re-adds them), kept in `beams-<variant>-runs/`. Thesis: Monte-Carlo mean with a 2σ bound of ±{THESIS_MONTE_CARLO_BOUND}.\n\n"
+resumable; `merge <run>.json` re-adds them), kept in `runs/beams-<variant>/`. Thesis: Monte-Carlo mean with a 2σ bound of ±{THESIS_MONTE_CARLO_BOUND}.\n\n"
     );
     if cells.is_empty() {
         return s + "No finished run.\n";
@@ -111,7 +111,7 @@ pub const FULL_ROWS: [(&str, BeamsRule, &str); 12] = [
 
 /// The Monte-Carlo run (`simulate beams 6c6p --alpha 1 --tie mix --out …`)
 /// that the full report checks the exact H_1-MIX mean against, in the results directory.
-pub const MONTE_CARLO_FILE: &str = "beams-6c6p-montecarlo.json";
+pub const MONTE_CARLO_FILE: &str = "data/beams-6c6p-montecarlo.json";
 
 /// Thesis §4.4.5: the exact H_1-MIX mean must lie in the 2σ interval of a
 /// Monte-Carlo run of the same strategy.
@@ -215,7 +215,7 @@ fn gnu_time_peak_bytes(text: &str) -> Option<u64> {
 }
 
 /// Runs (or resumes, or reuses) every 6c6p LEX cell. Each run keeps its
-/// checkpoint and its finished shard file under `<results>/beams-6c6p-runs/`
+/// checkpoint and its finished shard file under `<results>/runs/beams-6c6p/`
 /// (committed with the results, so that a later session or another machine
 /// continues where an interrupted `reproduce table-4.10 --full` stopped).
 /// With `run_missing` false only finished runs are reported (the rest is listed as not computed).
@@ -223,7 +223,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: &Progress, run_mis
     use crate::search::units::{Shard, UnitRun, run_units, write_shard};
     let started = SystemTime::now();
     let clock = Instant::now();
-    let runs = dir.join(runs_dir("6c6p"));
+    let runs = runs_dir(dir, "6c6p");
     std::fs::create_dir_all(&runs)
         .map_err(|e| crate::error::Error::Io { path: runs.display().to_string(), source: e })?;
     let variant = Variant::from_str("6c6p")?;
@@ -292,8 +292,11 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: &Progress, run_mis
         cells: &cells,
         monte_carlo: monte_carlo.as_ref(),
     };
-    write_json(&dir.join("table-4.10-6c6p.json"), &report)?;
-    write_atomic(&dir.join("table-4.10-6c6p.md"), full_markdown(&cells, monte_carlo.as_ref(), &provenance).as_bytes())?;
+    write_json(&crate::output::layout::table(dir, "table-4.10-6c6p.json"), &report)?;
+    write_atomic(
+        &crate::output::layout::table(dir, "table-4.10-6c6p.md"),
+        full_markdown(&cells, monte_carlo.as_ref(), &provenance).as_bytes(),
+    )?;
     Ok(cells)
 }
 
@@ -402,7 +405,7 @@ fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &
             if m.inside { "inside" } else { "OUTSIDE" }
         );
     }
-    s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *from scratch* says whether that session started without a checkpoint (? = run file of an older version, which did not record it); *all sessions wall s* adds up, over the sessions of a resumed run, the time from each session's start to its last recorded unit — what an uninterrupted run would have taken (? = units recorded by versions before this column); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column); *peak GiB* is the peak resident memory of the finishing session (from the run file, or from the `/usr/bin/time -v` output `<run>.time.txt` beside older run files). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `beams-6c6p-runs/`, and `renyi-search merge` re-adds them.\n";
+    s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *from scratch* says whether that session started without a checkpoint (? = run file of an older version, which did not record it); *all sessions wall s* adds up, over the sessions of a resumed run, the time from each session's start to its last recorded unit — what an uninterrupted run would have taken (? = units recorded by versions before this column); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column); *peak GiB* is the peak resident memory of the finishing session (from the run file, or from the `/usr/bin/time -v` output `<run>.time.txt` beside older run files). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `runs/beams-6c6p/`, and `renyi-search merge` re-adds them.\n";
     s
 }
 

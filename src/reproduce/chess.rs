@@ -137,8 +137,8 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Report> {
         quadrant_count: (3_418_928, quadrant_position_count()),
         total_solve_seconds,
     };
-    write_json(&dir.join("chess.json"), &report)?;
-    write_atomic(&dir.join("chess.md"), markdown(&report).as_bytes())?;
+    write_json(&crate::output::layout::table(dir, "chess.json"), &report)?;
+    write_atomic(&crate::output::layout::table(dir, "chess.md"), markdown(&report).as_bytes())?;
     Ok(report)
 }
 

@@ -17,7 +17,7 @@ use crate::games::mastermind::Mastermind;
 use crate::models::curve::model_curve;
 use crate::models::free::FreeSearch;
 use crate::models::wurzel::Wurzel;
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::{Provenance, layout, write_atomic, write_json};
 use crate::search::outcome::{Exact, exact_decimal};
 use crate::search::{TieBreak, TieRule};
 use num_bigint::BigInt;
@@ -81,7 +81,7 @@ fn full() -> Domain {
 
 /// The domain of a Beams curve: [0, ∞], except for 6c3p MIX, where the
 /// single point α = 0 alone is an exact work-unit run of hours (results/
-/// beams-6c3p-runs/, reported by table-4.10); its curve covers (0, ∞] (about
+/// runs/beams-6c3p/, reported by table-4.10); its curve covers (0, ∞] (about
 /// 30 s each).
 fn beams_domain(variant: &str, column: BeamsRule) -> Domain {
     let mut d = full();
@@ -91,11 +91,9 @@ fn beams_domain(variant: &str, column: BeamsRule) -> Domain {
     d
 }
 
-/// Computes every curve, writes results/curves/*.csv|json and results/curves.md.
+/// Computes every curve, writes results/data/curves/*.csv|json, the figures
+/// results/figures/fig-4.*.svg and results/tables/curves.md|json.
 pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
-    let out_dir = dir.join("curves");
-    std::fs::create_dir_all(&out_dir)
-        .map_err(|source| crate::error::Error::Io { path: out_dir.display().to_string(), source })?;
     let mut all: Vec<Computed> = Vec::new();
     for (stem, pegs, colours, distinct) in [("mm1296", 4, 6, false), ("mm360", 4, 6, true)] {
         let mm = Mastermind::new(pegs, colours, distinct)?;
@@ -141,21 +139,21 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
         });
     }
     for c in &all {
-        write_atomic(&out_dir.join(format!("{}.csv", c.stem)), c.report.csv().as_bytes())?;
+        write_atomic(&layout::curve(dir, &format!("{}.csv", c.stem)), c.report.csv().as_bytes())?;
         // Compact JSON: the 6c3p curves have thousands of pieces.
         let json = serde_json::to_vec(&c.report).map_err(|e| crate::error::invalid(format!("JSON: {e}")))?;
-        write_atomic(&out_dir.join(format!("{}.json", c.stem)), &json)?;
+        write_atomic(&layout::curve(dir, &format!("{}.json", c.stem)), &json)?;
     }
     for (file, title, stems, x_max, marks) in figures() {
         let chart = chart(&all, title, &stems, x_max, &marks);
         if let Some(chart) = chart {
-            crate::plot::write_svg(&chart, &out_dir.join(file))?;
+            crate::plot::write_svg(&chart, &layout::figure(dir, file))?;
         }
     }
     let anchors = anchors(&all);
     let occurrences = occurrences(&all);
-    write_json(&dir.join("curves.json"), &(&anchors, &occurrences))?;
-    write_atomic(&dir.join("curves.md"), markdown(&all, &anchors, &occurrences).as_bytes())?;
+    write_json(&layout::table(dir, "curves.json"), &(&anchors, &occurrences))?;
+    write_atomic(&layout::table(dir, "curves.md"), markdown(&all, &anchors, &occurrences).as_bytes())?;
     Ok(all)
 }
 
@@ -327,7 +325,7 @@ fn occurrences(all: &[Computed]) -> Vec<Occurrence> {
 fn markdown(all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) -> String {
     let mut md = String::from("# Exact α-curves (thesis Figs 4.6, 4.11, 4.16/4.17)\n\n");
     md += &format!(
-        "Produced by renyi-search {} (`reproduce curves`). Each curve is the exact step function E(α) on [0, ∞]: every open interval with its exact total, the value at every breakpoint (certified enclosure of width ≤ 1e-12, or an exact rational), at α = 0 and at α = ∞. Files: `curves/<name>.csv` (one row per piece) and `.json` (with provenance and the crossing behind each breakpoint); figures `curves/fig-*.svg` (steps as steps, breakpoint values as dots, thesis values as crosses). Method: docs/curves.md.\n\n",
+        "Produced by renyi-search {} (`reproduce curves`). Each curve is the exact step function E(α) on [0, ∞]: every open interval with its exact total, the value at every breakpoint (certified enclosure of width ≤ 1e-12, or an exact rational), at α = 0 and at α = ∞. Files: `data/curves/<name>.csv` (one row per piece) and `.json` (with provenance and the crossing behind each breakpoint); figures `figures/fig-*.svg` (steps as steps, breakpoint values as dots, thesis values as crosses). Method: docs/curves.md.\n\n",
         crate::VERSION
     );
     md += "## Curves and the best α\n\n| curve | pieces | intervals | uncertified | best total (mean) | where | best on an open interval | E(0) | E(∞) | limit α → ∞ | time s |\n|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|\n";

@@ -1,6 +1,6 @@
 //! Thesis ch. 2–3 (pure Monte-Carlo agents on ESR, DSC and S(a,b); MC(∞) on
 //! S(1,2) with asymmetry), recomputed exactly on the game-graph solver and
-//! written to `results/mc-agents.{md,json}` with CSV scans and SVG figures.
+//! written to `results/tables/mc-agents.{md,json}` with CSV scans and SVG figures.
 //! Published values are data from the thesis (OCR repaired as the reference
 //! note seed002-ch1235.md §2.4–2.6 states, each repair noted); nothing is fitted.
 
@@ -286,7 +286,7 @@ fn subtraction_scan(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) 
             }
         }
     }
-    write_atomic(&dir.join("mc-subtraction-scan.csv"), csv.as_bytes())?;
+    write_atomic(&crate::output::layout::data(dir, "mc-subtraction-scan.csv"), csv.as_bytes())?;
     files.push("mc-subtraction-scan.csv".into());
     let chart = Chart {
         title: "S(1,2): MC(k) vs MC(2k), mean win rate of MC(k) (Fig. 2.15 style)".into(),
@@ -298,7 +298,7 @@ fn subtraction_scan(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) 
         markers: Vec::new(),
         tail_note: None,
     };
-    write_svg(&chart, &dir.join("fig-mc-subtraction.svg"))?;
+    write_svg(&chart, &crate::output::layout::figure(dir, "fig-mc-subtraction.svg"))?;
     files.push("fig-mc-subtraction.svg".into());
     Ok(())
 }
@@ -324,7 +324,7 @@ fn esr_figures(dir: &Path, files: &mut Vec<String>) -> Result<()> {
             csv += &format!("{k},{:.12},{:.12},{:.12}\n", d.first, d.second, d.mean());
         }
         let name = format!("mc-esr-5-6-{s_home}");
-        write_atomic(&dir.join(format!("{name}.csv")), csv.as_bytes())?;
+        write_atomic(&crate::output::layout::data(dir, &format!("{name}.csv")), csv.as_bytes())?;
         let pts = |f: &dyn Fn(&Duel<f64>) -> f64| -> Vec<(f64, f64)> {
             ks.iter().zip(&duels).map(|(k, d)| ((*k as f64).log10(), f(d))).collect()
         };
@@ -346,7 +346,7 @@ fn esr_figures(dir: &Path, files: &mut Vec<String>) -> Result<()> {
             markers: Vec::new(),
             tail_note: None,
         };
-        write_svg(&chart, &dir.join(format!("fig-{name}.svg")))?;
+        write_svg(&chart, &crate::output::layout::figure(dir, &format!("fig-{name}.svg")))?;
         files.push(format!("{name}.csv"));
         files.push(format!("fig-{name}.svg"));
     }
@@ -367,7 +367,7 @@ pub fn reproduce(dir: &Path) -> Result<Report> {
     let chapter_3 = super::mc_chapter3::facts()?;
     let provenance = Provenance::new("reproduce mc-agents", started, clock.elapsed().as_secs_f64());
     let report = Report { provenance, table_2_4, table_2_14, facts, chapter_3, files };
-    write_json(&dir.join("mc-agents.json"), &report)?;
-    write_atomic(&dir.join("mc-agents.md"), super::mc_markdown::markdown(&report).as_bytes())?;
+    write_json(&crate::output::layout::table(dir, "mc-agents.json"), &report)?;
+    write_atomic(&crate::output::layout::table(dir, "mc-agents.md"), super::mc_markdown::markdown(&report).as_bytes())?;
     Ok(report)
 }

@@ -1,4 +1,4 @@
-//! `results/mc-agents.md`: the Monte-Carlo agent tables (thesis ch. 2–3),
+//! `results/tables/mc-agents.md`: the Monte-Carlo agent tables (thesis ch. 2–3),
 //! ours next to the thesis'.
 
 use super::mc_agents::{Fact, Report};

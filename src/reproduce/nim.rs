@@ -104,8 +104,8 @@ pub fn reproduce(dir: &Path, grundy_upto: usize) -> Result<Report> {
     let facts = facts()?;
     let provenance = Provenance::new("reproduce nim", started, clock.elapsed().as_secs_f64());
     let report = Report { provenance, rows, facts, grundy_game: (grundy.len() - 1, grundy_seconds, p_positions) };
-    write_json(&dir.join("nim.json"), &report)?;
-    write_atomic(&dir.join("nim.md"), markdown(&report).as_bytes())?;
+    write_json(&crate::output::layout::table(dir, "nim.json"), &report)?;
+    write_atomic(&crate::output::layout::table(dir, "nim.md"), markdown(&report).as_bytes())?;
     Ok(report)
 }
 

@@ -86,7 +86,10 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
     rows.push(row(
         &Mastermind::new(4, 6, true)?,
         Some(("thesis §4.3 (MM-360)", "1446", Stated::Total)),
-        Some((&dir.join("perfect-mm360.json"), GameSpec::Mastermind { pegs: 4, colors: 6, distinct: true })),
+        Some((
+            &crate::output::layout::tree(dir, "perfect-mm360.json"),
+            GameSpec::Mastermind { pegs: 4, colors: 6, distinct: true },
+        )),
         progress,
     )?);
     let beams = Beams::new(load_or_build("3c6p".parse()?, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
@@ -94,7 +97,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
     rows.push(row(
         &beams,
         Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total)),
-        Some((&dir.join("perfect-beams-3c6p.json"), spec)),
+        Some((&crate::output::layout::tree(dir, "perfect-beams-3c6p.json"), spec)),
         progress,
     )?);
     rows.push(row(
@@ -107,7 +110,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
     rows.push(row(
         &Mastermind::new(4, 7, false)?,
         Some(("mean, Ville 2013 (MM(4,7))", "4.676", Stated::Mean)),
-        Some((&dir.join("perfect-mm47.json"), mm47)),
+        Some((&crate::output::layout::tree(dir, "perfect-mm47.json"), mm47)),
         progress,
     )?);
     let provenance = Provenance::new("reproduce perfect", started, clock.elapsed().as_secs_f64());
@@ -116,8 +119,11 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
         provenance: Provenance,
         rows: &'a [Row],
     }
-    write_json(&dir.join("perfect.json"), &Report { provenance: provenance.clone(), rows: &rows })?;
-    write_atomic(&dir.join("perfect.md"), markdown(&rows, &provenance).as_bytes())?;
+    write_json(
+        &crate::output::layout::table(dir, "perfect.json"),
+        &Report { provenance: provenance.clone(), rows: &rows },
+    )?;
+    write_atomic(&crate::output::layout::table(dir, "perfect.md"), markdown(&rows, &provenance).as_bytes())?;
     Ok(rows)
 }
 
@@ -147,7 +153,7 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
     }
     s += "\nBeams(3c,6p): the optimum under the documented rules is 7334/1860 = 3.943011, 13 points below the thesis' 7347 \
 (which its §4.7 says came from a search cut off with estimated bounds). The optimal tree is in perfect-beams-3c6p.json; \
-`renyi-search verify results/perfect-beams-3c6p.json` replays every code through it independently.\n";
+`renyi-search verify results/data/trees/perfect-beams-3c6p.json` replays every code through it independently.\n";
     s += "Trees are checked by replaying every secret with per-code answers before they are written.\n";
     s
 }

@@ -139,10 +139,10 @@ pub fn reproduce(dir: &Path, codes_dir: Option<&Path>, progress: &Progress) -> R
         rules: RULES,
         cells: &cells,
     };
-    write_json(&dir.join("table-4.10.json"), &report)?;
+    write_json(&crate::output::layout::table(dir, "table-4.10.json"), &report)?;
     let mut text = markdown(&cells, &provenance);
     text += &work_unit_markdown(&work_unit_cells(dir)?);
-    write_atomic(&dir.join("table-4.10.md"), text.as_bytes())?;
+    write_atomic(&crate::output::layout::table(dir, "table-4.10.md"), text.as_bytes())?;
     Ok(cells)
 }
 

@@ -6,7 +6,7 @@ use super::{Comparison, Published};
 use crate::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::{Provenance, layout, write_atomic, write_json};
 use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::perfect::solve_perfect;
@@ -104,7 +104,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<BestRenyi>> {
             best.best_alphas.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
             published
         ));
-        write_atomic(&dir.join(file), scan_csv(&points).as_bytes())?;
+        write_atomic(&layout::data(dir, file), scan_csv(&points).as_bytes())?;
         rows.push(best);
     }
     let provenance = Provenance::new("reproduce table-4.18", started, clock.elapsed().as_secs_f64());
@@ -117,8 +117,8 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<BestRenyi>> {
         mastermind: &rows,
         beams,
     };
-    write_json(&dir.join("table-4.18.json"), &report)?;
-    write_atomic(&dir.join("table-4.18.md"), markdown(&rows, &provenance, beams).as_bytes())?;
+    write_json(&layout::table(dir, "table-4.18.json"), &report)?;
+    write_atomic(&layout::table(dir, "table-4.18.md"), markdown(&rows, &provenance, beams).as_bytes())?;
     Ok(rows)
 }
 

@@ -6,7 +6,7 @@ use super::{Comparison, Published};
 use crate::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::{Provenance, layout, write_atomic, write_json};
 use crate::progress::Progress;
 use crate::score::RenyiScore;
 use crate::search::outcome::Exact;
@@ -194,8 +194,8 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<Cell>> {
         cells: &cells,
         first_guess_crossover: &crossover,
     };
-    write_json(&dir.join("table-4.5.json"), &report)?;
-    write_atomic(&dir.join("table-4.5.md"), markdown(&cells, &crossover, &provenance).as_bytes())?;
+    write_json(&layout::table(dir, "table-4.5.json"), &report)?;
+    write_atomic(&layout::table(dir, "table-4.5.md"), markdown(&cells, &crossover, &provenance).as_bytes())?;
     Ok(cells)
 }
 

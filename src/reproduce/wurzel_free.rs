@@ -8,7 +8,7 @@ use crate::error::{Result, invalid};
 use crate::models::free::{FreeSearch, perfect_total_closed, perfect_totals_recursive};
 use crate::models::strategy_totals;
 use crate::models::wurzel::{Wurzel, binary_strategy_totals, perfect_totals};
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::{Provenance, layout, write_atomic, write_json};
 use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieRule};
@@ -168,7 +168,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<()> {
     let curves: Vec<Vec<Exact>> =
         CURVE_ALPHAS.par_iter().map(|a| wurzel_curve(a, CURVE_UPTO)).collect::<Result<_>>()?;
     tick("H_α Wurzel for 5 α, every |C| ≤ 10^6 (2 threads)", &mut timing);
-    write_atomic(&dir.join("wurzel-curves.csv"), curves_csv(&perfect, &curves).as_bytes())?;
+    write_atomic(&layout::data(dir, "wurzel-curves.csv"), curves_csv(&perfect, &curves).as_bytes())?;
     let grid = alpha_grid("0.01:6:0.01")?;
     let sweep: Vec<(Alpha, String)> = grid
         .par_iter()
@@ -178,7 +178,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<()> {
     for (a, t) in &sweep {
         csv += &format!("{},{t},{}\n", a.to_f64(), t.parse::<f64>().unwrap_or(f64::NAN) / perfect[1000] as f64);
     }
-    write_atomic(&dir.join("wurzel-alpha-1000.csv"), csv.as_bytes())?;
+    write_atomic(&layout::data(dir, "wurzel-alpha-1000.csv"), csv.as_bytes())?;
     tick("α sweep 0.01..6 at |C| = 1000", &mut timing);
     let best_total = sweep.iter().map(|(_, t)| t.parse::<u64>().unwrap_or(u64::MAX)).min().unwrap_or(0);
     let best_alphas: Vec<Alpha> = sweep.iter().filter(|(_, t)| *t == best_total.to_string()).map(|(a, _)| *a).collect();
@@ -187,9 +187,9 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<()> {
         let e = perfect[n as usize] as f64 / n as f64;
         perfect_csv += &format!("{n},{},{e},{}\n", perfect[n as usize], e / (n as f64).sqrt());
     }
-    write_atomic(&dir.join("wurzel-perfect.csv"), perfect_csv.as_bytes())?;
-    write_atomic(&dir.join("free-search.csv"), free_csv(10_000)?.as_bytes())?;
-    write_atomic(&dir.join("free-search-large.csv"), free_large_csv(1_000_000)?.as_bytes())?;
+    write_atomic(&layout::data(dir, "wurzel-perfect.csv"), perfect_csv.as_bytes())?;
+    write_atomic(&layout::data(dir, "free-search.csv"), free_csv(10_000)?.as_bytes())?;
+    write_atomic(&layout::data(dir, "free-search-large.csv"), free_large_csv(1_000_000)?.as_bytes())?;
     tick("free search, 2 ≤ a ≤ 16: recursion to 10^4 and closed form + H_α to 10^6", &mut timing);
     let statements = thesis_statements(&curves, &sweep);
     let large_sizes = [1_000u64, 10_000, 100_000, 1_000_000]
@@ -220,8 +220,8 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<()> {
         large_sizes,
         timing,
     };
-    write_json(&dir.join("table-4.15.json"), &report)?;
-    write_atomic(&dir.join("table-4.15.md"), markdown(&report, &perfect).as_bytes())?;
+    write_json(&layout::table(dir, "table-4.15.json"), &report)?;
+    write_atomic(&layout::table(dir, "table-4.15.md"), markdown(&report, &perfect).as_bytes())?;
     progress.note(&format!(
         "  table 4.15: {} of 15 equal; T*(10^6) = {}",
         report.table_4_15.iter().filter(|c| c.equal).count(),
