@@ -208,3 +208,39 @@ fn float_path_matches_exact_rationals() {
         }
     }
 }
+
+#[test]
+fn scans_share_selections_along_chains_and_equal_single_duels() {
+    use renyi_search::graph::mc_agents::chains;
+    // k = 1..40 against 2k: chains 1→2→4→…, 3→6→12→24, …; plus other opponents and a cycle.
+    let mut pairs: Vec<(Agent, Agent)> = (1..=40).map(|k| (Agent::Mc(k), Agent::Mc(2 * k))).collect();
+    pairs.extend([
+        (Agent::Mc(5), Agent::Infinity),
+        (Agent::Infinity, Agent::Random),
+        (Agent::Mc(3), Agent::Mc(3)),
+        (Agent::Mc(7), Agent::Mc(9)),
+        (Agent::Mc(9), Agent::Mc(7)),
+    ]);
+    let cut = chains(&pairs);
+    let mut seen: Vec<usize> = cut.concat();
+    seen.sort_unstable();
+    assert_eq!(seen, (0..pairs.len()).collect::<Vec<_>>(), "every pair in exactly one chain");
+    for chain in &cut {
+        for w in chain.windows(2) {
+            assert_eq!(pairs[w[0]].1, pairs[w[1]].0, "a chain hands the opponent on");
+        }
+    }
+    // The chain through k = 1 is 1, 2, 4, 8, 16, 32.
+    let one = cut.iter().find(|c| c[0] == 0).expect("chain of k = 1");
+    assert_eq!(one.iter().map(|&i| pairs[i].0).collect::<Vec<_>>(), [1, 2, 4, 8, 16, 32].map(Agent::Mc));
+    let g = esr(3, 3, 1).unwrap();
+    let s: McSolver<_, f64> = McSolver::new(&g.graph).unwrap();
+    let scanned = s.duels(g.start, &pairs).unwrap();
+    for (&(a, b), d) in pairs.iter().zip(&scanned) {
+        let single = s.duel(g.start, a, b).unwrap();
+        assert_eq!((d.first, d.second), (single.first, single.second), "{a} vs {b}");
+    }
+    // MC(k) vs itself from the start: the two seats' values are complementary, mean ½.
+    let own = &scanned[42];
+    close(own.first + own.second, 1.0, 1e-12);
+}

@@ -4,7 +4,6 @@
 
 use clap::{Args, Subcommand};
 use num_rational::BigRational;
-use rayon::prelude::*;
 use renyi_search::error::{Result, invalid};
 use renyi_search::graph::mc_agents::{Agent, Duel, McSolver};
 use renyi_search::graph::scalar::Scalar;
@@ -97,7 +96,8 @@ pub fn run(game: McGameArgs) -> Result<()> {
             .collect()
     } else {
         let solver: McSolver<McState, f64> = McSolver::new(&built.graph)?;
-        pairs.par_iter().map(|&(a, b)| Ok((a, b, solver.duel(built.start, a, b)?, None))).collect::<Result<_>>()?
+        let duels = solver.duels(built.start, &pairs)?;
+        pairs.iter().zip(duels).map(|(&(a, b), d)| (a, b, d, None)).collect()
     };
     let seconds = started.elapsed().as_secs_f64();
     let text = if rows.len() == 1 {

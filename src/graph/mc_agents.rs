@@ -18,9 +18,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 /// A player of the duel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Agent {
     /// Uniformly random over the candidate moves.
     Random,
@@ -87,6 +88,10 @@ pub struct McSolver<'g, S, T> {
     graph: &'g ExplicitGraph<S>,
     layers: Vec<Vec<usize>>,
     random: Vec<Option<T>>,
+    /// Successor offsets for [`Selection`]s (`f64` solvers).
+    offsets: OnceLock<Vec<usize>>,
+    /// MC(∞)'s exact choices, flat like a [`Selection`] (`f64` solvers).
+    infinity: OnceLock<Vec<f64>>,
 }
 
 impl<'g, S: Sync, T: Scalar> McSolver<'g, S, T> {
@@ -94,7 +99,7 @@ impl<'g, S: Sync, T: Scalar> McSolver<'g, S, T> {
     pub fn new(graph: &'g ExplicitGraph<S>) -> Result<Self> {
         let layers = layers(graph)?;
         let random = random_values(graph, &layers);
-        Ok(McSolver { graph, layers, random })
+        Ok(McSolver { graph, layers, random, offsets: OnceLock::new(), infinity: OnceLock::new() })
     }
 
     /// R(v): the mover's win probability in a random game from v (`None` at terminals).
@@ -131,61 +136,100 @@ impl<'g, S: Sync, T: Scalar> McSolver<'g, S, T> {
     }
 }
 
-/// The float selection rule of one agent: MC(N) with the states' windows
-/// (`table`, or computed per call if empty), MC(∞) by the exact `choice`, random.
-fn selector<'a, S: Sync>(
-    graph: &'a ExplicitGraph<S>,
-    agent: Agent,
-    mc: Option<McFloat>,
-    table: &'a [Window],
-    choice: &'a [Vec<f64>],
-) -> impl Fn(usize, &[f64]) -> Vec<f64> + Sync + 'a {
-    move |v: usize, p: &[f64]| match (&mc, agent) {
-        (Some(mc), _) if !table.is_empty() => {
-            let refs: Vec<&Window> = graph.successors(v).iter().map(|&c| &table[c as usize]).collect();
-            mc.select_with(p, &refs)
-        }
-        (Some(mc), _) => mc.select(p),
-        (None, Agent::Infinity) => choice[v].clone(),
-        _ => vec![1.0 / p.len() as f64; p.len()],
-    }
+/// One agent's move probabilities at every state, flat in successor order
+/// (the states' successor lists concatenated): computed once per agent and
+/// shared by every duel it plays (a scan's MC(2k) is the next MC(k)).
+#[derive(Clone, Debug)]
+pub struct Selection {
+    pub agent: Agent,
+    probs: Vec<f64>,
 }
 
 impl<S: Sync> McSolver<'_, S, f64> {
+    /// Start of each state's successors in a [`Selection`] (length = states + 1).
+    fn offsets(&self) -> &[usize] {
+        self.offsets.get_or_init(|| {
+            let mut off = Vec::with_capacity(self.graph.len() + 1);
+            off.push(0);
+            for v in 0..self.graph.len() {
+                off.push(off[v] + self.graph.successors(v).len());
+            }
+            off
+        })
+    }
+
+    /// MC(∞)'s choice at every state, from exact rational random-play values
+    /// (exact ties), computed once per solver.
+    fn infinity_choice(&self) -> Result<&[f64]> {
+        if let Some(c) = self.infinity.get() {
+            return Ok(c);
+        }
+        let exact: McSolver<S, BigRational> = McSolver::new(self.graph)?;
+        let choice: Vec<f64> = (0..self.graph.len())
+            .flat_map(|v| match self.graph.terminal(v) {
+                Some(_) => Vec::new(),
+                None => select_infinity(&exact.candidates(v)).iter().map(Scalar::to_f64).collect(),
+            })
+            .collect();
+        Ok(self.infinity.get_or_init(|| choice))
+    }
+
+    /// The agent's move probabilities at every state: MC(N) by the float path
+    /// ([`McFloat`], N ≤ 10⁵), MC(∞) by exact rational comparisons, random uniform.
+    pub fn selection(&self, agent: Agent) -> Result<Selection> {
+        let off = self.offsets();
+        let probs = match agent {
+            Agent::Infinity => self.infinity_choice()?.to_vec(),
+            Agent::Random => (0..self.graph.len())
+                .flat_map(|v| vec![1.0 / (off[v + 1] - off[v]) as f64; off[v + 1] - off[v]])
+                .collect(),
+            Agent::Mc(n) => {
+                let width = (0..self.graph.len()).map(|v| off[v + 1] - off[v]).max().unwrap_or(1);
+                let mc = McFloat::new(n)?.with_capacity(width);
+                let windows = self.windows(&mc);
+                let per_state: Vec<Vec<f64>> = (0..self.graph.len())
+                    .into_par_iter()
+                    .map(|v| {
+                        if self.graph.terminal(v).is_some() {
+                            return Vec::new();
+                        }
+                        let p = self.candidates(v);
+                        if windows.is_empty() {
+                            mc.select(&p)
+                        } else {
+                            let refs: Vec<&Window> =
+                                self.graph.successors(v).iter().map(|&c| &windows[c as usize]).collect();
+                            mc.select_with(&p, &refs)
+                        }
+                    })
+                    .collect();
+                per_state.concat()
+            }
+        };
+        Ok(Selection { agent, probs })
+    }
+
+    /// Seat 0's values for every state with the two agents' selections.
+    pub fn values_with(&self, s0: &Selection, s1: &Selection) -> PairValues<f64> {
+        let off = self.offsets();
+        let (p0, p1) = (&s0.probs, &s1.probs);
+        let pick0 = |v: usize, _: &[f64]| p0[off[v]..off[v + 1]].to_vec();
+        let pick1 = |v: usize, _: &[f64]| p1[off[v]..off[v + 1]].to_vec();
+        evaluate_pair(self.graph, &self.layers, &self.random, pick0, pick1)
+    }
+
     /// Seat 0's values in `f64`; MC(N) by the float path ([`McFloat`], N ≤ 10⁵);
     /// MC(∞) chooses by exact rational random-play values (exact ties).
     pub fn duel_values(&self, a0: Agent, a1: Agent) -> Result<PairValues<f64>> {
-        let width = (0..self.graph.len()).map(|v| self.graph.successors(v).len()).max().unwrap_or(1);
-        let make = |agent: Agent| -> Result<Option<McFloat>> {
-            match agent {
-                Agent::Mc(n) => Ok(Some(McFloat::new(n)?.with_capacity(width))),
-                _ => Ok(None),
-            }
-        };
-        let (m0, m1) = (make(a0)?, make(a1)?);
-        // MC(∞) compares exact rational random-play values: ties stay ties.
-        let exact_choice: Vec<Vec<f64>> = if a0 == Agent::Infinity || a1 == Agent::Infinity {
-            let exact: McSolver<S, BigRational> = McSolver::new(self.graph)?;
-            (0..self.graph.len())
-                .map(|v| match self.graph.terminal(v) {
-                    Some(_) => Vec::new(),
-                    None => select_infinity(&exact.candidates(v)).iter().map(Scalar::to_f64).collect(),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let choice = &exact_choice;
-        let (w0, w1) = (self.windows(m0.as_ref()), self.windows(m1.as_ref()));
-        let (s0, s1) = (selector(self.graph, a0, m0, &w0, choice), selector(self.graph, a1, m1, &w1, choice));
-        Ok(evaluate_pair(self.graph, &self.layers, &self.random, s0, s1))
+        let s0 = self.selection(a0)?;
+        let s1 = if a1 == a0 { s0.clone() } else { self.selection(a1)? };
+        Ok(self.values_with(&s0, &s1))
     }
 
     /// Each state's binomial window as a candidate (p = 1 − its value for its
-    /// mover), computed once per duel instead of once per predecessor; empty
+    /// mover), computed once per agent instead of once per predecessor; empty
     /// if that would take more than about 1 GB.
-    fn windows(&self, mc: Option<&McFloat>) -> Vec<Window> {
-        let Some(mc) = mc else { return Vec::new() };
+    fn windows(&self, mc: &McFloat) -> Vec<Window> {
         let n = mc.n() as f64;
         let width = (20.0 * n.sqrt() + 10.0).min(n + 1.0);
         if self.graph.len() as f64 * width * 16.0 > 1e9 {
@@ -212,6 +256,85 @@ impl<S: Sync> McSolver<'_, S, f64> {
         let values = self.duel_values(a0, a1)?;
         Ok(Duel { first: values.first[v].expect("start"), second: values.second[v].expect("start") })
     }
+
+    /// `read(values)` for every duel of `pairs`, in order. Each agent's
+    /// [`Selection`] is computed once along chains of pairs where one pair's
+    /// opponent is the next pair's agent (MC(k)→MC(2k)→MC(4k) in a k scan);
+    /// chains run in parallel.
+    pub fn scan<R: Send>(
+        &self,
+        pairs: &[(Agent, Agent)],
+        read: impl Fn(&PairValues<f64>) -> R + Sync,
+    ) -> Result<Vec<R>> {
+        let chains = chains(pairs);
+        let done: Vec<Vec<(usize, R)>> = chains
+            .par_iter()
+            .map(|chain| {
+                let mut out = Vec::with_capacity(chain.len());
+                let mut carry: Option<Selection> = None;
+                for &i in chain {
+                    let (a0, a1) = pairs[i];
+                    let s0 = match carry.take() {
+                        Some(s) if s.agent == a0 => s,
+                        _ => self.selection(a0)?,
+                    };
+                    let s1 = if a1 == a0 { s0.clone() } else { self.selection(a1)? };
+                    out.push((i, read(&self.values_with(&s0, &s1))));
+                    carry = Some(s1);
+                }
+                Ok(out)
+            })
+            .collect::<Result<_>>()?;
+        let mut slots: Vec<Option<R>> = (0..pairs.len()).map(|_| None).collect();
+        for (i, r) in done.into_iter().flatten() {
+            slots[i] = Some(r);
+        }
+        Ok(slots.into_iter().map(|r| r.expect("every pair is in one chain")).collect())
+    }
+
+    /// The duels from state `v` for every pair (see [`Self::scan`]).
+    pub fn duels(&self, v: usize, pairs: &[(Agent, Agent)]) -> Result<Vec<Duel<f64>>> {
+        self.scan(pairs, |x| Duel { first: x.first[v].expect("start"), second: x.second[v].expect("start") })
+    }
+}
+
+/// The pairs' indices cut into chains: within a chain each pair's opponent is
+/// the next pair's agent (so its selection can be reused); every index once.
+pub fn chains(pairs: &[(Agent, Agent)]) -> Vec<Vec<usize>> {
+    use std::collections::HashMap;
+    let mut by_agent: HashMap<Agent, Vec<usize>> = HashMap::new();
+    for (i, p) in pairs.iter().enumerate().rev() {
+        by_agent.entry(p.0).or_default().push(i);
+    }
+    // next[i]: the first not yet claimed pair whose agent is i's opponent.
+    let mut next = vec![None; pairs.len()];
+    let mut claimed = vec![false; pairs.len()];
+    for (i, p) in pairs.iter().enumerate() {
+        if let Some(list) = by_agent.get_mut(&p.1)
+            && let Some(pos) = list.iter().rposition(|&j| j != i && !claimed[j])
+        {
+            let j = list.remove(pos);
+            claimed[j] = true;
+            next[i] = Some(j);
+        }
+    }
+    let mut seen = vec![false; pairs.len()];
+    let mut out = Vec::new();
+    // Heads first (unclaimed pairs), then whatever is left on cycles.
+    let heads = (0..pairs.len()).filter(|&i| !claimed[i]).chain(0..pairs.len());
+    for head in heads {
+        let mut chain = Vec::new();
+        let mut cur = Some(head);
+        while let Some(i) = cur.filter(|&i| !seen[i]) {
+            seen[i] = true;
+            chain.push(i);
+            cur = next[i];
+        }
+        if !chain.is_empty() {
+            out.push(chain);
+        }
+    }
+    out
 }
 
 /// A winning state where MC(∞) proposes a losing move (thesis Table 2.14 n*).

@@ -23,6 +23,7 @@ pub mod fixpoint;
 pub mod grundy;
 pub mod loopy;
 pub mod mc_agents;
+pub mod mc_float;
 pub mod mc_select;
 pub mod payoff;
 pub mod retrograde;
