@@ -209,3 +209,81 @@ fn intelligent_model_error_ranges() {
         assert_eq!(first_wrong_heap(Model::Intelligent, &eps, 20_000).map(|e| e.0), Some(heap), "δ = 1/{delta}");
     }
 }
+
+mod theorems {
+    use super::q;
+    use renyi_search::nim::mc_asymmetric::{Model, Verdict, verdict, y_values};
+    use renyi_search::reproduce::mc_theorems::{
+        SERIES_EPS, closed_form, double_root, exact_run, formula_3_7, satz_3_15, satz_3_16,
+    };
+
+    #[test]
+    fn scaled_integer_run_equals_the_rational_recurrence() {
+        for model in [Model::Static, Model::Intelligent] {
+            for (n, d) in [(0, 1), (-1, 3), (2, 7), (-33, 100), (1, 1)] {
+                let eps = q(n, d);
+                let y = y_values(model, &eps, 150);
+                let run = exact_run(model, &eps, 150);
+                for m in 0..=150 {
+                    assert_eq!(run.sign[m], y[m].partial_cmp(&q(0, 1)).unwrap(), "{model:?} ε {eps} m {m}");
+                    assert_eq!(run.verdict[m], verdict(&y, m), "{model:?} ε {eps} m {m}");
+                }
+            }
+        }
+        // ε = −1/3 (intelligent): exact ties at m ≡ 1 (mod 3) from 4 on.
+        let run = exact_run(Model::Intelligent, &q(-1, 3), 30);
+        assert_eq!(run.verdict[4], Some(Verdict::Tie));
+        assert_eq!(run.verdict[5], Some(Verdict::Right));
+    }
+
+    #[test]
+    fn double_root_at_five_minus_sqrt32_in_q_sqrt2() {
+        // Assertion 3.2: discriminant 0, λ = 1 − √2 double, β₁ = −½, β₂ = −√2/2; errors at m ≡ 4, 5 (mod 6).
+        let d = double_root(120);
+        assert!(d.discriminant_zero && d.double_root && d.closed_form && d.errors_4_5_mod_6);
+    }
+
+    #[test]
+    fn closed_forms_3_5_to_3_7_against_the_recurrence() {
+        // Assertion 3.8: (3.5) exactly and (3.6) within 1e-12, ε ∈ (5 − √32, 1].
+        for (n, d) in [(-3, 5), (-1, 2), (-1, 5), (0, 1), (3, 10), (9, 10), (1, 1)] {
+            let f = closed_form(&q(n, d), 60);
+            assert!(f.form_3_5 && f.amplitude, "ε = {n}/{d}");
+            assert!(f.float_gap <= 1e-12, "ε = {n}/{d}: {}", f.float_gap);
+        }
+        // Assertion 3.9: (3.7) at ε = 0.
+        let (exact, gap) = formula_3_7(60);
+        assert!(exact && gap <= 1e-12, "{gap}");
+    }
+
+    #[test]
+    fn satz_3_15_sign_runs_of_y_3k() {
+        for &(n, d) in &SERIES_EPS {
+            let r = satz_3_15(&q(n, d), 1000);
+            assert!(r.holds(), "ε = {n}/{d}: {r:?}");
+            assert!(r.runs.len() >= 4, "ε = {n}/{d}");
+            // The first run starts at y(0) = −½ < 0.
+            assert_eq!(r.runs[0].0, 0);
+        }
+        // tan²φ at ε = 0 is exactly 7/25 (φ = arctan(√7/5)), the maximum over |ε| < 1/3.
+        assert_eq!(satz_3_15(&q(0, 1), 10).tan2_phi, q(7, 25));
+        assert!(satz_3_15(&q(1, 5), 10).tan2_phi < q(7, 25));
+    }
+
+    #[test]
+    fn satz_3_16_series_of_wrong_moves() {
+        for &(n, d) in &SERIES_EPS {
+            let s = satz_3_16(&q(n, d), 3000);
+            assert!(s.part1 && s.part2 && s.part3, "ε = {n}/{d}: {} complete series", s.complete);
+            assert!(s.complete >= 2);
+        }
+        // ε = 0: ≡ 2 series 14–32, 53–71; ≡ 1 series 22–37, 61–76 (reference note §3.2).
+        let s = satz_3_16(&q(0, 1), 3000);
+        assert_eq!(s.two[..2], [(14, 32), (53, 71)]);
+        assert_eq!(s.one[..2], [(22, 37), (61, 76)]);
+        // The ≡ 1 series are symmetric in ε: ±0.3 give (46–85), (133–172), ….
+        let (plus, minus) = (satz_3_16(&q(3, 10), 3000), satz_3_16(&q(-3, 10), 3000));
+        assert_eq!(plus.one, minus.one);
+        assert_eq!(plus.one[..2], [(46, 85), (133, 172)]);
+    }
+}

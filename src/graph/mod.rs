@@ -24,6 +24,7 @@ pub mod grundy;
 pub mod loopy;
 pub mod mc_agents;
 pub mod mc_float;
+pub mod mc_quadratic;
 pub mod mc_select;
 pub mod payoff;
 pub mod retrograde;

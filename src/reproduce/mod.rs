@@ -8,6 +8,7 @@ pub mod curves;
 pub mod mc_agents;
 pub mod mc_chapter3;
 pub mod mc_markdown;
+pub mod mc_theorems;
 pub mod nim;
 pub mod perfect;
 pub mod table_4_10;
