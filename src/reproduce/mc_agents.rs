@@ -1,6 +1,6 @@
 //! Thesis ch. 2–3 (pure Monte-Carlo agents on ESR, DSC and S(a,b); MC(∞) on
 //! S(1,2) with asymmetry), recomputed exactly on the game-graph solver and
-//! written to `results/tables/mc-agents.{md,json}` with CSV scans and SVG figures.
+//! written to `results/mc-agents.{md,json}` with CSV scans and SVG figures.
 //! Published values are data from the thesis (OCR repaired as the reference
 //! note seed002-ch1235.md §2.4–2.6 states, each repair noted); nothing is fitted.
 
@@ -8,7 +8,6 @@ use crate::error::Result;
 use crate::graph::mc_agents::{Agent, Duel, McSolver};
 use crate::nim::mc_games::{McGame, McState, dsc, esr, first_infinity_error, subtraction, subtraction_pattern};
 use crate::output::{Provenance, write_atomic, write_json};
-use crate::plot::{Chart, StepSeries, write_svg};
 use num_rational::BigRational;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -180,8 +179,11 @@ fn dsc_facts(facts: &mut Vec<Fact>) -> Result<()> {
         "DSC(10), random games after the first player's single / double step: first player's win rate (l. 673)",
         "53.1 % / 55.5 %",
         format!("{} / {}", pct(&p[0]), pct(&p[1])),
-        format!("{:.1}", 100.0 * crate::graph::scalar::rational_to_f64(&p[0])) == "53.1"
-            && format!("{:.1}", 100.0 * crate::graph::scalar::rational_to_f64(&p[1])) == "55.5",
+        // Printed to 0.1 %: exact |p − printed| ≤ 0.05 %.
+        [(&p[0], 531), (&p[1], 555)].iter().all(|(x, per_mille)| {
+            num_traits::Signed::abs(&(*x - BigRational::new((*per_mille).into(), 1000.into())))
+                <= BigRational::new(1.into(), 2000.into())
+        }),
     ));
     let mut first_err = None;
     for n in 1..=12 {
@@ -239,21 +241,17 @@ fn subtraction_means(a: i64, b: i64, max_n: i64, ks: &[u32]) -> Result<Vec<Vec<f
     let g = subtraction(a, b, max_n)?;
     let s: McSolver<_, f64> = McSolver::new(&g.graph)?;
     let index: Vec<usize> = (1..=max_n).map(|n| g.graph.index_of(&McState::Heap(n as u32)).expect("heap")).collect();
-    ks.par_iter()
-        .map(|&k| {
-            let v = s.duel_values(Agent::Mc(k), Agent::Mc(2 * k))?;
-            Ok(index.iter().map(|&i| (v.first[i].expect("heap") + v.second[i].expect("heap")) / 2.0).collect())
-        })
-        .collect()
+    let pairs: Vec<(Agent, Agent)> = ks.iter().map(|&k| (Agent::Mc(k), Agent::Mc(2 * k))).collect();
+    s.scan(&pairs, |v| index.iter().map(|&i| (v.first[i].expect("heap") + v.second[i].expect("heap")) / 2.0).collect())
 }
 
 /// Claims about Figs. 2.15/2.16 (l. 855–868) over heaps 3..=50 and k ≤ 4000.
 fn subtraction_scan(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) -> Result<()> {
     let ks: Vec<u32> = (1..=4000).collect();
     let mut csv = String::from("game,n,k,mean\n");
-    let grid: Vec<u32> = log_grid(1, 4000, 60);
-    let mut series = Vec::new();
-    for (a, b, ..) in TABLE_2_14 {
+    let grid: Vec<u32> = log_grid(1, 4000, 120);
+    let shown = [4usize, 6, 8, 10, 12, 14, 17, 20, 30, 50];
+    for (a, b, _, _, _, n_star, _) in TABLE_2_14 {
         let means = subtraction_means(a, b, 50, &ks)?;
         let over = |k: usize, t: f64| (3..=50).find(|&n| means[k][n - 1] > 0.5 + t);
         let first = |t: f64| (0..ks.len()).find_map(|k| over(k, t).map(|n| (ks[k], n)));
@@ -275,31 +273,16 @@ fn subtraction_scan(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) 
                 _ => first(1e-9).is_none(),
             },
         ));
-        for n in [10usize, 20, 30, 40, 50] {
-            let points: Vec<(f64, f64)> =
-                grid.iter().map(|&k| ((k as f64).log10(), means[k as usize - 1][n - 1])).collect();
+        for &n in &shown {
             for &k in &grid {
                 csv += &format!("S({a};{b}),{n},{k},{:.12}\n", means[k as usize - 1][n - 1]);
             }
-            if (a, b) == (1, 2) {
-                series.push(StepSeries { label: format!("S(1,2), n = {n}"), steps: Vec::new(), points });
-            }
         }
+        let n_star = if n_star == 0 { "none".to_string() } else { n_star.to_string() };
+        super::mc_scans::subtraction_figure(dir, (a, b), &n_star, &grid, &shown, &means, files)?;
     }
-    write_atomic(&crate::output::layout::data(dir, "mc-subtraction-scan.csv"), csv.as_bytes())?;
+    write_atomic(&dir.join("mc-subtraction-scan.csv"), csv.as_bytes())?;
     files.push("mc-subtraction-scan.csv".into());
-    let chart = Chart {
-        title: "S(1,2): MC(k) vs MC(2k), mean win rate of MC(k) (Fig. 2.15 style)".into(),
-        x_label: "log10 k".into(),
-        y_label: "win rate of MC(k)".into(),
-        x_range: (0.0, 4000f64.log10()),
-        y_range: None,
-        series,
-        markers: Vec::new(),
-        tail_note: None,
-    };
-    write_svg(&chart, &crate::output::layout::figure(dir, "fig-mc-subtraction.svg"))?;
-    files.push("fig-mc-subtraction.svg".into());
     Ok(())
 }
 
@@ -312,47 +295,6 @@ pub fn log_grid(lo: u32, hi: u32, count: usize) -> Vec<u32> {
     ks
 }
 
-/// Figs. 2.3/2.5/2.6: ESR(5,6,1) and ESR(5,6,2) over log k, CSV and SVG.
-fn esr_figures(dir: &Path, files: &mut Vec<String>) -> Result<()> {
-    for s_home in [1i64, 2] {
-        let g = esr(5, 6, s_home)?;
-        let solver: McSolver<_, f64> = McSolver::new(&g.graph)?;
-        let ks = log_grid(1, 3000, 70);
-        let duels: Vec<Duel<f64>> = ks.iter().map(|&k| duel(&solver, &g, k)).collect::<Result<_>>()?;
-        let mut csv = String::from("k,hinspiel,rueckspiel,mean\n");
-        for (k, d) in ks.iter().zip(&duels) {
-            csv += &format!("{k},{:.12},{:.12},{:.12}\n", d.first, d.second, d.mean());
-        }
-        let name = format!("mc-esr-5-6-{s_home}");
-        write_atomic(&crate::output::layout::data(dir, &format!("{name}.csv")), csv.as_bytes())?;
-        let pts = |f: &dyn Fn(&Duel<f64>) -> f64| -> Vec<(f64, f64)> {
-            ks.iter().zip(&duels).map(|(k, d)| ((*k as f64).log10(), f(d))).collect()
-        };
-        let series = vec![
-            StepSeries { label: "Hinspiel (MC(k) first)".into(), steps: Vec::new(), points: pts(&|d| d.first) },
-            StepSeries { label: "Rückspiel (MC(2k) first)".into(), steps: Vec::new(), points: pts(&|d| d.second) },
-            StepSeries { label: "mean".into(), steps: Vec::new(), points: pts(&|d| d.mean()) },
-        ];
-        let chart = Chart {
-            title: format!(
-                "ESR(5,6,{s_home}): MC(k) vs MC(2k), exact (Fig. 2.{} style)",
-                if s_home == 1 { 5 } else { 6 }
-            ),
-            x_label: "log10 k".into(),
-            y_label: "win rate of MC(k)".into(),
-            x_range: (0.0, 3000f64.log10()),
-            y_range: Some((0.0, 1.0)),
-            series,
-            markers: Vec::new(),
-            tail_note: None,
-        };
-        write_svg(&chart, &crate::output::layout::figure(dir, &format!("fig-{name}.svg")))?;
-        files.push(format!("{name}.csv"));
-        files.push(format!("fig-{name}.svg"));
-    }
-    Ok(())
-}
-
 /// Computes everything and writes `mc-agents.md`, `mc-agents.json`, CSVs and figures.
 pub fn reproduce(dir: &Path) -> Result<Report> {
     let started = SystemTime::now();
@@ -363,11 +305,12 @@ pub fn reproduce(dir: &Path) -> Result<Report> {
     let table_2_14 = table_2_14()?;
     dsc_facts(&mut facts)?;
     subtraction_scan(dir, &mut facts, &mut files)?;
-    esr_figures(dir, &mut files)?;
+    super::mc_scans::esr_figures(dir, &mut files)?;
+    super::mc_scans::dsc_figures(dir, &mut facts, &mut files)?;
     let chapter_3 = super::mc_chapter3::facts()?;
     let provenance = Provenance::new("reproduce mc-agents", started, clock.elapsed().as_secs_f64());
     let report = Report { provenance, table_2_4, table_2_14, facts, chapter_3, files };
-    write_json(&crate::output::layout::table(dir, "mc-agents.json"), &report)?;
-    write_atomic(&crate::output::layout::table(dir, "mc-agents.md"), super::mc_markdown::markdown(&report).as_bytes())?;
+    write_json(&dir.join("mc-agents.json"), &report)?;
+    write_atomic(&dir.join("mc-agents.md"), super::mc_markdown::markdown(&report).as_bytes())?;
     Ok(report)
 }
