@@ -1,6 +1,6 @@
 //! Thesis ch. 2–3 (pure Monte-Carlo agents on ESR, DSC and S(a,b); MC(∞) on
 //! S(1,2) with asymmetry), recomputed exactly on the game-graph solver and
-//! written to `results/mc-agents.{md,json}` with CSV scans and SVG figures.
+//! written to `results/tables/mc-agents.{md,json}` with CSV scans (results/data/) and SVG figures (results/figures/).
 //! Published values are data from the thesis (OCR repaired as the reference
 //! note seed002-ch1235.md §2.4–2.6 states, each repair noted); nothing is fitted.
 
@@ -281,7 +281,7 @@ fn subtraction_scan(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) 
         let n_star = if n_star == 0 { "none".to_string() } else { n_star.to_string() };
         super::mc_scans::subtraction_figure(dir, (a, b), &n_star, &grid, &shown, &means, files)?;
     }
-    write_atomic(&dir.join("mc-subtraction-scan.csv"), csv.as_bytes())?;
+    write_atomic(&crate::output::layout::data(dir, "mc-subtraction-scan.csv"), csv.as_bytes())?;
     files.push("mc-subtraction-scan.csv".into());
     Ok(())
 }
@@ -310,7 +310,7 @@ pub fn reproduce(dir: &Path) -> Result<Report> {
     let chapter_3 = super::mc_chapter3::facts()?;
     let provenance = Provenance::new("reproduce mc-agents", started, clock.elapsed().as_secs_f64());
     let report = Report { provenance, table_2_4, table_2_14, facts, chapter_3, files };
-    write_json(&dir.join("mc-agents.json"), &report)?;
-    write_atomic(&dir.join("mc-agents.md"), super::mc_markdown::markdown(&report).as_bytes())?;
+    write_json(&crate::output::layout::table(dir, "mc-agents.json"), &report)?;
+    write_atomic(&crate::output::layout::table(dir, "mc-agents.md"), super::mc_markdown::markdown(&report).as_bytes())?;
     Ok(report)
 }

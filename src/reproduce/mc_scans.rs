@@ -47,7 +47,7 @@ pub fn esr_figures(dir: &Path, files: &mut Vec<String>) -> Result<()> {
         let duels = solver.duels(g.start, &pairs(&ks))?;
         let name = format!("mc-esr-5-6-{s_home}");
         let csv = String::from("k,hinspiel,rueckspiel,mean\n") + &duel_csv(&ks, &duels, "");
-        write_atomic(&dir.join(format!("{name}.csv")), csv.as_bytes())?;
+        write_atomic(&crate::output::layout::data(dir, &format!("{name}.csv")), csv.as_bytes())?;
         let chart = LogChart {
             title: format!("ESR(5,6,{s_home}): MC(k) against MC(2k), exact"),
             subtitle: format!(
@@ -61,7 +61,7 @@ pub fn esr_figures(dir: &Path, files: &mut Vec<String>) -> Result<()> {
             curves: three_curves(&ks, &duels),
             reference: Some((0.5, "50 %".into())),
         };
-        write_chart(&chart, &dir.join(format!("fig-{name}.svg")))?;
+        write_chart(&chart, &crate::output::layout::figure(dir, &format!("fig-{name}.svg")))?;
         files.push(format!("{name}.csv"));
         files.push(format!("fig-{name}.svg"));
     }
@@ -96,7 +96,7 @@ pub fn subtraction_figure(
         reference: Some((0.5, "50 %".into())),
     };
     let name = format!("fig-mc-subtraction-{a}-{b}.svg");
-    write_chart(&chart, &dir.join(&name))?;
+    write_chart(&chart, &crate::output::layout::figure(dir, &name))?;
     files.push(name);
     Ok(())
 }
@@ -121,7 +121,7 @@ pub fn dsc_figures(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) -
     for (n, duels) in &all {
         csv += &duel_csv(&ks, duels, &format!("{n},"));
     }
-    write_atomic(&dir.join("mc-dsc-scan.csv"), csv.as_bytes())?;
+    write_atomic(&crate::output::layout::data(dir, "mc-dsc-scan.csv"), csv.as_bytes())?;
     let shown = [3u32, 5, 7, 10, 15, 20, 26, 30, 35, 40];
     let curves = all
         .iter()
@@ -139,7 +139,7 @@ pub fn dsc_figures(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) -
         curves,
         reference: Some((0.5, "50 %".into())),
     };
-    write_chart(&chart, &dir.join("fig-mc-dsc.svg"))?;
+    write_chart(&chart, &crate::output::layout::figure(dir, "fig-mc-dsc.svg"))?;
     files.extend(["mc-dsc-scan.csv".to_string(), "fig-mc-dsc.svg".to_string()]);
     // Fig. 2.11: for k > 100 and n < 40 every curve lies above the n = 7 curve.
     let mean = |n: u32, i: usize| all[(n - 3) as usize].1[i].mean();
@@ -177,7 +177,7 @@ pub fn dsc_figures(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) -
     let s: McSolver<_, f64> = McSolver::new(&g.graph)?;
     let duels = s.duels(g.start, &pairs(&big))?;
     let csv = String::from("k,hinspiel,rueckspiel,mean\n") + &duel_csv(&big, &duels, "");
-    write_atomic(&dir.join("mc-dsc-40.csv"), csv.as_bytes())?;
+    write_atomic(&crate::output::layout::data(dir, "mc-dsc-40.csv"), csv.as_bytes())?;
     let chart = LogChart {
         title: "DSC(40): MC(k) against MC(2k), exact".into(),
         subtitle: "Fig. 2.12 style, k ≤ 5·10⁴ (the float path stops at 2k = 10⁵; the thesis' third basin near k ≈ 2·10⁵ lies beyond)"
@@ -189,7 +189,7 @@ pub fn dsc_figures(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) -
         curves: three_curves(&big, &duels),
         reference: Some((0.5, "50 %".into())),
     };
-    write_chart(&chart, &dir.join("fig-mc-dsc-40.svg"))?;
+    write_chart(&chart, &crate::output::layout::figure(dir, "fig-mc-dsc-40.svg"))?;
     files.extend(["mc-dsc-40.csv".to_string(), "fig-mc-dsc-40.svg".to_string()]);
     let means: Vec<f64> = duels.iter().map(Duel::mean).collect();
     let minima = local_minima(&big, &means);
