@@ -1,7 +1,7 @@
 //! Writing results: files appear complete or not at all (temp file + rename),
 //! and every results file carries what produced it.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, invalid};
 use serde::Serialize;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -97,6 +97,27 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result.map_err(io)
+}
+
+/// CSV text written by the `csv` crate: optional `# ` comment lines, the header,
+/// then one record per row (tuples or structs of fields; a field with a comma,
+/// quote or line break is quoted). Floats are best given as formatted strings:
+/// the crate writes `1.0` where Rust's `Display` writes `1`.
+pub fn csv_text<R: Serialize>(
+    comment: &[String],
+    header: &[&str],
+    rows: impl IntoIterator<Item = R>,
+) -> Result<String> {
+    let bad = |e: csv::Error| invalid(format!("CSV: {e}"));
+    let mut out: Vec<u8> = comment.iter().flat_map(|c| format!("# {c}\n").into_bytes()).collect();
+    let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(&mut out);
+    w.write_record(header).map_err(bad)?;
+    for row in rows {
+        w.serialize(row).map_err(bad)?;
+    }
+    w.flush().map_err(|e| invalid(format!("CSV: {e}")))?;
+    drop(w);
+    String::from_utf8(out).map_err(|e| invalid(format!("CSV: {e}")))
 }
 
 /// Serialises `value` as pretty JSON and writes it atomically.

@@ -47,6 +47,19 @@ pub fn sweep<P: SearchProblem>(problem: &P, alphas: &[Alpha], tie: TieRule) -> V
     alphas.par_iter().map(|&alpha| analyze(problem, Strategy::new(alpha, tie), RunOptions::default())).collect()
 }
 
+/// CSV of a sweep: one row per α (exact α, its value, total, mean, max depth,
+/// first queries).
+pub fn sweep_csv(points: &[Analysis]) -> Result<String> {
+    crate::output::csv_text(
+        &[],
+        &["alpha", "alpha_value", "total", "mean", "max_depth", "first_query"],
+        points.iter().map(|p| {
+            let (value, mean) = (p.alpha.to_f64().to_string(), p.mean.to_string());
+            (p.alpha.to_string(), value, &p.total, mean, p.max_depth, p.first_queries.join(" "))
+        }),
+    )
+}
+
 /// Maximal runs of consecutive grid points with the same total, as
 /// (first α, last α, total).
 pub fn plateaus(points: &[Analysis]) -> Vec<(Alpha, Alpha, String)> {

@@ -59,6 +59,27 @@ fn analyze_writes_json_with_provenance_fields() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `sweep beams` gives, at each α of the grid, the total of `analyze beams` at
+/// that α; 6c6p (an hour per α) and the work-unit flags are refused.
+#[test]
+fn sweep_beams_rows_equal_analyze_at_each_alpha() {
+    let out = bin(&["sweep", "beams", "3c6p", "--tie", "lex-d", "--alpha", "0:2:1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "alpha,alpha_value,total,mean,max_depth,first_query");
+    assert_eq!(rows.len(), 4);
+    for (row, alpha) in rows[1..].iter().zip(["0", "1", "2"]) {
+        let analyzed = bin(&["analyze", "beams", "3c6p", "--tie", "lex-d", "--alpha", alpha, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&analyzed.stdout).unwrap();
+        let total = v["total"].as_str().unwrap().to_string();
+        assert_eq!(row.split(',').nth(2), Some(total.as_str()), "α = {alpha}: {row}");
+        assert!(row.starts_with(&format!("{alpha},")));
+    }
+    assert_rejected(&["sweep", "beams", "6c6p", "--alpha", "1"], "about an hour");
+    assert_rejected(&["sweep", "beams", "3c6p", "--alpha", "1", "--shard", "0/2"], "belong to analyze beams");
+}
+
 #[test]
 fn sweep_writes_csv() {
     let out = bin(&["sweep", "mastermind", "--pegs", "2", "--colors", "3", "--alpha", "0:1:0.5"]);

@@ -15,6 +15,8 @@ fn bad_curve_input_exits_2_and_writes_nothing() {
         vec!["curve", "mastermind", "--to", "nan", "--csv", csv],
         vec!["curve", "wurzel", "--size", "1", "--csv", csv],
         vec!["curve", "beams", "3c6p", "--tie", "lex-x", "--csv", csv],
+        // The whole 6c6p curve needs a unit run (it used to start one silently).
+        vec!["curve", "beams", "6c6p", "--csv", csv],
         vec!["curve", "free", "--width", "1", "--csv", csv],
     ] {
         let out = bin(&args);

@@ -8,16 +8,13 @@ pub(super) fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: imp
     let upto = checked_size(a.upto)?;
     let alpha: Alpha = a.strategy.alpha.parse()?;
     let totals = strategy_totals(model, Strategy::new(alpha, a.strategy.tie_rule()), upto)?;
-    let mut csv = format!(
-        "# {} — H_{alpha} {}\nn,perfect_total,renyi_total,renyi_over_perfect\n",
-        model.name(),
-        a.strategy.tie_rule()
-    );
-    for n in 1..=upto {
+    let comment = [format!("{} — H_{alpha} {}", model.name(), a.strategy.tie_rule())];
+    let rows = (1..=upto).map(|n| {
         let p = perfect(n);
         let ratio = if p == 0 { 1.0 } else { exact_f64(&totals[n as usize]) / p as f64 };
-        csv += &format!("{n},{p},{},{ratio}\n", exact_string(&totals[n as usize]));
-    }
+        (n, p, exact_string(&totals[n as usize]), ratio.to_string())
+    });
+    let csv = csv_text(&comment, &["n", "perfect_total", "renyi_total", "renyi_over_perfect"], rows)?;
     emit_text(&csv, &a.strategy.output.out)
 }
 
@@ -27,19 +24,8 @@ pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {
         return Err(invalid(format!("--memo-gib {}: give a number of GiB from 0 to 1024", b.memo_gib)));
     }
     renyi_search::search::memo::set_process_budget((b.memo_gib * (1u64 << 30) as f64) as u64);
-    let variant: Variant = b.variant.parse()?;
-    let (patterns, status) = load_or_build(variant, Some(&b.codes))?;
-    if let CacheStatus::Built { reason } = status {
-        eprintln!("pattern table: {reason}");
-    }
-    let column = b.tie;
-    let mut g = column.game(patterns)?;
-    g.penalty = match b.penalty {
-        BeamsPenalty::Best => Penalty::BestGuess,
-        BeamsPenalty::Random => Penalty::RandomGuess,
-        BeamsPenalty::None => Penalty::None,
-    };
-    let strategy = Strategy::new(alpha, column.tie_rule());
+    let g = beams_game(b)?;
+    let strategy = Strategy::new(alpha, b.tie.tie_rule());
     check_modes(b)?;
     if let Some(file) = &b.recheck {
         return recheck_units(&g, strategy, file, b);
@@ -52,6 +38,22 @@ pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {
     }
     let result = analyze(&g, strategy, RunOptions::with_progress(progress_if(b.output.progress)));
     emit(&result, &b.output)
+}
+
+/// The Beams game of `analyze`/`sweep beams`: variant, tie rule and penalty.
+pub(super) fn beams_game(b: &BeamsArgs) -> Result<Beams> {
+    let variant: Variant = b.variant.parse()?;
+    let (patterns, status) = load_or_build(variant, Some(&b.codes))?;
+    if let CacheStatus::Built { reason } = status {
+        eprintln!("pattern table: {reason}");
+    }
+    let mut g = b.tie.game(patterns)?;
+    g.penalty = match b.penalty {
+        BeamsPenalty::Best => Penalty::BestGuess,
+        BeamsPenalty::Random => Penalty::RandomGuess,
+        BeamsPenalty::None => Penalty::None,
+    };
+    Ok(g)
 }
 
 /// Refuses flags that the chosen mode of `analyze beams` would ignore: every

@@ -221,7 +221,7 @@ pub fn run(game: CurveGame) -> Result<()> {
             let domain = out.domain()?;
             let column = *tie;
             let v: Variant = variant.parse()?;
-            if v.to_string() == "6c6p" && out.levels.is_none() {
+            if (v.colours, v.piece_size) == (6, 6) && out.levels.is_none() {
                 return Err(invalid(
                     "curve beams 6c6p: the whole curve needs a work-unit run (days of CPU): add --levels 2 --checkpoint FILE",
                 ));

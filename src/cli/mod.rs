@@ -34,7 +34,7 @@ use renyi_search::games::mastermind::Mastermind;
 use renyi_search::models::free::{FreeSearch, perfect_total_closed};
 use renyi_search::models::wurzel::{self, Wurzel};
 use renyi_search::models::{SizeModel, strategy_totals};
-use renyi_search::output::{write_atomic, write_json};
+use renyi_search::output::{csv_text, write_atomic, write_json};
 use renyi_search::reproduce::table_4_10;
 use renyi_search::reproduce::wurzel_free;
 use renyi_search::reproduce::{table_4_5, table_4_18};
@@ -439,9 +439,7 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
             size_model_csv(&Wurzel, &a, |n| perfect[n as usize])
         }
         Command::Analyze { game: Game::Beams(b) } => analyze_beams(&b),
-        Command::Sweep { game: Game::Beams(_) } => {
-            Err(invalid("sweep beams is not implemented; run analyze beams per α"))
-        }
+        Command::Sweep { game: Game::Beams(b) } => beams_sweep(&b),
         Command::Beams { what: BeamsCommand::Info { variant, codes } } => beams_info(&variant, &codes),
         Command::Sweep { game: Game::Free(a) } => size_model_sweep(&FreeSearch::new(a.width)?, &a),
         Command::Sweep { game: Game::Wurzel(a) } => size_model_sweep(&Wurzel, &a),
@@ -449,7 +447,7 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
             let alphas = alpha_grid(&m.strategy.alpha)?;
             let mm = m.variant.build()?;
             let points = sweep(&mm, &alphas, m.strategy.tie_rule());
-            let csv = table_4_18::scan_csv(&points);
+            let csv = renyi_search::sweep::sweep_csv(&points)?;
             match &m.strategy.output.out {
                 Some(path) => write_atomic(path, csv.as_bytes()),
                 None => {

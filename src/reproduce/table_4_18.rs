@@ -53,23 +53,6 @@ pub fn best_renyi(mm: &Mastermind, published_mean: &'static str) -> Result<(Best
     Ok((result, points))
 }
 
-/// CSV of a scan: alpha, total, mean, first query.
-pub fn scan_csv(points: &[Analysis]) -> String {
-    let mut s = String::from("alpha,alpha_value,total,mean,max_depth,first_query\n");
-    for p in points {
-        s += &format!(
-            "{},{},{},{},{},{}\n",
-            p.alpha,
-            p.alpha.to_f64(),
-            p.total,
-            p.mean,
-            p.max_depth,
-            p.first_queries.join(" ")
-        );
-    }
-    s
-}
-
 #[derive(Serialize)]
 struct Report<'a> {
     table: &'static str,
@@ -104,7 +87,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<BestRenyi>> {
             best.best_alphas.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
             published
         ));
-        write_atomic(&layout::data(dir, file), scan_csv(&points).as_bytes())?;
+        write_atomic(&layout::data(dir, file), crate::sweep::sweep_csv(&points)?.as_bytes())?;
         rows.push(best);
     }
     let provenance = Provenance::new("reproduce table-4.18", started, clock.elapsed().as_secs_f64());
