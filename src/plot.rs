@@ -51,12 +51,13 @@ const TOP: f64 = 50.0;
 const BOTTOM: f64 = 80.0;
 const COLOURS: [&str; 4] = ["#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad"];
 
-fn escape(s: &str) -> String {
+/// Text escaped for SVG.
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// Round tick positions covering [lo, hi].
-fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+pub(crate) fn ticks(lo: f64, hi: f64) -> Vec<f64> {
     let raw = (hi - lo) / 6.0;
     let mag = 10f64.powf(raw.log10().floor());
     let step = [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);

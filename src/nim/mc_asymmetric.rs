@@ -31,7 +31,7 @@ pub enum Model {
 }
 
 /// p_m = P(take 1 at heap m) times 2, as the pair (c₀, c₁) with 2p_m = c₀ + c₁ε.
-fn doubled_take_one(model: Model, m: usize) -> (i64, i64) {
+pub(crate) fn doubled_take_one(model: Model, m: usize) -> (i64, i64) {
     match (model, m % 3) {
         (Model::Static, _) => (1, -1),
         (Model::Intelligent, 0) => (1, 0),

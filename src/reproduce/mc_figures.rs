@@ -43,17 +43,7 @@ const BOTTOM: f64 = 60.0;
 const COLOURS: [&str; 10] =
     ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
-/// Round ticks covering [lo, hi].
-fn ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let raw = (hi - lo) / 6.0;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 2.5, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
-    ((lo / step).ceil() as i64..=(hi / step).floor() as i64).map(|k| k as f64 * step).collect()
-}
+use crate::plot::{escape, ticks};
 
 fn fmt_tick(t: f64) -> String {
     let s = format!("{t:.4}");

@@ -12,7 +12,7 @@
 
 use crate::graph::mc_quadratic::QSqrt2;
 use crate::graph::scalar::Scalar;
-use crate::nim::mc_asymmetric::{Model, Verdict, errors, y_values};
+use crate::nim::mc_asymmetric::{Model, Verdict, doubled_take_one, errors, y_values};
 use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -20,15 +20,6 @@ use std::cmp::Ordering;
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())
-}
-
-fn doubled_take_one(model: Model, m: usize) -> (i64, i64) {
-    match (model, m % 3) {
-        (Model::Static, _) => (1, -1),
-        (Model::Intelligent, 0) => (1, 0),
-        (Model::Intelligent, 1) => (1, 1),
-        (Model::Intelligent, _) => (1, -1),
-    }
 }
 
 /// Exact signs of y(0..=limit) and MC(∞)'s verdicts at heaps 0..=limit for a
