@@ -330,6 +330,9 @@ impl crate::search::tree::Replay for Mastermind {
     fn codes_of(&self, set: &Vec<CodeId>) -> Vec<CodeId> {
         set.clone()
     }
+    fn code_of_query(&self, query: QueryId) -> Option<CodeId> {
+        Some(query)
+    }
 }
 
 #[cfg(test)]

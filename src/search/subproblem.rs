@@ -118,4 +118,7 @@ impl<P: Replay> Replay for Subproblem<'_, P> {
     fn codes_of(&self, set: &P::Set) -> Vec<CodeId> {
         self.inner.codes_of(set)
     }
+    fn code_of_query(&self, q: QueryId) -> Option<CodeId> {
+        self.inner.code_of_query(q)
+    }
 }

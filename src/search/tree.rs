@@ -3,7 +3,7 @@
 //! the game's per-code answer function — independent of the set machinery that
 //! produced the tree.
 
-use super::perfect::PerfectSearch;
+use super::perfect::{Left, PerfectSearch, child_left};
 use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
 use crate::error::{Result, invalid};
 use num_traits::ToPrimitive;
@@ -28,11 +28,16 @@ pub trait Replay: SearchProblem {
     fn set_of(&self, codes: &[CodeId]) -> Self::Set;
     /// The codes of a set, sorted.
     fn codes_of(&self, set: &Self::Set) -> Vec<CodeId>;
+    /// The code a query names, for games whose queries are codes (hard mode
+    /// is checked with it); `None` by default.
+    fn code_of_query(&self, _query: QueryId) -> Option<CodeId> {
+        None
+    }
 }
 
-/// Exports the perfect strategy found by `search` as a tree.
+/// Exports the perfect strategy found by `search` (its last root search) as a tree.
 pub fn export<P: Replay>(search: &PerfectSearch<'_, P>, problem: &P) -> Result<TreeNode> {
-    export_node(search, problem, &problem.initial_state(), &problem.full_set())
+    export_node(search, problem, &problem.initial_state(), &problem.full_set(), search.root_left())
 }
 
 fn export_node<P: Replay>(
@@ -40,11 +45,12 @@ fn export_node<P: Replay>(
     problem: &P,
     state: &P::State,
     set: &P::Set,
+    left: Left,
 ) -> Result<TreeNode> {
     if problem.set_size(set) == 1 {
         return Ok(TreeNode::Stop { codes: problem.codes_of(set) });
     }
-    let Some(q) = search.best_query(state, set) else {
+    let Some(q) = search.best_query(state, set, left) else {
         return Ok(TreeNode::Stop { codes: problem.codes_of(set) });
     };
     let next = problem.next_state(state, q);
@@ -52,7 +58,7 @@ fn export_node<P: Replay>(
     let mut children = Vec::new();
     for (a, class) in problem.split(q, set) {
         if Some(a) != solving {
-            children.push((a, export_node(search, problem, &next, &class)?));
+            children.push((a, export_node(search, problem, &next, &class, child_left(left))?));
         }
     }
     Ok(TreeNode::Ask { query: q, label: problem.query_label(q), children })
@@ -77,6 +83,9 @@ pub struct Verified {
     pub codes: u64,
     pub total: u64,
     pub max_depth: u64,
+    /// Whether every query asked is a possible secret where it is asked
+    /// (consistent with every answer on its path): a hard-mode strategy.
+    pub all_possible: bool,
 }
 
 /// Replays every code of `problem` through `tree` and returns the exact total,
@@ -108,7 +117,31 @@ pub fn verify<P: Replay>(problem: &P, tree: &TreeNode) -> Result<Verified> {
         let deepest = arrived.iter().map(|&c| depths[c as usize]).max().unwrap_or(0);
         max_depth = max_depth.max(deepest + t.queries_per_code as u64);
     }
-    Ok(Verified { codes: problem.code_count() as u64, total, max_depth })
+    let all_possible = first_impossible_query(problem, tree, &mut Vec::new()).is_none();
+    Ok(Verified { codes: problem.code_count() as u64, total, max_depth, all_possible })
+}
+
+/// The first query (label, depth) of the tree that is not a possible secret
+/// where it is asked: its code would not have given the answers on its path.
+/// Every query is one if the game's queries are not codes.
+pub fn first_impossible_query<P: Replay>(
+    problem: &P,
+    node: &TreeNode,
+    path: &mut Vec<(QueryId, AnswerId)>,
+) -> Option<(String, usize)> {
+    let TreeNode::Ask { query, children, .. } = node else { return None };
+    let consistent = problem
+        .code_of_query(*query)
+        .is_some_and(|code| path.iter().all(|&(q, a)| problem.replay_answer(q, code) == a));
+    if !consistent {
+        return Some((problem.query_label(*query), path.len() + 1));
+    }
+    children.iter().find_map(|(a, child)| {
+        path.push((*query, *a));
+        let found = first_impossible_query(problem, child, path);
+        path.pop();
+        found
+    })
 }
 
 /// Follows one secret through the tree: the queries asked, and the leaf reached

@@ -12,8 +12,22 @@
 //!   node, T(m) ≥ the equal-weight b-ary Huffman total ([`huffman_total`]).
 //!
 //! Queries are tried in order of their bound (then H_1), a transposition table
-//! stores exact values and proven lower bounds per (state, set), and tied first
-//! queries of one symmetry class are searched once.
+//! stores exact values and proven lower bounds per (state, set, queries left),
+//! and tied first queries of one symmetry class are searched once.
+//!
+//! Constraints ([`Constraints`]): a cap on the number of queries any code may
+//! take, and "hard mode" (only queries that are still possible secrets). Under a
+//! cap a node knows how many queries are left (`left`, [`UNCAPPED`] without a
+//! cap) and is cut by the counting argument of [`PerfectSearch::capacity`]; a
+//! set that cannot be solved within the cap has no strategy at all, which
+//! [`PerfectSearch::solve`] reports as the lower bound [`INFEASIBLE`]. The
+//! root drivers are in `root.rs`, the lexicographic objectives in `objective.rs`.
+
+mod objective;
+mod root;
+
+pub use objective::{CapStep, Objective, Optimum, optimise};
+pub use root::{PerfectResult, bound_table_bytes, solve_constrained, solve_perfect, solve_perfect_with_progress};
 
 use super::bounds::huffman_total;
 use super::problem::{AnswerId, QueryId, SearchProblem};
@@ -21,12 +35,43 @@ use super::strategy::{batch_counts, class_sizes};
 use dashmap::DashMap;
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// Smallest set whose candidate queries [`PerfectSearch::solve`] tries in parallel.
 const PARALLEL_PERFECT: u64 = 256;
+
+/// Queries left to a node under a depth cap.
+pub type Left = u32;
+/// `left` of a node without a cap (or with one that cannot bind there).
+pub const UNCAPPED: Left = Left::MAX;
+/// The lower bound [`PerfectSearch::solve`] reports for a node that no strategy
+/// solves within its cap (no total at all).
+pub const INFEASIBLE: u64 = u64::MAX;
+
+/// What the perfect search is asked to respect besides minimising the total.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Constraints {
+    /// Every code must be found within this many queries (Mastermind: the
+    /// secret played at the latest as the k-th guess).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_depth: Option<u32>,
+    /// Hard mode: only queries that are still possible secrets (consistent
+    /// with every answer so far). For games whose queries are codes.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub possible_only: bool,
+}
+
+impl Constraints {
+    /// No constraint: the plain optimum.
+    pub fn none() -> Self {
+        Constraints::default()
+    }
+
+    /// Whether nothing is constrained.
+    pub fn is_none(&self) -> bool {
+        *self == Constraints::default()
+    }
+}
 
 /// What the table knows about a node.
 #[derive(Clone, Copy, Debug)]
@@ -35,33 +80,40 @@ enum Known {
     AtLeast(u64),
 }
 
+/// A node's candidate queries (best first, with their bound and Σ m·ln m),
+/// the branching bound for the subtrees below, and whether any query splits
+/// the set at all (if not, the set is terminal; if so but no candidate is
+/// left, the cap cannot be met).
+struct Candidates {
+    list: Vec<(u64, f64, QueryId)>,
+    branching: u64,
+    any_proper: bool,
+}
+
 /// A perfect strategy: its total and the query to ask at every reached node.
 pub struct PerfectSearch<'a, P: SearchProblem> {
     problem: &'a P,
+    possible_only: bool,
     max_classes: u64,
     with_solving: bool,
-    table: DashMap<(P::State, P::Set), Known, super::fasthash::FastBuild>,
+    table: DashMap<(P::State, P::Set, Left), Known, super::fasthash::FastBuild>,
     nodes: AtomicU64,
     /// `bounds[b][m]`: counting bound for m codes when no query makes more than
     /// b classes (b ≤ `max_classes`, m ≤ |C|); `xlnx[m]` = m·ln m.
     bounds: Vec<Vec<u64>>,
     xlnx: Vec<f64>,
-}
-
-/// Result of a perfect search.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct PerfectResult {
-    pub problem: String,
-    pub codes: u64,
-    pub total: u64,
-    pub mean: f64,
-    pub lower_bound_at_root: u64,
-    pub nodes: u64,
-    pub seconds: f64,
+    /// The cap of the last root search (`left` at the root), for [`Self::best_query`] walks.
+    root_left: AtomicU32,
 }
 
 impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
+    /// A search for the plain optimum (no hard mode; caps are chosen per root search).
     pub fn new(problem: &'a P) -> Self {
+        Self::with_hard_mode(problem, false)
+    }
+
+    /// A search whose queries are restricted to possible secrets if `possible_only`.
+    pub fn with_hard_mode(problem: &'a P, possible_only: bool) -> Self {
         let all = problem.full_set();
         let state = problem.initial_state();
         let mut counts = vec![0u64; problem.answer_count()];
@@ -73,17 +125,24 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let with_solving = problem.solving_answer(0).is_some();
         let mut search = PerfectSearch {
             problem,
+            possible_only,
             max_classes,
             with_solving,
             table: DashMap::default(),
             nodes: AtomicU64::new(0),
             bounds: Vec::new(),
             xlnx: Vec::new(),
+            root_left: AtomicU32::new(UNCAPPED),
         };
         let n = problem.code_count() as u64;
         search.bounds = (0..=max_classes).map(|b| (0..=n).map(|m| search.counting_bound(b, m)).collect()).collect();
         search.xlnx = (0..=n).map(|m| if m == 0 { 0.0 } else { m as f64 * (m as f64).ln() }).collect();
         search
+    }
+
+    /// Whether queries are restricted to possible secrets.
+    pub fn possible_only(&self) -> bool {
+        self.possible_only
     }
 
     /// Tabulated [`Self::counting_bound`].
@@ -121,18 +180,80 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         }
     }
 
+    /// The most codes of a game with a solving answer that any strategy can
+    /// find within `left` queries when no query makes more than `b` answer
+    /// classes: 1 + (b−1) + (b−1)² + … + (b−1)^(left−1).
+    ///
+    /// Why: a code is found only by being asked (the solving answer; a code
+    /// known but not asked costs one more query, as at a singleton), so each
+    /// query node of the strategy tree finds at most one code. The root is one
+    /// node; a query node has at most b − 1 children that ask again (its
+    /// solving class ends the game), so depth j (1-based) has at most
+    /// (b−1)^(j−1) query nodes. `b` counts the classes of the queries at the
+    /// node and below ([`SearchProblem::narrowing_queries`]: the node's own
+    /// branching; else the root's), and a query that is not a possible secret
+    /// has at most b − 1 non-empty classes too, since every query is a code of
+    /// the full set where its b classes include the solving one.
+    pub fn capacity(&self, left: Left, b: u64) -> u64 {
+        let step = b.saturating_sub(1).max(1);
+        let (mut sum, mut layer) = (0u64, 1u64);
+        for _ in 0..left.min(64) {
+            sum = sum.saturating_add(layer);
+            layer = layer.saturating_mul(step);
+        }
+        if left > 64 { u64::MAX } else { sum }
+    }
+
+    /// Whether m codes can be found within `left` queries as far as
+    /// [`Self::capacity`] tells (games without a solving answer: a leaf may
+    /// hold codes no query separates, so only the node itself can tell).
+    fn fits(&self, m: u64, left: Left, b: u64) -> bool {
+        left == UNCAPPED || !self.with_solving || m <= self.capacity(left, b)
+    }
+
+    /// The fewest queries within which [`Self::capacity`] allows finding all
+    /// codes (a lower bound on the worst case of every strategy); 1 for games
+    /// without a solving answer (and more than one code).
+    pub fn depth_lower_bound(&self) -> Left {
+        let n = self.problem.code_count() as u64;
+        if !self.with_solving {
+            return if n > 1 { 1 } else { 0 };
+        }
+        (0..).find(|&k| self.capacity(k, self.max_classes) >= n).unwrap_or(UNCAPPED)
+    }
+
+    /// `left` as the table keys it: a cap of at least |M| cannot bind (every
+    /// query the search asks splits M, so each code is found within |M|
+    /// queries, a singleton costing at most one).
+    #[inline]
+    fn canonical(&self, m: u64, left: Left) -> Left {
+        if left != UNCAPPED && u64::from(left) >= m { UNCAPPED } else { left }
+    }
+
     fn terminal_total(&self, set: &P::Set) -> Option<u64> {
         let t = self.problem.terminal(set);
         let penalty = t.penalty_total.to_integer().to_u64().filter(|_| t.penalty_total.is_integer())?;
         Some(t.queries_per_code as u64 * self.problem.set_size(set) + penalty)
     }
 
+    /// Whether stopping at the terminal set `set` respects `left`.
+    fn terminal_fits(&self, set: &P::Set, left: Left) -> bool {
+        left == UNCAPPED || self.problem.terminal(set).queries_per_code <= left
+    }
+
     /// Candidate queries with their bound, best first, and the branching bound
     /// for the subtrees below: the most classes a query makes here if the game
     /// narrows (see [`SearchProblem::narrowing_queries`]), else the root's.
-    fn candidates(&self, state: &P::State, set: &P::Set) -> (Vec<(u64, f64, QueryId)>, u64) {
+    /// Under a cap, queries with a class that cannot be solved with the
+    /// queries left are dropped; in hard mode only possible secrets are asked.
+    fn candidates(&self, state: &P::State, set: &P::Set, left: Left) -> Candidates {
         let m = self.problem.set_size(set);
-        let admissible = self.problem.admissible_queries(state);
+        let mut admissible = self.problem.admissible_queries(state);
+        if self.possible_only {
+            // Symmetries fixing the set map possible secrets to possible
+            // secrets, so the filtered list stays closed under them.
+            admissible.retain(|&q| self.problem.is_possible_secret(q, set));
+        }
         let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
         let all_counts = batch_counts(self.problem, &queries, set);
         let a = self.problem.answer_count();
@@ -143,9 +264,19 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         } else {
             self.max_classes
         };
-        let mut out = Vec::with_capacity(proper.len());
+        let any_proper = !proper.is_empty();
+        let mut list = Vec::with_capacity(proper.len());
         for (q, counts) in proper {
             let solving = self.problem.solving_answer(q).map(|a| a as usize);
+            if left != UNCAPPED
+                && (left == 0
+                    || counts
+                        .iter()
+                        .enumerate()
+                        .any(|(a, &c)| c > 0 && Some(a) != solving && !self.fits(c, left - 1, branching)))
+            {
+                continue;
+            }
             let (mut bound, mut shannon) = (m, 0.0);
             for (a, &c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
                 shannon += self.xlnx.get(c as usize).copied().unwrap_or(c as f64 * (c as f64).ln());
@@ -153,56 +284,80 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
                     bound += self.bound_of(branching, c);
                 }
             }
-            out.push((bound, shannon, q));
+            list.push((bound, shannon, q));
         }
-        out.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-        (out, branching)
+        list.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        Candidates { list, branching, any_proper }
     }
 
-    /// The exact total if it is below `budget`, else `None` (the total is ≥ budget).
-    pub fn solve(&self, state: &P::State, set: &P::Set, budget: u64) -> Option<u64> {
-        if self.problem.set_size(set) == 1 {
-            return self.terminal_total(set).filter(|&t| t < budget);
+    /// The exact total of (`state`, `set`) with `left` queries left if it is
+    /// below `budget`; else `Err(lb)` with a proven lower bound lb ≥ `budget`
+    /// ([`INFEASIBLE`]: no strategy solves the set within `left`).
+    pub fn solve(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Result<u64, u64> {
+        let m = self.problem.set_size(set);
+        let left = self.canonical(m, left);
+        let below = |t: Option<u64>| t.filter(|&t| t < budget).ok_or(budget);
+        if m == 1 {
+            if !self.terminal_fits(set, left) {
+                return Err(INFEASIBLE);
+            }
+            return below(self.terminal_total(set));
         }
-        if self.problem.set_size(set) == 2 && !self.problem.has_solving_answers() {
+        if m == 2 && !self.problem.has_solving_answers() {
             // Any separating query costs each code one query and ends at two
             // singletons; without one the set is terminal (as in the analysis).
-            let total = match self.problem.separating_query(state, set) {
-                Some(_) => Some(2),
-                None => self.terminal_total(set),
+            return match self.problem.separating_query(state, set) {
+                Some(_) if left == 0 => Err(INFEASIBLE),
+                Some(_) => below(Some(2)),
+                None if !self.terminal_fits(set, left) => Err(INFEASIBLE),
+                None => below(self.terminal_total(set)),
             };
-            return total.filter(|&t| t < budget);
         }
-        let key = (state.clone(), set.clone());
+        let key = (state.clone(), set.clone(), left);
         match self.table.get(&key).map(|k| *k) {
-            Some(Known::Exact { total, .. }) => return (total < budget).then_some(total),
-            Some(Known::AtLeast(lb)) if lb >= budget => return None,
+            Some(Known::Exact { total, .. }) => return if total < budget { Ok(total) } else { Err(total) },
+            Some(Known::AtLeast(lb)) if lb >= budget => return Err(lb),
             _ => {}
         }
         self.nodes.fetch_add(1, Ordering::Relaxed);
-        let (candidates, branching) = self.candidates(state, set);
+        let candidates = self.candidates(state, set, left);
         let (mut best, mut best_query) = (budget, None);
-        if candidates.is_empty()
-            && let Some(t) = self.terminal_total(set)
-            && t < best
-        {
-            best = t;
+        // Whether every way on has been shown to miss the cap (not merely the budget).
+        let mut infeasible = true;
+        if !candidates.any_proper && self.terminal_fits(set, left) {
+            infeasible = false;
+            if let Some(t) = self.terminal_total(set)
+                && t < best
+            {
+                best = t;
+            }
         }
-        if self.problem.set_size(set) >= PARALLEL_PERFECT && rayon::current_num_threads() > 1 {
-            (best, best_query) = self.best_in_parallel(state, set, &candidates, best, branching);
+        if m >= PARALLEL_PERFECT && rayon::current_num_threads() > 1 {
+            let cut;
+            (best, best_query, cut) = self.best_in_parallel(state, set, left, &candidates, best);
+            infeasible &= !cut;
         } else {
-            for &(bound, _, q) in &candidates {
+            for &(bound, _, q) in &candidates.list {
                 if bound >= best {
+                    infeasible = false;
                     break;
                 }
-                if let Some(total) = self.after_query(state, set, q, best, branching) {
-                    best = total;
-                    best_query = Some(q);
+                match self.after_query(state, set, q, left, best, candidates.branching) {
+                    Ok(total) => {
+                        best = total;
+                        best_query = Some(q);
+                        infeasible = false;
+                    }
+                    Err(lb) => infeasible &= lb == INFEASIBLE,
                 }
             }
         }
         let found = best < budget;
-        let entry = if found { Known::Exact { total: best, query: best_query } } else { Known::AtLeast(budget) };
+        let entry = match (found, infeasible) {
+            (true, _) => Known::Exact { total: best, query: best_query },
+            (false, true) => Known::AtLeast(INFEASIBLE),
+            (false, false) => Known::AtLeast(budget),
+        };
         self.table
             .entry(key)
             .and_modify(|k| {
@@ -213,44 +368,70 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
                 }
             })
             .or_insert(entry);
-        found.then_some(best)
+        match entry {
+            Known::Exact { total, .. } => Ok(total),
+            Known::AtLeast(lb) => Err(lb),
+        }
     }
 
     /// The candidates of a large node tried in parallel with a shared best
     /// total (each starts with the best known when it starts; ties keep the
-    /// earliest candidate, as the sequential loop does).
+    /// earliest candidate, as the sequential loop does). Also whether some
+    /// candidate was given up for the budget rather than the cap.
     fn best_in_parallel(
         &self,
         state: &P::State,
         set: &P::Set,
-        candidates: &[(u64, f64, QueryId)],
+        left: Left,
+        candidates: &Candidates,
         budget: u64,
-        branching: u64,
-    ) -> (u64, Option<QueryId>) {
+    ) -> (u64, Option<QueryId>, bool) {
         let best = AtomicU64::new(budget);
+        let cut = AtomicBool::new(false);
         let found: Vec<Option<(u64, usize)>> = candidates
+            .list
             .par_iter()
             .enumerate()
             .map(|(i, &(bound, _, q))| {
                 let now = best.load(Ordering::Relaxed);
                 if bound >= now {
+                    cut.store(true, Ordering::Relaxed);
                     return None;
                 }
-                let total = self.after_query(state, set, q, now, branching)?;
-                best.fetch_min(total, Ordering::Relaxed);
-                Some((total, i))
+                match self.after_query(state, set, q, left, now, candidates.branching) {
+                    Ok(total) => {
+                        best.fetch_min(total, Ordering::Relaxed);
+                        Some((total, i))
+                    }
+                    Err(lb) => {
+                        if lb != INFEASIBLE {
+                            cut.store(true, Ordering::Relaxed);
+                        }
+                        None
+                    }
+                }
             })
             .collect();
         match found.into_iter().flatten().min() {
-            Some((total, i)) => (total, Some(candidates[i].2)),
-            None => (budget, None),
+            Some((total, i)) => (total, Some(candidates.list[i].2), false),
+            None => (budget, None, cut.into_inner()),
         }
     }
 
-    /// T after asking `query`, if below `budget`.
-    fn after_query(&self, state: &P::State, set: &P::Set, query: QueryId, budget: u64, branching: u64) -> Option<u64> {
+    /// T after asking `query` with `left` queries left (counting this one), if
+    /// below `budget`; else a lower bound as [`Self::solve`] gives it.
+    fn after_query(
+        &self,
+        state: &P::State,
+        set: &P::Set,
+        query: QueryId,
+        left: Left,
+        budget: u64,
+        branching: u64,
+    ) -> Result<u64, u64> {
         let solving = self.problem.solving_answer(query);
         let next = self.problem.next_state(state, query);
+        let below = child_left(left);
         let mut classes: Vec<(AnswerId, P::Set)> =
             self.problem.split(query, set).into_iter().filter(|(a, _)| Some(*a) != solving).collect();
         classes.sort_by_key(|(_, s)| std::cmp::Reverse(self.problem.set_size(s)));
@@ -259,22 +440,33 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         for (_, class) in &classes {
             rest -= self.bound_of(branching, self.problem.set_size(class));
             if total + rest >= budget {
-                return None;
+                return Err(budget);
             }
-            total += self.solve(&next, class, budget - total - rest)?;
+            match self.solve(&next, class, below, budget - total - rest) {
+                Ok(t) => total += t,
+                Err(INFEASIBLE) => return Err(INFEASIBLE),
+                Err(_) => return Err(budget),
+            }
         }
-        (total < budget).then_some(total)
+        if total < budget { Ok(total) } else { Err(budget) }
     }
 
-    /// The query the perfect strategy asks at a solved node.
-    pub fn best_query(&self, state: &P::State, set: &P::Set) -> Option<QueryId> {
-        if self.problem.set_size(set) == 2 && !self.problem.has_solving_answers() {
+    /// The query the perfect strategy asks at a solved node with `left`
+    /// queries left (as in the root search that solved it).
+    pub fn best_query(&self, state: &P::State, set: &P::Set, left: Left) -> Option<QueryId> {
+        let m = self.problem.set_size(set);
+        if m == 2 && !self.problem.has_solving_answers() {
             return self.problem.separating_query(state, set);
         }
-        match self.table.get(&(state.clone(), set.clone())).map(|k| *k) {
+        match self.table.get(&(state.clone(), set.clone(), self.canonical(m, left))).map(|k| *k) {
             Some(Known::Exact { query, .. }) => query,
             _ => None,
         }
+    }
+
+    /// `left` at the root of the last root search (see [`Self::best_query`]).
+    pub fn root_left(&self) -> Left {
+        self.root_left.load(Ordering::Relaxed)
     }
 
     pub fn nodes(&self) -> u64 {
@@ -282,83 +474,8 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     }
 }
 
-/// Bytes of the counting-bound tables [`PerfectSearch::new`] allocates (one
-/// u64 per (class count ≤ answers + 1, set size ≤ |C|), plus m·ln m per set
-/// size), estimated from above; `None` beyond 2^64. The transposition table
-/// grows on top of this during the search. (`perfect beams 6c6p` used to ask
-/// the allocator for 24 GB here and abort.)
-pub fn bound_table_bytes<P: SearchProblem>(problem: &P) -> Option<u64> {
-    let sizes = (problem.code_count() as u64).checked_add(1)?;
-    (problem.answer_count() as u64 + 3).checked_mul(sizes)?.checked_mul(8)
-}
-
-/// Runs the search from the root: one representative per symmetry class of
-/// first queries, the classes in parallel with a shared best bound.
-pub fn solve_perfect<P: SearchProblem>(problem: &P) -> (PerfectResult, PerfectSearch<'_, P>) {
-    solve_perfect_with_progress(problem, &crate::progress::Progress::none())
-}
-
-/// [`solve_perfect`] reporting to `progress`: root classes done, best total so far.
-pub fn solve_perfect_with_progress<'a, P: SearchProblem>(
-    problem: &'a P,
-    progress: &crate::progress::Progress,
-) -> (PerfectResult, PerfectSearch<'a, P>) {
-    let clock = Instant::now();
-    let search = PerfectSearch::new(problem);
-    let state = problem.initial_state();
-    let all = problem.full_set();
-    let mut reps: BTreeMap<u64, QueryId> = BTreeMap::new();
-    let (root_candidates, branching) = search.candidates(&state, &all);
-    for (_, _, q) in root_candidates {
-        reps.entry(problem.root_class_key(q)).or_insert(q);
-    }
-    let lb = search.lower_bound(problem.set_size(&all));
-    // The H_1-LEX strategy is a strategy: its total bounds the optimum from above,
-    // so even the first descent can cut (budget = that total + 1).
-    let heuristic = super::analysis::analyze(
-        problem,
-        super::strategy::Strategy::new(crate::alpha::Alpha::integer(1), super::strategy::TieRule::lex()),
-        Default::default(),
-    );
-    let upper = heuristic.exact_total().ceil().to_integer().to_u64().unwrap_or(u64::MAX - 1);
-    let best = AtomicU64::new(upper.saturating_add(1));
-    let winner = AtomicU64::new(u64::MAX);
-    let reps: Vec<QueryId> = reps.into_values().collect();
-    progress.begin("root classes", Some(reps.len() as u64));
-    progress.status(&format!("lower bound {lb}"));
-    reps.par_iter().for_each(|&q| {
-        let budget = best.load(Ordering::SeqCst);
-        if let Some(t) = search.after_query(&state, &all, q, budget, branching)
-            && best.fetch_min(t, Ordering::SeqCst) > t
-        {
-            winner.store(q as u64, Ordering::SeqCst);
-        }
-        progress.advance(1);
-        progress.status(&format!(
-            "best total {} (lower bound {lb}), {} nodes",
-            best.load(Ordering::SeqCst),
-            search.nodes()
-        ));
-    });
-    progress.end();
-    // No query splits the codes (a single code, or one colour): the game
-    // ends at once at the terminal cost, which the H_1 analysis above already
-    // is exactly (it used to be reported as that bound + 1).
-    let (total, root_query) = if reps.is_empty() {
-        (upper, None)
-    } else {
-        (best.load(Ordering::SeqCst), Some(winner.load(Ordering::SeqCst) as QueryId))
-    };
-    search.table.insert((state, all), Known::Exact { total, query: root_query });
-    let codes = problem.code_count() as u64;
-    let result = PerfectResult {
-        problem: problem.name(),
-        codes,
-        total,
-        mean: total as f64 / codes as f64,
-        lower_bound_at_root: lb,
-        nodes: search.nodes(),
-        seconds: clock.elapsed().as_secs_f64(),
-    };
-    (result, search)
+/// Queries left below a node that has `left` (one fewer, unless uncapped).
+#[inline]
+pub fn child_left(left: Left) -> Left {
+    if left == UNCAPPED { UNCAPPED } else { left.saturating_sub(1) }
 }
