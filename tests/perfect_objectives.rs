@@ -3,26 +3,27 @@
 //! minimisation written here (bit sets, every query at every node, no bounds,
 //! no symmetry), and the literature's MM-1296 anchor.
 
+use renyi_search::games::bulls_and_cows::BullsAndCows;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
 use renyi_search::search::perfect::{Constraints, Objective, optimise, solve_constrained};
-use renyi_search::search::tree::{export, verify};
+use renyi_search::search::tree::{Replay, export, verify};
 use renyi_search::search::{CodeId, SearchProblem};
 use std::collections::HashMap;
 
-/// Exhaustive least totals T(k) of one Mastermind variant (k = queries allowed).
+/// Exhaustive least totals T(k) of a game whose queries are its codes
+/// (k = queries allowed); `answer(q, c)` < 64.
 struct Brute<'a> {
-    mm: &'a Mastermind,
+    answer: &'a dyn Fn(usize, usize) -> u16,
     n: usize,
     hard: bool,
     memo: HashMap<(u128, u32), Option<u64>>,
 }
 
 impl<'a> Brute<'a> {
-    fn new(mm: &'a Mastermind, hard: bool) -> Self {
-        let n = mm.code_count();
-        assert!(n <= 128 && mm.answer_count() <= 64, "bit sets of at most 128 codes, at most 64 answers");
-        Brute { mm, n, hard, memo: HashMap::new() }
+    fn new(n: usize, answer: &'a dyn Fn(usize, usize) -> u16, hard: bool) -> Self {
+        assert!(n <= 128, "bit sets of at most 128 codes");
+        Brute { answer, n, hard, memo: HashMap::new() }
     }
 
     /// Least total over the codes of `set` if each must be found within
@@ -51,7 +52,7 @@ impl<'a> Brute<'a> {
             while rest != 0 {
                 let c = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                classes[self.mm.answer(q as CodeId, c as CodeId) as usize] |= 1 << c;
+                classes[(self.answer)(q, c) as usize] |= 1 << c;
             }
             if set >> q & 1 == 0 && classes.contains(&set) {
                 continue; // no information
@@ -83,10 +84,10 @@ impl<'a> Brute<'a> {
 /// objectives, against the exhaustive values; the trees of the capped optima
 /// replay within their caps (and in hard mode ask possible codes only).
 /// Returns the exhaustive (unlimited, within 4) totals, plain and hard mode.
-fn check_variant(mm: &Mastermind) -> Vec<(u64, Option<u64>)> {
+fn check_variant<P: Replay>(mm: &P, answer: &dyn Fn(usize, usize) -> u16) -> Vec<(u64, Option<u64>)> {
     let mut found = Vec::new();
     for hard in [false, true] {
-        let mut brute = Brute::new(mm, hard);
+        let mut brute = Brute::new(mm.code_count(), answer, hard);
         let all = brute.all();
         let unlimited = brute.total(all, u32::MAX).unwrap();
         for k in 1..=6u32 {
@@ -130,17 +131,29 @@ fn caps_and_hard_mode_equal_exhaustive_minimisation_on_small_mastermind() {
     for (pegs, colours, distinct) in
         [(2, 3, false), (2, 4, false), (3, 3, false), (3, 4, false), (3, 4, true), (4, 4, true), (3, 5, true)]
     {
-        check_variant(&Mastermind::new(pegs, colours, distinct).unwrap());
+        let mm = Mastermind::new(pegs, colours, distinct).unwrap();
+        check_variant(&mm, &|q, c| mm.answer(q as CodeId, c as CodeId));
     }
 }
 
-/// Bulls and Cows with 3 digits of 6 (MM(3,6) without repetition, 120 codes):
-/// 436 in all, nothing within 4 queries, 437 in hard mode — all from the
-/// exhaustive minimisation, which the search must match.
+/// Bulls and Cows with 3 digits of 6 (120 codes): 436 in all, nothing within
+/// 4 queries, 437 in hard mode — all from the exhaustive minimisation (on
+/// bulls and cows counted here), which the search must match.
 #[test]
 fn bulls_and_cows_3_of_6_equal_exhaustive_minimisation() {
-    let game = Mastermind::new(3, 6, true).unwrap();
-    let exhaustive = check_variant(&game);
+    let game = BullsAndCows::new(3, 6).unwrap();
+    let digits: Vec<Vec<u8>> = (0..game.code_count()).map(|c| game.code_label(c as CodeId).into_bytes()).collect();
+    let n = digits.len();
+    let table: Vec<u16> = (0..n * n)
+        .map(|i| {
+            let (g, s) = (&digits[i / n], &digits[i % n]);
+            let bulls = g.iter().zip(s).filter(|(a, b)| a == b).count();
+            let cows = g.iter().filter(|d| s.contains(d)).count() - bulls;
+            (bulls * 4 + cows) as u16
+        })
+        .collect();
+    let bulls_cows = |q: usize, c: usize| table[q * n + c];
+    let exhaustive = check_variant(&game, &bulls_cows);
     assert_eq!(exhaustive, [(436, None), (437, None)]);
 }
 

@@ -30,6 +30,21 @@ pub enum CurveGame {
         #[command(flatten)]
         out: CurveArgs,
     },
+    /// Bulls and Cows: D distinct digits of N.
+    BullsAndCows {
+        #[command(flatten)]
+        variant: super::BullsAndCowsVariant,
+        #[arg(long, value_enum, default_value_t = Tie::Lex)]
+        tie: Tie,
+        /// MIX: choose uniformly among symmetry classes of tied first queries.
+        #[arg(long)]
+        root_classes: bool,
+        /// Treat all tied queries alike (do not prefer possible secrets).
+        #[arg(long)]
+        all_ties: bool,
+        #[command(flatten)]
+        out: CurveArgs,
+    },
     /// Beams (3c6p, 6c3p; 6c6p needs a work-unit run).
     Beams {
         variant: String,
@@ -215,6 +230,13 @@ pub fn run(game: CurveGame) -> Result<()> {
             let mm = variant.build()?;
             let tie = ties.rule();
             let Some(c) = whole_or_units(&mm, tie, &domain, out, &bar)? else { return Ok(()) };
+            (CurveReport::of_curve(&c, provenance(c.seconds)), out)
+        }
+        CurveGame::BullsAndCows { variant, tie, root_classes, all_ties, out } => {
+            let domain = out.domain()?;
+            let game = variant.build()?;
+            let tie = tie_rule(*tie, *root_classes, *all_ties);
+            let Some(c) = whole_or_units(&game, tie, &domain, out, &bar)? else { return Ok(()) };
             (CurveReport::of_curve(&c, provenance(c.seconds)), out)
         }
         CurveGame::Beams { variant, tie, codes, out } => {

@@ -30,6 +30,7 @@ use renyi_search::games::beams::geometry::Board;
 use renyi_search::games::beams::patterns::{CacheStatus, load_or_build, placements};
 use renyi_search::games::beams::polyhex::pieces_in_rhombus;
 use renyi_search::games::beams::rule::BeamsRule;
+use renyi_search::games::bulls_and_cows::BullsAndCows;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::models::free::{FreeSearch, perfect_total_closed};
 use renyi_search::models::wurzel::{self, Wurzel};
@@ -39,7 +40,6 @@ use renyi_search::reproduce::table_4_10;
 use renyi_search::reproduce::wurzel_free;
 use renyi_search::reproduce::{table_4_5, table_4_18};
 use renyi_search::search::outcome::{exact_f64, exact_string};
-use renyi_search::search::perfect::solve_perfect_with_progress;
 use renyi_search::search::tree::{self, Replay, StrategyFile};
 use renyi_search::search::units::{RunHeader, Shard, ShardFile, UnitRun, merge, run_units, write_shard};
 use renyi_search::search::{Analysis, RunOptions, Strategy, TieBreak, TieRule, analyze};
@@ -76,9 +76,8 @@ enum Command {
     Perfect {
         #[command(subcommand)]
         game: PerfectGame,
-        /// Write the optimal strategy tree as JSON to this file.
-        #[arg(long, global = true)]
-        tree: Option<PathBuf>,
+        #[command(flatten)]
+        options: PerfectOptions,
     },
     /// Play Beams with the strategy: it proposes queries and reads the hit cells
     /// (or plays against --secret), then lays the code.
@@ -178,6 +177,8 @@ enum SimulateGame {
 enum PerfectGame {
     /// Mastermind MM(p,c).
     Mastermind(MastermindVariant),
+    /// Bulls and Cows (distinct digits; answers: bulls and cows).
+    BullsAndCows(BullsAndCowsVariant),
     /// Beams (3c6p or 6c3p; best-guess penalty).
     Beams {
         variant: String,
@@ -277,6 +278,8 @@ enum BeamsPenalty {
 enum Game {
     /// Mastermind MM(p,c).
     Mastermind(MastermindArgs),
+    /// Bulls and Cows: D distinct digits of N, answered by bulls and cows.
+    BullsAndCows(BullsAndCowsArgs),
     /// Free search problem of query width a (CSV: m, perfect total, H_α total).
     Free(SizeArgs),
     /// Wurzel model, budget ⌈√|C|⌉ (CSV: n, perfect total, H_α total).
@@ -318,6 +321,35 @@ impl MastermindVariant {
     fn build(self) -> Result<Mastermind> {
         Mastermind::new(self.pegs, self.colors, self.distinct)
     }
+}
+
+/// Which Bulls and Cows: D distinct digits out of N symbols.
+#[derive(Args, Clone, Copy)]
+pub(crate) struct BullsAndCowsVariant {
+    /// Number of digits D (places).
+    #[arg(long, default_value_t = 4)]
+    digits: usize,
+    /// Number of symbols N (digits 0..N, at most 10).
+    #[arg(long, default_value_t = 10)]
+    symbols: usize,
+}
+
+impl BullsAndCowsVariant {
+    fn build(self) -> Result<BullsAndCows> {
+        BullsAndCows::new(self.digits, self.symbols)
+    }
+
+    fn spec(self) -> GameSpec {
+        GameSpec::BullsAndCows { digits: self.digits, symbols: self.symbols }
+    }
+}
+
+#[derive(Args)]
+struct BullsAndCowsArgs {
+    #[command(flatten)]
+    variant: BullsAndCowsVariant,
+    #[command(flatten)]
+    strategy: StrategyArgs,
 }
 
 #[derive(Args)]
@@ -431,6 +463,15 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
             );
             emit_analysis(&result, &m.strategy)
         }
+        Command::Analyze { game: Game::BullsAndCows(b) } => {
+            let alpha: Alpha = b.strategy.alpha.parse()?;
+            let result = analyze(
+                &b.variant.build()?,
+                Strategy::new(alpha, b.strategy.tie_rule()),
+                RunOptions::with_progress(progress_if(b.strategy.output.progress)),
+            );
+            emit_analysis(&result, &b.strategy)
+        }
         Command::Analyze { game: Game::Free(a) } => {
             size_model_csv(&FreeSearch::new(a.width)?, &a, |m| perfect_total_closed(a.width, m))
         }
@@ -443,28 +484,25 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         Command::Beams { what: BeamsCommand::Info { variant, codes } } => beams_info(&variant, &codes),
         Command::Sweep { game: Game::Free(a) } => size_model_sweep(&FreeSearch::new(a.width)?, &a),
         Command::Sweep { game: Game::Wurzel(a) } => size_model_sweep(&Wurzel, &a),
-        Command::Sweep { game: Game::Mastermind(m) } => {
-            let alphas = alpha_grid(&m.strategy.alpha)?;
-            let mm = m.variant.build()?;
-            let points = sweep(&mm, &alphas, m.strategy.tie_rule());
-            let csv = renyi_search::sweep::sweep_csv(&points)?;
-            match &m.strategy.output.out {
-                Some(path) => write_atomic(path, csv.as_bytes()),
-                None => {
-                    print!("{csv}");
-                    Ok(())
-                }
-            }
-        }
-        Command::Perfect { game: PerfectGame::Mastermind(v), tree } => {
+        Command::Sweep { game: Game::Mastermind(m) } => game_sweep(&m.variant.build()?, &m.strategy),
+        Command::Sweep { game: Game::BullsAndCows(b) } => game_sweep(&b.variant.build()?, &b.strategy),
+        Command::Perfect { game: PerfectGame::Mastermind(v), options } => {
             let spec = GameSpec::Mastermind { pegs: v.pegs, colors: v.colors, distinct: v.distinct };
-            perfect_and_export(&v.build()?, spec, tree.as_deref())
+            perfect_and_export(&v.build()?, spec, &options)
         }
-        Command::Perfect { game: PerfectGame::Beams { variant, codes }, tree } => {
+        Command::Perfect { game: PerfectGame::BullsAndCows(v), options } => {
+            perfect_and_export(&v.build()?, v.spec(), &options)
+        }
+        Command::Perfect { game: PerfectGame::Beams { variant, codes }, options } => {
+            if options.possible_only {
+                return Err(invalid(
+                    "perfect beams --possible-only: Beams' queries (a colour on a diagonal) are never codes, so hard mode does not apply",
+                ));
+            }
             let v: Variant = variant.parse()?;
             let (patterns, _) = load_or_build(v, Some(&codes))?;
             let g = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess)?;
-            perfect_and_export(&g, GameSpec::Beams { variant: v.to_string(), order: "lex-c".into() }, tree.as_deref())
+            perfect_and_export(&g, GameSpec::Beams { variant: v.to_string(), order: "lex-c".into() }, &options)
         }
         Command::Verify { file } => verify_file(&file),
         Command::Merge { files, out } => merge_files(&files, out.as_deref()),

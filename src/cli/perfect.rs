@@ -1,35 +1,93 @@
-//! `perfect …`: the optimal strategy by branch and bound, with its tree exported and verified.
+//! `perfect …`: the optimal strategy by branch and bound, under optional
+//! constraints and objectives, with its tree exported, verified and sealed.
 
 use super::*;
+use renyi_search::search::perfect::{Constraints, Objective, optimise};
 
-pub(super) fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, tree: Option<&std::path::Path>) -> Result<()> {
+/// Options of `perfect` (for every game).
+#[derive(Args)]
+pub(crate) struct PerfectOptions {
+    /// Write the optimal strategy tree as JSON to this file (sealed with CRC-32s; `verify` reads it).
+    #[arg(long, global = true)]
+    tree: Option<PathBuf>,
+    /// Every code must be found within this many queries (the least total subject to that).
+    #[arg(long, global = true)]
+    max_depth: Option<u32>,
+    /// What to minimise: the total; the worst case, then the total; the total, then the worst case.
+    #[arg(long, global = true, value_enum, default_value_t = ObjectiveArg::Total)]
+    objective: ObjectiveArg,
+    /// Hard mode: ask only codes that are still possible secrets (Mastermind, Bulls and Cows).
+    #[arg(long, global = true)]
+    pub(crate) possible_only: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ObjectiveArg {
+    Total,
+    DepthThenTotal,
+    TotalThenDepth,
+}
+
+pub(super) fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, options: &PerfectOptions) -> Result<()> {
     renyi_search::memory::check_budget(
         &format!("the perfect search's bound tables for {}", problem.name()),
         renyi_search::search::perfect::bound_table_bytes(problem),
     )?;
-    let (result, search) = solve_perfect_with_progress(problem, &progress(true));
-    println!("{} — perfect strategy", result.problem);
+    let constraints = Constraints { max_depth: options.max_depth, possible_only: options.possible_only };
+    let objective = match options.objective {
+        ObjectiveArg::Total => Objective::Total,
+        ObjectiveArg::DepthThenTotal => Objective::DepthThenTotal,
+        ObjectiveArg::TotalThenDepth => Objective::TotalThenDepth,
+    };
+    let optimum = optimise(problem, constraints, objective, &progress(true))?;
+    let hard = if constraints.possible_only { " asking possible codes only" } else { "" };
+    let Some(result) = optimum.result else {
+        let k = constraints.max_depth.map_or("any number of".into(), |k| k.to_string());
+        println!("{}: no strategy finds every code within {k} queries{hard}", problem.name());
+        return Ok(());
+    };
+    let mut title = String::from("perfect strategy");
+    if let Some(k) = result.constraints.max_depth {
+        title += &format!(" within {k} queries");
+    }
+    title += hard;
+    println!("{} — {title}", result.problem);
     println!("  total     {} (mean {:.6} over {} codes)", result.total, result.mean, result.codes);
+    println!("  worst     {} queries", result.max_depth);
     println!("  bound     {} (counting lower bound at the root)", result.lower_bound_at_root);
     println!("  nodes     {} in {:.2} s", result.nodes, result.seconds);
-    if let Some(path) = tree {
-        let node = tree::export(&search, problem)?;
+    if optimum.steps.len() > 1 {
+        for step in &optimum.steps {
+            let cap = step.max_depth.map_or("no cap".into(), |k| format!("within {k}"));
+            let found = match (step.total, step.sought_below) {
+                (Some(t), _) => t.to_string(),
+                (None, Some(b)) => format!("none below {b}"),
+                (None, None) => "none".into(),
+            };
+            println!("  step      {cap:<10} total {found:<14} {} nodes in {:.2} s", step.nodes, step.seconds);
+        }
+    }
+    if let Some(path) = &options.tree {
+        let node = tree::export(&optimum.search, problem)?;
         let checked = tree::verify(problem, &node)?;
-        if checked.total != result.total {
+        if (checked.total, checked.max_depth) != (result.total, result.max_depth) {
             return Err(invalid(format!(
-                "internal error: the exported tree replays to {} instead of {}",
-                checked.total, result.total
+                "internal error: the exported tree replays to total {} (worst {}) instead of {} (worst {})",
+                checked.total, checked.max_depth, result.total, result.max_depth
             )));
         }
         let file = StrategyFile {
             game: spec,
             codes: result.codes,
             total: result.total,
+            constraints: result.constraints,
+            max_depth: Some(checked.max_depth),
             program: "renyi-search".into(),
             version: renyi_search::VERSION.into(),
             tree: node,
+            seal: None,
         };
-        write_json(path, &file)?;
+        write_json(path, &file.sealed_json())?;
         println!(
             "  tree      {} (verified by replaying every code: total {}, max depth {})",
             path.display(),

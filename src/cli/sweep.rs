@@ -43,3 +43,11 @@ pub(super) fn beams_sweep(b: &BeamsArgs) -> Result<()> {
     let csv = renyi_search::sweep::sweep_csv(&points)?;
     emit_text(&csv, &b.output.out)
 }
+
+/// `sweep mastermind|bulls-and-cows`: the analysis at every α of a grid, one CSV
+/// row per α.
+pub(super) fn game_sweep<P: renyi_search::search::SearchProblem>(game: &P, strategy: &StrategyArgs) -> Result<()> {
+    let alphas = alpha_grid(&strategy.alpha)?;
+    let points = sweep(game, &alphas, strategy.tie_rule());
+    emit_text(&renyi_search::sweep::sweep_csv(&points)?, &strategy.output.out)
+}

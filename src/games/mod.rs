@@ -1,6 +1,7 @@
 //! Deduction games: each is a client of the generic core in [`crate::search`].
 
 pub mod beams;
+pub mod bulls_and_cows;
 pub mod mastermind;
 
 /// All permutations of 0..k in lexicographic order (Beams numbers its
@@ -32,5 +33,11 @@ pub enum GameSpec {
     Beams {
         variant: String,
         order: String,
+    },
+    /// Bulls and Cows: `digits` distinct digits of `symbols`.
+    #[serde(rename = "bulls-and-cows")]
+    BullsAndCows {
+        digits: usize,
+        symbols: usize,
     },
 }

@@ -55,11 +55,14 @@ fn row<P: Replay>(
                 game,
                 codes: result.codes,
                 total: result.total,
+                constraints: result.constraints,
+                max_depth: Some(checked.max_depth),
                 program: "renyi-search".into(),
                 version: crate::VERSION.into(),
                 tree: node,
+                seal: None,
             };
-            write_json(path, &file)?;
+            write_json(path, &file.sealed_json())?;
             Some(path.display().to_string())
         }
         None => None,

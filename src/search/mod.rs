@@ -13,6 +13,7 @@ pub mod problem;
 pub mod recheck;
 pub mod run_file;
 pub mod strategy;
+pub mod strategy_file;
 pub mod subproblem;
 pub mod tree;
 pub mod units;

@@ -64,18 +64,7 @@ fn export_node<P: Replay>(
     Ok(TreeNode::Ask { query: q, label: problem.query_label(q), children })
 }
 
-/// A strategy file: the game (`G`: whatever the game layer writes to rebuild
-/// it, e.g. `games::GameSpec`), the claimed total, provenance, and the tree.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StrategyFile<G> {
-    #[serde(flatten)]
-    pub game: G,
-    pub codes: u64,
-    pub total: u64,
-    pub program: String,
-    pub version: String,
-    pub tree: TreeNode,
-}
+pub use super::strategy_file::{Seal, SealCheck, StrategyFile, read_strategy_file};
 
 /// The result of replaying every code through a tree.
 #[derive(Clone, Debug, Serialize)]

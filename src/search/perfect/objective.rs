@@ -52,8 +52,10 @@ impl std::str::FromStr for Objective {
 pub struct CapStep {
     /// The cap (`None`: the constraints as given).
     pub max_depth: Option<u32>,
-    /// The total found (`None`: infeasible, or above the budget sought).
+    /// The total found (`None`: infeasible, or not below `sought_below`).
     pub total: Option<u64>,
+    /// Totals were sought below this bound (`None`: any total).
+    pub sought_below: Option<u64>,
     pub nodes: u64,
     pub seconds: f64,
 }
@@ -68,7 +70,8 @@ pub struct Optimum<'a, P: SearchProblem> {
 }
 
 /// The optimum of `objective` under `constraints` (see the module notes).
-/// The result's `constraints` carry the cap that decided it.
+/// Under the two lexicographic objectives the result's `constraints` carry
+/// the cap that decided it (its worst case).
 pub fn optimise<'a, P: SearchProblem>(
     problem: &'a P,
     constraints: Constraints,
@@ -85,13 +88,18 @@ pub fn optimise<'a, P: SearchProblem>(
         steps.push(CapStep {
             max_depth: cap,
             total: found,
+            sought_below: (budget != INFEASIBLE).then_some(budget),
             nodes: search.nodes() - nodes,
             seconds: started.elapsed().as_secs_f64(),
         });
         progress.note(&format!(
             "  within {}: {}",
             cap.map_or("any number of queries".into(), |k| format!("{k} queries")),
-            found.map_or("no strategy below the budget".into(), |t| format!("total {t}"))
+            match found {
+                Some(t) => format!("total {t}"),
+                None if budget == INFEASIBLE => "no strategy".into(),
+                None => format!("no strategy with a total below {budget}"),
+            }
         ));
         found
     };
@@ -111,9 +119,11 @@ pub fn optimise<'a, P: SearchProblem>(
             }
         }
         if chosen.1 == constraints {
-            // The plain strategy decides: walks start at its root entry again.
+            // The plain strategy decides: walks start at its root entry again,
+            // and its worst case is the cap it meets.
             let (n, cap) = (problem.code_count() as u64, constraints.max_depth.unwrap_or(UNCAPPED));
             search.root_left.store(search.canonical(n, cap), std::sync::atomic::Ordering::Relaxed);
+            chosen.1.max_depth = Some(height as u32);
         }
     }
     let result = search.result(chosen.0, chosen.1, clock.elapsed().as_secs_f64());

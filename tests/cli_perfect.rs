@@ -1,0 +1,73 @@
+//! `perfect` under constraints and objectives, and `verify` of sealed
+//! strategy files (issue 27): infeasible caps, hard mode, edited files.
+
+mod common;
+use common::{assert_rejected, bin, scratch};
+
+fn stdout(args: &[&str]) -> String {
+    let out = bin(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn caps_objectives_and_hard_mode_on_the_command_line() {
+    let mm = ["perfect", "mastermind", "--pegs", "3", "--colors", "4"];
+    // MM(3,4): 206 plain (worst 5 — see tests/perfect_objectives.rs for the exhaustive values).
+    let none = stdout(&[&mm[..], &["--max-depth", "3"]].concat());
+    assert!(none.contains("no strategy finds every code within 3 queries"), "{none}");
+    let capped = stdout(&[&mm[..], &["--objective", "depth-then-total"]].concat());
+    assert!(capped.contains("within 4 queries") && capped.contains("worst     4 queries"), "{capped}");
+    let hard = stdout(&[&mm[..], &["--possible-only", "--max-depth", "3"]].concat());
+    assert!(hard.contains("no strategy") && hard.contains("possible codes only"), "{hard}");
+    let out = bin(&["perfect", "beams", "3c6p", "--possible-only"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hard mode does not apply"));
+    assert_rejected(&[&mm[..], &["--objective", "fastest"]].concat(), "possible values");
+    assert_rejected(&[&mm[..], &["--max-depth", "-1"]].concat(), "");
+    assert_rejected(&["perfect", "bulls-and-cows", "--symbols", "12"], "at most 10");
+}
+
+#[test]
+fn sealed_strategy_files_refuse_edits_and_name_them() {
+    let dir = scratch("sealed");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bc.json");
+    let path = file.to_str().unwrap();
+    stdout(&[
+        "perfect",
+        "bulls-and-cows",
+        "--digits",
+        "3",
+        "--symbols",
+        "5",
+        "--possible-only",
+        "--objective",
+        "depth-then-total",
+        "--tree",
+        path,
+    ]);
+    let checked = stdout(&["verify", path]);
+    assert!(checked.contains("seal intact") && checked.contains("hard mode"), "{checked}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let bad = dir.join("bad.json");
+    let bad_path = bad.to_str().unwrap();
+    // A claimed cap one below the replayed worst case: named, and the header seal broken.
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let k = value["constraints"]["max_depth"].as_u64().unwrap();
+    let mut edited = value.clone();
+    edited["constraints"]["max_depth"] = (k - 1).into();
+    std::fs::write(&bad, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+    assert_rejected(&["verify", bad_path], &format!("within {} queries but a code takes {k}", k - 1));
+    assert_rejected(&["verify", bad_path], "CRC-32 of its header does not match");
+    // A tree edit that still replays (a label): only the seal tells.
+    let relabelled = text.replacen("\"label\": \"", "\"label\": \"x", 1);
+    std::fs::write(&bad, relabelled).unwrap();
+    assert_rejected(&["verify", bad_path], "CRC-32 of its tree does not match");
+    // An unsealed file (as written before sealing) is read with a note.
+    let mut unsealed = value.clone();
+    unsealed.as_object_mut().unwrap().remove("seal");
+    std::fs::write(&bad, serde_json::to_string(&unsealed).unwrap()).unwrap();
+    assert!(stdout(&["verify", bad_path]).contains("unsealed"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
