@@ -12,6 +12,7 @@ mod progress;
 mod reproduce;
 mod solve;
 mod sweep;
+mod variants;
 mod verify;
 
 use analyze::*;
@@ -47,6 +48,7 @@ use renyi_search::sweep::{alpha_grid, sweep};
 use reproduce::*;
 use std::path::PathBuf;
 use sweep::*;
+use variants::*;
 use verify::*;
 
 #[derive(Parser)]
@@ -303,65 +305,8 @@ struct SizeArgs {
     strategy: StrategyArgs,
 }
 
-/// Which Mastermind: MM(p,c), with or without repeated colours.
-#[derive(Args, Clone, Copy)]
-pub(crate) struct MastermindVariant {
-    /// Number of pegs p.
-    #[arg(long, default_value_t = 4)]
-    pegs: usize,
-    /// Number of colours c.
-    #[arg(long, default_value_t = 6)]
-    colors: usize,
-    /// Codes without repeated colours (MM-360 for 4 pegs, 6 colours).
-    #[arg(long)]
-    distinct: bool,
-}
-
-impl MastermindVariant {
-    fn build(self) -> Result<Mastermind> {
-        Mastermind::new(self.pegs, self.colors, self.distinct)
-    }
-}
-
-/// Which Bulls and Cows: D distinct digits out of N symbols.
-#[derive(Args, Clone, Copy)]
-pub(crate) struct BullsAndCowsVariant {
-    /// Number of digits D (places).
-    #[arg(long, default_value_t = 4)]
-    digits: usize,
-    /// Number of symbols N (digits 0..N, at most 10).
-    #[arg(long, default_value_t = 10)]
-    symbols: usize,
-}
-
-impl BullsAndCowsVariant {
-    fn build(self) -> Result<BullsAndCows> {
-        BullsAndCows::new(self.digits, self.symbols)
-    }
-
-    fn spec(self) -> GameSpec {
-        GameSpec::BullsAndCows { digits: self.digits, symbols: self.symbols }
-    }
-}
-
 #[derive(Args)]
-struct BullsAndCowsArgs {
-    #[command(flatten)]
-    variant: BullsAndCowsVariant,
-    #[command(flatten)]
-    strategy: StrategyArgs,
-}
-
-#[derive(Args)]
-struct MastermindArgs {
-    #[command(flatten)]
-    variant: MastermindVariant,
-    #[command(flatten)]
-    strategy: StrategyArgs,
-}
-
-#[derive(Args)]
-struct StrategyArgs {
+pub(crate) struct StrategyArgs {
     /// Rényi order: 0, 1, 2, inf, 1.5, 3/2 … (sweep: from:to:step, e.g. 0.02:6:0.02).
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     alpha: String,
