@@ -123,7 +123,7 @@ pub fn optimise<'a, P: SearchProblem>(
             // and its worst case is the cap it meets.
             let (n, cap) = (problem.code_count() as u64, constraints.max_depth.unwrap_or(UNCAPPED));
             search.root_left.store(search.canonical(n, cap), std::sync::atomic::Ordering::Relaxed);
-            chosen.1.max_depth = Some(height as u32);
+            chosen.1.max_depth = Some(search.strategy_depth() as u32);
         }
     }
     let result = search.result(chosen.0, chosen.1, clock.elapsed().as_secs_f64());
