@@ -87,7 +87,7 @@ pub(super) fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, options
             tree: node,
             seal: None,
         };
-        write_json(path, &file.sealed_json())?;
+        write_json(path, &file.sealed())?;
         println!(
             "  tree      {} (verified by replaying every code: total {}, max depth {})",
             path.display(),

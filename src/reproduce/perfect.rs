@@ -62,7 +62,7 @@ fn row<P: Replay>(
                 tree: node,
                 seal: None,
             };
-            write_json(path, &file.sealed_json())?;
+            write_json(path, &file.sealed())?;
             Some(path.display().to_string())
         }
         None => None,

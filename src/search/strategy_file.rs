@@ -5,7 +5,7 @@
 //! The seal holds two CRC-32s, of the header (every field but the tree and
 //! the seal) and of the tree, each over the compact JSON of the parsed value
 //! (so whitespace and key order do not matter, any changed, added or removed
-//! value does). Files written before sealing have no seal; they are read
+//! value does). Files are written in field order. Files written before sealing have no seal; they are read
 //! with a note and checked by replay only.
 
 use super::perfect::Constraints;
@@ -69,14 +69,14 @@ fn seal_of(object: &serde_json::Map<String, Value>) -> Seal {
 }
 
 impl<G: Serialize> StrategyFile<G> {
-    /// The file as JSON with its seal computed from everything else.
-    pub fn sealed_json(&self) -> Value {
-        let mut value = serde_json::to_value(self).expect("strategy files serialize");
-        let object = value.as_object_mut().expect("a strategy file is a JSON object");
-        object.remove("seal");
-        let seal = seal_of(object);
-        object.insert("seal".into(), serde_json::to_value(seal).expect("seals serialize"));
-        value
+    /// The file with its seal computed from everything else (written in
+    /// field order; the seal does not depend on the order).
+    pub fn sealed(mut self) -> Self {
+        self.seal = None;
+        let value = serde_json::to_value(&self).expect("strategy files serialize");
+        let object = value.as_object().expect("a strategy file is a JSON object");
+        self.seal = Some(seal_of(object));
+        self
     }
 }
 
@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn a_sealed_file_reads_intact_and_edits_are_named() {
-        let text = serde_json::to_string_pretty(&file().sealed_json()).unwrap();
+        let text = serde_json::to_string_pretty(&file().sealed()).unwrap();
         let (read, check) = read_strategy_file::<Value>(&text).unwrap();
         assert_eq!((check, read.total, read.constraints.max_depth), (SealCheck::Intact, 3, Some(2)));
         let edited = text.replace("\"total\": 3", "\"total\": 4");
@@ -132,8 +132,8 @@ mod tests {
         let edited = text.replacen("1\n", "2\n", 1);
         assert_ne!(edited, text);
         assert_eq!(read_strategy_file::<Value>(&edited).unwrap().1, SealCheck::Broken(vec!["tree"]));
-        // whitespace does not matter
-        let compact = serde_json::to_string(&file().sealed_json()).unwrap();
+        // whitespace and key order do not matter
+        let compact = serde_json::to_string(&file().sealed()).unwrap();
         assert_eq!(read_strategy_file::<Value>(&compact).unwrap().1, SealCheck::Intact);
     }
 
