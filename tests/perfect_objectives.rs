@@ -6,7 +6,7 @@
 use renyi_search::games::bulls_and_cows::BullsAndCows;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
-use renyi_search::search::perfect::{Constraints, Objective, optimise, solve_constrained};
+use renyi_search::search::perfect::{Constraints, Objective, PerfectSearch, optimise, solve_constrained};
 use renyi_search::search::tree::{Replay, export, verify};
 use renyi_search::search::{CodeId, SearchProblem};
 use std::collections::HashMap;
@@ -166,6 +166,10 @@ fn mm1296_within_five_guesses_is_5626() {
     assert_eq!(found.map(|r| (r.total, r.max_depth)), Some((5626, 5)));
     let replay = verify(&mm, &export(&search, &mm).unwrap()).unwrap();
     assert_eq!((replay.total, replay.max_depth), (5626, 5));
+    // 13 classes besides the solving one at most: 1 + 13 + 13² = 183 codes
+    // within 3 queries, 183 + 13³ = 2380 within 4, so no strategy takes fewer than 4.
+    let plain = PerfectSearch::new(&mm);
+    assert_eq!((plain.capacity(3, 13), plain.capacity(4, 13), plain.depth_lower_bound()), (183, 2380, 4));
     let four = Constraints { max_depth: Some(4), possible_only: false };
     assert!(solve_constrained(&mm, four, &Progress::none()).unwrap().0.is_none());
 }

@@ -23,6 +23,7 @@
 //! [`PerfectSearch::solve`] reports as the lower bound [`INFEASIBLE`]. The
 //! root drivers are in `root.rs`, the lexicographic objectives in `objective.rs`.
 
+mod cap;
 mod objective;
 mod root;
 
@@ -180,56 +181,6 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         }
     }
 
-    /// The most codes of a game with a solving answer that any strategy can
-    /// find within `left` queries when no query makes more than `b` answer
-    /// classes: 1 + (b−1) + (b−1)² + … + (b−1)^(left−1).
-    ///
-    /// Why: a code is found only by being asked (the solving answer; a code
-    /// known but not asked costs one more query, as at a singleton), so each
-    /// query node of the strategy tree finds at most one code. The root is one
-    /// node; a query node has at most b − 1 children that ask again (its
-    /// solving class ends the game), so depth j (1-based) has at most
-    /// (b−1)^(j−1) query nodes. `b` counts the classes of the queries at the
-    /// node and below ([`SearchProblem::narrowing_queries`]: the node's own
-    /// branching; else the root's), and a query that is not a possible secret
-    /// has at most b − 1 non-empty classes too, since every query is a code of
-    /// the full set where its b classes include the solving one.
-    pub fn capacity(&self, left: Left, b: u64) -> u64 {
-        let step = b.saturating_sub(1).max(1);
-        let (mut sum, mut layer) = (0u64, 1u64);
-        for _ in 0..left.min(64) {
-            sum = sum.saturating_add(layer);
-            layer = layer.saturating_mul(step);
-        }
-        if left > 64 { u64::MAX } else { sum }
-    }
-
-    /// Whether m codes can be found within `left` queries as far as
-    /// [`Self::capacity`] tells (games without a solving answer: a leaf may
-    /// hold codes no query separates, so only the node itself can tell).
-    fn fits(&self, m: u64, left: Left, b: u64) -> bool {
-        left == UNCAPPED || !self.with_solving || m <= self.capacity(left, b)
-    }
-
-    /// The fewest queries within which [`Self::capacity`] allows finding all
-    /// codes (a lower bound on the worst case of every strategy); 1 for games
-    /// without a solving answer (and more than one code).
-    pub fn depth_lower_bound(&self) -> Left {
-        let n = self.problem.code_count() as u64;
-        if !self.with_solving {
-            return if n > 1 { 1 } else { 0 };
-        }
-        (0..).find(|&k| self.capacity(k, self.max_classes) >= n).unwrap_or(UNCAPPED)
-    }
-
-    /// `left` as the table keys it: a cap of at least |M| cannot bind (every
-    /// query the search asks splits M, so each code is found within |M|
-    /// queries, a singleton costing at most one).
-    #[inline]
-    fn canonical(&self, m: u64, left: Left) -> Left {
-        if left != UNCAPPED && u64::from(left) >= m { UNCAPPED } else { left }
-    }
-
     fn terminal_total(&self, set: &P::Set) -> Option<u64> {
         let t = self.problem.terminal(set);
         let penalty = t.penalty_total.to_integer().to_u64().filter(|_| t.penalty_total.is_integer())?;
@@ -265,6 +216,13 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             self.max_classes
         };
         let any_proper = !proper.is_empty();
+        // Under a cap: the most classes other than the solving one of any
+        // query here, bounding every node below ([`Self::capacity`]).
+        let open = match (left, self.problem.narrowing_queries()) {
+            (UNCAPPED, _) => u64::MAX,
+            (_, true) => self.most_open_classes(proper.iter().copied()),
+            (_, false) => self.max_classes,
+        };
         let mut list = Vec::with_capacity(proper.len());
         for (q, counts) in proper {
             let solving = self.problem.solving_answer(q).map(|a| a as usize);
@@ -273,7 +231,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
                     || counts
                         .iter()
                         .enumerate()
-                        .any(|(a, &c)| c > 0 && Some(a) != solving && !self.fits(c, left - 1, branching)))
+                        .any(|(a, &c)| c > 0 && Some(a) != solving && !self.fits(c, left - 1, open)))
             {
                 continue;
             }
