@@ -138,9 +138,10 @@ pub fn rows(codes: Option<&Path>, progress: &Progress) -> Result<Vec<Constrained
 pub fn markdown(rows: &[ConstrainedRow]) -> String {
     let mut s = String::from("\n## Under constraints\n\n");
     s += "Least totals when every code must be found within k queries, the two lexicographic objectives over \
-(total, worst case), and hard mode (only codes still possible are asked). Decided by capped searches: with b answers, \
-one of them solving, at most 1 + (b−1) + … + (b−1)^(k−1) codes can be found within k queries, which cuts sets that \
-cannot make the cap. \"none\": no strategy meets the constraints.\n\n";
+(total, worst case), and hard mode (only codes still possible are asked). Decided by capped searches: when no query \
+makes more than s answer classes besides its solving one, at most 1 + s + … + s^(k−1) codes can be found within k \
+queries, which cuts sets that cannot make the cap. \"none\": no strategy meets the constraints; \"searches\", nodes and \
+time: the capped searches an objective took (the plain optimum first).\n\n";
     s += "| game | codes | question | total | worst case | published | | searches | nodes | time s |\n";
     s += "|---|---:|---|---:|---:|---|---|---:|---:|---:|\n";
     for r in rows {
