@@ -34,14 +34,8 @@ pub enum CurveGame {
     BullsAndCows {
         #[command(flatten)]
         variant: super::BullsAndCowsVariant,
-        #[arg(long, value_enum, default_value_t = Tie::Lex)]
-        tie: Tie,
-        /// MIX: choose uniformly among symmetry classes of tied first queries.
-        #[arg(long)]
-        root_classes: bool,
-        /// Treat all tied queries alike (do not prefer possible secrets).
-        #[arg(long)]
-        all_ties: bool,
+        #[command(flatten)]
+        ties: super::TieArgs,
         #[command(flatten)]
         out: CurveArgs,
     },
@@ -232,10 +226,10 @@ pub fn run(game: CurveGame) -> Result<()> {
             let Some(c) = whole_or_units(&mm, tie, &domain, out, &bar)? else { return Ok(()) };
             (CurveReport::of_curve(&c, provenance(c.seconds)), out)
         }
-        CurveGame::BullsAndCows { variant, tie, root_classes, all_ties, out } => {
+        CurveGame::BullsAndCows { variant, ties, out } => {
             let domain = out.domain()?;
             let game = variant.build()?;
-            let tie = tie_rule(*tie, *root_classes, *all_ties);
+            let tie = ties.rule();
             let Some(c) = whole_or_units(&game, tie, &domain, out, &bar)? else { return Ok(()) };
             (CurveReport::of_curve(&c, provenance(c.seconds)), out)
         }
