@@ -118,12 +118,19 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let all = problem.full_set();
         let state = problem.initial_state();
         let mut counts = vec![0u64; problem.answer_count()];
+        let with_solving = problem.solving_answer(0).is_some();
+        // The counting bound with a solving answer allows b − 1 open classes
+        // per query (see [`Self::counting_bound`]); a query that is not a
+        // possible secret has no solving class, so all its classes are open.
         let max_classes = (0..problem.query_count() as QueryId)
             .filter(|&q| problem.is_admissible(&state, q))
-            .map(|q| class_sizes(problem, q, &all, &mut counts).len() as u64)
+            .map(|q| {
+                let classes = class_sizes(problem, q, &all, &mut counts).len() as u64;
+                let solvable = with_solving && problem.is_possible_secret(q, &all);
+                if with_solving && !solvable { classes + 1 } else { classes }
+            })
             .max()
             .unwrap_or(1);
-        let with_solving = problem.solving_answer(0).is_some();
         let mut search = PerfectSearch {
             problem,
             possible_only,
@@ -210,7 +217,14 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let a = self.problem.answer_count();
         let proper: Vec<(QueryId, &[u64])> =
             queries.iter().copied().zip(all_counts.chunks_exact(a)).filter(|(_, c)| c.iter().all(|&x| x < m)).collect();
-        let branching = if self.problem.narrowing_queries() {
+        let branching = if self.problem.narrowing_queries() && self.with_solving {
+            // The sets below are subsets: no query there has more open classes
+            // (classes other than the solving one) than the most here. Counting
+            // a query's classes with its solving class, as before, let a query
+            // that is not a possible secret (all its classes open) exceed the
+            // b − 1 open classes the bound assumes.
+            self.most_open_classes(proper.iter().copied()) + 1
+        } else if self.problem.narrowing_queries() {
             proper.iter().map(|(_, c)| c.iter().filter(|&&x| x > 0).count() as u64).max().unwrap_or(1)
         } else {
             self.max_classes
