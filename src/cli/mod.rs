@@ -28,7 +28,7 @@ use renyi_search::games::GameSpec;
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::geometry::Board;
-use renyi_search::games::beams::patterns::{CacheStatus, load_or_build, placements};
+use renyi_search::games::beams::patterns::{CacheStatus, cache_path, load_or_build, placements};
 use renyi_search::games::beams::polyhex::pieces_in_rhombus;
 use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::games::bulls_and_cows::BullsAndCows;
@@ -197,6 +197,18 @@ enum BeamsCommand {
         /// Cache directory for pattern tables.
         #[arg(long, default_value = "codes")]
         codes: PathBuf,
+    },
+    /// Patterns and codes of a variant counted by frontier states, without a table
+    /// (any <c>c<p>p on the boards of edge 2-5, e.g. 4c9p, 3c12p, 2c18p, 6c10p).
+    Count {
+        variant: String,
+        /// Count only patterns whose every piece owns a cell of the outer ring
+        /// (the expert version's border-contact rule, thesis §4.4.2).
+        #[arg(long)]
+        border_rule: bool,
+        /// The number of live states after each cell, on stderr.
+        #[arg(long)]
+        progress: bool,
     },
 }
 
@@ -427,6 +439,9 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         Command::Analyze { game: Game::Beams(b) } => analyze_beams(&b),
         Command::Sweep { game: Game::Beams(b) } => beams_sweep(&b),
         Command::Beams { what: BeamsCommand::Info { variant, codes } } => beams_info(&variant, &codes),
+        Command::Beams { what: BeamsCommand::Count { variant, border_rule, progress } } => {
+            beams_count(&variant, border_rule, progress)
+        }
         Command::Sweep { game: Game::Free(a) } => size_model_sweep(&FreeSearch::new(a.width)?, &a),
         Command::Sweep { game: Game::Wurzel(a) } => size_model_sweep(&Wurzel, &a),
         Command::Sweep { game: Game::Mastermind(m) } => game_sweep(&m.variant.build()?, &m.strategy),

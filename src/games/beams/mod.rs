@@ -10,6 +10,7 @@ pub mod patterns;
 pub mod polyhex;
 pub mod rule;
 pub mod symmetry;
+pub mod transfer;
 
 use crate::error::{Result, invalid};
 use std::fmt;

@@ -1,0 +1,366 @@
+//! Counting Beams patterns (thesis Table 4.8, "Muster") without materialising
+//! them: a frontier (broken-profile, transfer-matrix) dynamic programme over
+//! the board's cells in (r, q) order, memoised on the frontier state.
+//!
+//! After cell i has been decided (every cell 0 … i is given to a piece), the
+//! *frontier* is the list of decided cells that still have an undecided
+//! neighbour (the hexagon of edge 5 never has more than 9). A state records
+//! - for each frontier cell its *part*: 0 if its piece is complete (p cells,
+//!   connected), else the id of a connected component ("part") of the decided
+//!   cells of an open piece;
+//! - for each part its open piece (the parts of one piece are not connected
+//!   yet: they must be joined by later cells);
+//! - for each open piece its size (1 … p−1) and, under the border-contact
+//!   rule, whether it owns a border cell.
+//!
+//! The number of complete pieces is not stored: it is (i + 1 − Σ open sizes)/p.
+//! Cell i + 1 either starts a piece or joins an open piece (merging the parts
+//! of that piece it touches; touching none makes it a new part of the piece).
+//! A state dies when a part leaves the frontier while its piece is open (it
+//! could never be connected or grown), when a piece reaches p cells in more
+//! than one part, or when the open pieces need more cells than remain.
+//! Parts and pieces are renumbered by first appearance along the frontier, so
+//! a state is canonical: pieces are unlabelled and each tiling is one path of
+//! choices (a cell's piece is named by the earlier cells of that piece), hence
+//! counted once. The count of the empty final state is the pattern count.
+
+use super::Variant;
+use super::geometry::Board;
+use crate::error::{Error, Result};
+use crate::search::fasthash::FastBuild;
+use std::collections::HashMap;
+
+/// The result of [`count_patterns`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransferCount {
+    /// Board edge length.
+    pub n: i32,
+    /// Pieces (colours) and cells per piece.
+    pub colours: usize,
+    pub piece_size: usize,
+    /// Whether every piece had to own a border cell (the expert rule, thesis §4.4.2).
+    pub border_rule: bool,
+    /// Tilings of the board by c connected pieces of p cells (rotations and
+    /// reflections distinct, pieces unlabelled).
+    pub patterns: u128,
+    /// Live states after each cell (the last is the single final state, or none).
+    pub states: Vec<usize>,
+    /// The largest number of states held in one layer.
+    pub peak_states: usize,
+    /// The bytes of the two state tables at the largest step (buckets × entry).
+    pub peak_table_bytes: u64,
+}
+
+impl TransferCount {
+    /// Codes = patterns × c! (None on overflow of u128).
+    pub fn codes(&self) -> Option<u128> {
+        (1..=self.colours as u128).try_fold(self.patterns, |acc, k| acc.checked_mul(k))
+    }
+}
+
+/// The per-cell tables of the sweep.
+struct Plan {
+    /// `frontier[i]`: the frontier after cell i (cell indices, ascending).
+    frontier: Vec<Vec<usize>>,
+    /// Last neighbour (in cell order) of each cell, or the cell itself.
+    last: Vec<usize>,
+    neighbours: Vec<u64>,
+    border: Vec<bool>,
+}
+
+impl Plan {
+    fn new(board: &Board) -> Plan {
+        let n = board.cell_count();
+        let last: Vec<usize> = (0..n).map(|i| (63 - board.neighbours[i].leading_zeros() as usize).max(i)).collect();
+        let frontier = (0..n).map(|i| (0..=i).filter(|&j| last[j] > i).collect()).collect();
+        let edge = board.n - 1;
+        let border = board.cells.iter().map(|&(q, r)| q.abs().max(r.abs()).max((q + r).abs()) == edge).collect();
+        Plan { frontier, last, neighbours: board.neighbours.clone(), border }
+    }
+}
+
+/// Bit widths of the packed state (a u128): per frontier slot a part id, per
+/// part slot its piece, per piece slot its size and border flag.
+#[derive(Clone, Copy)]
+struct Layout {
+    width: usize,
+    part_bits: u32,
+    piece_bits: u32,
+    size_bits: u32,
+    flag_bits: u32,
+}
+
+impl Layout {
+    fn new(width: usize, piece_size: usize, border_rule: bool) -> Option<Layout> {
+        let bits = |max: usize| usize::BITS - max.leading_zeros();
+        let l = Layout {
+            width,
+            part_bits: bits(width),
+            piece_bits: bits(width.saturating_sub(1)).max(1),
+            size_bits: bits(piece_size),
+            flag_bits: border_rule as u32,
+        };
+        let total = width as u32 * (l.part_bits + l.piece_bits + l.size_bits + l.flag_bits);
+        (total <= 128).then_some(l)
+    }
+}
+
+/// A decoded state; ids are small (≤ the frontier width, at most 16).
+#[derive(Clone, Copy, Default)]
+struct State {
+    /// Part id (1-based; 0 = complete piece) of each frontier slot.
+    label: [u8; 16],
+    /// Piece (0-based) of each part id.
+    piece_of: [u8; 17],
+    size: [u8; 16],
+    touches_border: [bool; 16],
+    pieces: usize,
+    parts: usize,
+}
+
+impl State {
+    fn decode(key: u128, len: usize, l: &Layout) -> State {
+        let mut s = State::default();
+        let field = |at: u32, bits: u32| ((key >> at) as u32 & ((1u32 << bits) - 1)) as u8;
+        for i in 0..len {
+            s.label[i] = field(i as u32 * l.part_bits, l.part_bits);
+            s.parts = s.parts.max(s.label[i] as usize);
+        }
+        let part_base = l.width as u32 * l.part_bits;
+        for part in 1..=s.parts {
+            s.piece_of[part] = field(part_base + (part as u32 - 1) * l.piece_bits, l.piece_bits);
+            s.pieces = s.pieces.max(s.piece_of[part] as usize + 1);
+        }
+        let piece_base = part_base + l.width as u32 * l.piece_bits;
+        for piece in 0..s.pieces {
+            let at = piece_base + piece as u32 * (l.size_bits + l.flag_bits);
+            s.size[piece] = field(at, l.size_bits);
+            s.touches_border[piece] = l.flag_bits == 1 && field(at + l.size_bits, 1) == 1;
+        }
+        s
+    }
+}
+
+/// The canonical key of `label[keep[..]]` (parts and pieces renumbered by
+/// first appearance), or None if a part of an open piece left the frontier.
+fn encode(s: &State, ext: &[u8], keep: &[usize], l: &Layout) -> Option<u128> {
+    let (mut kept, mut gone) = (0u32, 0u32);
+    for (slot, &part) in ext.iter().enumerate() {
+        if keep.contains(&slot) { kept |= 1 << part } else { gone |= 1 << part }
+    }
+    if (gone & !kept) >> 1 != 0 {
+        return None;
+    }
+    let (mut part_map, mut piece_map) = ([0u8; 17], [u8::MAX; 16]);
+    let (mut parts, mut pieces) = (0usize, 0usize);
+    let mut key = 0u128;
+    let part_base = l.width as u32 * l.part_bits;
+    let piece_base = part_base + l.width as u32 * l.piece_bits;
+    let piece_stride = l.size_bits + l.flag_bits;
+    for (i, &slot) in keep.iter().enumerate() {
+        let part = ext[slot] as usize;
+        if part != 0 && part_map[part] == 0 {
+            parts += 1;
+            part_map[part] = parts as u8;
+            let piece = s.piece_of[part] as usize;
+            if piece_map[piece] == u8::MAX {
+                piece_map[piece] = pieces as u8;
+                let at = piece_base + pieces as u32 * piece_stride;
+                key |= (s.size[piece] as u128) << at;
+                key |= ((s.touches_border[piece] as u32 & l.flag_bits) as u128) << (at + l.size_bits);
+                pieces += 1;
+            }
+            key |= (piece_map[piece] as u128) << (part_base + (parts as u32 - 1) * l.piece_bits);
+        }
+        key |= (part_map[part] as u128) << (i as u32 * l.part_bits);
+    }
+    Some(key)
+}
+
+/// Counts the patterns of `variant` (with `border_rule`: only those whose
+/// every piece owns a cell of the hexagon's outer ring). Refuses (TooLarge)
+/// when the state tables would exceed the memory budget.
+pub fn count_patterns(variant: Variant, border_rule: bool) -> Result<TransferCount> {
+    count_tilings(variant.n, variant.piece_size, border_rule, |_, _| {})
+}
+
+/// The tilings of the board of edge `n` (2 ≤ n ≤ 5) by connected pieces of
+/// `piece_size` cells (any number of pieces, also more than the 8 colours a
+/// [`Variant`] allows), calling `progress(cell, states)` after each cell.
+pub fn count_tilings(
+    n: i32,
+    piece_size: usize,
+    border_rule: bool,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<TransferCount> {
+    let board = Board::new(n);
+    let cells = board.cell_count();
+    if piece_size == 0 || !cells.is_multiple_of(piece_size) {
+        return Err(crate::error::invalid(format!("{cells} cells cannot be cut into pieces of {piece_size}")));
+    }
+    let what = format!("tilings of the {cells}-cell board by pieces of {piece_size}");
+    let plan = Plan::new(&board);
+    let width = plan.frontier.iter().map(Vec::len).max().unwrap_or(0);
+    let p = piece_size;
+    let layout = Layout::new(width, p, border_rule)
+        .ok_or_else(|| Error::TooLarge(format!("{what}: the frontier state does not fit 128 bits")))?;
+    let budget = crate::memory::budget_bytes();
+    // Bytes of a table: buckets (capacity · 8/7) × (entry + control byte).
+    let bytes = |t: &Table| (t.capacity() as u64 * 8 / 7) * (std::mem::size_of::<([u64; 2], u64)>() as u64 + 1);
+    let mut current = Table::default();
+    current.insert([0, 0], 1);
+    let (mut states, mut peak_states, mut peak_table_bytes) = (Vec::with_capacity(cells), 1, 0u64);
+    for c in 0..cells {
+        let before: &[usize] = if c == 0 { &[] } else { &plan.frontier[c - 1] };
+        let keep: Vec<usize> =
+            before.iter().chain([&c]).enumerate().filter(|(_, j)| plan.last[**j] > c).map(|(i, _)| i).collect();
+        let touching: Vec<usize> = (0..before.len()).filter(|&i| plan.neighbours[c] >> before[i] & 1 == 1).collect();
+        let step = Step {
+            p,
+            here: before.len(),
+            remaining: cells - 1 - c,
+            on_border: plan.border[c],
+            border_rule,
+            keep: &keep,
+            touching: &touching,
+        };
+        let mut next = Table::default();
+        let mut overflow = false;
+        for (&key, &count) in &current {
+            // A full table doubles on the next new key, holding old and new
+            // buckets at once: refuse before that would pass the budget.
+            if next.len() + 8 >= next.capacity() && bytes(&current) + 3 * bytes(&next).max(1 << 20) > budget {
+                return Err(Error::TooLarge(format!(
+                    "counting {what} by frontier states: {} states after cell {c} so far (and {} before it) \
+                     hold {}, and growing would pass the budget of {}; raise it with --max-memory GIB",
+                    next.len(),
+                    current.len(),
+                    crate::memory::human_bytes(bytes(&current) + bytes(&next)),
+                    crate::memory::human_bytes(budget)
+                )));
+            }
+            let s = State::decode(u128::from(key[0]) | u128::from(key[1]) << 64, before.len(), &layout);
+            step.successors(&s, &layout, |k| {
+                let slot = next.entry([k as u64, (k >> 64) as u64]).or_insert(0);
+                match slot.checked_add(count) {
+                    Some(sum) => *slot = sum,
+                    None => overflow = true,
+                }
+            });
+            if overflow {
+                return Err(Error::TooLarge(format!("counting {what}: a state's count passes 2^64 after cell {c}")));
+            }
+        }
+        peak_table_bytes = peak_table_bytes.max(bytes(&current) + bytes(&next));
+        peak_states = peak_states.max(next.len());
+        states.push(next.len());
+        progress(c, next.len());
+        current = next;
+    }
+    let patterns = current.get(&[0, 0]).copied().map_or(0, u128::from);
+    Ok(TransferCount {
+        n,
+        colours: cells / p,
+        piece_size: p,
+        border_rule,
+        patterns,
+        states,
+        peak_states,
+        peak_table_bytes,
+    })
+}
+
+/// States (the packed u128 as two words, to keep entries at 24 bytes) and
+/// their counts: the number of ways to decide the cells so far that end in
+/// the state (u64, checked: a count past 2^64 stops the run with an error).
+type Table = HashMap<[u64; 2], u64, FastBuild>;
+
+/// The data of one cell's step, shared by all states.
+struct Step<'a> {
+    p: usize,
+    /// Cells after this one.
+    remaining: usize,
+    on_border: bool,
+    border_rule: bool,
+    /// Length of the old frontier (the slot of this cell).
+    here: usize,
+    /// Slots of (old frontier, this cell) that stay on the frontier.
+    keep: &'a [usize],
+    /// Slots of the old frontier adjacent to this cell.
+    touching: &'a [usize],
+}
+
+impl Step<'_> {
+    /// Calls `emit` with the key of every live successor of `s`.
+    fn successors(&self, s: &State, l: &Layout, mut emit: impl FnMut(u128)) {
+        let need: usize = (0..s.pieces).map(|x| self.p - s.size[x] as usize).sum();
+        // A new piece.
+        let mut t = *s;
+        let here = self.here;
+        let mut ext = [0u8; 17];
+        ext[..here].copy_from_slice(&s.label[..here]);
+        if self.p == 1 {
+            if (!self.border_rule || self.on_border) && need <= self.remaining {
+                ext[here] = 0;
+                emit_if(encode(&t, &ext[..=here], self.keep, l), &mut emit);
+            }
+        } else if need + self.p - 1 <= self.remaining {
+            t.parts += 1;
+            t.piece_of[t.parts] = s.pieces as u8;
+            t.size[s.pieces] = 1;
+            t.touches_border[s.pieces] = self.on_border;
+            ext[here] = t.parts as u8;
+            emit_if(encode(&t, &ext[..=here], self.keep, l), &mut emit);
+        }
+        // Joining an open piece x.
+        for x in 0..s.pieces {
+            if need - 1 > self.remaining {
+                break;
+            }
+            let mut t = *s;
+            let mut ext = [0u8; 17];
+            ext[..here].copy_from_slice(&s.label[..here]);
+            let mut merged = 0u32;
+            for &i in self.touching {
+                let part = s.label[i];
+                if part != 0 && s.piece_of[part as usize] as usize == x {
+                    merged |= 1 << part;
+                }
+            }
+            let part = if merged == 0 {
+                t.parts += 1;
+                t.piece_of[t.parts] = x as u8;
+                t.parts as u8
+            } else {
+                merged.trailing_zeros() as u8
+            };
+            for label in ext[..here].iter_mut() {
+                if merged >> *label & 1 == 1 {
+                    *label = part;
+                }
+            }
+            ext[here] = part;
+            t.size[x] += 1;
+            t.touches_border[x] |= self.on_border;
+            if t.size[x] as usize == self.p {
+                // Complete: one part only, and (under the rule) on the border.
+                let one_part = ext[..here].iter().all(|&q| q == 0 || q == part || t.piece_of[q as usize] as usize != x);
+                if !one_part || (self.border_rule && !t.touches_border[x]) {
+                    continue;
+                }
+                for label in ext[..=here].iter_mut() {
+                    if *label != 0 && t.piece_of[*label as usize] as usize == x {
+                        *label = 0;
+                    }
+                }
+            }
+            emit_if(encode(&t, &ext[..=here], self.keep, l), &mut emit);
+        }
+    }
+}
+
+fn emit_if(key: Option<u128>, emit: &mut impl FnMut(u128)) {
+    if let Some(k) = key {
+        emit(k);
+    }
+}
