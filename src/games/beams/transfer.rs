@@ -66,6 +66,7 @@ struct Plan {
     last: Vec<usize>,
     neighbours: Vec<u64>,
     border: Vec<bool>,
+    cells: Vec<(i32, i32)>,
 }
 
 impl Plan {
@@ -75,7 +76,7 @@ impl Plan {
         let frontier = (0..n).map(|i| (0..=i).filter(|&j| last[j] > i).collect()).collect();
         let edge = board.n - 1;
         let border = board.cells.iter().map(|&(q, r)| q.abs().max(r.abs()).max((q + r).abs()) == edge).collect();
-        Plan { frontier, last, neighbours: board.neighbours.clone(), border }
+        Plan { frontier, last, neighbours: board.neighbours.clone(), border, cells: board.cells.clone() }
     }
 }
 
@@ -215,7 +216,16 @@ pub fn count_tilings(
         let keep: Vec<usize> =
             before.iter().chain([&c]).enumerate().filter(|(_, j)| plan.last[**j] > c).map(|(i, _)| i).collect();
         let touching: Vec<usize> = (0..before.len()).filter(|&i| plan.neighbours[c] >> before[i] & 1 == 1).collect();
+        let slots: Vec<(i32, i32)> = before.iter().chain([&c]).map(|&j| plan.cells[j]).collect();
+        let mut gap = vec![[0u8; 16]; slots.len()];
+        for (i, &(q, r)) in slots.iter().enumerate() {
+            for (j, &(q2, r2)) in slots.iter().enumerate() {
+                let (dq, dr) = (q - q2, r - r2);
+                gap[i][j] = ((dq.abs() + dr.abs() + (dq + dr).abs()) / 2 - 1).max(0) as u8;
+            }
+        }
         let step = Step {
+            gap: &gap,
             p,
             here: before.len(),
             remaining: cells - 1 - c,
@@ -288,9 +298,44 @@ struct Step<'a> {
     keep: &'a [usize],
     /// Slots of the old frontier adjacent to this cell.
     touching: &'a [usize],
+    /// `gap[i][j]`: cells needed to join the cells of slots i and j of (old
+    /// frontier, this cell), hex distance − 1 (a lower bound: paths must also
+    /// avoid the past and the centre).
+    gap: &'a [[u8; 16]],
 }
 
 impl Step<'_> {
+    /// The canonical key of a successor, or None if it is dead: a part left
+    /// the frontier (see [`encode`]), or a part of an open piece is farther
+    /// from all other parts of its piece than the cells the piece still takes
+    /// can bridge.
+    fn finish(&self, t: &State, ext: &[u8], l: &Layout) -> Option<u128> {
+        // Each part must reach some other part of its piece (not every other
+        // part: a third part may lie between them), at a cost of at least
+        // the gap between their nearest cells.
+        for &i in self.keep {
+            let x = ext[i];
+            if x == 0 {
+                continue;
+            }
+            let piece = t.piece_of[x as usize];
+            let left = self.p - t.size[piece as usize] as usize;
+            let mut nearest = usize::MAX;
+            for &u in self.keep.iter().filter(|&&u| ext[u] == x) {
+                for &v in self.keep {
+                    let y = ext[v];
+                    if y != 0 && y != x && t.piece_of[y as usize] == piece {
+                        nearest = nearest.min(self.gap[u][v] as usize);
+                    }
+                }
+            }
+            if nearest != usize::MAX && nearest > left {
+                return None;
+            }
+        }
+        encode(t, ext, self.keep, l)
+    }
+
     /// Calls `emit` with the key of every live successor of `s`.
     fn successors(&self, s: &State, l: &Layout, mut emit: impl FnMut(u128)) {
         let need: usize = (0..s.pieces).map(|x| self.p - s.size[x] as usize).sum();
@@ -302,7 +347,7 @@ impl Step<'_> {
         if self.p == 1 {
             if (!self.border_rule || self.on_border) && need <= self.remaining {
                 ext[here] = 0;
-                emit_if(encode(&t, &ext[..=here], self.keep, l), &mut emit);
+                emit_if(self.finish(&t, &ext[..=here], l), &mut emit);
             }
         } else if need + self.p - 1 <= self.remaining {
             t.parts += 1;
@@ -310,7 +355,7 @@ impl Step<'_> {
             t.size[s.pieces] = 1;
             t.touches_border[s.pieces] = self.on_border;
             ext[here] = t.parts as u8;
-            emit_if(encode(&t, &ext[..=here], self.keep, l), &mut emit);
+            emit_if(self.finish(&t, &ext[..=here], l), &mut emit);
         }
         // Joining an open piece x.
         for x in 0..s.pieces {
@@ -354,7 +399,7 @@ impl Step<'_> {
                     }
                 }
             }
-            emit_if(encode(&t, &ext[..=here], self.keep, l), &mut emit);
+            emit_if(self.finish(&t, &ext[..=here], l), &mut emit);
         }
     }
 }
