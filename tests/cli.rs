@@ -274,11 +274,19 @@ fn after_flags_work_or_are_refused() {
 
 /// Variants that are legal but whose enumeration would not fit the memory
 /// budget are refused at once with the estimate (they used to loop or grow
-/// until the machine died); `--max-memory` sets the budget.
+/// until the machine died); `--max-memory` sets the budget. `beams info`
+/// counts their patterns by frontier states instead (issue 27 item 4).
 #[test]
 fn oversized_variants_are_refused_with_an_estimate() {
-    assert_rejected(&["beams", "info", "1c36p"], "more than 16 EiB");
-    assert_rejected(&["beams", "info", "2c18p"], "GiB (the budget is");
+    for (variant, pieces, patterns) in
+        [("1c36p", "more than 16 EiB", "table): 1\n"), ("2c18p", "GiB (the budget is", "table): 440209\n")]
+    {
+        let out = bin(&["beams", "info", variant]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && text.contains(pieces) && text.contains(patterns), "{variant}: {text}");
+    }
+    assert_rejected(&["beams", "count", "2c18p", "--max-memory", "0.00001"], "--max-memory");
+    assert_rejected(&["beams", "count", "7c7p"], "not the size of a board");
     let dir = scratch("budget");
     let codes = dir.to_str().unwrap();
     assert_rejected(&["beams", "info", "6c6p", "--codes", codes, "--max-memory", "0.0001"], "--max-memory");
