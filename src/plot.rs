@@ -129,17 +129,7 @@ pub fn render_svg(chart: &Chart) -> Result<String> {
             fmt_tick(t)
         );
     }
-    for t in ticks(y0, y1) {
-        let y = py(t);
-        let _ = writeln!(
-            svg,
-            r##"<line x1="{}" y1="{y:.2}" x2="{bx0}" y2="{y:.2}" stroke="#333"/><line x1="{bx0}" y1="{y:.2}" x2="{bx1}" y2="{y:.2}" stroke="#eee"/><text x="{}" y="{:.2}" text-anchor="end">{}</text>"##,
-            bx0 - 5.0,
-            bx0 - 8.0,
-            y + 4.0,
-            fmt_tick(t)
-        );
-    }
+    crate::plot::y_ticks(&mut svg, (y0, y1), py, (bx0, bx1));
     let _ = writeln!(
         svg,
         r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
@@ -207,7 +197,24 @@ pub fn render_svg(chart: &Chart) -> Result<String> {
     Ok(svg)
 }
 
-fn fmt_tick(t: f64) -> String {
+/// The y-axis ticks of a chart: a tick mark, a light grid line across the
+/// plot box (x from `bx0` to `bx1`) and the label, at round values in [y0, y1].
+pub(crate) fn y_ticks(svg: &mut String, (y0, y1): (f64, f64), py: impl Fn(f64) -> f64, (bx0, bx1): (f64, f64)) {
+    for t in ticks(y0, y1) {
+        let y = py(t);
+        let _ = writeln!(
+            svg,
+            r##"<line x1="{}" y1="{y:.2}" x2="{bx0}" y2="{y:.2}" stroke="#333"/><line x1="{bx0}" y1="{y:.2}" x2="{bx1}" y2="{y:.2}" stroke="#eee"/><text x="{}" y="{:.2}" text-anchor="end">{}</text>"##,
+            bx0 - 5.0,
+            bx0 - 8.0,
+            y + 4.0,
+            fmt_tick(t)
+        );
+    }
+}
+
+/// A tick label: at most four decimals, trailing zeros dropped.
+pub(crate) fn fmt_tick(t: f64) -> String {
     let s = format!("{t:.4}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }

@@ -43,12 +43,7 @@ const BOTTOM: f64 = 60.0;
 const COLOURS: [&str; 10] =
     ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
-use crate::plot::{escape, ticks};
-
-fn fmt_tick(t: f64) -> String {
-    let s = format!("{t:.4}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
+use crate::plot::escape;
 
 /// 1, 10, 100, 1000, 10⁴, 10⁵, …
 fn power_label(e: i32) -> String {
@@ -121,17 +116,7 @@ pub fn render(chart: &LogChart) -> Result<String> {
             }
         }
     }
-    for t in ticks(y0, y1) {
-        let y = py(t);
-        let _ = writeln!(
-            svg,
-            r##"<line x1="{}" y1="{y:.2}" x2="{bx0}" y2="{y:.2}" stroke="#333"/><line x1="{bx0}" y1="{y:.2}" x2="{bx1}" y2="{y:.2}" stroke="#eee"/><text x="{}" y="{:.2}" text-anchor="end">{}</text>"##,
-            bx0 - 5.0,
-            bx0 - 8.0,
-            y + 4.0,
-            fmt_tick(t)
-        );
-    }
+    crate::plot::y_ticks(&mut svg, (y0, y1), py, (bx0, bx1));
     let _ = writeln!(svg, r#"<text x="{mid}" y="{}" text-anchor="middle">{}</text>"#, H - 18.0, escape(&chart.x_label));
     let yc = (by0 + by1) / 2.0;
     let _ = writeln!(
