@@ -289,6 +289,19 @@ impl PairFunction {
     /// the search runs from `from` towards `to`), where F(from) ≠ 0 unless
     /// `from.zero` says otherwise.
     pub fn first_root(&self, from: SearchEnd, to: SearchEnd) -> Option<RootFound> {
+        self.first_root_refined(from, to, true)
+    }
+
+    /// Whether ψ may have a root strictly between `from` and `to`: `false`
+    /// is a proof that it has none; `true` means a root was isolated (not
+    /// refined) or could not be excluded.
+    pub fn may_have_root_between(&self, from: SearchEnd, to: SearchEnd) -> bool {
+        self.first_root_refined(from, to, false).is_some()
+    }
+
+    /// [`Self::first_root`]; without `refine` an isolated root comes back as
+    /// its isolating interval (marked uncertified) instead of being bisected.
+    fn first_root_refined(&self, from: SearchEnd, to: SearchEnd, refine: bool) -> Option<RootFound> {
         if !self.may_cross() {
             return None;
         }
@@ -310,9 +323,9 @@ impl PairFunction {
             let at_one = if order == 2 { Some(RootFound::AtOne) } else { None };
             let (first, second) = if rightward { ((lo, one), (one, hi)) } else { ((one, hi), (lo, one)) };
             return self
-                .search(first.0, first.1, rightward)
+                .search(first.0, first.1, rightward, refine)
                 .or(at_one)
-                .or_else(|| self.search(second.0, second.1, rightward));
+                .or_else(|| self.search(second.0, second.1, rightward, refine));
         }
         for end in [&mut lo, &mut hi] {
             if end.zero.is_none() && end.x == 1.0 {
@@ -320,12 +333,12 @@ impl PairFunction {
                 end.zero = Some(KnownZero { at: Interval::exact(1.0), order });
             }
         }
-        self.search(lo, hi, rightward)
+        self.search(lo, hi, rightward, refine)
     }
 
     /// Roots of F in (lo, hi) with known zeros at the ends cut out; the first
     /// in the search direction.
-    fn search(&self, lo: SearchEnd, hi: SearchEnd, rightward: bool) -> Option<RootFound> {
+    fn search(&self, lo: SearchEnd, hi: SearchEnd, rightward: bool, refine: bool) -> Option<RootFound> {
         let (mut a, mut b) = (lo.x, hi.x);
         if let Some(z) = lo.zero {
             match self.exclusion(z, b, true) {
@@ -344,7 +357,7 @@ impl PairFunction {
         if a >= b {
             return None;
         }
-        self.isolate(a, b, rightward, 0)
+        self.isolate(a, b, rightward, 0, refine)
     }
 
     /// The far end of a neighbourhood of the known zero `z` (towards `limit`)
@@ -370,7 +383,7 @@ impl PairFunction {
     /// (F' excludes 0, or F'' does and F' keeps its sign at both ends) has
     /// one root exactly when its end signs differ; otherwise split (wide
     /// intervals geometrically, so that a search up to α = 10³ stays short).
-    fn isolate(&self, a: f64, b: f64, rightward: bool, depth: u32) -> Option<RootFound> {
+    fn isolate(&self, a: f64, b: f64, rightward: bool, depth: u32, refine: bool) -> Option<RootFound> {
         let whole = Interval::new(a, b);
         let tiny = b - a <= target_width(b) || depth > 200;
         let monotone = !self.eval(whole, 1).contains_zero()
@@ -382,7 +395,8 @@ impl PairFunction {
             let (sa, sb) = (self.sign_at_point(a), self.sign_at_point(b));
             match (sa, sb) {
                 (Some(x), Some(y)) if x == y => return None,
-                (Some(x), Some(_)) => return Some(self.refine(a, b, x)),
+                (Some(x), Some(_)) if refine => return Some(self.refine(a, b, x)),
+                (Some(_), Some(_)) => return Some(RootFound::Uncertified(a, b)),
                 _ if tiny => return Some(RootFound::Uncertified(a, b)),
                 _ => {}
             }
@@ -398,8 +412,8 @@ impl PairFunction {
         // root such as α = 3 never becomes an end of a piece.
         let m = if b > 4.0 * a.max(1.0) { 2.0 * a.max(1.0) * 1.013_7 } else { a + (b - a) * 0.414_213_56 };
         let (first, second) = if rightward { ((a, m), (m, b)) } else { ((m, b), (a, m)) };
-        self.isolate(first.0, first.1, rightward, depth + 1)
-            .or_else(|| self.isolate(second.0, second.1, rightward, depth + 1))
+        self.isolate(first.0, first.1, rightward, depth + 1, refine)
+            .or_else(|| self.isolate(second.0, second.1, rightward, depth + 1, refine))
     }
 
     /// Bisection of a sign change of monotone F on [a, b] (F(a) has sign `sa`).

@@ -9,6 +9,7 @@
 //! such a crossing are P and the Q that cross there. Repeat on what is left.
 
 use super::crossing::{KnownZero, PairFunction, RootFound, SearchEnd};
+use super::interval::Interval;
 use super::point::{Point, Root, UNCERTIFIED, Witness, dyadic_between, exact_root_in};
 use super::steps::{Domain, Span};
 use crate::alpha::Alpha;
@@ -45,7 +46,7 @@ pub fn envelope(parts: &[Vec<u64>], domain: &Domain, witness: WitnessFn) -> Vec<
     if domain.lo_closed {
         out.push(EnvelopePiece { best: best_at_point(parts, &domain.lo), span: Span::At(domain.lo.clone()) });
     }
-    open_part(parts, &domain.lo, &domain.hi, witness, &mut out);
+    Cutter::new(parts, witness).open_part(&domain.lo, &domain.hi, &mut out);
     if domain.hi_closed {
         out.push(EnvelopePiece { best: best_at_point(parts, &domain.hi), span: Span::At(domain.hi.clone()) });
     }
@@ -58,17 +59,44 @@ pub fn best_at_point(parts: &[Vec<u64>], at: &Point) -> Vec<usize> {
         Some(alpha) => best_at_exact(parts, alpha),
         None => {
             let Point::Root { root, .. } = at else { unreachable!("a point is exact or a root") };
-            let mut best = 0;
-            for i in 1..parts.len() {
+            let candidates = contenders(parts, root.at);
+            let mut best = candidates[0];
+            for &i in &candidates[1..] {
                 if compare_at_root(&parts[i], &parts[best], root) == Ordering::Greater {
                     best = i;
                 }
             }
-            (0..parts.len())
+            candidates
+                .into_iter()
                 .filter(|&i| i == best || compare_at_root(&parts[i], &parts[best], root) == Ordering::Equal)
                 .collect()
         }
     }
+}
+
+/// The partitions that may be maximal somewhere on `at` (an enclosure inside
+/// (0, ∞)), ascending: every other one is certified below one of them by
+/// interval enclosures of S(α) = Σ_c (c/n)^α over `at` (H_α = log₂ S/(1 − α),
+/// so a larger S is better below α = 1, a smaller one above). The exact
+/// comparisons at a crossing then run on these few only. An enclosure that
+/// holds 0, 1 or ∞ keeps every partition.
+fn contenders(parts: &[Vec<u64>], at: Interval) -> Vec<usize> {
+    if at.lo <= 0.0 || (at.lo <= 1.0 && 1.0 <= at.hi) || !at.hi.is_finite() {
+        return (0..parts.len()).collect();
+    }
+    let above_one = at.lo > 1.0;
+    let scores: Vec<Interval> = parts
+        .iter()
+        .map(|part| {
+            let n: u64 = part.iter().sum();
+            let s = part.iter().filter(|&&c| c > 0).fold(Interval::exact(0.0), |s, &c| {
+                s + if c == n { Interval::exact(1.0) } else { (at * Interval::ln_ratio(c, n)).exp() }
+            });
+            if above_one { Interval::new(-s.hi, -s.lo) } else { s }
+        })
+        .collect();
+    let floor = scores.iter().map(|s| s.lo).fold(f64::NEG_INFINITY, f64::max);
+    (0..parts.len()).filter(|&i| scores[i].hi >= floor).collect()
 }
 
 /// The exactly maximal partitions at a rational α, 0 or ∞ (ascending indices).
@@ -128,66 +156,132 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
     }
 }
 
-/// Cuts the open interval (lo, hi) into pieces, appending them in order.
-fn open_part(parts: &[Vec<u64>], lo: &Point, hi: &Point, witness: WitnessFn, out: &mut Vec<EnvelopePiece>) {
-    let Some(a0) = dyadic_between(lo, hi) else {
-        // The ends are closer than u64 fractions resolve: one piece, decided at its middle.
-        UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
-        let mid = Alpha::from_f64_grid(0.5 * (lo.approx() + hi.approx().min(1e9))).unwrap_or(Alpha::integer(1));
-        out.push(EnvelopePiece { span: Span::Open(lo.clone(), hi.clone()), best: best_at_exact(parts, mid) });
-        return;
-    };
-    let best0 = best_at_exact(parts, a0);
-    let at0 = Point::exact(a0);
-    if best0.len() > 1 {
-        let at0 = at0.with_witness(witness(best0[0], best0[1]));
-        open_part(parts, lo, &at0, witness, out);
-        out.push(EnvelopePiece { span: Span::At(at0.clone()), best: best0 });
-        open_part(parts, &at0, hi, witness, out);
-        return;
+/// The partitions of one node being cut into envelope pieces, with each
+/// partition's class sizes sorted descending (for the majorization test).
+struct Cutter<'a> {
+    parts: &'a [Vec<u64>],
+    descending: Vec<Vec<u64>>,
+    witness: WitnessFn<'a>,
+}
+
+impl<'a> Cutter<'a> {
+    fn new(parts: &'a [Vec<u64>], witness: WitnessFn<'a>) -> Cutter<'a> {
+        let descending = parts
+            .iter()
+            .map(|p| {
+                let mut d = p.clone();
+                d.sort_unstable_by(|a, b| b.cmp(a));
+                d
+            })
+            .collect();
+        Cutter { parts, descending, witness }
     }
-    let p = best0[0];
-    let x0 = at0.enclosure().mid();
-    let mut right: Option<(Point, Vec<usize>)> = None;
-    let mut left: Option<(Point, Vec<usize>)> = None;
-    for q in 0..parts.len() {
-        if q == p {
-            continue;
+
+    /// Cuts the open interval (lo, hi) into pieces, appending them in order.
+    fn open_part(&self, lo: &Point, hi: &Point, out: &mut Vec<EnvelopePiece>) {
+        let (parts, witness) = (self.parts, self.witness);
+        let Some(a0) = dyadic_between(lo, hi) else {
+            // The ends are closer than u64 fractions resolve: one piece, decided at its middle.
+            UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+            let mid = Alpha::from_f64_grid(0.5 * (lo.approx() + hi.approx().min(1e9))).unwrap_or(Alpha::integer(1));
+            out.push(EnvelopePiece { span: Span::Open(lo.clone(), hi.clone()), best: best_at_exact(parts, mid) });
+            return;
+        };
+        let best0 = best_at_exact(parts, a0);
+        let at0 = Point::exact(a0);
+        if best0.len() > 1 {
+            let at0 = at0.with_witness(witness(best0[0], best0[1]));
+            self.open_part(lo, &at0, out);
+            out.push(EnvelopePiece { span: Span::At(at0.clone()), best: best0 });
+            self.open_part(&at0, hi, out);
+            return;
         }
-        let Some(pair) = PairFunction::new(&parts[p], &parts[q]) else { continue };
-        if !pair.may_cross() {
-            continue;
+        let p = best0[0];
+        let x0 = at0.enclosure().mid();
+        let mut right: Option<(Point, Vec<usize>)> = None;
+        let mut left: Option<(Point, Vec<usize>)> = None;
+        for q in 0..parts.len() {
+            // p ≺ q: H_α(p) > H_α(q) on all of (0, ∞), no crossing (p is the best at α₀,
+            // so q ≺ p cannot happen).
+            if q == p || majorized_by(&self.descending[p], &self.descending[q]) {
+                continue;
+            }
+            let Some(pair) = PairFunction::new(&parts[p], &parts[q]) else { continue };
+            if !pair.may_cross() {
+                continue;
+            }
+            let pair = Arc::new(pair);
+            let end = search_end(hi, &pair, true);
+            if !beyond_kept(&right, &pair, x0, end.x, true)
+                && let Some(found) = pair.first_root(SearchEnd::plain(x0), end)
+            {
+                let point = make_point(found, &pair).with_witness(witness(p, q));
+                keep_nearest(&mut right, point, q, Ordering::Less);
+            }
+            let end = search_end(lo, &pair, false);
+            if !beyond_kept(&left, &pair, x0, end.x, false)
+                && let Some(found) = pair.first_root(SearchEnd::plain(x0), end)
+            {
+                let point = make_point(found, &pair).with_witness(witness(q, p));
+                keep_nearest(&mut left, point, q, Ordering::Greater);
+            }
         }
-        let pair = Arc::new(pair);
-        if let Some(found) = pair.first_root(SearchEnd::plain(x0), search_end(hi, &pair, true)) {
-            let point = make_point(found, &pair).with_witness(witness(p, q));
-            keep_nearest(&mut right, point, q, Ordering::Less);
-        }
-        if let Some(found) = pair.first_root(SearchEnd::plain(x0), search_end(lo, &pair, false)) {
-            let point = make_point(found, &pair).with_witness(witness(q, p));
-            keep_nearest(&mut left, point, q, Ordering::Greater);
+        let start = match left {
+            Some((l, mut ties)) => {
+                self.open_part(lo, &l, out);
+                ties.push(p);
+                ties.sort_unstable();
+                out.push(EnvelopePiece { span: Span::At(l.clone()), best: ties });
+                l
+            }
+            None => lo.clone(),
+        };
+        match right {
+            Some((r, mut ties)) => {
+                out.push(EnvelopePiece { span: Span::Open(start, r.clone()), best: vec![p] });
+                ties.push(p);
+                ties.sort_unstable();
+                out.push(EnvelopePiece { span: Span::At(r.clone()), best: ties });
+                self.open_part(&r, hi, out);
+            }
+            None => out.push(EnvelopePiece { span: Span::Open(start, hi.clone()), best: vec![p] }),
         }
     }
-    let start = match left {
-        Some((l, mut ties)) => {
-            open_part(parts, lo, &l, witness, out);
-            ties.push(p);
-            ties.sort_unstable();
-            out.push(EnvelopePiece { span: Span::At(l.clone()), best: ties });
-            l
+}
+
+/// Whether `a` is majorized by `b` (class sizes sorted descending, the same
+/// total): every prefix sum of `a` is at most that of `b`. Rényi entropy is
+/// strictly Schur-concave for 0 < α < ∞ (Σ c^α is strictly Schur-convex for
+/// α > 1 and strictly Schur-concave for α < 1, Shannon entropy strictly
+/// Schur-concave), so distinct partitions with a ≺ b have H_α(a) > H_α(b) on
+/// all of (0, ∞): they never cross there.
+fn majorized_by(a: &[u64], b: &[u64]) -> bool {
+    let (mut sum_a, mut sum_b) = (0u64, 0u64);
+    for i in 0..a.len().max(b.len()) {
+        sum_a += a.get(i).copied().unwrap_or(0);
+        sum_b += b.get(i).copied().unwrap_or(0);
+        if sum_a > sum_b {
+            return false;
         }
-        None => lo.clone(),
-    };
-    match right {
-        Some((r, mut ties)) => {
-            out.push(EnvelopePiece { span: Span::Open(start, r.clone()), best: vec![p] });
-            ties.push(p);
-            ties.sort_unstable();
-            out.push(EnvelopePiece { span: Span::At(r.clone()), best: ties });
-            open_part(parts, &r, hi, witness, out);
-        }
-        None => out.push(EnvelopePiece { span: Span::Open(start, hi.clone()), best: vec![p] }),
     }
+    debug_assert_eq!(sum_a, sum_b, "partitions of one set");
+    true
+}
+
+/// Whether the pair's first root from `x0` towards `end` is proven to lie
+/// beyond the nearest crossing kept so far (so the full search, whose
+/// enclosure would be used, can be skipped): a root search on the shorter
+/// range up to just past the kept point finds nothing. Rigorous: a search
+/// returns every root it cannot exclude, and a crossing at the kept point
+/// itself lies strictly inside the shorter range.
+fn beyond_kept(kept: &Option<(Point, Vec<usize>)>, pair: &PairFunction, x0: f64, end: f64, upward: bool) -> bool {
+    let Some((point, _)) = kept else { return false };
+    let at = point.enclosure();
+    let near = if upward { at.hi } else { at.lo };
+    let margin = 1e-9 * near.abs().max(1.0);
+    let stop = if upward { near + margin } else { near - margin };
+    let shorter = if upward { stop < end } else { stop > end };
+    shorter && !pair.may_have_root_between(SearchEnd::plain(x0), SearchEnd::plain(stop))
 }
 
 /// Keeps in `slot` the crossing nearest to α₀ (`nearer`: the order a nearer
@@ -264,5 +358,26 @@ mod tests {
         let before =
             pieces.iter().position(|p| matches!(&p.span, Span::At(x) if x.alpha() == Some(Alpha::integer(2)))).unwrap();
         assert_ne!(pieces[before - 1].best, pieces[before + 1].best);
+    }
+
+    #[test]
+    fn majorization_orders_spread() {
+        // {2,2,2} ≺ {3,2,1} ≺ {4,1,1}; {4,1,1} and {3,3} are incomparable.
+        assert!(majorized_by(&[2, 2, 2], &[3, 2, 1]));
+        assert!(majorized_by(&[3, 2, 1], &[4, 1, 1]));
+        assert!(!majorized_by(&[3, 2, 1], &[2, 2, 2]));
+        assert!(!majorized_by(&[4, 1, 1], &[3, 3]));
+        assert!(!majorized_by(&[3, 3], &[4, 1, 1]));
+    }
+
+    #[test]
+    fn contenders_keep_the_partitions_tied_near_a_crossing() {
+        // {6,5,1} and {7,3,2} cross at α = 2; {12} (one class) and {9,2,1} are far below there.
+        let parts = vec![vec![6, 5, 1], vec![12], vec![7, 3, 2], vec![9, 2, 1]];
+        assert_eq!(contenders(&parts, Interval::new(1.999_999, 2.000_001)), vec![0, 2]);
+        // Far from the crossing only the better one of the two is left.
+        assert_eq!(contenders(&parts, Interval::new(2.999_999, 3.000_001)), vec![0]);
+        // An enclosure holding 1 decides nothing.
+        assert_eq!(contenders(&parts, Interval::new(0.9, 1.1)), vec![0, 1, 2, 3]);
     }
 }
