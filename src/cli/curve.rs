@@ -1,5 +1,6 @@
 //! `renyi-search curve …`: the exact expected search length as a function of α.
 
+use super::progress::CallbackBar;
 use clap::{Args, Subcommand, ValueEnum};
 use renyi_search::alpha::Alpha;
 use renyi_search::curve::report::{CurveReport, Row, describe};
@@ -156,15 +157,12 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
     tie: TieRule,
     domain: &Domain,
     out: &CurveArgs,
-    bar: &indicatif::ProgressBar,
+    callback_bar: &CallbackBar,
 ) -> Result<Option<Curve>> {
+    let bar = &callback_bar.bar;
     let Some((levels, shard, checkpoint)) = unit_options(out)? else {
-        let progress_fn = |k: usize, n: usize| {
-            bar.set_length(n as u64);
-            bar.set_position(k as u64);
-        };
-        let progress: Option<&(dyn Fn(usize, usize) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
-        return Ok(Some(curve(problem, tie, domain, progress)));
+        let progress_fn = |k: usize, n: usize| callback_bar.update(k as u64, n as u64);
+        return Ok(Some(curve(problem, tie, domain, Some(&progress_fn))));
     };
     if out.list_units {
         let units = list_units(problem, tie, domain, levels)?;
@@ -179,11 +177,8 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
         indicatif::ProgressStyle::with_template("{spinner} units {pos}/{len} [{elapsed_precise}, ETA {eta}]")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let progress_fn = |k: u64, n: u64| {
-        bar.set_length(n);
-        bar.set_position(k);
-    };
-    let progress: Option<&(dyn Fn(u64, u64) + Sync)> = if out.progress { Some(&progress_fn) } else { None };
+    let progress_fn = |k: u64, n: u64| callback_bar.update(k, n);
+    let progress: Option<&(dyn Fn(u64, u64) + Sync)> = Some(&progress_fn);
     let run = CurveUnitRun { levels, shard, checkpoint: &checkpoint, with: &out.with };
     match run_curve_units(problem, tie, domain, &run, progress)? {
         CurveUnits::Complete { curve, units, evaluated } => {
@@ -209,10 +204,15 @@ pub fn run(game: CurveGame) -> Result<()> {
     let started = SystemTime::now();
     // A bar over the runs of root pieces with the same first queries, or
     // over the units of a unit run (with ETA); drawn only on a terminal.
-    let bar = indicatif::ProgressBar::new(0);
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    let flag = match &game {
+        CurveGame::Mastermind { out, .. }
+        | CurveGame::BullsAndCows { out, .. }
+        | CurveGame::Beams { out, .. }
+        | CurveGame::Free { out, .. }
+        | CurveGame::Wurzel { out, .. } => out.progress,
+    };
+    let callback_bar = CallbackBar::new(flag);
+    let bar = &callback_bar.bar;
     bar.set_style(
         indicatif::ProgressStyle::with_template("{spinner} root pieces {pos}/{len} [{elapsed_precise}, ETA {eta}]")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
@@ -223,14 +223,14 @@ pub fn run(game: CurveGame) -> Result<()> {
             let domain = out.domain()?;
             let mm = variant.build()?;
             let tie = ties.rule();
-            let Some(c) = whole_or_units(&mm, tie, &domain, out, &bar)? else { return Ok(()) };
+            let Some(c) = whole_or_units(&mm, tie, &domain, out, &callback_bar)? else { return Ok(()) };
             (CurveReport::of_curve(&c, provenance(c.seconds)), out)
         }
         CurveGame::BullsAndCows { variant, ties, out } => {
             let domain = out.domain()?;
             let game = variant.build()?;
             let tie = ties.rule();
-            let Some(c) = whole_or_units(&game, tie, &domain, out, &bar)? else { return Ok(()) };
+            let Some(c) = whole_or_units(&game, tie, &domain, out, &callback_bar)? else { return Ok(()) };
             (CurveReport::of_curve(&c, provenance(c.seconds)), out)
         }
         CurveGame::Beams { variant, tie, codes, out } => {
@@ -244,16 +244,16 @@ pub fn run(game: CurveGame) -> Result<()> {
             }
             let (patterns, _) = load_or_build(v, Some(codes))?;
             let g = column.game(patterns)?;
-            let Some(c) = whole_or_units(&g, column.tie_rule(), &domain, out, &bar)? else { return Ok(()) };
+            let Some(c) = whole_or_units(&g, column.tie_rule(), &domain, out, &callback_bar)? else { return Ok(()) };
             (CurveReport::of_curve(&c, provenance(c.seconds)), out)
         }
         CurveGame::Free { width, size, tie, out } => {
             no_units(out)?;
-            (model_report(&FreeSearch::new(*width)?, *size, *tie, out, started)?, out)
+            (model_report(&FreeSearch::new(*width)?, *size, *tie, out, started, &callback_bar)?, out)
         }
         CurveGame::Wurzel { size, tie, out } => {
             no_units(out)?;
-            (model_report(&Wurzel, *size, *tie, out, started)?, out)
+            (model_report(&Wurzel, *size, *tie, out, started, &callback_bar)?, out)
         }
     };
     bar.finish_and_clear();
@@ -277,6 +277,7 @@ fn model_report<M: SizeModel>(
     tie: Tie,
     out: &CurveArgs,
     started: SystemTime,
+    callback_bar: &CallbackBar,
 ) -> Result<CurveReport> {
     let domain = out.domain()?;
     if !(2..=MODEL_SIZE_MAX).contains(&size) {
@@ -284,7 +285,12 @@ fn model_report<M: SizeModel>(
     }
     let kind = if matches!(tie, Tie::Lex) { TieBreak::Lex } else { TieBreak::Mix };
     let clock = std::time::Instant::now();
-    let c = model_curve(model, kind, size, &domain, None)?;
+    callback_bar.bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} set sizes {pos}/{len} [{elapsed_precise}, ETA {eta}]")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let progress_fn = |k: u64, n: u64| callback_bar.update(k, n);
+    let c = model_curve(model, kind, size, &domain, Some(&progress_fn))?;
     Ok(c.report(Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())))
 }
 
