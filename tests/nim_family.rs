@@ -4,7 +4,8 @@ use renyi_search::graph::WinLossDraw;
 use renyi_search::graph::explicit::ExplicitGraph;
 use renyi_search::graph::grundy::{HeapRule, heap_values, sum_moves};
 use renyi_search::graph::loopy::Loopy;
-use renyi_search::nim::boards::{Poset, chomp, chomp_rectangle, cram};
+use renyi_search::nim::boards::{Poset, chomp, chomp_rectangle};
+use renyi_search::nim::cram::cram;
 use renyi_search::nim::heaps::{bouton_moves, nim_moves, subtraction_table};
 use renyi_search::nim::loopy_games::{PokerNim, northcott_graph, poker_nim_graph, solve_loopy};
 use renyi_search::nim::tictactoe;
@@ -165,8 +166,10 @@ fn grundys_game() {
 fn cram_values() {
     let strip = "0 0 1 1 2 0 3 1 1 0 3 3 2 2 4 0 5 2 2 3 3 0 1 1 3 0 2 1 1 0 4 5 2 7 4 0 1 1 2 0 3 1 1 0 3 3 2 2 4 4 5 5 2 3 3 0 1 1 3 0 2 1 1 0 4 5 3 7 4 8 1";
     assert_eq!(heap_values(&HeapRule::octal("0.07").unwrap(), 70), digits(strip));
-    for n in 1..=12 {
+    // Solved by regions, the strip is the octal game itself: every n up to 40.
+    for n in 1..=40 {
         assert_eq!(cram(1, n).unwrap().grundy, digits(strip)[n], "1×{n}");
+        assert_eq!(cram(n, 1).unwrap().grundy, digits(strip)[n], "{n}×1");
     }
     for n in 1..=6 {
         assert_eq!(cram(2, n).unwrap().grundy, (n % 2) as u32, "2×{n}");
@@ -190,6 +193,51 @@ fn cram_values() {
     let mut moves = cram(4, 5).unwrap().winning_moves;
     moves.sort();
     assert_eq!(moves, (0..5).map(|c| (5 + c, 10 + c)).collect::<Vec<_>>());
+}
+
+/// Cram by regions (Sprague-Grundy sums) equals a plain mex over whole
+/// positions on every board up to 16 squares, winning moves included.
+#[test]
+fn cram_regions_equal_whole_positions() {
+    fn plain(rows: usize, cols: usize, free: u64, memo: &mut std::collections::HashMap<u64, u32>) -> u32 {
+        if let Some(&g) = memo.get(&free) {
+            return g;
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (_, _, after) in plain_moves(rows, cols, free) {
+            seen.insert(plain(rows, cols, after, memo));
+        }
+        let g = (0..).find(|g| !seen.contains(g)).unwrap();
+        memo.insert(free, g);
+        g
+    }
+    fn plain_moves(rows: usize, cols: usize, free: u64) -> Vec<(usize, usize, u64)> {
+        let mut out = Vec::new();
+        for a in 0..rows * cols {
+            let (r, c) = (a / cols, a % cols);
+            for b in [(c + 1 < cols).then_some(a + 1), (r + 1 < rows).then_some(a + cols)].into_iter().flatten() {
+                if free >> a & 1 == 1 && free >> b & 1 == 1 {
+                    out.push((a, b, free & !(1 << a) & !(1 << b)));
+                }
+            }
+        }
+        out
+    }
+    for rows in 1..=4 {
+        for cols in 1..=16 / rows {
+            let full = (1u64 << (rows * cols)) - 1;
+            let mut memo = std::collections::HashMap::new();
+            let g = plain(rows, cols, full, &mut memo);
+            let mut winning: Vec<(usize, usize)> = plain_moves(rows, cols, full)
+                .into_iter()
+                .filter(|&(_, _, after)| plain(rows, cols, after, &mut memo) == 0)
+                .map(|(a, b, _)| (a, b))
+                .collect();
+            winning.sort_unstable();
+            let solved = cram(rows, cols).unwrap();
+            assert_eq!((solved.grundy, solved.winning_moves), (g, winning), "{rows}×{cols}");
+        }
+    }
 }
 
 /// T15–T18: Chomp on rectangles, squares and chains.

@@ -6,7 +6,8 @@ use renyi_search::chess::{Endgame, Metric, Tablebase};
 use renyi_search::error::{Result, invalid};
 use renyi_search::graph::explicit::{ExplicitGraph, Node};
 use renyi_search::graph::grundy::{HeapRule, heap_values, heap_values_with_progress, sum_moves};
-use renyi_search::nim::boards::{chomp_rectangle, cram};
+use renyi_search::nim::boards::chomp_rectangle;
+use renyi_search::nim::cram::cram_with_progress;
 use renyi_search::nim::heaps::subtraction_table;
 use renyi_search::nim::loopy_games::{PokerNim, solve_loopy};
 use renyi_search::reproduce::chess::max_triple;
@@ -130,9 +131,9 @@ pub fn run(game: SolveGame) -> Result<()> {
         }
         SolveGame::Cram { board } => {
             let (r, c) = board_size(&board)?;
-            let s = cram(r, c)?;
+            let s = cram_with_progress(r, c, &super::progress::progress_if(false))?;
             println!(
-                "Cram {r}×{c}: γ = {}, {} positions, winning first moves (squares, row-major): {:?}",
+                "Cram {r}×{c}: γ = {}, {} regions solved (up to translation), winning first moves (squares, row-major): {:?}",
                 s.grundy, s.positions, s.winning_moves
             );
             Ok(())

@@ -1,7 +1,7 @@
-//! Board games of seed003 as explicit graphs: Cram ("Fliesentetris", C205:
-//! place a domino on two free adjacent squares) and Chomp (C217, C225: eat an
-//! element with everything above it; the poison element 0 is never eaten,
-//! which is normal play on P ∖ {0}).
+//! Chomp (seed003 C217, C225: eat an element with everything above it; the
+//! poison element 0 is never eaten, which is normal play on P ∖ {0}) as an
+//! explicit graph, and the result type of the solved board games (Cram is
+//! solved by regions in [`super::cram`]).
 
 use crate::error::{Result, invalid};
 use crate::graph::explicit::{ExplicitGraph, Node};
@@ -43,34 +43,6 @@ fn solve_impartial<S: Clone + Eq + std::hash::Hash, M: Clone>(
     let value = |s: &S| g[graph.index_of(s).expect("reached")];
     let winning_moves = moves(&start).into_iter().filter(|(_, t)| value(t) == 0).map(|(m, _)| m).collect();
     Ok(Solved { grundy: value(&start), winning_moves, positions: graph.len() })
-}
-
-/// Cram on a rows × cols board: a move covers two free orthogonal neighbours.
-/// Squares are numbered row-major; a move is reported as its two squares.
-pub fn cram(rows: usize, cols: usize) -> Result<Solved<(usize, usize)>> {
-    if rows * cols > 40 || rows == 0 || cols == 0 {
-        return Err(invalid(format!("Cram board {rows}×{cols}: accepted are boards with 1 to 40 squares")));
-    }
-    let mut dominoes = Vec::new();
-    for r in 0..rows {
-        for c in 0..cols {
-            let a = r * cols + c;
-            if c + 1 < cols {
-                dominoes.push((a, a + 1));
-            }
-            if r + 1 < rows {
-                dominoes.push((a, a + cols));
-            }
-        }
-    }
-    let full: u64 = (1u64 << (rows * cols)) - 1;
-    solve_impartial(&format!("Cram {rows}×{cols}"), full, |&free| {
-        dominoes
-            .iter()
-            .filter(|(a, b)| free >> a & 1 == 1 && free >> b & 1 == 1)
-            .map(|&(a, b)| ((a, b), free & !(1 << a) & !(1 << b)))
-            .collect()
-    })
 }
 
 /// A finite poset for Chomp: `up[a]` is the bit set of elements ≥ a (a included);

@@ -5,7 +5,8 @@
 //! Sprague-Grundy values).
 //!
 //! - [`heaps`]: subtraction games (μ, ν, γ), Nim and its moves to any value.
-//! - [`boards`]: Cram ("Fliesentetris"), Chomp on rectangles and posets.
+//! - [`boards`]: Chomp on rectangles and posets.
+//! - [`cram`]: Cram ("Fliesentetris"), solved as sums of its regions.
 //! - [`loopy_games`]: Poker-Nim and Northcott's game (graphs with cycles).
 //! - [`mc_games`]: the races and subtraction games of thesis ch. 2 for the
 //!   Monte-Carlo agents ([`crate::graph::mc_agents`]).
@@ -13,6 +14,7 @@
 //! - [`tictactoe`]: a game with terminal draws (the draw branch of the solver).
 
 pub mod boards;
+pub mod cram;
 pub mod heaps;
 pub mod loopy_games;
 pub mod mc_asymmetric;

@@ -6,7 +6,8 @@
 use crate::error::Result;
 use crate::graph::WinLossDraw;
 use crate::graph::grundy::{HeapRule, heap_values};
-use crate::nim::boards::{chomp_rectangle, cram};
+use crate::nim::boards::chomp_rectangle;
+use crate::nim::cram::cram;
 use crate::nim::heaps::subtraction_table;
 use crate::nim::loopy_games::{northcott_graph, poker_nim_graph, solve_loopy};
 use crate::nim::tictactoe;
