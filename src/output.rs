@@ -6,6 +6,9 @@ use serde::Serialize;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub mod markdown;
+pub use markdown::{Align, MarkdownTable};
+
 /// What produced a results file.
 #[derive(Clone, Debug, Serialize)]
 pub struct Provenance {
@@ -120,10 +123,26 @@ pub fn csv_text<R: Serialize>(
     String::from_utf8(out).map_err(|e| invalid(format!("CSV: {e}")))
 }
 
-/// Serialises `value` as pretty JSON and writes it atomically.
+/// Serialises `value` as pretty JSON with a final line break and writes it atomically.
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value).expect("results are plain data");
+    let text = serde_json::to_string_pretty(value).map_err(|e| invalid(format!("JSON: {e}")))?;
     write_atomic(path, (text + "\n").as_bytes())
+}
+
+/// Serialises `value` as compact JSON (one line, no final line break) and writes
+/// it atomically: for files too large to read pretty, such as curves with
+/// thousands of pieces.
+pub fn write_json_compact<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let bytes = serde_json::to_vec(value).map_err(|e| invalid(format!("JSON: {e}")))?;
+    write_atomic(path, &bytes)
+}
+
+/// Writes a reproduced table as its two files, `tables/<stem>.json` (pretty JSON of
+/// `json`, which carries the target's [`Provenance`]; `curves` keeps it in each
+/// curve's file instead) and `tables/<stem>.md`, each atomically, JSON first.
+pub fn write_table<T: Serialize>(results: &Path, stem: &str, json: &T, markdown: &str) -> Result<()> {
+    write_json(&layout::table(results, &format!("{stem}.json")), json)?;
+    write_atomic(&layout::table(results, &format!("{stem}.md")), markdown.as_bytes())
 }
 
 /// Formats a time as `YYYY-MM-DDTHH:MM:SSZ` (UTC).

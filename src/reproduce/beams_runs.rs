@@ -5,13 +5,14 @@
 //! output) are kept under `<results>/runs/beams-<variant>/` and committed, so that
 //! a later session or another machine continues an interrupted run.
 
-use super::table_4_10::{MIX_RULES, RULES};
+use super::beams_markdown::full_markdown;
+use super::table_4_10::RULES;
 use super::{Comparison, Published};
 use crate::error::Result;
 use crate::games::beams::Variant;
 use crate::games::beams::patterns::{Patterns, load_or_build};
 use crate::games::beams::rule::BeamsRule;
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::{Provenance, write_table};
 use crate::progress::Progress;
 use crate::search::Strategy;
 use crate::search::outcome::{Exact, exact_string};
@@ -27,9 +28,6 @@ use std::time::{Instant, SystemTime};
 /// `<results>/<variant runs dir>/`: (variant, α, column, thesis mean).
 pub const WORK_UNIT_ROWS: [(&str, &str, BeamsRule, &str); 2] =
     [("6c3p", "0", MixReduced, "8.080"), ("6c3p", "0", Mix, "8.080")];
-
-/// The thesis' 2σ error bound of its Monte-Carlo cells (seed002-ch4.md §3.4).
-const THESIS_MONTE_CARLO_BOUND: f64 = 0.05;
 
 /// The directory of a variant's work-unit runs below the results directory.
 pub fn runs_dir(results: &Path, variant: &str) -> PathBuf {
@@ -61,35 +59,6 @@ pub(super) fn work_unit_cells(dir: &Path) -> Result<Vec<(&'static str, FullCell)
         out.push((variant, full_cell(alpha, column, thesis, &file, time_txt.as_deref())?.0));
     }
     Ok(out)
-}
-
-/// The section of the work-unit cells: ours against the thesis' Monte-Carlo
-/// estimate and its 2σ bound.
-pub(super) fn work_unit_markdown(cells: &[(&str, FullCell)]) -> String {
-    let mut s = format!(
-        "\n## Exact where the thesis has Monte-Carlo estimates\n\nWork-unit runs (`analyze beams <variant> --alpha <α> --tie <rule> --checkpoint <run>.jsonl --out <run>.json`, \
-resumable; `merge <run>.json` re-adds them), kept in `runs/beams-<variant>/`. Thesis: Monte-Carlo mean with a 2σ bound of ±{THESIS_MONTE_CARLO_BOUND}.\n\n"
-    );
-    if cells.is_empty() {
-        return s + "No finished run.\n";
-    }
-    s += "| variant | α | rule | total (exact) | mean (ours) | thesis (Monte-Carlo) | within ±0.05 | penalty total | codes paying p points | max depth | units | wall s (all sessions) | peak GiB |\n";
-    s += "|---|---|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|\n";
-    for (variant, c) in cells {
-        let (ours, thesis) = (&c.mean_vs_thesis.ours, c.mean_vs_thesis.published);
-        let near = (ours.parse().unwrap_or(f64::NAN) - thesis.parse::<f64>().unwrap_or(f64::NAN)).abs()
-            <= THESIS_MONTE_CARLO_BOUND;
-        let rule = format!("{} | {}", c.alpha.replace("inf", "∞"), c.column);
-        let within = if near { "yes" } else { "no" };
-        s += &format!(
-            "| {variant} | {rule} | {} | {ours} | ≈ {thesis}* | {within} | {} | {} |",
-            c.total,
-            c.penalty_total,
-            c.split_text()
-        );
-        s += &format!(" {} | {} | {} | {} |\n", c.max_depth(), c.units, c.sessions_wall_text(), c.peak_gib_text());
-    }
-    s
 }
 
 /// The 6c6p cells: (α, column, thesis mean), in the order `--full` runs them
@@ -186,28 +155,6 @@ pub struct FullCell {
     pub resumed_units: Option<u64>,
 }
 
-impl FullCell {
-    /// The deepest depth any code reaches.
-    fn max_depth(&self) -> usize {
-        self.depth_histogram.iter().rposition(|n| n != "0").unwrap_or(0)
-    }
-
-    /// Codes by penalty points, or "not recorded".
-    fn split_text(&self) -> String {
-        self.penalised.as_deref().map_or_else(|| "not recorded by this version".to_string(), penalty_split_text)
-    }
-
-    /// Wall seconds over all sessions, or "?".
-    fn sessions_wall_text(&self) -> String {
-        self.sessions_wall_seconds.map_or_else(|| "?".to_string(), |w| format!("{w:.0}"))
-    }
-
-    /// Peak memory in GiB, or "?".
-    fn peak_gib_text(&self) -> String {
-        self.peak_memory_bytes.map_or_else(|| "?".to_string(), |b| format!("{:.1}", b as f64 / (1u64 << 30) as f64))
-    }
-}
-
 /// Peak memory from GNU `time -v` output ("Maximum resident set size (kbytes): N").
 fn gnu_time_peak_bytes(text: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.trim_start().starts_with("Maximum resident set size (kbytes):"))?;
@@ -292,11 +239,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: &Progress, run_mis
         cells: &cells,
         monte_carlo: monte_carlo.as_ref(),
     };
-    write_json(&crate::output::layout::table(dir, "table-4.10-6c6p.json"), &report)?;
-    write_atomic(
-        &crate::output::layout::table(dir, "table-4.10-6c6p.md"),
-        full_markdown(&cells, monte_carlo.as_ref(), &provenance).as_bytes(),
-    )?;
+    write_table(dir, "table-4.10-6c6p", &report, &full_markdown(&cells, monte_carlo.as_ref(), &provenance))?;
     Ok(cells)
 }
 
@@ -350,68 +293,10 @@ fn full_cell(
     Ok((cell, mean))
 }
 
-/// "2: 501, 3: 26" — codes by penalty points paid (exact strings by p), or "none".
-pub(super) fn penalty_split_text(by_points: &[String]) -> String {
-    let parts: Vec<String> =
-        by_points.iter().enumerate().filter(|(p, n)| *p > 0 && *n != "0").map(|(p, n)| format!("{p}: {n}")).collect();
-    if parts.is_empty() { "none".to_string() } else { parts.join(", ") }
-}
-
-fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloCheck>, p: &Provenance) -> String {
-    let mut s = String::from("# Thesis Table 4.10 — Beams(6c,6p), exact over all 3 048 812 640 codes\n\n");
-    s += &format!("{}.\n\n", p.produced_by(" in this session"));
-    s += &format!("Rules: {RULES}.\n\n{MIX_RULES}.\n\n");
-    s += "| α | rule | total (exact) | mean (ours) | mean (thesis) | | penalty total | codes paying p points | max depth | wall s | from scratch | all sessions wall s | unit thread-s | peak GiB |\n|---|---|---:|---:|---:|---|---:|---|---:|---:|---|---:|---:|---:|\n";
-    for c in cells {
-        let (max_depth, split) = (c.max_depth(), c.split_text());
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} | {} | {} | {:.0} | {} |\n",
-            c.alpha.replace("inf", "∞"),
-            c.column,
-            c.total,
-            c.mean_vs_thesis.ours,
-            c.mean_vs_thesis.published,
-            c.mean_vs_thesis.mark(),
-            c.penalty_total,
-            split,
-            max_depth,
-            c.seconds,
-            c.resumed_units.map_or("?", |r| if r == 0 { "yes" } else { "no" }),
-            c.sessions_wall_text(),
-            c.unit_thread_seconds,
-            c.peak_gib_text()
-        );
-    }
-    let missing: Vec<String> = FULL_ROWS
-        .iter()
-        .filter(|(a, col, _)| !cells.iter().any(|c| c.alpha == *a && c.column == col.label()))
-        .map(|(a, col, t)| format!("H_{} {} (thesis {t})", a.replace("inf", "∞"), col.label()))
-        .collect();
-    if !missing.is_empty() {
-        s += &format!(
-            "\nNot computed yet (run `reproduce table-4.10 --full`; runs are resumable): {}.\n",
-            missing.join(", ")
-        );
-    }
-    if let Some(m) = monte_carlo {
-        s += &format!(
-            "\nMonte-Carlo check (thesis §4.4.5; `{}`, file `{MONTE_CARLO_FILE}`): {} games, mean {:.4}, 2σ interval [{:.4}, {:.4}]; the exact H_1 MIX mean {} lies {} it.\n",
-            m.command,
-            m.games,
-            m.mean,
-            m.interval.0,
-            m.interval.1,
-            m.exact_mean,
-            if m.inside { "inside" } else { "OUTSIDE" }
-        );
-    }
-    s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *from scratch* says whether that session started without a checkpoint (? = run file of an older version, which did not record it); *all sessions wall s* adds up, over the sessions of a resumed run, the time from each session's start to its last recorded unit — what an uninterrupted run would have taken (? = units recorded by versions before this column); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column); *peak GiB* is the peak resident memory of the finishing session (from the run file, or from the `/usr/bin/time -v` output `<run>.time.txt` beside older run files). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `runs/beams-6c6p/`, and `renyi-search merge` re-adds them.\n";
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::write_json;
 
     /// A simulation file as `simulate … --out` writes it (interval 10.25…10.30).
     fn write_simulation(dir: &Path, game: &str, tie: &str) {

@@ -8,7 +8,8 @@ use crate::chess::position::{parse_position, quadrant_position_count};
 use crate::chess::table::SideSummary;
 use crate::chess::{Endgame, Metric, Tablebase};
 use crate::error::Result;
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::Align::{Left, Right};
+use crate::output::{MarkdownTable, Provenance, write_table};
 use crate::progress::Progress;
 use serde::Serialize;
 use std::path::Path;
@@ -137,8 +138,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Report> {
         quadrant_count: (3_418_928, quadrant_position_count()),
         total_solve_seconds,
     };
-    write_json(&crate::output::layout::table(dir, "chess.json"), &report)?;
-    write_atomic(&crate::output::layout::table(dir, "chess.md"), markdown(&report).as_bytes())?;
+    write_table(dir, "chess", &report, &markdown(&report))?;
     Ok(report)
 }
 
@@ -150,45 +150,64 @@ fn markdown(r: &Report) -> String {
 no 50-move rule. Depth in moves of the winning side, White to move. Metrics: DTM (to mate), DTC (to mate or a \
 winning capture), Ströhlein (to the capture of the king — mate + 1 — or of the black piece; his §9). \
 \"max / positions / classes\": maximum depth, positions at the maximum, classes under the 8 board symmetries.\n\n";
-    s += "| endgame | metric | thesis | ours | | legal wtm | won wtm | lost btm | max btm loss | solve s | forward check |\n|---|---|---|---|---|---:|---:|---:|---:|---:|---|\n";
+    let mut table = MarkdownTable::new([
+        ("endgame", Left),
+        ("metric", Left),
+        ("thesis", Left),
+        ("ours", Left),
+        ("", Left),
+        ("legal wtm", Right),
+        ("won wtm", Right),
+        ("lost btm", Right),
+        ("max btm loss", Right),
+        ("solve s", Right),
+        ("forward check", Left),
+    ]);
     for row in &r.rows {
         let mark = match row.equal {
             Some(true) => "=",
             Some(false) => "≠",
             None => "",
         };
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} |\n",
-            row.endgame,
-            row.metric.name(),
-            row.published.unwrap_or(""),
-            row.ours,
-            mark,
-            row.white_to_move.legal,
-            row.white_to_move.won,
-            row.black_to_move.lost,
+        table.row([
+            row.endgame.to_string(),
+            row.metric.name().to_string(),
+            row.published.unwrap_or("").to_string(),
+            row.ours.to_string(),
+            mark.to_string(),
+            row.white_to_move.legal.to_string(),
+            row.white_to_move.won.to_string(),
+            row.black_to_move.lost.to_string(),
             row.black_to_move.max_lost().map_or("—".into(), |m| m.to_string()),
-            row.solve_seconds,
+            format!("{:.2}", row.solve_seconds),
             if row.forward_check_mismatches == 0 {
                 "0 mismatches".to_string()
             } else {
                 format!("**{} mismatches**", row.forward_check_mismatches)
-            }
-        );
+            },
+        ]);
     }
-    s += "\n## Example positions of the thesis\n\n| endgame | position | metric | thesis | ours | optimal line (both sides) |\n|---|---|---|---:|---:|---|\n";
+    s += &table.to_string();
+    s += "\n## Example positions of the thesis\n\n";
+    let mut table = MarkdownTable::new([
+        ("endgame", Left),
+        ("position", Left),
+        ("metric", Left),
+        ("thesis", Right),
+        ("ours", Right),
+        ("optimal line (both sides)", Left),
+    ]);
     for e in &r.examples {
-        let ours = e.ours.map_or("—".into(), |d| d.to_string());
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
-            e.endgame,
-            e.position,
-            e.metric.name(),
-            e.published,
-            ours,
-            e.optimal_line.join(" ")
-        );
+        table.row([
+            e.endgame.to_string(),
+            e.position.to_string(),
+            e.metric.name().to_string(),
+            e.published.to_string(),
+            e.ours.map_or("—".into(), |d| d.to_string()),
+            e.optimal_line.join(" "),
+        ]);
     }
+    s += &table.to_string();
     s += &format!(
         "\n## Position count (§9)\n\nWhite king on a1–d4, two men on one square or touching kings excluded: thesis {}, ours {} \
 (= 903·62·61; the thesis' number is 904·62·61, one king pair more than exist).\n",

@@ -17,7 +17,8 @@ use crate::games::mastermind::Mastermind;
 use crate::models::curve::model_curve;
 use crate::models::free::FreeSearch;
 use crate::models::wurzel::Wurzel;
-use crate::output::{Provenance, layout, write_atomic, write_json};
+use crate::output::Align::{Left, Right};
+use crate::output::{MarkdownTable, Provenance, layout, write_atomic, write_json_compact, write_table};
 use crate::search::outcome::{Exact, exact_decimal};
 use crate::search::{TieBreak, TieRule};
 use num_bigint::BigInt;
@@ -141,8 +142,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
     for c in &all {
         write_atomic(&layout::curve(dir, &format!("{}.csv", c.stem)), c.report.csv().as_bytes())?;
         // Compact JSON: the 6c3p curves have thousands of pieces.
-        let json = serde_json::to_vec(&c.report).map_err(|e| crate::error::invalid(format!("JSON: {e}")))?;
-        write_atomic(&layout::curve(dir, &format!("{}.json", c.stem)), &json)?;
+        write_json_compact(&layout::curve(dir, &format!("{}.json", c.stem)), &c.report)?;
     }
     for (file, title, stems, x_max, marks) in figures() {
         let chart = chart(&all, title, &stems, x_max, &marks);
@@ -152,8 +152,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
     }
     let anchors = anchors(&all);
     let occurrences = occurrences(&all);
-    write_json(&layout::table(dir, "curves.json"), &(&anchors, &occurrences))?;
-    write_atomic(&layout::table(dir, "curves.md"), markdown(&all, &anchors, &occurrences).as_bytes())?;
+    write_table(dir, "curves", &(&anchors, &occurrences), &markdown(&all, &anchors, &occurrences))?;
     Ok(all)
 }
 
@@ -328,7 +327,20 @@ fn markdown(all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) ->
         "Produced by renyi-search {} (`reproduce curves`). Each curve is the exact step function E(α) on [0, ∞]: every open interval with its exact total, the value at every breakpoint (certified enclosure of width ≤ 1e-12, or an exact rational), at α = 0 and at α = ∞. Files: `data/curves/<name>.csv` (one row per piece) and `.json` (with provenance and the crossing behind each breakpoint); figures `figures/fig-*.svg` (steps as steps, breakpoint values as dots, thesis values as crosses). Method: docs/curves.md.\n\n",
         crate::VERSION
     );
-    md += "## Curves and the best α\n\n| curve | pieces | intervals | uncertified | best total (mean) | where | best on an open interval | E(0) | E(∞) | limit α → ∞ | time s |\n|---|---:|---:|---:|---|---|---|---:|---:|---:|---:|\n";
+    md += "## Curves and the best α\n\n";
+    let mut table = MarkdownTable::new([
+        ("curve", Left),
+        ("pieces", Right),
+        ("intervals", Right),
+        ("uncertified", Right),
+        ("best total (mean)", Left),
+        ("where", Left),
+        ("best on an open interval", Left),
+        ("E(0)", Right),
+        ("E(∞)", Right),
+        ("limit α → ∞", Right),
+        ("time s", Right),
+    ]);
     for c in all {
         let r = &c.report;
         let seg = |i: usize| &r.segments[i];
@@ -348,37 +360,43 @@ fn markdown(all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) ->
             .find(|s| s.kind == "interval")
             .map(|s| format!("{:.6}", s.mean))
             .unwrap_or("—".into());
-        md += &format!(
-            "| {} ({}) | {} | {} | {} | {} ({:.6}) | {}{} | {} on {} | {} | {} | {} | {:.2} |\n",
-            r.game,
-            r.tie_rule,
-            r.segments.len(),
-            r.segments.iter().filter(|s| s.kind == "interval").count(),
-            r.uncertified,
-            r.best_total,
-            r.best_mean,
-            best_where.join("; "),
-            if r.best.len() > 3 { format!(" … ({} pieces)", r.best.len()) } else { String::new() },
-            r.best_interval_total,
-            open.join("; "),
+        let more = if r.best.len() > 3 { format!(" … ({} pieces)", r.best.len()) } else { String::new() };
+        table.row([
+            format!("{} ({})", r.game, r.tie_rule),
+            r.segments.len().to_string(),
+            r.segments.iter().filter(|s| s.kind == "interval").count().to_string(),
+            r.uncertified.to_string(),
+            format!("{} ({:.6})", r.best_total, r.best_mean),
+            best_where.join("; ") + &more,
+            format!("{} on {}", r.best_interval_total, open.join("; ")),
             at("point", "0"),
             at("point", "inf"),
             tail,
-            r.provenance.seconds
-        );
+            format!("{:.2}", r.provenance.seconds),
+        ]);
     }
-    md += "\n## Published points on the curves\n\n| curve | α | thesis | ours | | source |\n|---|---:|---:|---:|---|---|\n";
+    md += &table.to_string();
+    md += "\n## Published points on the curves\n\n";
+    let mut table = MarkdownTable::new([
+        ("curve", Left),
+        ("α", Right),
+        ("thesis", Right),
+        ("ours", Right),
+        ("", Left),
+        ("source", Left),
+    ]);
     for a in anchors {
-        md += &format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
-            a.curve,
-            a.alpha,
-            a.thesis,
-            a.ours,
-            if a.equal { "=" } else { "≠" },
-            a.source
-        );
+        let mark = if a.equal { "=" } else { "≠" };
+        table.row([
+            a.curve.to_string(),
+            a.alpha.to_string(),
+            a.thesis.to_string(),
+            a.ours.to_string(),
+            mark.to_string(),
+            a.source.to_string(),
+        ]);
     }
+    md += &table.to_string();
     if let Some(c) = all.iter().find(|c| c.stem == "mm1296-lex") {
         let switch = c
             .report
@@ -392,21 +410,31 @@ fn markdown(all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) ->
         );
         md += "\nThe thesis' best grid point for MM-1296 is α = 1.34 → 5680 (Table 4.18). On the exact curve no open interval does better than 5680 (the interval holding 1.34 is the best one); the only smaller totals are at single points: see the table above.\n";
     }
-    md += "\n## Table 4.10 diagnostic: do the published small-variant values occur anywhere on E(α)?\n\nFor each published mean (3c6p, 6c3p), the pieces of each rule's curve whose exact mean, rounded to the printed digits, equals it. A mislabelled α would show up here as a hit away from the cell's α.\n\n| variant | α | column | thesis mean | LEX-c | LEX-d | MIX | MIX (reduced list) |\n|---|---:|---|---:|---|---|---|---|\n";
+    md += "\n## Table 4.10 diagnostic: do the published small-variant values occur anywhere on E(α)?\n\nFor each published mean (3c6p, 6c3p), the pieces of each rule's curve whose exact mean, rounded to the printed digits, equals it. A mislabelled α would show up here as a hit away from the cell's α.\n\n";
+    let mut table = MarkdownTable::new([
+        ("variant", Left),
+        ("α", Right),
+        ("column", Left),
+        ("thesis mean", Right),
+        ("LEX-c", Left),
+        ("LEX-d", Left),
+        ("MIX", Left),
+        ("MIX (reduced list)", Left),
+    ]);
     for o in occurrences {
         let cell = |i: usize| o.found.get(i).map(|f| f.1.clone()).unwrap_or_default();
-        md += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            o.variant,
-            o.alpha,
-            o.column,
-            o.thesis_mean,
+        table.row([
+            o.variant.to_string(),
+            o.alpha.to_string(),
+            o.column.to_string(),
+            o.thesis_mean.to_string(),
             cell(0),
             cell(1),
             cell(2),
-            cell(3)
-        );
+            cell(3),
+        ]);
     }
+    md += &table.to_string();
     md += "\nThe 6c3p MIX curves cover (0, ∞]: α = 0 itself is the exact work-unit run of the Table 4.10 report.\n\nHow to read it: the 3c6p curves have 26 intervals each, so a 4-decimal match by chance is unlikely — none of the 16 published 3c6p values occurs under its own rule anywhere on [0, ∞] (one LEX-d value appears under LEX-c/LEX-d at α ≈ 1.36–1.40, not at its α = 2). A mislabelled α does not explain the 3c6p column. The 6c3p curves have 1300–2300 intervals whose means cover 7.68–8.40, so 4-decimal matches occur by chance near almost any value; the 6c3p hits are close to the cell's own α (0.59 for α = 1, 1.98–2.02 for α = 2) and are no evidence either way.\n";
     let hits = occurrences.iter().filter(|o| o.found.iter().any(|f| f.1 != "none" && f.1 != "not computed")).count();
     md += &format!(

@@ -7,7 +7,7 @@
 use crate::error::Result;
 use crate::graph::mc_agents::{Agent, Duel, McSolver};
 use crate::nim::mc_games::{McGame, McState, dsc, esr, first_infinity_error, subtraction, subtraction_pattern};
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::{Provenance, write_atomic, write_table};
 use num_rational::BigRational;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -310,7 +310,6 @@ pub fn reproduce(dir: &Path) -> Result<Report> {
     let chapter_3 = super::mc_chapter3::facts()?;
     let provenance = Provenance::new("reproduce mc-agents", started, clock.elapsed().as_secs_f64());
     let report = Report { provenance, table_2_4, table_2_14, facts, chapter_3, files };
-    write_json(&crate::output::layout::table(dir, "mc-agents.json"), &report)?;
-    write_atomic(&crate::output::layout::table(dir, "mc-agents.md"), super::mc_markdown::markdown(&report).as_bytes())?;
+    write_table(dir, "mc-agents", &report, &super::mc_markdown::markdown(&report))?;
     Ok(report)
 }

@@ -2,61 +2,74 @@
 //! ours next to the thesis'.
 
 use super::mc_agents::{Fact, Report};
+use crate::output::Align::Left;
+use crate::output::MarkdownTable;
 
 fn mark(b: bool) -> &'static str {
     if b { "=" } else { "≠" }
 }
 
 fn facts(s: &mut String, list: &[Fact]) {
-    s.push_str("| statement | thesis / reference | ours | |\n|---|---|---|---|\n");
+    let mut table = MarkdownTable::new([("statement", Left), ("thesis / reference", Left), ("ours", Left), ("", Left)]);
     for f in list {
-        s.push_str(&format!(
-            "| {} | {} | {} | {} |\n",
-            f.statement,
-            f.published,
-            f.ours,
-            if f.holds { "holds" } else { "**does not hold**" }
-        ));
+        let holds = if f.holds { "holds" } else { "**does not hold**" };
+        table.row([f.statement.clone(), f.published.to_string(), f.ours.clone(), holds.to_string()]);
     }
+    s.push_str(&table.to_string());
 }
 
 /// The report as Markdown.
 pub fn markdown(r: &Report) -> String {
-    let p = &r.provenance;
     let mut s = String::from("# Pure Monte-Carlo agents (thesis ch. 2–3), recomputed exactly\n\n");
     s += &format!(
-        "Produced by {} {} (`{}`), started {}, {:.1} s on {} threads. Method: backward induction on the game \
-graph (src/graph/stochastic.rs), MC(N) selection probabilities by formula (2.1) / §2.4.6 (see docs/mc-agents.md).\n\n",
-        p.program, p.version, p.command, p.started, p.seconds, p.threads
+        "{}. Method: backward induction on the game graph (src/graph/stochastic.rs), MC(N) selection \
+probabilities by formula (2.1) / §2.4.6 (see docs/mc-agents.md).\n\n",
+        r.provenance.produced_by("")
     );
     s += "## Table 2.4: ESR(5,6,1), MC(k) against MC(2k)\n\n";
     s += "Win rates of MC(k). *Hin*: MC(k) moves first; *Rück*: MC(2k) moves first. The thesis' exact (\"∞\") \
 rows next to ours (f64, error ≲ 1e-11), equal when ours rounds to the same 10 digits; the thesis' simulation \
 rows beside, with their deviation from the exact value in standard errors.\n\n";
-    s += "| k | thesis exact Hin | ours | | thesis exact Rück | ours | | thesis exact mean | ours | | \
-simulated (games) Hin / Rück / mean | σ Hin / Rück | ours s |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    let mut table = MarkdownTable::new(
+        [
+            "k",
+            "thesis exact Hin",
+            "ours",
+            "",
+            "thesis exact Rück",
+            "ours",
+            "",
+            "thesis exact mean",
+            "ours",
+            "",
+            "simulated (games) Hin / Rück / mean",
+            "σ Hin / Rück",
+            "ours s",
+        ]
+        .map(|title| (title, Left)),
+    );
     for row in &r.table_2_4 {
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} / {} ({:.0e}) | {:+.1} / {:+.1} | {:.3} |\n",
-            row.k,
-            row.published_exact[0],
-            row.ours[0],
-            mark(row.equal[0]),
-            row.published_exact[1],
-            row.ours[1],
-            mark(row.equal[1]),
-            row.published_exact[2],
-            row.ours[2],
-            mark(row.equal[2]),
-            row.published_simulated[0],
-            row.published_simulated[1],
-            row.published_simulated[2],
-            row.simulated_games,
-            row.simulation_sigmas[0],
-            row.simulation_sigmas[1],
-            row.seconds
+        let simulated = format!(
+            "{} / {} / {} ({:.0e})",
+            row.published_simulated[0], row.published_simulated[1], row.published_simulated[2], row.simulated_games
         );
+        table.row([
+            row.k.to_string(),
+            row.published_exact[0].to_string(),
+            row.ours[0].to_string(),
+            mark(row.equal[0]).to_string(),
+            row.published_exact[1].to_string(),
+            row.ours[1].to_string(),
+            mark(row.equal[1]).to_string(),
+            row.published_exact[2].to_string(),
+            row.ours[2].to_string(),
+            mark(row.equal[2]).to_string(),
+            simulated,
+            format!("{:+.1} / {:+.1}", row.simulation_sigmas[0], row.simulation_sigmas[1]),
+            format!("{:.3}", row.seconds),
+        ]);
     }
+    s += &table.to_string();
     let equal = r.table_2_4.iter().map(|row| row.equal.iter().filter(|e| **e).count()).sum::<usize>();
     s += &format!(
         "\n{equal} of {} exact values equal to all 10 printed digits. The k = 30 simulated Hinspiel (0.4300287) lies \
@@ -68,23 +81,34 @@ far outside its sampling error; its row is internally consistent, so it is a the
 and n*, the smallest heap where MC(∞) proposes a losing move in a winning position (exact rationals, exact ties). \
 The OCR of the table is garbled; the pattern rows are compared with the reference note's reconstruction, n* with \
 the value the text confirms.\n\n";
-    s += "| game | pattern (OCR) | pattern (reconstructed) | ours | | n* (OCR) | n* (corrected; source) | ours | |\n\
-|---|---|---|---|---|---|---|---|---|\n";
+    let mut table = MarkdownTable::new(
+        [
+            "game",
+            "pattern (OCR)",
+            "pattern (reconstructed)",
+            "ours",
+            "",
+            "n* (OCR)",
+            "n* (corrected; source)",
+            "ours",
+            "",
+        ]
+        .map(|title| (title, Left)),
+    );
     for row in &r.table_2_14 {
-        s += &format!(
-            "| {} | `{}` | `{}` | `{}` | {} | {} | {} ({}) | {} | {} |\n",
-            row.game,
-            row.pattern_ocr,
-            row.pattern_reference,
-            row.pattern_ours,
-            mark(row.pattern_equal),
-            row.n_star_ocr,
-            row.n_star_published,
-            row.n_star_source,
-            row.n_star_ours,
-            mark(row.n_star_equal)
-        );
+        table.row([
+            row.game.to_string(),
+            format!("`{}`", row.pattern_ocr),
+            format!("`{}`", row.pattern_reference),
+            format!("`{}`", row.pattern_ours),
+            mark(row.pattern_equal).to_string(),
+            row.n_star_ocr.to_string(),
+            format!("{} ({})", row.n_star_published, row.n_star_source),
+            row.n_star_ours.to_string(),
+            mark(row.n_star_equal).to_string(),
+        ]);
     }
+    s += &table.to_string();
     s += "\n## Further statements of chapter 2 (ESR valley, DSC, Figs. 2.15/2.16)\n\n";
     facts(&mut s, &r.facts);
     s += "\n## Chapter 3: MC(∞) on S(1,2) with asymmetric random games\n\n";

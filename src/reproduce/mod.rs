@@ -2,6 +2,7 @@
 //! our exact value next to the published one, each marked equal or not.
 //! Published values are data from the thesis; nothing is fitted to them.
 
+pub mod beams_markdown;
 pub mod beams_runs;
 pub mod chess;
 pub mod curves;

@@ -11,7 +11,8 @@ use crate::nim::cram::cram;
 use crate::nim::heaps::subtraction_table;
 use crate::nim::loopy_games::{northcott_graph, poker_nim_graph, solve_loopy};
 use crate::nim::tictactoe;
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::Align::Left;
+use crate::output::{MarkdownTable, Provenance, write_table};
 use serde::Serialize;
 use std::path::Path;
 use std::time::{Instant, SystemTime};
@@ -105,8 +106,7 @@ pub fn reproduce(dir: &Path, grundy_upto: usize) -> Result<Report> {
     let facts = facts()?;
     let provenance = Provenance::new("reproduce nim", started, clock.elapsed().as_secs_f64());
     let report = Report { provenance, rows, facts, grundy_game: (grundy.len() - 1, grundy_seconds, p_positions) };
-    write_json(&crate::output::layout::table(dir, "nim.json"), &report)?;
-    write_atomic(&crate::output::layout::table(dir, "nim.md"), markdown(&report).as_bytes())?;
+    write_table(dir, "nim", &report, &markdown(&report))?;
     Ok(report)
 }
 
@@ -200,10 +200,13 @@ fn markdown(r: &Report) -> String {
     let p = &r.provenance;
     let mut s = String::from("# Combinatorial games of seed003 (Eisermann, Kapitel C), recomputed\n\n");
     s += &format!("{}.\n\n", p.produced_by(""));
-    s += "## Published tables\n\n| table | published | ours | |\n|---|---|---|---|\n";
+    s += "## Published tables\n\n";
+    let mut table = MarkdownTable::new([("table", Left), ("published", Left), ("ours", Left), ("", Left)]);
     for row in &r.rows {
-        s += &format!("| {} | {} | {} | {} |\n", row.name, row.published, row.ours, if row.equal { "=" } else { "≠" });
+        let mark = if row.equal { "=" } else { "≠" };
+        table.row([row.name.to_string(), row.published.to_string(), row.ours.to_string(), mark.to_string()]);
     }
+    s += &table.to_string();
     s += "\n## Statements checked and values computed\n\n";
     for f in &r.facts {
         s += &format!("- {} — {}\n", f.statement, if f.holds { "holds" } else { "**does not hold**" });

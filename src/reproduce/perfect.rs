@@ -8,7 +8,8 @@ use crate::games::GameSpec;
 use crate::games::beams::game::{Beams, Penalty, QueryOrder};
 use crate::games::beams::patterns::load_or_build;
 use crate::games::mastermind::Mastermind;
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::Align::{Left, Right};
+use crate::output::{MarkdownTable, Provenance, write_json, write_table};
 use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::perfect::{PerfectResult, solve_perfect};
@@ -126,9 +127,8 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
         constrained: &'a [super::perfect_constrained::ConstrainedRow],
     }
     let report = Report { provenance: provenance.clone(), rows: &rows, constrained: &constrained };
-    write_json(&crate::output::layout::table(dir, "perfect.json"), &report)?;
     let text = markdown(&rows, &provenance) + &super::perfect_constrained::markdown(&constrained);
-    write_atomic(&crate::output::layout::table(dir, "perfect.md"), text.as_bytes())?;
+    write_table(dir, "perfect", &report, &text)?;
     Ok(rows)
 }
 
@@ -136,26 +136,37 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
     let mut s = String::from("# Perfect strategies (branch-and-bound)\n\n");
     s += &format!("{}.\n\n", p.produced_by(""));
     s += "Exact minimum of the total number of queries over all codes (Mastermind: the secret must be played; Beams: rules of table-4.10, best-guess penalty).\n\n";
-    s += "| game | codes | perfect total | mean | published | | counting bound | nodes | time s | tree |\n|---|---:|---:|---:|---|---|---:|---:|---:|---|\n";
+    let mut table = MarkdownTable::new([
+        ("game", Left),
+        ("codes", Right),
+        ("perfect total", Right),
+        ("mean", Right),
+        ("published", Left),
+        ("", Left),
+        ("counting bound", Right),
+        ("nodes", Right),
+        ("time s", Right),
+        ("tree", Left),
+    ]);
     for r in rows {
         let (published, mark) = r
             .published
             .as_ref()
             .map_or((String::from("—"), ""), |(src, c)| (format!("{} ({src})", c.published), c.mark()));
-        s += &format!(
-            "| {} | {} | {} | {:.4} | {} | {} | {} | {} | {:.2} | {} |\n",
-            r.result.problem,
-            r.result.codes,
-            r.result.total,
-            r.result.mean,
+        table.row([
+            r.result.problem.to_string(),
+            r.result.codes.to_string(),
+            r.result.total.to_string(),
+            format!("{:.4}", r.result.mean),
             published,
-            mark,
-            r.result.lower_bound_at_root,
-            r.result.nodes,
-            r.result.seconds,
-            r.tree.as_deref().unwrap_or("")
-        );
+            mark.to_string(),
+            r.result.lower_bound_at_root.to_string(),
+            r.result.nodes.to_string(),
+            format!("{:.2}", r.result.seconds),
+            r.tree.clone().unwrap_or_default(),
+        ]);
     }
+    s += &table.to_string();
     s += "\nBeams(3c,6p): the optimum under the documented rules is 7334/1860 = 3.943011, 13 points below the thesis' 7347 \
 (which its §4.7 says came from a search cut off with estimated bounds). The optimal tree is in perfect-beams-3c6p.json; \
 `renyi-search verify results/data/trees/perfect-beams-3c6p.json` replays every code through it independently.\n";

@@ -8,6 +8,8 @@ use crate::games::beams::game::{Beams, Penalty, QueryOrder};
 use crate::games::beams::patterns::load_or_build;
 use crate::games::bulls_and_cows::BullsAndCows;
 use crate::games::mastermind::Mastermind;
+use crate::output::Align::{Left, Right};
+use crate::output::MarkdownTable;
 use crate::progress::Progress;
 use crate::search::SearchProblem;
 use crate::search::perfect::{Constraints, Objective, optimise};
@@ -142,23 +144,33 @@ pub fn markdown(rows: &[ConstrainedRow]) -> String {
 makes more than s answer classes besides its solving one, at most 1 + s + … + s^(k−1) codes can be found within k \
 queries, which cuts sets that cannot make the cap. \"none\": no strategy meets the constraints; \"searches\", nodes and \
 time: the capped searches an objective took (the plain optimum first).\n\n";
-    s += "| game | codes | question | total | worst case | published | | searches | nodes | time s |\n";
-    s += "|---|---:|---|---:|---:|---|---|---:|---:|---:|\n";
+    let mut table = MarkdownTable::new([
+        ("game", Left),
+        ("codes", Right),
+        ("question", Left),
+        ("total", Right),
+        ("worst case", Right),
+        ("published", Left),
+        ("", Left),
+        ("searches", Right),
+        ("nodes", Right),
+        ("time s", Right),
+    ]);
     for r in rows {
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |\n",
-            r.game,
-            r.codes,
-            r.question,
+        table.row([
+            r.game.to_string(),
+            r.codes.to_string(),
+            r.question.to_string(),
             r.total.map_or("none".into(), |t| t.to_string()),
             r.max_depth.map_or("—".into(), |d| d.to_string()),
-            r.published,
-            r.mark,
-            r.searches,
-            r.nodes,
-            r.seconds
-        );
+            r.published.to_string(),
+            r.mark.to_string(),
+            r.searches.to_string(),
+            r.nodes.to_string(),
+            format!("{:.2}", r.seconds),
+        ]);
     }
+    s += &table.to_string();
     s += "\nBulls and Cows with 4 digits of 10 (published optimum 26274, mean 5.2131, worst case 7) is not \
 computed here: its plain perfect search did not finish within a 10-minute try on 2 shared cores.\n";
     s

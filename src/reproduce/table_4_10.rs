@@ -5,12 +5,14 @@
 //! The 6c6p columns and the long small-variant cells come from resumable
 //! work-unit runs ([`super::beams_runs`]).
 
-use super::beams_runs::{penalty_split_text, work_unit_cells, work_unit_markdown};
+use super::beams_markdown::{penalty_split_text, work_unit_markdown};
+use super::beams_runs::work_unit_cells;
 use super::{Comparison, Published};
 use crate::error::Result;
 use crate::games::beams::Variant;
 use crate::games::beams::patterns::load_or_build;
-use crate::output::{Provenance, write_atomic, write_json};
+use crate::output::Align::{Left, Right};
+use crate::output::{MarkdownTable, Provenance, write_table};
 use crate::progress::Progress;
 use crate::search::outcome::{Exact, exact_string};
 use crate::search::{Analysis, RunOptions, Strategy, TieRule, analyze};
@@ -139,10 +141,9 @@ pub fn reproduce(dir: &Path, codes_dir: Option<&Path>, progress: &Progress) -> R
         rules: RULES,
         cells: &cells,
     };
-    write_json(&crate::output::layout::table(dir, "table-4.10.json"), &report)?;
     let mut text = markdown(&cells, &provenance);
     text += &work_unit_markdown(&work_unit_cells(dir)?);
-    write_atomic(&crate::output::layout::table(dir, "table-4.10.md"), text.as_bytes())?;
+    write_table(dir, "table-4.10", &report, &text)?;
     Ok(cells)
 }
 
@@ -155,27 +156,40 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
     s += &format!("{}.\n\n", p.produced_by(""));
     s += &format!("Rules: {RULES}.\n\n");
     s += &format!("{MIX_RULES}, as in the reference prototypes; the two agree on 3c6p, not on 6c3p.\n\n");
-    s += "| variant | α | rule | total (ours, exact) | mean (ours) | mean (thesis) | | prototype total | | penalty total | codes paying p points | max depth | time s |\n";
-    s += "|---|---|---|---:|---:|---:|---|---:|---|---:|---|---:|---:|\n";
+    let mut table = MarkdownTable::new([
+        ("variant", Left),
+        ("α", Left),
+        ("rule", Left),
+        ("total (ours, exact)", Right),
+        ("mean (ours)", Right),
+        ("mean (thesis)", Right),
+        ("", Left),
+        ("prototype total", Right),
+        ("", Left),
+        ("penalty total", Right),
+        ("codes paying p points", Left),
+        ("max depth", Right),
+        ("time s", Right),
+    ]);
     for c in cells {
         let (pt, pm) = c.total_vs_prototype.as_ref().map_or(("—", ""), |x| (x.published, x.mark()));
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} |\n",
-            c.variant,
+        table.row([
+            c.variant.to_string(),
             c.alpha.replace("inf", "∞"),
-            c.column,
+            c.column.to_string(),
             exact_string(&c.analysis.exact_total()),
-            c.mean_vs_thesis.ours,
-            c.mean_vs_thesis.published,
-            c.mean_vs_thesis.mark(),
-            pt,
-            pm,
-            c.penalty_total,
+            c.mean_vs_thesis.ours.clone(),
+            c.mean_vs_thesis.published.to_string(),
+            c.mean_vs_thesis.mark().to_string(),
+            pt.to_string(),
+            pm.to_string(),
+            c.penalty_total.to_string(),
             penalty_split_text(&c.analysis.penalty_histogram),
-            c.analysis.max_depth,
-            c.analysis.seconds
-        );
+            c.analysis.max_depth.to_string(),
+            format!("{:.2}", c.analysis.seconds),
+        ]);
     }
+    s += &table.to_string();
     let proto = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect::<Vec<_>>();
     let thesis_equal = cells.iter().filter(|c| c.mean_vs_thesis.equal).count();
     s += &format!(

@@ -6,7 +6,8 @@ use super::{Comparison, Published};
 use crate::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
-use crate::output::{Provenance, layout, write_atomic, write_json};
+use crate::output::Align::{Left, Right};
+use crate::output::{MarkdownTable, Provenance, layout, write_atomic, write_table};
 use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::perfect::solve_perfect;
@@ -100,8 +101,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<BestRenyi>> {
         mastermind: &rows,
         beams,
     };
-    write_json(&layout::table(dir, "table-4.18.json"), &report)?;
-    write_atomic(&layout::table(dir, "table-4.18.md"), markdown(&rows, &provenance, beams).as_bytes())?;
+    write_table(dir, "table-4.18", &report, &markdown(&rows, &provenance, beams))?;
     Ok(rows)
 }
 
@@ -109,7 +109,18 @@ fn markdown(rows: &[BestRenyi], p: &Provenance, beams: &str) -> String {
     let mut s = String::from("# Thesis Table 4.18 — best Rényi strategy (Mastermind columns)\n\n");
     s += &format!("{}.\n", p.produced_by(""));
     s += &format!("H_α-LEX for α on the grid {GRID}; the best total over α > 0.\n\n");
-    s += "| variant | best total | best mean (ours) | best mean (thesis) | | perfect | Δ % (ours) | Δ % (thesis) | | α where attained |\n|---|---:|---:|---:|---|---:|---:|---:|---|---|\n";
+    let mut table = MarkdownTable::new([
+        ("variant", Left),
+        ("best total", Right),
+        ("best mean (ours)", Right),
+        ("best mean (thesis)", Right),
+        ("", Left),
+        ("perfect", Right),
+        ("Δ % (ours)", Right),
+        ("Δ % (thesis)", Right),
+        ("", Left),
+        ("α where attained", Left),
+    ]);
     for r in rows {
         let alphas: Vec<String> = r.best_alphas.iter().map(|a| a.to_string()).collect();
         let (dours, dpub, dmark) = r
@@ -117,27 +128,29 @@ fn markdown(rows: &[BestRenyi], p: &Provenance, beams: &str) -> String {
             .as_ref()
             .map_or(("—".to_string(), "—", ""), |d| (d.ours.clone(), d.published, d.mark()));
         let perfect = r.perfect_total.map_or("—".to_string(), |p| p.to_string());
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            r.variant,
-            r.best_total,
-            r.best_mean.ours,
-            r.best_mean.published,
-            r.best_mean.mark(),
+        table.row([
+            r.variant.to_string(),
+            r.best_total.to_string(),
+            r.best_mean.ours.clone(),
+            r.best_mean.published.to_string(),
+            r.best_mean.mark().to_string(),
             perfect,
             dours,
-            dpub,
-            dmark,
-            alphas.join(", ")
-        );
+            dpub.to_string(),
+            dmark.to_string(),
+            alphas.join(", "),
+        ]);
     }
+    s += &table.to_string();
     s += "\nNote: H_0-LEX on MM-1296 (5668, Table 4.5) is lower than the table's best; Table 4.18 ranges over α > 0 only.\n";
     s += &format!("\n{beams}.\n\nα-scans (plateaus of equal totals):\n");
     for r in rows {
-        s += &format!("\n{}:\n\n| α from | α to | total |\n|---:|---:|---:|\n", r.variant);
+        s += &format!("\n{}:\n\n", r.variant);
+        let mut table = MarkdownTable::new([("α from", Right), ("α to", Right), ("total", Right)]);
         for (a, b, t) in &r.plateaus {
-            s += &format!("| {a} | {b} | {t} |\n");
+            table.row([a.to_string(), b.to_string(), t.to_string()]);
         }
+        s += &table.to_string();
     }
     s
 }

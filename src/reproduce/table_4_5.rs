@@ -6,7 +6,8 @@ use super::{Comparison, Published};
 use crate::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
-use crate::output::{Provenance, layout, write_atomic, write_json};
+use crate::output::Align::{Left, Right};
+use crate::output::{MarkdownTable, Provenance, write_table};
 use crate::progress::Progress;
 use crate::score::RenyiScore;
 use crate::search::outcome::Exact;
@@ -194,8 +195,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<Cell>> {
         cells: &cells,
         first_guess_crossover: &crossover,
     };
-    write_json(&layout::table(dir, "table-4.5.json"), &report)?;
-    write_atomic(&layout::table(dir, "table-4.5.md"), markdown(&cells, &crossover, &provenance).as_bytes())?;
+    write_table(dir, "table-4.5", &report, &markdown(&cells, &crossover, &provenance))?;
     Ok(cells)
 }
 
@@ -205,8 +205,23 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
     s += "LEX: first tied query in code order (AAAA < AAAB < …) that is still a possible secret, else the first tied query.\n";
     s += "MIX: exact mean over the tied queries that are possible secrets (else over all tied queries); at the root, uniform over the symmetry classes of the tied first guesses.\n";
     s += "Δ is relative to the perfect totals computed by `perfect` (5625 and 1446, equal to the published ones).\n\n";
-    s += "| variant | strategy | total (ours) | exact | total (thesis) | | mean (ours) | mean (thesis) | | Δ % (ours) | Δ % (thesis) | | first query | max depth | time s |\n";
-    s += "|---|---|---:|---:|---:|---|---:|---:|---|---:|---:|---|---|---:|---:|\n";
+    let mut table = MarkdownTable::new([
+        ("variant", Left),
+        ("strategy", Left),
+        ("total (ours)", Right),
+        ("exact", Right),
+        ("total (thesis)", Right),
+        ("", Left),
+        ("mean (ours)", Right),
+        ("mean (thesis)", Right),
+        ("", Left),
+        ("Δ % (ours)", Right),
+        ("Δ % (thesis)", Right),
+        ("", Left),
+        ("first query", Left),
+        ("max depth", Right),
+        ("time s", Right),
+    ]);
     for c in cells {
         let first = c.analysis.first_queries.first().cloned().unwrap_or_default();
         let more = if c.analysis.first_queries.len() > 1 {
@@ -214,26 +229,25 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
         } else {
             String::new()
         };
-        s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {}{} | {} | {:.2} |\n",
-            c.variant,
-            c.strategy,
-            c.total.ours,
-            c.total.ours_exact,
-            c.total.published,
-            c.total.mark(),
-            c.mean.ours,
-            c.mean.published,
-            c.mean.mark(),
-            c.delta_percent.ours,
-            c.delta_percent.published,
-            c.delta_percent.mark(),
-            first,
-            more,
-            c.analysis.max_depth,
-            c.analysis.seconds
-        );
+        table.row([
+            c.variant.to_string(),
+            c.strategy.to_string(),
+            c.total.ours.clone(),
+            c.total.ours_exact.clone(),
+            c.total.published.to_string(),
+            c.total.mark().to_string(),
+            c.mean.ours.clone(),
+            c.mean.published.to_string(),
+            c.mean.mark().to_string(),
+            c.delta_percent.ours.clone(),
+            c.delta_percent.published.to_string(),
+            c.delta_percent.mark().to_string(),
+            first + &more,
+            c.analysis.max_depth.to_string(),
+            format!("{:.2}", c.analysis.seconds),
+        ]);
     }
+    s += &table.to_string();
     let notes: Vec<String> =
         cells.iter().filter_map(|c| c.note.map(|n| format!("- {} {}: {n}", c.variant, c.strategy))).collect();
     if !notes.is_empty() {

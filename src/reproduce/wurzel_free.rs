@@ -8,7 +8,8 @@ use crate::error::{Result, invalid};
 use crate::models::free::{FreeSearch, perfect_total_closed, perfect_totals_recursive};
 use crate::models::strategy_totals;
 use crate::models::wurzel::{Wurzel, binary_strategy_totals, perfect_totals};
-use crate::output::{Provenance, layout, write_atomic, write_json};
+use crate::output::Align::{Left, Right};
+use crate::output::{MarkdownTable, Provenance, layout, write_atomic, write_table};
 use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieRule};
@@ -220,8 +221,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<()> {
         large_sizes,
         timing,
     };
-    write_json(&layout::table(dir, "table-4.15.json"), &report)?;
-    write_atomic(&layout::table(dir, "table-4.15.md"), markdown(&report, &perfect).as_bytes())?;
+    write_table(dir, "table-4.15", &report, &markdown(&report, &perfect))?;
     progress.note(&format!(
         "  table 4.15: {} of 15 equal; T*(10^6) = {}",
         report.table_4_15.iter().filter(|c| c.equal).count(),
@@ -271,10 +271,12 @@ fn markdown(r: &Report, perfect: &[u64]) -> String {
     let mut s = String::from("# Thesis Table 4.15 and the Wurzel model (§4.5)\n\n");
     s += &format!("{}.\n\n", p.produced_by(""));
     s += "Budget L(C) = ⌈√|C|⌉ (with ⌊√|C|⌋, |C| = 2 has no admissible query and the table cannot exist).\n\n";
-    s += "| \\|C\\| | perfect total (ours) | thesis | |\n|---:|---:|---:|---|\n";
+    let mut table =
+        MarkdownTable::new([("\\|C\\|", Right), ("perfect total (ours)", Right), ("thesis", Right), ("", Left)]);
     for (i, c) in r.table_4_15.iter().enumerate() {
-        s += &format!("| {} | {} | {} | {} |\n", i + 1, c.ours_exact, c.published, c.mark());
+        table.row([(i + 1).to_string(), c.ours_exact.clone(), c.published.to_string(), c.mark().to_string()]);
     }
+    s += &table.to_string();
     s += &format!(
         "\nBinary proof strategy (one group of ⌈√N⌉−1): {} at |C| = 12 and {} at 15 (thesis: 49, 69).\n",
         r.binary_strategy_12_15.0, r.binary_strategy_12_15.1
@@ -289,10 +291,11 @@ fn markdown(r: &Report, perfect: &[u64]) -> String {
         z.e_over_sqrt_max_from_16.0,
         z.e_over_sqrt_at.last().map_or(0.0, |x| x.1)
     );
-    s += "| \\|C\\| | T*(C) | E/√\\|C\\| |\n|---:|---:|---:|\n";
+    let mut table = MarkdownTable::new([("\\|C\\|", Right), ("T*(C)", Right), ("E/√\\|C\\|", Right)]);
     for (n, q) in &z.e_over_sqrt_at {
-        s += &format!("| {n} | {} | {q:.4} |\n", perfect[*n as usize]);
+        table.row([n.to_string(), perfect[*n as usize].to_string(), format!("{q:.4}")]);
     }
+    s += &table.to_string();
     s += &format!(
         "\nBest H_α-LEX at |C| = 1000 on the grid 0.01..6: total {} at α ∈ {{{}}} (perfect {}).\n\nThesis statements (§4.5.3):\n\n",
         r.best_alpha_1000.1,
@@ -302,18 +305,15 @@ fn markdown(r: &Report, perfect: &[u64]) -> String {
     for (text, ok) in &r.statements {
         s += &format!("- {}: {text}\n", if *ok { "confirmed" } else { "NOT confirmed" });
     }
-    s += "\nH_α against perfect play for large |C| (exact totals; the thesis stopped at 10^4 and found it unclear whether H_3/2 approaches perfect):\n\n| \\|C\\| | perfect |";
-    for a in CURVE_ALPHAS {
-        s += &format!(" H_{a} / perfect |");
-    }
-    s += &format!("\n|---:|---:|{}\n", "---:|".repeat(CURVE_ALPHAS.len()));
+    s += "\nH_α against perfect play for large |C| (exact totals; the thesis stopped at 10^4 and found it unclear whether H_3/2 approaches perfect):\n\n";
+    let ratios = CURVE_ALPHAS.iter().map(|a| (format!("H_{a} / perfect"), Right));
+    let mut table =
+        MarkdownTable::new([("\\|C\\|".to_string(), Right), ("perfect".to_string(), Right)].into_iter().chain(ratios));
     for (n, row) in &r.large_sizes {
-        s += &format!("| {n} | {} |", perfect[*n as usize]);
-        for (_, _, ratio) in row {
-            s += &format!(" {ratio:.6} |");
-        }
-        s += "\n";
+        let ratios = row.iter().map(|(_, _, ratio)| format!("{ratio:.6}"));
+        table.row([n.to_string(), perfect[*n as usize].to_string()].into_iter().chain(ratios));
     }
+    s += &table.to_string();
     s += "\nTiming:\n\n";
     for (what, secs) in &r.timing {
         s += &format!("- {what}: {secs:.1} s\n");
