@@ -19,13 +19,17 @@
 //! independent over ℚ (Besicovitch 1940) — and only the sign of a difference that
 //! is not an exact tie is taken from floating point.
 
+mod exact;
+mod run_key;
+
+pub use exact::multiset_difference;
+pub use run_key::RunKey;
+
 use crate::alpha::Alpha;
 use crate::entropy::renyi_of_sizes;
-use num_bigint::BigUint;
-use num_traits::{One, ToPrimitive, Zero};
+use exact::{compare_rational_power_sums, compare_shannon, power_sum_big, radical_decomposition};
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::atomic::AtomicU64;
 
 /// Counts decisions between different partitions whose order had to be taken
 /// from floating point because their difference was below 1e-12 relative and
@@ -171,204 +175,6 @@ fn shannon_bits(sizes: &[u64]) -> f64 {
     n.log2() - sum / n
 }
 
-/// A fast key for partitions of one set given as runs (class size, count):
-/// larger is better and it orders partitions like H_α, but it is not H_α itself
-/// (α = 0: number of classes; 0<α<1: Σc^α; α = 1: −Σ c·ln c; α > 1: −Σc^α;
-/// ∞: −max c). Class sizes below the table limit cost a lookup, others one
-/// `powf`. Exact ties are still decided by [`RenyiScore::compare`].
-pub struct RunKey {
-    kind: KeyKind,
-    /// `small[c]` = the per-class term of size c.
-    small: Vec<f64>,
-    /// Power sums that could overflow f64 (c^α beyond 1e300 for some class
-    /// size below 2^64) are keyed by ±ln Σ c^α instead, by log-sum-exp (same
-    /// order), for every partition alike.
-    log_domain: bool,
-}
-
-#[derive(Clone, Copy)]
-enum KeyKind {
-    Count,
-    NegMax,
-    NegXLnX,
-    PowerSum { alpha: f64, sign: f64 },
-}
-
-impl KeyKind {
-    fn term(self, c: u64) -> f64 {
-        let x = c as f64;
-        match self {
-            KeyKind::Count => 1.0,
-            KeyKind::NegMax => x,
-            KeyKind::NegXLnX => -x * x.ln(),
-            KeyKind::PowerSum { alpha, sign } => sign * x.powf(alpha),
-        }
-    }
-}
-
-impl RunKey {
-    /// A key for order α with terms tabulated for class sizes below `table_limit`.
-    pub fn new(alpha: Alpha, table_limit: usize) -> RunKey {
-        let kind = match alpha {
-            Alpha::Infinity => KeyKind::NegMax,
-            Alpha::Finite { num: 0, .. } => KeyKind::Count,
-            Alpha::Finite { num, den } if num == den => KeyKind::NegXLnX,
-            a => KeyKind::PowerSum { alpha: a.to_f64(), sign: if a.to_f64() < 1.0 { 1.0 } else { -1.0 } },
-        };
-        // Class sizes are below 2^64: c^α stays below 1e300 for α·64·ln 2 ≤ 600.
-        let log_domain =
-            matches!(kind, KeyKind::PowerSum { alpha, .. } if alpha * 64.0 * std::f64::consts::LN_2 > 600.0);
-        let small = if log_domain { Vec::new() } else { (0..table_limit as u64).map(|c| kind.term(c)).collect() };
-        RunKey { kind, small, log_domain }
-    }
-
-    /// The key of a partition given as (class size, count) runs.
-    pub fn key(&self, runs: &[(u64, u64)]) -> f64 {
-        if let (true, KeyKind::PowerSum { alpha, sign }) = (self.log_domain, self.kind) {
-            let live = runs.iter().filter(|&&(c, k)| c > 0 && k > 0);
-            let Some(top) = live.clone().map(|r| r.0).max() else { return 0.0 };
-            let rest: f64 = live.map(|&(c, k)| k as f64 * (alpha * (c as f64 / top as f64).ln()).exp()).sum();
-            return sign * (alpha * (top as f64).ln() + rest.ln());
-        }
-        let term = |c: u64| self.small.get(c as usize).copied().unwrap_or_else(|| self.kind.term(c));
-        match self.kind {
-            KeyKind::NegMax => -(runs.iter().filter(|r| r.1 > 0).map(|r| r.0).max().unwrap_or(0) as f64),
-            _ => runs.iter().filter(|&&(c, k)| c > 0 && k > 0).map(|&(c, k)| k as f64 * term(c)).sum(),
-        }
-    }
-}
-
-/// Removes the common elements of two sorted multisets: (a \ b, b \ a).
-pub fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
-    let (mut i, mut j) = (0, 0);
-    let (mut ra, mut rb) = (Vec::new(), Vec::new());
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            Ordering::Less => {
-                ra.push(a[i]);
-                i += 1;
-            }
-            Ordering::Greater => {
-                rb.push(b[j]);
-                j += 1;
-            }
-            Ordering::Equal => {
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    ra.extend_from_slice(&a[i..]);
-    rb.extend_from_slice(&b[j..]);
-    (ra, rb)
-}
-
-/// Prime factorisation by trial division (class sizes are at most a few 10^9).
-fn factorize(mut n: u64) -> Vec<(u64, u32)> {
-    let mut out = Vec::new();
-    let mut p = 2u64;
-    while p * p <= n {
-        if n.is_multiple_of(p) {
-            let mut e = 0;
-            while n.is_multiple_of(p) {
-                n /= p;
-                e += 1;
-            }
-            out.push((p, e));
-        }
-        p += if p == 2 { 1 } else { 2 };
-    }
-    if n > 1 {
-        out.push((n, 1));
-    }
-    out
-}
-
-/// Σ c^k exactly.
-fn power_sum_big(sizes: &[u64], k: u64) -> BigUint {
-    sizes.iter().map(|&c| BigUint::from(c).pow(k as u32)).sum()
-}
-
-/// α = 1: the better partition has the smaller Π c^c. Decided exactly: the
-/// products are equal iff their prime exponent vectors are; otherwise the sign of
-/// Σ_p e_p·ln p is taken in floating point and, when that is too close to call,
-/// from the exact products.
-fn compare_shannon(a: &[u64], b: &[u64]) -> Ordering {
-    let mut exponents: BTreeMap<u64, i128> = BTreeMap::new();
-    for (sizes, sign) in [(a, 1i128), (b, -1i128)] {
-        for &c in sizes {
-            for (p, e) in factorize(c) {
-                *exponents.entry(p).or_default() += sign * e as i128 * c as i128;
-            }
-        }
-    }
-    exponents.retain(|_, e| *e != 0);
-    if exponents.is_empty() {
-        return Ordering::Equal;
-    }
-    let log_ratio: f64 = exponents.iter().map(|(&p, &e)| e as f64 * (p as f64).ln()).sum();
-    let scale: f64 = exponents.iter().map(|(&p, &e)| (e as f64 * (p as f64).ln()).abs()).sum();
-    if log_ratio.abs() > 1e-12 * scale.max(1.0) {
-        // a has the larger product (log_ratio > 0) → a is worse.
-        return if log_ratio > 0.0 { Ordering::Less } else { Ordering::Greater };
-    }
-    let bits: f64 = scale / std::f64::consts::LN_2;
-    if bits < 5e7 {
-        let side = |positive: bool| -> BigUint {
-            exponents
-                .iter()
-                .filter(|&(_, &e)| (e > 0) == positive)
-                .map(|(&p, &e)| BigUint::from(p).pow(e.unsigned_abs() as u32))
-                .fold(BigUint::one(), |acc, x| acc * x)
-        };
-        return side(false).cmp(&side(true));
-    }
-    FLOAT_DECIDED_NEAR_TIES.fetch_add(1, AtomicOrdering::Relaxed);
-    if log_ratio > 0.0 { Ordering::Less } else { Ordering::Greater }
-}
-
-/// Compares Σ_{c∈a} c^{p/q} with Σ_{c∈b} c^{p/q} (p/q not an integer).
-fn compare_rational_power_sums(a: &[u64], b: &[u64], p: u64, q: u64) -> Ordering {
-    if radical_decomposition(a, p, q) == radical_decomposition(b, p, q) {
-        return Ordering::Equal;
-    }
-    let alpha = p as f64 / q as f64;
-    let log_sum = |s: &[u64]| -> f64 {
-        if s.is_empty() {
-            return f64::NEG_INFINITY;
-        }
-        let m = s.iter().map(|&c| (c as f64).ln()).fold(f64::NEG_INFINITY, f64::max);
-        alpha * m + s.iter().map(|&c| (alpha * ((c as f64).ln() - m)).exp()).sum::<f64>().ln()
-    };
-    let (la, lb) = (log_sum(a), log_sum(b));
-    let clearly_apart = (la - lb).abs() > 1e-12 * la.abs().max(lb.abs()).max(1.0);
-    if !clearly_apart {
-        FLOAT_DECIDED_NEAR_TIES.fetch_add(1, AtomicOrdering::Relaxed);
-    }
-    la.partial_cmp(&lb).unwrap_or(Ordering::Equal)
-}
-
-/// Σ c^{p/q} as a map from the q-th-power-free radical r (its prime exponents,
-/// each below q) to the integer coefficient Σ k, where c^{p/q} = k·r^{1/q}.
-fn radical_decomposition(sizes: &[u64], p: u64, q: u64) -> BTreeMap<Vec<(u64, u64)>, BigUint> {
-    let mut map: BTreeMap<Vec<(u64, u64)>, BigUint> = BTreeMap::new();
-    for &c in sizes {
-        let mut radical = Vec::new();
-        let mut coefficient = BigUint::one();
-        for (prime, e) in factorize(c) {
-            let total = e as u128 * p as u128;
-            let whole = (total / q as u128).to_u32().unwrap_or(u32::MAX);
-            let rest = (total % q as u128) as u64;
-            coefficient *= BigUint::from(prime).pow(whole);
-            if rest != 0 {
-                radical.push((prime, rest));
-            }
-        }
-        *map.entry(radical).or_insert_with(BigUint::zero) += coefficient;
-    }
-    map
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -420,24 +226,6 @@ mod tests {
         assert_eq!(score("3/2").compare(&[18, 8, 2, 2, 2], &[8, 8, 8, 8]), Ordering::Less);
     }
 
-    #[test]
-    fn run_key_orders_like_entropy() {
-        let parts = [[(3u64, 3u64), (0, 0)], [(7, 1), (1, 2)], [(4, 2), (1, 1)], [(5, 1), (2, 2)]];
-        for alpha in ["0", "0.5", "1", "1.5", "2", "3", "inf"] {
-            let s = score(alpha);
-            let key = RunKey::new(alpha.parse().unwrap(), 4);
-            for a in &parts {
-                for b in &parts {
-                    let (ea, eb) =
-                        (crate::entropy::renyi_of_runs(s.alpha(), a), crate::entropy::renyi_of_runs(s.alpha(), b));
-                    if !RenyiScore::near(ea, eb) {
-                        assert_eq!(key.key(a).partial_cmp(&key.key(b)), ea.partial_cmp(&eb), "α = {alpha}");
-                    }
-                }
-            }
-        }
-    }
-
     /// α ≥ 2^32 used to wrap (exponent `as u32`): 2^32 ran as α = 0.
     #[test]
     fn huge_integer_alpha_is_the_lexicographic_limit() {
@@ -457,16 +245,6 @@ mod tests {
         }
         // Just below the threshold the power sums are still compared exactly.
         assert_eq!(score("9").compare(&[2, 2], &[3, 1]), Ordering::Greater);
-    }
-
-    /// Large α used to overflow the power-sum keys to ∞ (NaN differences,
-    /// an empty tie band and a panic in the size models).
-    #[test]
-    fn run_keys_stay_finite_for_large_alpha() {
-        let key = RunKey::new(Alpha::integer(200), 1001);
-        let (a, b) = (key.key(&[(500, 2)]), key.key(&[(999, 1), (1, 1)]));
-        assert!(a.is_finite() && b.is_finite());
-        assert!(a > b, "the even split is better");
     }
 
     #[test]
