@@ -18,13 +18,29 @@ pub enum Align {
 /// Invariants:
 /// - every body row has exactly as many cells as the header (`row` panics
 ///   otherwise: a short row would shift the columns of the results file);
-/// - cells are written verbatim: a `|` meant inside a cell must come escaped
-///   (`\|`) from the caller. (Not escaped here because committed tables must stay
-///   byte-identical, and `tables/mc-agents.md` has one raw `|Δ|` in a cell.)
+/// - a `|` inside a cell is written escaped (`\|`), so it never splits the
+///   cell; one the caller already escaped is kept as it is;
 /// - the bytes are fixed, because committed results files are compared bit for
 ///   bit: header `| a | b |` with a blank header cell written `| |`, alignment
 ///   row `|---|---:|` without spaces, body rows `| x | y |` with a blank body cell
 ///   written `|  |`.
+/// `cell` with every `|` not already preceded by `\` escaped.
+fn escape_bars(cell: &str) -> std::borrow::Cow<'_, str> {
+    if !cell.contains('|') {
+        return cell.into();
+    }
+    let mut out = String::with_capacity(cell.len() + 4);
+    let mut previous = None;
+    for ch in cell.chars() {
+        if ch == '|' && previous != Some('\\') {
+            out.push('\\');
+        }
+        out.push(ch);
+        previous = Some(ch);
+    }
+    out.into()
+}
+
 #[derive(Clone, Debug)]
 pub struct MarkdownTable {
     header: Vec<String>,
@@ -54,7 +70,7 @@ impl fmt::Display for MarkdownTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("|")?;
         for title in &self.header {
-            if title.is_empty() { f.write_str(" |")? } else { write!(f, " {title} |")? }
+            if title.is_empty() { f.write_str(" |")? } else { write!(f, " {} |", escape_bars(title))? }
         }
         f.write_str("\n|")?;
         for a in &self.align {
@@ -67,7 +83,7 @@ impl fmt::Display for MarkdownTable {
         for row in &self.rows {
             f.write_str("|")?;
             for cell in row {
-                write!(f, " {cell} |")?;
+                write!(f, " {} |", escape_bars(cell))?;
             }
             f.write_str("\n")?;
         }
@@ -86,6 +102,14 @@ mod tests {
         t.row(["1", "0", "="]);
         t.row(["2".to_string(), "3".to_string(), String::new()]);
         assert_eq!(t.to_string(), "| \\|C\\| | total | |\n|---:|---:|---|\n| 1 | 0 | = |\n| 2 | 3 |  |\n");
+    }
+
+    #[test]
+    fn bars_in_cells_are_escaped_once() {
+        let mut t = MarkdownTable::new([("rule", Left)]);
+        t.row(["50 % (|Δ| < 1e-12)"]);
+        t.row(["\\|C\\| kept"]);
+        assert_eq!(t.to_string(), "| rule |\n|---|\n| 50 % (\\|Δ\\| < 1e-12) |\n| \\|C\\| kept |\n");
     }
 
     #[test]
