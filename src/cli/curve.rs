@@ -190,6 +190,9 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
                 "{known} of {units} units known ({known_codes} of {unit_codes} codes; {evaluated} evaluated by this process); \
                  run the other shards, then again with --with their files to merge"
             );
+            if out.json.is_some() || out.csv.is_some() {
+                eprintln!("not merged yet: --json/--csv not written (units of other shards are missing)");
+            }
             Ok(None)
         }
     }

@@ -124,7 +124,7 @@ enum Command {
     },
     /// Recompute published tables into results/ (all implemented ones by default).
     Reproduce {
-        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, mc-agents, or all.
+        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, curves (the exact α-curves and their figures), mc-agents, or all.
         #[arg(default_value = "all")]
         targets: Vec<String>,
         /// Output directory.
