@@ -12,18 +12,6 @@ pub enum Align {
     Right,
 }
 
-/// A GitHub-flavoured markdown table: a header row, the alignment row and the
-/// body rows, each line ending in `\n`.
-///
-/// Invariants:
-/// - every body row has exactly as many cells as the header (`row` panics
-///   otherwise: a short row would shift the columns of the results file);
-/// - a `|` inside a cell is written escaped (`\|`), so it never splits the
-///   cell; one the caller already escaped is kept as it is;
-/// - the bytes are fixed, because committed results files are compared bit for
-///   bit: header `| a | b |` with a blank header cell written `| |`, alignment
-///   row `|---|---:|` without spaces, body rows `| x | y |` with a blank body cell
-///   written `|  |`.
 /// `cell` with every `|` not already preceded by `\` escaped.
 fn escape_bars(cell: &str) -> std::borrow::Cow<'_, str> {
     if !cell.contains('|') {
@@ -41,6 +29,18 @@ fn escape_bars(cell: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// A GitHub-flavoured markdown table: a header row, the alignment row and the
+/// body rows, each line ending in `\n`.
+///
+/// Invariants:
+/// - every body row has exactly as many cells as the header (`row` panics
+///   otherwise: a short row would shift the columns of the results file);
+/// - a `|` inside a cell is written escaped (`\|`), so it never splits the
+///   cell; one the caller already escaped is kept as it is;
+/// - the bytes are fixed, because committed results files are compared bit for
+///   bit: header `| a | b |` with a blank header cell written `| |`, alignment
+///   row `|---|---:|` without spaces, body rows `| x | y |` with a blank body cell
+///   written `|  |`.
 #[derive(Clone, Debug)]
 pub struct MarkdownTable {
     header: Vec<String>,
