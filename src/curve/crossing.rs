@@ -376,6 +376,25 @@ impl PairFunction {
                 break;
             }
         }
+        // The plain enclosure of F^(order) over the zone loses to cancellation
+        // when another root lies within ~1e-7 of the known one (e.g. at
+        // α = 1 + 6.7e-8 in a Beams(6c,6p) node): the mean-value form is
+        // tight to second order there.
+        let mut centered = span;
+        for _ in 0..96 {
+            let zone = if upward {
+                Interval::new(z.at.lo, z.at.hi + centered)
+            } else {
+                Interval::new(z.at.lo - centered, z.at.hi)
+            };
+            if !self.eval_centered(zone, z.order).contains_zero() {
+                return Ok(if upward { z.at.hi + centered } else { z.at.lo - centered });
+            }
+            centered *= 0.5;
+            if centered <= target_width(z.at.hi) * 1e-3 {
+                break;
+            }
+        }
         Err(RootFound::Uncertified(z.at.lo.min(z.at.lo - delta), z.at.hi.max(z.at.hi + delta)))
     }
 
@@ -405,7 +424,7 @@ impl PairFunction {
                 return None;
             }
             if tiny {
-                return Some(RootFound::Uncertified(a, b));
+                return self.settle_tiny(a, b, refine);
             }
         }
         // Off-centre split points (factors near √2 − 1), so that a rational
@@ -414,6 +433,40 @@ impl PairFunction {
         let (first, second) = if rightward { ((a, m), (m, b)) } else { ((m, b), (a, m)) };
         self.isolate(first.0, first.1, rightward, depth + 1, refine)
             .or_else(|| self.isolate(second.0, second.1, rightward, depth + 1, refine))
+    }
+
+    /// A piece [a, b] too small to split further on which the plain
+    /// enclosure of F' holds 0: monotone after all if the mean-value form of F'
+    /// excludes 0 (two roots about 1e-7 apart, where the plain form loses to
+    /// cancellation); then the end signs decide. Otherwise an uncertified root.
+    fn settle_tiny(&self, a: f64, b: f64, refine: bool) -> Option<RootFound> {
+        let whole = Interval::new(a, b);
+        if !self.eval_centered(whole, 1).contains_zero() {
+            match (self.sign_at_point(a), self.sign_at_point(b)) {
+                (Some(x), Some(y)) if x == y => return None,
+                (Some(x), Some(_)) if refine => return Some(self.refine(a, b, x)),
+                _ => {}
+            }
+        } else {
+            // An extremum of F inside: F stays within |F'|·(b − a)/2 of F(m)
+            // on the piece, so a 128-bit F(m) of one sign beyond that margin
+            // proves no root here.
+            let m = whole.mid();
+            let slope = self.eval(whole, 1);
+            let margin = (slope.lo.abs().max(slope.hi.abs()) * (b - a)).next_up();
+            if super::precise::sign_at_margin(&self.raw, m, margin).is_some() {
+                return None;
+            }
+        }
+        Some(RootFound::Uncertified(a, b))
+    }
+
+    /// F^(k) over `a` in the mean-value form F^(k)(m) + F^(k+1)(a)·(a − m),
+    /// m the middle of `a`: tight to second order where the plain enclosure
+    /// ([`Self::eval`]) suffers from cancellation between terms.
+    fn eval_centered(&self, a: Interval, k: u32) -> Interval {
+        let m = a.mid();
+        self.eval(Interval::exact(m), k) + self.eval(a, k + 1) * (a - Interval::exact(m))
     }
 
     /// Bisection of a sign change of monotone F on [a, b] (F(a) has sign `sa`).
@@ -488,5 +541,28 @@ mod tests {
         let a = PairFunction::new(&[1, 5, 6, 9], &[2, 3, 7, 9]).unwrap();
         let b = PairFunction::new(&[4, 6, 14], &[2, 10, 12]).unwrap();
         assert_eq!(a.key, b.key);
+    }
+
+    #[test]
+    fn root_next_to_the_trivial_one_is_certified() {
+        // Two class-size lists of a Beams(6c,6p) node (unit 708 of the LEX-c
+        // run on [1, 2]) whose D has a second root 1.34e-7 above α = 1, at
+        // 1.0000001342605288511… (mpmath, 60 digits), and its extremum between:
+        // the plain interval enclosures lose both to cancellation (two
+        // uncertified "roots" at the extremum came back); the mean-value form
+        // certifies the true root.
+        let p = [3, 3, 6, 6, 6, 6, 9, 9, 9, 12, 34];
+        let q = [3, 3, 3, 3, 6, 6, 8, 13, 15, 16, 27];
+        for (from, to) in [(1.5, 1.0), (1.0, 1.5)] {
+            match root(&p, &q, from, to) {
+                Some(RootFound::Certified(lo, hi)) => {
+                    assert!(
+                        hi - lo <= 1e-12 && lo <= 1.000_000_134_260_528 && 1.000_000_134_260_53 <= hi,
+                        "[{lo}, {hi}]"
+                    );
+                }
+                other => panic!("{other:?} searching from {from} to {to}"),
+            }
+        }
     }
 }

@@ -26,6 +26,12 @@ thread_local! {
 /// `terms` are (b, w) and M is the largest b; `None` if |F| is below the
 /// error bound (then F is 0 to within 2^-100 of its terms' size).
 pub fn sign_at(terms: &[(u64, i64)], alpha: f64) -> Option<Ordering> {
+    sign_at_margin(terms, alpha, 0.0)
+}
+
+/// The certified sign of every number within `margin` (≥ 0) of F(`alpha`)
+/// (as [`sign_at`]; `None` if |F| does not exceed the error bound plus `margin`).
+pub fn sign_at_margin(terms: &[(u64, i64)], alpha: f64, margin: f64) -> Option<Ordering> {
     CONSTS.with(|cell| {
         let mut slot = cell.borrow_mut();
         let cc = match slot.as_mut() {
@@ -61,7 +67,7 @@ pub fn sign_at(terms: &[(u64, i64)], alpha: f64) -> Option<Ordering> {
         }
         // Error bound: size · 2^-100.
         let scale = BigFloat::from_u64(1, p).div(&BigFloat::from_u64(1 << 50, p), p, rm);
-        let bound = size.mul(&scale, p, rm).mul(&scale, p, rm);
+        let bound = size.mul(&scale, p, rm).mul(&scale, p, rm).add(&BigFloat::from_f64(margin, p), p, rm);
         if sum.sub(&bound, p, rm).is_positive() && !sum.sub(&bound, p, rm).is_zero() {
             Some(Ordering::Greater)
         } else if sum.add(&bound, p, rm).is_negative() && !sum.add(&bound, p, rm).is_zero() {
