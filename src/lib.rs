@@ -13,9 +13,11 @@
 //! - [`graph`]: the game-graph solver (retrograde analysis, Sprague-Grundy),
 //!   with its clients [`chess`] (Ströhlein's endgames) and [`nim`] (the Nim family).
 //! - [`reproduce`]: the published tables, recomputed.
+//! - [`certificate`]: optimality certificates (lower bounds) and their independent checker.
 //! - [`progress`]: progress reports to an observer (the library never prints).
 
 pub mod alpha;
+pub mod certificate;
 pub mod chess;
 pub mod curve;
 pub mod entropy;

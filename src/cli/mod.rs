@@ -101,10 +101,15 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Replay every secret code through a strategy file and recompute its total.
+    /// Replay every secret code through a strategy file and recompute its total
+    /// (an upper bound); check an optimality certificate (a lower bound).
     Verify {
         /// A strategy file written by `perfect --tree`.
-        file: PathBuf,
+        file: Option<PathBuf>,
+        /// A certificate written by `perfect --certificate`: its lower bound is
+        /// checked independently of the search, and compared with the tree's total.
+        #[arg(long)]
+        certificate: Option<PathBuf>,
     },
     /// Beams: board, pieces, patterns and code counts of a variant.
     Beams {
@@ -464,7 +469,7 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
             let g = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess)?;
             perfect_and_export(&g, GameSpec::Beams { variant: v.to_string(), order: "lex-c".into() }, &options)
         }
-        Command::Verify { file } => verify_file(&file),
+        Command::Verify { file, certificate } => verify_command(file.as_deref(), certificate.as_deref()),
         Command::Merge { files, out } => merge_files(&files, out.as_deref()),
         Command::Play { game: PlayGame::Beams { agent, secret } } => play::play(&agent, secret.as_deref()),
         Command::Simulate { game: SimulateGame::Beams { agent, n, seed, out } } => {

@@ -2,6 +2,7 @@
 //! constraints and objectives, with its tree exported, verified and sealed.
 
 use super::*;
+use renyi_search::certificate::{self, Certify};
 use renyi_search::search::perfect::{Constraints, Objective, optimise};
 
 /// Options of `perfect` (for every game).
@@ -10,6 +11,9 @@ pub(crate) struct PerfectOptions {
     /// Write the optimal strategy tree as JSON to this file (sealed with CRC-32s; `verify` reads it).
     #[arg(long, global = true)]
     tree: Option<PathBuf>,
+    /// Write an optimality certificate (the lower bound, checked by `verify --certificate`) to this file.
+    #[arg(long, global = true)]
+    certificate: Option<PathBuf>,
     /// Every code must be found within this many queries (the least total subject to that).
     #[arg(long, global = true)]
     max_depth: Option<u32>,
@@ -28,7 +32,7 @@ enum ObjectiveArg {
     TotalThenDepth,
 }
 
-pub(super) fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, options: &PerfectOptions) -> Result<()> {
+pub(super) fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, options: &PerfectOptions) -> Result<()> {
     renyi_search::memory::check_budget(
         &format!("the perfect search's bound tables for {}", problem.name()),
         renyi_search::search::perfect::bound_table_bytes(problem),
@@ -39,6 +43,11 @@ pub(super) fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, options
         ObjectiveArg::DepthThenTotal => Objective::DepthThenTotal,
         ObjectiveArg::TotalThenDepth => Objective::TotalThenDepth,
     };
+    if options.certificate.is_some() && (!constraints.is_none() || objective != Objective::Total) {
+        return Err(invalid(
+            "--certificate: certificates prove the plain least total (no --max-depth, --possible-only or --objective)",
+        ));
+    }
     let optimum = optimise(problem, constraints, objective, &progress(true))?;
     let hard = if constraints.possible_only { " asking possible codes only" } else { "" };
     let Some(result) = optimum.result else {
@@ -77,7 +86,7 @@ pub(super) fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, options
             )));
         }
         let file = StrategyFile {
-            game: spec,
+            game: spec.clone(),
             codes: result.codes,
             total: result.total,
             constraints: result.constraints,
@@ -95,5 +104,49 @@ pub(super) fn perfect_and_export<P: Replay>(problem: &P, spec: GameSpec, options
             checked.max_depth
         );
     }
+    if let Some(path) = &options.certificate {
+        write_certificate_file(&optimum.search, problem, spec, result.total, path)?;
+    }
+    Ok(())
+}
+
+/// Builds the certificate of the plain optimum `total`, checks it with the
+/// independent checker and writes it.
+fn write_certificate_file<P: Certify>(
+    search: &renyi_search::search::perfect::PerfectSearch<'_, P>,
+    problem: &P,
+    spec: GameSpec,
+    total: u64,
+    path: &std::path::Path,
+) -> Result<()> {
+    let (body, built) = certificate::build_certificate(search, problem, total)?;
+    let checked = certificate::check_certificate(problem, &body)?;
+    if checked.bound != total {
+        return Err(invalid(format!("internal error: the certificate proves {} instead of {total}", checked.bound)));
+    }
+    let header = certificate::Header {
+        game: spec,
+        codes: problem.code_count() as u64,
+        objective: "total".into(),
+        bound: total,
+        nodes: built.nodes,
+        body_bytes: 0,
+        program: "renyi-search".into(),
+        version: renyi_search::VERSION.into(),
+        crc32_body: String::new(),
+        crc32_header: String::new(),
+    };
+    let bytes = certificate::write_certificate(path, header, &body)?;
+    println!(
+        "  certificate {} ({} nodes, {} references, {bytes} bytes; built in {:.2} s, checked in {:.2} s ({:.2} s table, {} answers looked up): total ≥ {})",
+        path.display(),
+        built.nodes,
+        built.references,
+        built.seconds,
+        checked.seconds,
+        checked.table_seconds,
+        checked.lookups,
+        checked.bound
+    );
     Ok(())
 }

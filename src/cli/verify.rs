@@ -2,9 +2,98 @@
 //! (total, worst case, cap, hard mode) checked and its seal compared.
 
 use super::*;
+use renyi_search::certificate::{check_certificate, read_certificate};
 use renyi_search::search::tree::{SealCheck, Verified, first_impossible_query, read_strategy_file};
+use std::path::Path;
 
-pub(super) fn verify_file(path: &std::path::Path) -> Result<()> {
+/// `verify [TREE] [--certificate FILE]`: the tree's total is an upper bound,
+/// the certificate's a lower bound; equal, they prove the optimum.
+pub(super) fn verify_command(tree: Option<&Path>, certificate: Option<&Path>) -> Result<()> {
+    let upper = match tree {
+        Some(path) => Some(verify_file(path)?),
+        None if certificate.is_none() => {
+            return Err(invalid("verify: give a strategy file, --certificate FILE, or both"));
+        }
+        None => None,
+    };
+    let Some(path) = certificate else { return Ok(()) };
+    let (spec, lower) = verify_certificate(path)?;
+    if let (Some((tree_spec, total)), Some(path_tree)) = (upper, tree) {
+        if tree_spec != spec {
+            return Err(invalid(format!("{} and {} are about different games", path_tree.display(), path.display())));
+        }
+        if total == lower {
+            println!("optimal: the tree's total {total} equals the certificate's lower bound");
+        } else {
+            println!("not proven optimal: the tree's total {total} is above the certificate's lower bound {lower}");
+        }
+    }
+    Ok(())
+}
+
+/// Checks a certificate file: seal, then every node; returns the game and the proven bound.
+fn verify_certificate(path: &Path) -> Result<(GameSpec, u64)> {
+    let file = read_certificate::<GameSpec>(path)?;
+    let report = match &file.header.game {
+        GameSpec::Mastermind { pegs, colors, distinct } => {
+            check_certificate(&Mastermind::new(*pegs, *colors, *distinct)?, &file.body)
+        }
+        GameSpec::BullsAndCows { digits, symbols } => {
+            check_certificate(&BullsAndCows::new(*digits, *symbols)?, &file.body)
+        }
+        GameSpec::Beams { variant, order } => check_certificate(&beams_game(variant, order)?, &file.body),
+    };
+    let sealed = if file.broken.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "the file was edited after it was written: the CRC-32 of its {} does not match",
+            file.broken.join(" and ")
+        ))
+    };
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => {
+            return Err(invalid(
+                [Some(format!("{}: {e}", path.display())), sealed].into_iter().flatten().collect::<Vec<_>>().join("; "),
+            ));
+        }
+    };
+    if let Some(edited) = sealed {
+        return Err(invalid(format!("{}: {edited}", path.display())));
+    }
+    if report.bound < file.header.bound || file.header.objective != "total" {
+        return Err(invalid(format!(
+            "{}: the file claims {} ≥ {} but its nodes prove {}",
+            path.display(),
+            file.header.objective,
+            file.header.bound,
+            report.bound
+        )));
+    }
+    println!(
+        "{}: certificate checked ({} nodes, {} answers looked up, {:.2} s): the least total is at least {}",
+        path.display(),
+        report.nodes,
+        report.lookups,
+        report.seconds,
+        report.bound
+    );
+    Ok((file.header.game, report.bound))
+}
+
+fn beams_game(variant: &str, order: &str) -> Result<Beams> {
+    let v: Variant = variant.parse()?;
+    let order = match order {
+        "lex-c" => QueryOrder::ColourFirst,
+        "lex-d" => QueryOrder::DiagonalFirst,
+        other => return Err(invalid(format!("unknown query order {other:?} (accepted: lex-c, lex-d)"))),
+    };
+    Beams::new(load_or_build(v, None)?.0, order, Penalty::BestGuess)
+}
+
+/// Replays a strategy file; returns its game and verified total.
+fn verify_file(path: &Path) -> Result<(GameSpec, u64)> {
     let text = std::fs::read_to_string(path)
         .map_err(|source| renyi_search::error::Error::Io { path: path.display().to_string(), source })?;
     let (file, seal) =
@@ -24,14 +113,7 @@ pub(super) fn verify_file(path: &std::path::Path) -> Result<()> {
             check(&BullsAndCows::new(*digits, *symbols)?, &file.tree, file.constraints.possible_only)
         }
         GameSpec::Beams { variant, order } => {
-            let v: Variant = variant.parse()?;
-            let order = match order.as_str() {
-                "lex-c" => QueryOrder::ColourFirst,
-                "lex-d" => QueryOrder::DiagonalFirst,
-                other => return Err(invalid(format!("unknown query order {other:?} (accepted: lex-c, lex-d)"))),
-            };
-            let game = Beams::new(load_or_build(v, None)?.0, order, Penalty::BestGuess)?;
-            check(&game, &file.tree, file.constraints.possible_only)
+            check(&beams_game(variant, order)?, &file.tree, file.constraints.possible_only)
         }
     };
     let (checked, impossible) = match replayed {
@@ -85,7 +167,7 @@ pub(super) fn verify_file(path: &std::path::Path) -> Result<()> {
     if !claims.is_empty() {
         println!("  constraints hold: {}", claims.join(", "));
     }
-    Ok(())
+    Ok((file.game, checked.total))
 }
 
 /// The replay, and in hard mode the first query that is not a possible secret.

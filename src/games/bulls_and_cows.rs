@@ -160,3 +160,15 @@ impl Replay for BullsAndCows {
         Some(q)
     }
 }
+
+impl crate::certificate::Certify for BullsAndCows {
+    fn symmetry_generators(&self) -> Vec<(Vec<CodeId>, Vec<QueryId>)> {
+        crate::certificate::Certify::symmetry_generators(&self.inner)
+    }
+    fn stabilizer_words(&self, state: &(), set: &Vec<CodeId>) -> Vec<Vec<u8>> {
+        crate::certificate::Certify::stabilizer_words(&self.inner, state, set)
+    }
+    fn admissible_below(&self, _: &(), _: QueryId) -> bool {
+        true
+    }
+}

@@ -117,6 +117,87 @@ impl Mastermind {
         }
     }
 
+    /// Generators of the colour × peg symmetries as permutations of the code
+    /// ids (which are the query ids): swaps of adjacent pegs (p − 1 of them),
+    /// then swaps of adjacent colours (c − 1). Certificates name symmetries
+    /// as words over these ([`Self::stabilizer_words`]).
+    pub fn symmetry_generators(&self) -> Vec<Vec<CodeId>> {
+        let (p, k) = (self.pegs, self.colors);
+        let identity = |n: usize| (0..n as u8).collect::<Vec<u8>>();
+        let swapped = |n: usize, i: usize| {
+            let mut v = identity(n);
+            v.swap(i, i + 1);
+            v
+        };
+        let gens = (0..p.saturating_sub(1))
+            .map(|i| Symmetry { colour: identity(k), peg: swapped(p, i) })
+            .chain((0..k.saturating_sub(1)).map(|j| Symmetry { colour: swapped(k, j), peg: identity(p) }));
+        gens.map(|g| (0..self.codes.len() as CodeId).map(|c| self.image(&g, c)).collect()).collect()
+    }
+
+    /// Symmetries other than the identity that map `set` onto itself, as
+    /// words over [`Self::symmetry_generators`] (applied first to last): a
+    /// subset of the stabilizer with the same orbits on the queries (each
+    /// element kept only if it merges two orbits of those kept before).
+    pub fn stabilizer_words(&self, set: &[CodeId]) -> Vec<Vec<u8>> {
+        if set.len() < 2 {
+            return Vec::new();
+        }
+        let mut root: Vec<u32> = (0..self.codes.len() as u32).collect();
+        fn find(root: &mut [u32], mut x: u32) -> u32 {
+            while root[x as usize] != x {
+                root[x as usize] = root[root[x as usize] as usize];
+                x = root[x as usize];
+            }
+            x
+        }
+        let mut words = Vec::new();
+        for g in self.set_stabilizer(set) {
+            let mut merged = false;
+            for q in 0..self.codes.len() as u32 {
+                let (a, b) = (find(&mut root, q), find(&mut root, self.image(&g, q)));
+                if a != b {
+                    root[a.max(b) as usize] = a.min(b);
+                    merged = true;
+                }
+            }
+            if merged {
+                words.push(self.word_of(&g));
+            }
+        }
+        words
+    }
+
+    /// `g` as a word over [`Self::symmetry_generators`]: its peg permutation
+    /// by adjacent swaps of positions, its colour permutation by adjacent
+    /// swaps of values (the two parts commute).
+    fn word_of(&self, g: &Symmetry) -> Vec<u8> {
+        let mut pegs = g.peg.clone();
+        let mut peg_word = Vec::new();
+        while let Some(i) = (0..pegs.len().saturating_sub(1)).find(|&i| pegs[i] > pegs[i + 1]) {
+            pegs.swap(i, i + 1);
+            peg_word.push(i as u8);
+        }
+        let mut colour = g.colour.clone();
+        let mut colour_word = Vec::new();
+        let offset = self.pegs.saturating_sub(1) as u8;
+        loop {
+            let pos = |v: u8, c: &[u8]| c.iter().position(|&x| x == v).expect("a permutation");
+            let Some(j) = (0..colour.len().saturating_sub(1) as u8).find(|&j| pos(j, &colour) > pos(j + 1, &colour))
+            else {
+                break;
+            };
+            let (a, b) = (pos(j, &colour), pos(j + 1, &colour));
+            colour[a] = j + 1;
+            colour[b] = j;
+            colour_word.push(offset + j);
+        }
+        peg_word.reverse();
+        colour_word.reverse();
+        peg_word.extend(colour_word);
+        peg_word
+    }
+
     pub fn pegs(&self) -> usize {
         self.pegs
     }
@@ -335,6 +416,18 @@ impl crate::search::tree::Replay for Mastermind {
     }
 }
 
+impl crate::certificate::Certify for Mastermind {
+    fn symmetry_generators(&self) -> Vec<(Vec<CodeId>, Vec<QueryId>)> {
+        Mastermind::symmetry_generators(self).into_iter().map(|g| (g.clone(), g)).collect()
+    }
+    fn stabilizer_words(&self, _: &(), set: &Vec<CodeId>) -> Vec<Vec<u8>> {
+        Mastermind::stabilizer_words(self, set)
+    }
+    fn admissible_below(&self, _: &(), _: QueryId) -> bool {
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,5 +459,22 @@ mod tests {
         }
         assert_eq!(brute, 24 * 2 - 1);
         assert_eq!(mm.set_stabilizer(&odd).len(), brute);
+    }
+
+    /// Every symmetry's word over the generators acts as the symmetry itself.
+    #[test]
+    fn words_act_as_their_symmetries() {
+        let mm = Mastermind::new(3, 4, false).unwrap();
+        let gens = mm.symmetry_generators();
+        for colour in permutations(4) {
+            for peg in permutations(3) {
+                let g = Symmetry { colour: colour.clone(), peg: peg.clone() };
+                let word = mm.word_of(&g);
+                for c in 0..mm.codes.len() as CodeId {
+                    let by_word = word.iter().fold(c, |x, &i| gens[i as usize][x as usize]);
+                    assert_eq!(by_word, mm.image(&g, c), "{colour:?} {peg:?}");
+                }
+            }
+        }
     }
 }

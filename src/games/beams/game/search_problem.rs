@@ -474,3 +474,11 @@ impl crate::search::tree::Replay for Beams {
         set.codes(self.words).map(|(t, s)| self.code_id(t, s)).collect()
     }
 }
+
+/// Beams offers certificates no symmetries (its state changes); a query may
+/// be asked later while its diagonal is unused.
+impl crate::certificate::Certify for Beams {
+    fn admissible_below(&self, state: &BeamsState, q: QueryId) -> bool {
+        state.used >> self.decode_query(q).1 & 1 == 0
+    }
+}

@@ -1,0 +1,271 @@
+//! What the checker knows of a game: its own answer table (from the
+//! game's per-code answer function), the symmetry generators it verified,
+//! whether the counting bound applies, and how it sees a node
+//! ([`Context::examine`]). The builder uses the same examination, so both
+//! number the classes of a node alike.
+
+use super::Certify;
+use crate::error::{Result, invalid};
+use crate::search::{AnswerId, CodeId, QueryId};
+use rayon::prelude::*;
+
+/// The least total of m codes when no query has more than s classes other
+/// than its solving one: each strategy node finds at most one code, so at
+/// most s^(k−1) codes are found by the k-th query; filling the levels
+/// greedily gives Σ k·n_k. (A singleton costs 1: it is found by one query.)
+pub fn counting_bound(s: u64, m: u64) -> u64 {
+    let s = s.max(1);
+    let (mut left, mut total, mut layer, mut depth) = (m, 0u64, 1u64, 1u64);
+    while left > 0 {
+        let here = left.min(layer);
+        total += here * depth;
+        left -= here;
+        layer = layer.saturating_mul(s);
+        depth += 1;
+    }
+    total
+}
+
+/// Sets of at most this many codes are examined query by query (sorting
+/// their answers); larger ones by one pass over the codes' table rows.
+const SMALL_SET: usize = 12;
+
+/// The answer table and verified symmetry generators of a game.
+pub struct Context<'a, P: Certify> {
+    pub(crate) problem: &'a P,
+    n: usize,
+    nq: usize,
+    answers: usize,
+    /// `table[c·nq + q]`: the answer of query q to code c (from `replay_answer`).
+    table: Vec<AnswerId>,
+    solving: Vec<Option<AnswerId>>,
+    /// Generator images of codes and queries.
+    gen_codes: Vec<Vec<CodeId>>,
+    gen_queries: Vec<Vec<QueryId>>,
+    /// `bounds[s][m]` = [`counting_bound`] if it applies ([`Self::counting_applies`]), else empty.
+    bounds: Vec<Vec<u64>>,
+}
+
+/// A node as the checker sees it: the splitting admissible orbit
+/// representatives in query order, the open classes (answer, size; answer
+/// order) of each, flat, and the counting parameter s.
+pub struct Examined {
+    pub reps: Vec<QueryId>,
+    classes: Vec<(AnswerId, u64)>,
+    ends: Vec<usize>,
+    pub s: u64,
+    /// Answers looked up.
+    pub lookups: u64,
+}
+
+impl Examined {
+    /// The open classes of representative number `i`.
+    pub fn open(&self, i: usize) -> &[(AnswerId, u64)] {
+        &self.classes[if i == 0 { 0 } else { self.ends[i - 1] }..self.ends[i]]
+    }
+
+    /// Number of open classes of all representatives (child positions).
+    pub fn positions(&self) -> usize {
+        self.classes.len()
+    }
+}
+
+fn is_permutation(p: &[u32], n: usize) -> bool {
+    let mut seen = vec![false; n];
+    p.len() == n && p.iter().all(|&x| (x as usize) < n && !std::mem::replace(&mut seen[x as usize], true))
+}
+
+/// Union-find root with path halving.
+fn find(root: &mut [QueryId], mut x: QueryId) -> QueryId {
+    while root[x as usize] != x {
+        root[x as usize] = root[root[x as usize] as usize];
+        x = root[x as usize];
+    }
+    x
+}
+
+impl<'a, P: Certify> Context<'a, P> {
+    /// Builds the table and verifies every generator: a permutation of the
+    /// codes and of the queries preserving every answer, the solving answers
+    /// and admissibility, in a game whose state never changes.
+    pub fn new(problem: &'a P) -> Result<Self> {
+        let (n, nq, answers) = (problem.code_count(), problem.query_count(), problem.answer_count());
+        let table: Vec<AnswerId> = (0..n as CodeId)
+            .into_par_iter()
+            .flat_map_iter(|c| (0..nq as QueryId).map(move |q| problem.replay_answer(q, c)))
+            .collect();
+        if table.iter().any(|&a| a as usize >= answers) {
+            return Err(invalid("certificate: the game answers beyond its answer count"));
+        }
+        let solving = (0..nq as QueryId).map(|q| problem.solving_answer(q)).collect();
+        let (gen_codes, gen_queries): (Vec<_>, Vec<_>) = problem.symmetry_generators().into_iter().unzip();
+        let mut ctx = Context { problem, n, nq, answers, table, solving, gen_codes, gen_queries, bounds: Vec::new() };
+        ctx.verify_generators()?;
+        if ctx.counting_applies() {
+            ctx.bounds = (0..=answers as u64).map(|s| (0..=n as u64).map(|m| counting_bound(s, m)).collect()).collect();
+        }
+        Ok(ctx)
+    }
+
+    fn verify_generators(&self) -> Result<()> {
+        if self.gen_codes.is_empty() {
+            return Ok(());
+        }
+        let p = self.problem;
+        let s0 = p.initial_state();
+        if !(0..self.nq as QueryId).all(|q| p.next_state(&s0, q) == s0 && p.admissible_below(&s0, q)) {
+            return Err(invalid("certificate: symmetry generators offered by a game whose state changes"));
+        }
+        for (i, (gc, gq)) in self.gen_codes.iter().zip(&self.gen_queries).enumerate() {
+            let bad = || invalid(format!("certificate: symmetry generator {i} is not a symmetry of the game"));
+            if !is_permutation(gc, self.n) || !is_permutation(gq, self.nq) {
+                return Err(bad());
+            }
+            let ok = (0..self.n).into_par_iter().all(|c| {
+                let g = gc[c] as usize;
+                (0..self.nq).all(|q| self.table[g * self.nq + gq[q] as usize] == self.table[c * self.nq + q])
+            }) && (0..self.nq).all(|q| {
+                let g = gq[q];
+                self.solving[g as usize] == self.solving[q] && p.is_admissible(&s0, g) == p.is_admissible(&s0, q as u32)
+            });
+            if !ok {
+                return Err(bad());
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether [`counting_bound`] bounds every class: the state never
+    /// changes, every query has a solving answer, and every code x is named
+    /// by an always admissible query whose solving answer comes from x alone
+    /// — so every set of two or more codes splits, a strategy stops only at
+    /// singletons, and each singleton costs at least 1 (checked). Otherwise
+    /// the checker bounds a class without a child node by 0.
+    fn counting_applies(&self) -> bool {
+        let p = self.problem;
+        let s0 = p.initial_state();
+        let mut named = vec![false; self.n];
+        for q in 0..self.nq as QueryId {
+            let Some(solving) = self.solving[q as usize] else { return false };
+            if p.next_state(&s0, q) != s0 {
+                return false;
+            }
+            if let Some(x) = p.code_of_query(q).filter(|&x| (x as usize) < self.n)
+                && p.is_admissible(&s0, q)
+                && (0..self.n as CodeId).all(|c| (self.answer(q, c) == solving) == (c == x))
+            {
+                named[x as usize] = true;
+            }
+        }
+        named.iter().all(|&x| x)
+            && (0..self.n as CodeId).all(|x| {
+                let t = p.terminal(&p.set_of(&[x]));
+                t.queries_per_code >= 1 || t.penalty_total >= crate::search::Exact::from_integer(1.into())
+            })
+    }
+
+    /// The bound of a class of m codes without a child node, at a node whose
+    /// queries have at most s open classes (0 where counting does not apply).
+    #[inline]
+    pub fn simple_bound(&self, s: u64, m: u64) -> u64 {
+        self.bounds.get(s as usize).map_or(0, |row| row[m as usize])
+    }
+
+    #[inline]
+    pub fn answer(&self, q: QueryId, c: CodeId) -> AnswerId {
+        self.table[c as usize * self.nq + q as usize]
+    }
+
+    /// The codes of `codes` answering `a` to `q`.
+    pub fn class(&self, q: QueryId, a: AnswerId, codes: &[CodeId]) -> Vec<CodeId> {
+        codes.iter().copied().filter(|&c| self.answer(q, c) == a).collect()
+    }
+
+    /// The image of x under a word of generators (codes if `on_codes`, else queries).
+    fn image(&self, word: &[u8], x: u32, on_codes: bool) -> u32 {
+        let gens = if on_codes { &self.gen_codes } else { &self.gen_queries };
+        word.iter().fold(x, |x, &g| gens[g as usize][x as usize])
+    }
+
+    /// The orbit representatives (smallest member) under `words`, after
+    /// checking that each maps `codes` onto themselves.
+    fn representatives(&self, codes: &[CodeId], words: &[Vec<u8>]) -> std::result::Result<Vec<bool>, String> {
+        if words.is_empty() {
+            return Ok(vec![true; self.nq]);
+        }
+        let mut member = vec![false; self.n];
+        codes.iter().for_each(|&c| member[c as usize] = true);
+        let mut root: Vec<QueryId> = (0..self.nq as QueryId).collect();
+        for (w, word) in words.iter().enumerate() {
+            if word.iter().any(|&g| g as usize >= self.gen_codes.len()) {
+                return Err(format!("symmetry word {w} names an unknown generator"));
+            }
+            if !codes.iter().all(|&c| member[self.image(word, c, true) as usize]) {
+                return Err(format!("symmetry word {w} does not map the node's codes onto themselves"));
+            }
+            for q in 0..self.nq as QueryId {
+                let (a, b) = (find(&mut root, q), find(&mut root, self.image(word, q, false)));
+                root[a.max(b) as usize] = a.min(b);
+            }
+        }
+        Ok((0..self.nq as QueryId).map(|q| find(&mut root, q) == q).collect())
+    }
+
+    /// The node (`state`, `codes`) under the symmetries `words`: one
+    /// splitting admissible query per orbit (its smallest) with its open
+    /// classes, and s, the most open classes of any query that may be asked
+    /// here or below (orbits have equal counts).
+    pub fn examine(
+        &self,
+        state: &P::State,
+        codes: &[CodeId],
+        words: &[Vec<u8>],
+    ) -> std::result::Result<Examined, String> {
+        let rep = self.representatives(codes, words)?;
+        let (a, nq) = (self.answers, self.nq);
+        let mut seen = Examined { reps: Vec::new(), classes: Vec::new(), ends: Vec::new(), s: 1, lookups: 0 };
+        let wanted = |q: usize| rep[q] && self.problem.admissible_below(state, q as QueryId);
+        let record = |seen: &mut Examined, q: usize, sizes: &mut dyn Iterator<Item = (AnswerId, u64)>| {
+            let start = seen.classes.len();
+            let mut classes = 0;
+            for (ans, n) in sizes {
+                classes += 1;
+                if self.solving[q] != Some(ans) {
+                    seen.classes.push((ans, n));
+                }
+            }
+            seen.s = seen.s.max((seen.classes.len() - start) as u64);
+            if classes >= 2 && self.problem.is_admissible(state, q as QueryId) {
+                seen.reps.push(q as QueryId);
+                seen.ends.push(seen.classes.len());
+            } else {
+                seen.classes.truncate(start);
+            }
+        };
+        if codes.len() <= SMALL_SET {
+            let mut buf = [0 as AnswerId; SMALL_SET];
+            for q in (0..nq).filter(|&q| wanted(q)) {
+                let got = &mut buf[..codes.len()];
+                got.iter_mut().zip(codes).for_each(|(x, &c)| *x = self.table[c as usize * nq + q]);
+                got.sort_unstable();
+                let mut runs = got.chunk_by(|x, y| x == y).map(|r| (r[0], r.len() as u64));
+                record(&mut seen, q, &mut runs);
+            }
+            seen.lookups = (codes.len() * nq) as u64;
+        } else {
+            let mut counts = vec![0u32; nq * a];
+            for &c in codes {
+                let row = &self.table[c as usize * nq..(c as usize + 1) * nq];
+                row.iter().enumerate().for_each(|(q, &x)| counts[q * a + x as usize] += 1);
+            }
+            for q in (0..nq).filter(|&q| wanted(q)) {
+                let row = &counts[q * a..(q + 1) * a];
+                let mut sizes =
+                    row.iter().enumerate().filter(|(_, n)| **n > 0).map(|(x, &n)| (x as AnswerId, u64::from(n)));
+                record(&mut seen, q, &mut sizes);
+            }
+            seen.lookups = (codes.len() * nq) as u64;
+        }
+        Ok(seen)
+    }
+}

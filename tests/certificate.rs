@@ -1,0 +1,189 @@
+//! Optimality certificates (issue 27, item 1): built from the perfect
+//! search, checked by the independent checker, equal to an exhaustive
+//! minimisation written here (bit sets, every query at every node, no
+//! bounds, no symmetry); tampered certificates are refused with the node named.
+
+mod common;
+use common::{bin, scratch_dir};
+use renyi_search::certificate::{Certify, build_certificate, check_certificate};
+use renyi_search::games::bulls_and_cows::BullsAndCows;
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::search::CodeId;
+use renyi_search::search::perfect::solve_perfect;
+use std::collections::HashMap;
+
+/// The least total of a game whose queries are its codes, exhaustively:
+/// asking code q costs every code of the set one query; q's own class is solved.
+fn brute(n: usize, answer: &dyn Fn(usize, usize) -> u16, set: u128, memo: &mut HashMap<u128, u64>) -> u64 {
+    let size = u64::from(set.count_ones());
+    if size == 1 {
+        return 1;
+    }
+    if let Some(&t) = memo.get(&set) {
+        return t;
+    }
+    let mut best = u64::MAX;
+    for q in 0..n {
+        let mut classes = [0u128; 64];
+        let mut rest = set & !(1u128 << q);
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            classes[answer(q, c) as usize] |= 1 << c;
+        }
+        if classes.contains(&set) {
+            continue; // no information
+        }
+        let total = size + classes.iter().filter(|&&c| c != 0).map(|&c| brute(n, answer, c, memo)).sum::<u64>();
+        best = best.min(total);
+    }
+    memo.insert(set, best);
+    best
+}
+
+/// The certificate of the search's optimum checks to exactly the exhaustive
+/// optimum; a claim one above the optimum cannot be built.
+fn certify_against_brute_force<P: Certify>(game: &P, answer: &dyn Fn(usize, usize) -> u16) -> Vec<u8> {
+    let n = game.code_count();
+    let all = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+    let expected = brute(n, answer, all, &mut HashMap::new());
+    let (result, search) = solve_perfect(game);
+    assert_eq!(result.total, expected, "{}", game.name());
+    let (body, stats) = build_certificate(&search, game, result.total).unwrap();
+    let report = check_certificate(game, &body).unwrap();
+    assert_eq!((report.bound, report.nodes), (expected, stats.nodes), "{}", game.name());
+    assert!(build_certificate(&search, game, result.total + 1).is_err(), "{}: no proof above the optimum", game.name());
+    body
+}
+
+#[test]
+fn certificates_prove_the_exhaustive_optimum() {
+    for (pegs, colors) in [(2, 4), (3, 3), (3, 4)] {
+        let mm = Mastermind::new(pegs, colors, false).unwrap();
+        certify_against_brute_force(&mm, &|q, c| mm.answer(q as CodeId, c as CodeId));
+    }
+    let bc = BullsAndCows::new(3, 6).unwrap();
+    certify_against_brute_force(&bc, &|q, c| {
+        let (b, w) = bc.bulls_cows(q as CodeId, c as CodeId);
+        (b * 4 + w) as u16
+    });
+}
+
+/// Positions of the claims of the root and of its first inline child in a body.
+fn claim_offsets(body: &[u8]) -> (usize, usize) {
+    let mut pos = 0;
+    let varint = |pos: &mut usize| {
+        let (mut v, mut shift) = (0u64, 0);
+        loop {
+            let b = body[*pos];
+            *pos += 1;
+            v |= u64::from(b & 0x7f) << shift;
+            shift += 7;
+            if b & 0x80 == 0 {
+                return v;
+            }
+        }
+    };
+    varint(&mut pos); // root claim
+    for _ in 0..varint(&mut pos) {
+        let len = varint(&mut pos) as usize;
+        pos += len;
+    }
+    assert!(varint(&mut pos) > 0, "the root has children");
+    varint(&mut pos); // gap
+    assert_eq!(varint(&mut pos), 0, "the first child is inline");
+    (0, pos)
+}
+
+/// Re-encodes the varint at `at` as `value` (same length assumed small values).
+fn set_varint(body: &[u8], at: usize, delta: i64) -> Vec<u8> {
+    let end = (at..).find(|&i| body[i] & 0x80 == 0).unwrap() + 1;
+    let (mut v, mut shift) = (0u64, 0);
+    for &b in &body[at..end] {
+        v |= u64::from(b & 0x7f) << shift;
+        shift += 7;
+    }
+    let mut v = (v as i64 + delta) as u64;
+    let mut out = body[..at].to_vec();
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            break;
+        }
+        out.push(byte | 0x80);
+    }
+    out.extend_from_slice(&body[end..]);
+    out
+}
+
+#[test]
+fn tampered_certificates_name_the_first_bad_node() {
+    let mm = Mastermind::new(3, 4, false).unwrap();
+    let body = certify_against_brute_force(&mm, &|q, c| mm.answer(q as CodeId, c as CodeId));
+    let (root, child) = claim_offsets(&body);
+    // A root claim above the optimum: the root's own inequality fails.
+    let err = check_certificate(&mm, &set_varint(&body, root, 1)).unwrap_err().to_string();
+    assert!(err.contains("certificate node 0 (after the root)") && err.contains("claims 207"), "{err}");
+    // A child claim raised: that child fails, named by its path.
+    let err = check_certificate(&mm, &set_varint(&body, child, 1)).unwrap_err().to_string();
+    assert!(err.contains("certificate node 1 (after ") && err.contains("answer"), "{err}");
+    // A child claim lowered: the root no longer reaches its claim.
+    let err = check_certificate(&mm, &set_varint(&body, child, -1)).unwrap_err().to_string();
+    assert!(err.contains("certificate node 0") && err.contains("only bounded by 205"), "{err}");
+    // Truncated and trailing bytes.
+    let err = check_certificate(&mm, &body[..body.len() - 1]).unwrap_err().to_string();
+    assert!(err.contains("the file ends inside the node"), "{err}");
+    let err = check_certificate(&mm, &[&body[..], &[0]].concat()).unwrap_err().to_string();
+    assert!(err.contains("after the last node"), "{err}");
+}
+
+/// Symmetry words: a generator swap is accepted, an unknown generator refused.
+#[test]
+fn false_symmetry_witnesses_are_refused() {
+    let mm = Mastermind::new(3, 4, false).unwrap();
+    // Root claim 1, one word (generator 2: swap colours A and B), no children.
+    let ok = [1u8, 1, 1, 2, 0];
+    assert_eq!(check_certificate(&mm, &ok).unwrap().bound, 1);
+    let bad_gen = [1u8, 1, 1, 200, 0];
+    let err = check_certificate(&mm, &bad_gen).unwrap_err().to_string();
+    assert!(err.contains("unknown generator"), "{err}");
+}
+
+#[test]
+fn the_command_line_writes_checks_and_refuses_edited_certificates() {
+    let dir = scratch_dir("cert-cli");
+    let (tree, cert) = (dir.join("t.json"), dir.join("c.cert"));
+    let (tree, cert) = (tree.to_str().unwrap(), cert.to_str().unwrap());
+    let mm = ["perfect", "mastermind", "--pegs", "3", "--colors", "4"];
+    let out = bin(&[&mm[..], &["--tree", tree, "--certificate", cert]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bin(&["verify", tree, "--certificate", cert]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("at least 206") && text.contains("optimal"), "{text}");
+    // Certificates are for the plain optimum only.
+    let out = bin(&[&mm[..], &["--max-depth", "4", "--certificate", cert]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    // An edited body: the node is named, and the broken seal too.
+    let raw = std::fs::read(cert).unwrap();
+    let mut data = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&raw[..]), &mut data).unwrap();
+    let body_start = data.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(1).unwrap().0 + 1;
+    let (_, child) = claim_offsets(&data[body_start..]);
+    let edited = [&data[..body_start], &set_varint(&data[body_start..], child, 1)[..]].concat();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &edited).unwrap();
+    std::fs::write(cert, gz.finish().unwrap()).unwrap();
+    let out = bin(&["verify", "--certificate", cert]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("certificate node 1") && err.contains("CRC-32") && err.lines().count() == 1, "{err}");
+    assert!(!err.contains("panicked"));
+    // Not a certificate at all.
+    std::fs::write(cert, b"garbage").unwrap();
+    let out = bin(&["verify", "--certificate", cert]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a certificate file"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
