@@ -85,15 +85,16 @@ impl<P: Certify> Builder<'_, '_, P> {
         let m = codes.len() as u64;
         // (position, query, answer, claim) of the raised classes, in position order.
         let mut raised: Vec<(u64, QueryId, u16, u64)> = Vec::new();
-        let mut position = 0u64;
         for (r, q) in seen.reps.iter().enumerate() {
-            let open = seen.open(r);
+            if self.ctx.quick_bound(&seen, r, m) >= claim {
+                continue;
+            }
+            let open = self.ctx.open_classes(&seen, r, &codes);
             let mut lbs: Vec<u64> = open.iter().map(|&(_, n)| self.ctx.simple_bound(seen.s, n)).collect();
             let mut sum = m + lbs.iter().sum::<u64>();
             let mut order: Vec<usize> = (0..open.len()).collect();
             order.sort_by_key(|&i| (std::cmp::Reverse(open[i].1), i));
             let next = p.next_state(&state, *q);
-            let mut here = Vec::new();
             for i in order {
                 if sum >= claim {
                     break;
@@ -107,7 +108,7 @@ impl<P: Certify> Builder<'_, '_, P> {
                 if value > lbs[i] {
                     sum += value - lbs[i];
                     lbs[i] = value;
-                    here.push((position + i as u64, *q, open[i].0, value));
+                    raised.push((seen.position(r, open[i].0) as u64, *q, open[i].0, value));
                 }
             }
             if sum < claim {
@@ -116,10 +117,8 @@ impl<P: Certify> Builder<'_, '_, P> {
                     p.query_label(*q)
                 )));
             }
-            here.sort_unstable();
-            raised.extend(here);
-            position += open.len() as u64;
         }
+        raised.sort_unstable();
         push_varint(&mut self.out, claim);
         push_varint(&mut self.out, words.len() as u64);
         for word in &words {

@@ -26,18 +26,13 @@ pub fn counting_bound(s: u64, m: u64) -> u64 {
     total
 }
 
-/// Sets of at most this many codes are examined query by query (sorting
-/// their answers); larger ones by one pass over the codes' table rows.
-const SMALL_SET: usize = 12;
-
 /// The answer table and verified symmetry generators of a game.
 pub struct Context<'a, P: Certify> {
     pub(crate) problem: &'a P,
     n: usize,
     nq: usize,
-    answers: usize,
-    /// `table[c·nq + q]`: the answer of query q to code c (from `replay_answer`).
-    table: Vec<AnswerId>,
+    /// `table[c·nq + q]`: the answer of query q to code c (from `replay_answer`; at most 64 answers).
+    table: Vec<u8>,
     solving: Vec<Option<AnswerId>>,
     /// Generator images of codes and queries.
     gen_codes: Vec<Vec<CodeId>>,
@@ -47,26 +42,40 @@ pub struct Context<'a, P: Certify> {
 }
 
 /// A node as the checker sees it: the splitting admissible orbit
-/// representatives in query order, the open classes (answer, size; answer
-/// order) of each, flat, and the counting parameter s.
+/// representatives in query order, each with its open answers (a bit per
+/// answer other than the solving one that some code gives) and the size of
+/// its solving class, and the counting parameter s. Positions number the
+/// open classes of all representatives in query order, then answer order.
 pub struct Examined {
     pub reps: Vec<QueryId>,
-    classes: Vec<(AnswerId, u64)>,
-    ends: Vec<usize>,
+    open: Vec<u64>,
+    solved: Vec<u64>,
+    /// `starts[i]`: the position of representative i's first open class.
+    starts: Vec<usize>,
     pub s: u64,
     /// Answers looked up.
     pub lookups: u64,
 }
 
 impl Examined {
-    /// The open classes of representative number `i`.
-    pub fn open(&self, i: usize) -> &[(AnswerId, u64)] {
-        &self.classes[if i == 0 { 0 } else { self.ends[i - 1] }..self.ends[i]]
+    /// Number of positions (open classes of all representatives).
+    pub fn positions(&self) -> usize {
+        self.starts.last().copied().unwrap_or(0)
     }
 
-    /// Number of open classes of all representatives (child positions).
-    pub fn positions(&self) -> usize {
-        self.classes.len()
+    /// The representative (its number) and the answer at position `p` (< [`Self::positions`]).
+    pub fn at(&self, p: usize) -> (usize, AnswerId) {
+        let i = self.starts.partition_point(|&s| s <= p) - 1;
+        let mut bits = self.open[i];
+        for _ in 0..p - self.starts[i] {
+            bits &= bits - 1;
+        }
+        (i, bits.trailing_zeros() as AnswerId)
+    }
+
+    /// The position of representative i's open class of answer a.
+    pub fn position(&self, i: usize, a: AnswerId) -> usize {
+        self.starts[i] + (self.open[i] & ((1u64 << a) - 1)).count_ones() as usize
     }
 }
 
@@ -90,6 +99,9 @@ impl<'a, P: Certify> Context<'a, P> {
     /// and admissibility, in a game whose state never changes.
     pub fn new(problem: &'a P) -> Result<Self> {
         let (n, nq, answers) = (problem.code_count(), problem.query_count(), problem.answer_count());
+        if answers > 64 {
+            return Err(invalid(format!("certificates need at most 64 answers; {} has {answers}", problem.name())));
+        }
         let table: Vec<AnswerId> = (0..n as CodeId)
             .into_par_iter()
             .flat_map_iter(|c| (0..nq as QueryId).map(move |q| problem.replay_answer(q, c)))
@@ -97,9 +109,10 @@ impl<'a, P: Certify> Context<'a, P> {
         if table.iter().any(|&a| a as usize >= answers) {
             return Err(invalid("certificate: the game answers beyond its answer count"));
         }
+        let table: Vec<u8> = table.into_iter().map(|a| a as u8).collect();
         let solving = (0..nq as QueryId).map(|q| problem.solving_answer(q)).collect();
         let (gen_codes, gen_queries): (Vec<_>, Vec<_>) = problem.symmetry_generators().into_iter().unzip();
-        let mut ctx = Context { problem, n, nq, answers, table, solving, gen_codes, gen_queries, bounds: Vec::new() };
+        let mut ctx = Context { problem, n, nq, table, solving, gen_codes, gen_queries, bounds: Vec::new() };
         ctx.verify_generators()?;
         if ctx.counting_applies() {
             ctx.bounds = (0..=answers as u64).map(|s| (0..=n as u64).map(|m| counting_bound(s, m)).collect()).collect();
@@ -173,7 +186,7 @@ impl<'a, P: Certify> Context<'a, P> {
 
     #[inline]
     pub fn answer(&self, q: QueryId, c: CodeId) -> AnswerId {
-        self.table[c as usize * self.nq + q as usize]
+        AnswerId::from(self.table[c as usize * self.nq + q as usize])
     }
 
     /// The codes of `codes` answering `a` to `q`.
@@ -213,8 +226,9 @@ impl<'a, P: Certify> Context<'a, P> {
 
     /// The node (`state`, `codes`) under the symmetries `words`: one
     /// splitting admissible query per orbit (its smallest) with its open
-    /// classes, and s, the most open classes of any query that may be asked
-    /// here or below (orbits have equal counts).
+    /// answers, and s, the most open classes of any query that may be asked
+    /// here or below (orbits have equal counts). One pass over the codes'
+    /// table rows collects every query's answers as a bit mask.
     pub fn examine(
         &self,
         state: &P::State,
@@ -222,50 +236,70 @@ impl<'a, P: Certify> Context<'a, P> {
         words: &[Vec<u8>],
     ) -> std::result::Result<Examined, String> {
         let rep = self.representatives(codes, words)?;
-        let (a, nq) = (self.answers, self.nq);
-        let mut seen = Examined { reps: Vec::new(), classes: Vec::new(), ends: Vec::new(), s: 1, lookups: 0 };
-        let wanted = |q: usize| rep[q] && self.problem.admissible_below(state, q as QueryId);
-        let record = |seen: &mut Examined, q: usize, sizes: &mut dyn Iterator<Item = (AnswerId, u64)>| {
-            let start = seen.classes.len();
-            let mut classes = 0;
-            for (ans, n) in sizes {
-                classes += 1;
-                if self.solving[q] != Some(ans) {
-                    seen.classes.push((ans, n));
-                }
-            }
-            seen.s = seen.s.max((seen.classes.len() - start) as u64);
-            if classes >= 2 && self.problem.is_admissible(state, q as QueryId) {
-                seen.reps.push(q as QueryId);
-                seen.ends.push(seen.classes.len());
-            } else {
-                seen.classes.truncate(start);
-            }
+        let nq = self.nq;
+        let mut masks = vec![0u64; nq];
+        for &c in codes {
+            let row = &self.table[c as usize * nq..(c as usize + 1) * nq];
+            masks.iter_mut().zip(row).for_each(|(m, &a)| *m |= 1u64 << a);
+        }
+        let mut seen = Examined {
+            reps: Vec::new(),
+            open: Vec::new(),
+            solved: Vec::new(),
+            starts: vec![0],
+            s: 1,
+            lookups: (codes.len() * nq) as u64,
         };
-        if codes.len() <= SMALL_SET {
-            let mut buf = [0 as AnswerId; SMALL_SET];
-            for q in (0..nq).filter(|&q| wanted(q)) {
-                let got = &mut buf[..codes.len()];
-                got.iter_mut().zip(codes).for_each(|(x, &c)| *x = self.table[c as usize * nq + q]);
-                got.sort_unstable();
-                let mut runs = got.chunk_by(|x, y| x == y).map(|r| (r[0], r.len() as u64));
-                record(&mut seen, q, &mut runs);
+        for q in 0..nq {
+            if !rep[q] || !self.problem.admissible_below(state, q as QueryId) {
+                continue;
             }
-            seen.lookups = (codes.len() * nq) as u64;
-        } else {
-            let mut counts = vec![0u32; nq * a];
-            for &c in codes {
-                let row = &self.table[c as usize * nq..(c as usize + 1) * nq];
-                row.iter().enumerate().for_each(|(q, &x)| counts[q * a + x as usize] += 1);
+            let solving = self.solving[q].map_or(0, |a| 1u64 << a);
+            let open = masks[q] & !solving;
+            seen.s = seen.s.max(u64::from(open.count_ones()));
+            if masks[q].count_ones() >= 2 && self.problem.is_admissible(state, q as QueryId) {
+                let solved = if masks[q] & solving != 0 {
+                    seen.lookups += codes.len() as u64;
+                    codes.iter().filter(|&&c| Some(self.answer(q as QueryId, c)) == self.solving[q]).count() as u64
+                } else {
+                    0
+                };
+                seen.reps.push(q as QueryId);
+                seen.open.push(open);
+                seen.solved.push(solved);
+                seen.starts.push(seen.positions() + open.count_ones() as usize);
             }
-            for q in (0..nq).filter(|&q| wanted(q)) {
-                let row = &counts[q * a..(q + 1) * a];
-                let mut sizes =
-                    row.iter().enumerate().filter(|(_, n)| **n > 0).map(|(x, &n)| (x as AnswerId, u64::from(n)));
-                record(&mut seen, q, &mut sizes);
-            }
-            seen.lookups = (codes.len() * nq) as u64;
         }
         Ok(seen)
+    }
+
+    /// A lower bound on |M| + Σ of the simple bounds of representative i's
+    /// open classes from their number k alone: the simple bound is convex in
+    /// the class size (each further code costs at least as much as the one
+    /// before), so the most even split of the |M| − |solving class| codes
+    /// into k classes gives the least sum.
+    pub fn quick_bound(&self, seen: &Examined, i: usize, m: u64) -> u64 {
+        let k = u64::from(seen.open[i].count_ones());
+        let rest = m - seen.solved[i];
+        if k == 0 {
+            return m;
+        }
+        let (q, r) = (rest / k, rest % k);
+        m + (k - r) * self.simple_bound(seen.s, q) + r * self.simple_bound(seen.s, q + 1)
+    }
+
+    /// The open classes (answer, size) of representative i, in answer order.
+    pub fn open_classes(&self, seen: &Examined, i: usize, codes: &[CodeId]) -> Vec<(AnswerId, u64)> {
+        let q = seen.reps[i];
+        let mut counts = [0u64; 64];
+        codes.iter().for_each(|&c| counts[self.answer(q, c) as usize] += 1);
+        let mut bits = seen.open[i];
+        let mut out = Vec::with_capacity(bits.count_ones() as usize);
+        while bits != 0 {
+            let a = bits.trailing_zeros() as usize;
+            out.push((a as AnswerId, counts[a]));
+            bits &= bits - 1;
+        }
+        out
     }
 }
