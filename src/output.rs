@@ -64,7 +64,7 @@ pub mod layout {
         results.join("data").join("curves").join(file)
     }
 
-    /// Strategy trees (`perfect --tree`), re-checked by `verify`.
+    /// Strategy trees (`perfect --tree`), re-checked by `verify`, and their certificates (`perfect --certificate`).
     pub fn tree(results: &Path, file: &str) -> PathBuf {
         results.join("data").join("trees").join(file)
     }

@@ -1,9 +1,11 @@
 //! Perfect strategies (thesis Satz 4.2, §4.3.2, §4.4.2): exact optima by
-//! branch-and-bound, next to the published values, with run times; the Beams
-//! tree is exported to `results/` and verified by replay.
+//! branch-and-bound, next to the published values, with run times; trees are
+//! exported to `results/` and verified by replay, and optimality certificates
+//! (lower bounds) written and checked by the independent checker.
 
 use super::{Comparison, Published};
-use crate::error::Result;
+use crate::certificate::{Certify, Header, build_certificate, check_certificate, read_certificate, write_certificate};
+use crate::error::{Result, invalid};
 use crate::games::GameSpec;
 use crate::games::beams::game::{Beams, Penalty, QueryOrder};
 use crate::games::beams::patterns::load_or_build;
@@ -13,7 +15,7 @@ use crate::output::{MarkdownTable, Provenance, write_json, write_table};
 use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::perfect::{PerfectResult, solve_perfect};
-use crate::search::tree::{Replay, StrategyFile, export, verify};
+use crate::search::tree::{StrategyFile, export, verify};
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::Path;
@@ -27,6 +29,21 @@ pub struct Row {
     pub published: Option<(String, Comparison)>,
     /// The tree file written, verified by replay.
     pub tree: Option<String>,
+    /// The certificate written, read back and checked.
+    pub certificate: Option<CertificateRow>,
+}
+
+/// A certificate of a row: where, how large, and what checking it took.
+#[derive(Serialize)]
+pub struct CertificateRow {
+    pub file: String,
+    pub nodes: u64,
+    pub bytes: u64,
+    pub build_seconds: f64,
+    /// The checker's time on the file read back (table and generator checks included).
+    pub check_seconds: f64,
+    /// The lower bound the checker proved (equal to the total: verified).
+    pub bound: u64,
 }
 
 /// What a published value states: the total over all codes, or the mean per code.
@@ -36,10 +53,49 @@ enum Stated {
     Mean,
 }
 
-fn row<P: Replay>(
+/// Builds the certificate of `total`, writes it, reads it back and checks it
+/// (seal and nodes); the proven bound must be `total`.
+fn certify<P: Certify>(
+    search: &crate::search::perfect::PerfectSearch<'_, P>,
+    problem: &P,
+    total: u64,
+    path: &Path,
+    game: GameSpec,
+) -> Result<CertificateRow> {
+    let (body, built) = build_certificate(search, problem, total)?;
+    let header = Header {
+        game,
+        codes: problem.code_count() as u64,
+        objective: "total".into(),
+        bound: total,
+        nodes: built.nodes,
+        body_bytes: 0,
+        program: "renyi-search".into(),
+        version: crate::VERSION.into(),
+        crc32_body: String::new(),
+        crc32_header: String::new(),
+    };
+    let bytes = write_certificate(path, header, &body)?;
+    let file = read_certificate::<GameSpec>(path)?;
+    let checked = check_certificate(problem, &file.body)?;
+    if !file.broken.is_empty() || checked.bound != total {
+        return Err(invalid(format!("{}: the certificate read back does not check", path.display())));
+    }
+    Ok(CertificateRow {
+        file: path.display().to_string(),
+        nodes: checked.nodes,
+        bytes,
+        build_seconds: built.seconds,
+        check_seconds: checked.seconds,
+        bound: checked.bound,
+    })
+}
+
+fn row<P: Certify>(
     problem: &P,
     published: Option<(&str, &'static str, Stated)>,
     tree: Option<(&Path, GameSpec)>,
+    certificate: Option<&Path>,
     progress: &Progress,
 ) -> Result<Row> {
     let (result, search) = solve_perfect(problem);
@@ -47,6 +103,17 @@ fn row<P: Replay>(
         "  {:<45} perfect {:>6} (mean {:.4}) in {:.2} s",
         result.problem, result.total, result.mean, result.seconds
     ));
+    let certificate = match (certificate, &tree) {
+        (Some(path), Some((_, game))) => {
+            let c = certify(&search, problem, result.total, path, game.clone())?;
+            progress.note(&format!(
+                "    certificate {} nodes, {} bytes, built in {:.2} s, checked in {:.2} s",
+                c.nodes, c.bytes, c.build_seconds, c.check_seconds
+            ));
+            Some(c)
+        }
+        _ => None,
+    };
     let tree = match tree {
         Some((path, game)) => {
             let node = export(&search, problem)?;
@@ -76,7 +143,7 @@ fn row<P: Replay>(
         };
         (source.to_string(), Comparison::new(&ours, Published(value), 0))
     });
-    Ok(Row { result, published, tree })
+    Ok(Row { result, published, tree, certificate })
 }
 
 /// Computes the optima and writes `perfect.md/.json` (and the Beams tree) into `dir`.
@@ -85,7 +152,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
     let clock = Instant::now();
     let mut rows = Vec::new();
     for (pegs, colors) in [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (4, 4), (4, 5)] {
-        rows.push(row(&Mastermind::new(pegs, colors, false)?, None, None, progress)?);
+        rows.push(row(&Mastermind::new(pegs, colors, false)?, None, None, None, progress)?);
     }
     rows.push(row(
         &Mastermind::new(4, 6, true)?,
@@ -94,6 +161,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
             &crate::output::layout::tree(dir, "perfect-mm360.json"),
             GameSpec::Mastermind { pegs: 4, colors: 6, distinct: true },
         )),
+        Some(&crate::output::layout::tree(dir, "perfect-mm360.cert")),
         progress,
     )?);
     let beams = Beams::new(load_or_build("3c6p".parse()?, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
@@ -102,12 +170,17 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
         &beams,
         Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total)),
         Some((&crate::output::layout::tree(dir, "perfect-beams-3c6p.json"), spec)),
+        None,
         progress,
     )?);
     rows.push(row(
         &Mastermind::new(4, 6, false)?,
         Some(("thesis §4.3 / Koyama–Lai 1993 (MM-1296)", "5625", Stated::Total)),
-        None,
+        Some((
+            &crate::output::layout::tree(dir, "perfect-mm1296.json"),
+            GameSpec::Mastermind { pegs: 4, colors: 6, distinct: false },
+        )),
+        Some(&crate::output::layout::tree(dir, "perfect-mm1296.cert")),
         progress,
     )?);
     let mm47 = GameSpec::Mastermind { pegs: 4, colors: 7, distinct: false };
@@ -115,6 +188,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
         &Mastermind::new(4, 7, false)?,
         Some(("mean, Ville 2013 (MM(4,7))", "4.676", Stated::Mean)),
         Some((&crate::output::layout::tree(dir, "perfect-mm47.json"), mm47)),
+        Some(&crate::output::layout::tree(dir, "perfect-mm47.cert")),
         progress,
     )?);
     progress.note("perfect strategies under constraints:");
@@ -147,6 +221,7 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
         ("nodes", Right),
         ("time s", Right),
         ("tree", Left),
+        ("certificate", Left),
     ]);
     for r in rows {
         let (published, mark) = r
@@ -164,6 +239,16 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
             r.result.nodes.to_string(),
             format!("{:.2}", r.result.seconds),
             r.tree.clone().unwrap_or_default(),
+            r.certificate.as_ref().map_or(String::new(), |c| {
+                format!(
+                    "verified: ≥ {} ({}, {} nodes, {:.1} kB, checked in {:.2} s)",
+                    c.bound,
+                    c.file.rsplit('/').next().unwrap_or(&c.file),
+                    c.nodes,
+                    c.bytes as f64 / 1000.0,
+                    c.check_seconds
+                )
+            }),
         ]);
     }
     s += &table.to_string();
@@ -171,5 +256,12 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
 (which its §4.7 says came from a search cut off with estimated bounds). The optimal tree is in perfect-beams-3c6p.json; \
 `renyi-search verify results/data/trees/perfect-beams-3c6p.json` replays every code through it independently.\n";
     s += "Trees are checked by replaying every secret with per-code answers before they are written, and sealed with CRC-32s of their header and tree (`verify` refuses an edited file).\n";
+    s += "Certificates (`*.cert`, docs/certificates.md) prove the lower bound: the branch-and-bound proof with, per node, the claim, \
+the symmetries used (words over generators the checker verifies against its own answer table) and the classes whose counting bound \
+does not suffice; the independent checker (`verify --certificate`) derives every class itself. Each is written, read back and checked \
+here; with the tree's total (an upper bound) it proves the optimum: \
+`renyi-search verify results/data/trees/perfect-mm47.json --certificate results/data/trees/perfect-mm47.cert`. \
+Beams has none yet: without a solving answer the checker has no sound counting bound (a terminal set of k codes may cost less than \
+k leaves of a tree), so every class would need its own node.\n";
     s
 }
