@@ -187,3 +187,40 @@ fn the_command_line_writes_checks_and_refuses_edited_certificates() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a certificate file"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The committed certificates of MM-360 and MM-1296 (`reproduce perfect`)
+/// check, intact, to the totals of the committed trees (MM(4,7)'s takes
+/// ≈ 10 s and is checked by `reproduce perfect`).
+#[test]
+fn committed_certificates_prove_the_committed_trees_optimal() {
+    use renyi_search::certificate::read_certificate;
+    use renyi_search::games::GameSpec;
+    use renyi_search::search::tree::read_strategy_file;
+    let trees = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/data/trees");
+    for (name, distinct) in [("perfect-mm360", true), ("perfect-mm1296", false)] {
+        let file = read_certificate::<GameSpec>(&trees.join(format!("{name}.cert"))).unwrap();
+        assert!(file.broken.is_empty(), "{name}: seal");
+        assert_eq!(file.header.game, GameSpec::Mastermind { pegs: 4, colors: 6, distinct });
+        let report = check_certificate(&Mastermind::new(4, 6, distinct).unwrap(), &file.body).unwrap();
+        let text = std::fs::read_to_string(trees.join(format!("{name}.json"))).unwrap();
+        let (tree, _) = read_strategy_file::<GameSpec>(&text).unwrap();
+        assert_eq!((report.bound, file.header.bound), (tree.total, tree.total), "{name}");
+    }
+}
+
+/// Beams has no solving answer: the checker's leaf bound (δ from every pair
+/// of codes) proves the search's optimum of Beams(2c,9p), 1080.
+#[test]
+fn a_beams_certificate_proves_the_optimum_with_the_leaf_bound() {
+    use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+    use renyi_search::games::beams::patterns::load_or_build;
+    let dir = scratch_dir("cert-beams");
+    let (patterns, _) = load_or_build("2c9p".parse().unwrap(), Some(&dir)).unwrap();
+    let game = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let (result, search) = solve_perfect(&game);
+    assert_eq!(result.total, 1080);
+    let (body, _) = build_certificate(&search, &game, result.total).unwrap();
+    assert_eq!(check_certificate(&game, &body).unwrap().bound, 1080);
+    assert!(build_certificate(&search, &game, 1081).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -5,8 +5,10 @@
 //! number the classes of a node alike.
 
 use super::Certify;
+use super::leaf::LeafBound;
 use crate::error::{Result, invalid};
 use crate::search::{AnswerId, CodeId, QueryId};
+use num_traits::ToPrimitive;
 use rayon::prelude::*;
 
 /// The least total of m codes when no query has more than s classes other
@@ -39,6 +41,8 @@ pub struct Context<'a, P: Certify> {
     gen_queries: Vec<Vec<QueryId>>,
     /// `bounds[s][m]` = [`counting_bound`] if it applies ([`Self::counting_applies`]), else empty.
     bounds: Vec<Vec<u64>>,
+    /// The bound of games without a solving answer, if its premise holds ([`LeafBound`]).
+    leaf: Option<LeafBound>,
 }
 
 /// A node as the checker sees it: the splitting admissible orbit
@@ -112,10 +116,13 @@ impl<'a, P: Certify> Context<'a, P> {
         let table: Vec<u8> = table.into_iter().map(|a| a as u8).collect();
         let solving = (0..nq as QueryId).map(|q| problem.solving_answer(q)).collect();
         let (gen_codes, gen_queries): (Vec<_>, Vec<_>) = problem.symmetry_generators().into_iter().unzip();
-        let mut ctx = Context { problem, n, nq, table, solving, gen_codes, gen_queries, bounds: Vec::new() };
+        let mut ctx =
+            Context { problem, n, nq, table, solving, gen_codes, gen_queries, bounds: Vec::new(), leaf: None };
         ctx.verify_generators()?;
         if ctx.counting_applies() {
             ctx.bounds = (0..=answers as u64).map(|s| (0..=n as u64).map(|m| counting_bound(s, m)).collect()).collect();
+        } else if let Some(delta) = ctx.pair_cost() {
+            ctx.leaf = Some(LeafBound::new(delta, n, answers));
         }
         Ok(ctx)
     }
@@ -177,11 +184,38 @@ impl<'a, P: Certify> Context<'a, P> {
             })
     }
 
+    /// δ of [`LeafBound`] for a game without solving answers whose terminal
+    /// sets cost no queries: the least terminal cost of two codes (`None`
+    /// otherwise). Every pair is tried.
+    fn pair_cost(&self) -> Option<u64> {
+        let p = self.problem;
+        if self.solving.iter().any(Option::is_some) || self.n < 2 {
+            return None;
+        }
+        (0..self.n as CodeId)
+            .into_par_iter()
+            .map(|x| {
+                (x + 1..self.n as CodeId)
+                    .map(|y| {
+                        let t = p.terminal(&p.set_of(&[x, y]));
+                        let penalty = t.penalty_total.to_integer().to_u64().filter(|_| t.penalty_total.is_integer());
+                        penalty.filter(|_| t.queries_per_code == 0)
+                    })
+                    .try_fold(u64::MAX, |a, b| b.map(|b| a.min(b)))
+            })
+            .try_reduce(|| u64::MAX, |a, b| Some(a.min(b)))
+    }
+
     /// The bound of a class of m codes without a child node, at a node whose
-    /// queries have at most s open classes (0 where counting does not apply).
+    /// queries have at most s open classes: [`counting_bound`], the
+    /// [`LeafBound`], or 0 where neither premise holds.
     #[inline]
     pub fn simple_bound(&self, s: u64, m: u64) -> u64 {
-        self.bounds.get(s as usize).map_or(0, |row| row[m as usize])
+        match (&self.bounds, &self.leaf) {
+            (b, _) if !b.is_empty() => b[s as usize][m as usize],
+            (_, Some(leaf)) => leaf.bound(s, m),
+            _ => 0,
+        }
     }
 
     #[inline]
@@ -274,15 +308,19 @@ impl<'a, P: Certify> Context<'a, P> {
     }
 
     /// A lower bound on |M| + Σ of the simple bounds of representative i's
-    /// open classes from their number k alone: the simple bound is convex in
-    /// the class size (each further code costs at least as much as the one
-    /// before), so the most even split of the |M| − |solving class| codes
-    /// into k classes gives the least sum.
+    /// open classes from their number k alone: the counting bound is convex
+    /// in the class size (each further code costs at least as much as the
+    /// one before), so the most even split of the |M| − |solving class| codes
+    /// into k classes gives the least sum; the leaf bound tabulates that
+    /// least sum itself.
     pub fn quick_bound(&self, seen: &Examined, i: usize, m: u64) -> u64 {
         let k = u64::from(seen.open[i].count_ones());
         let rest = m - seen.solved[i];
         if k == 0 {
             return m;
+        }
+        if let Some(leaf) = &self.leaf {
+            return m + leaf.split(seen.s, k, rest);
         }
         let (q, r) = (rest / k, rest % k);
         m + (k - r) * self.simple_bound(seen.s, q) + r * self.simple_bound(seen.s, q + 1)

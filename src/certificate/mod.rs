@@ -18,7 +18,8 @@
 //! checker computes itself: no query at or below the node has more than s
 //! classes other than its solving one (s, the most over the queries here;
 //! subsets only merge classes), each node of a strategy finds at most one
-//! code, so at most s^(k−1) codes are found by the k-th query. Without a
+//! code, so at most s^(k−1) codes are found by the k-th query (games without
+//! a solving answer: the leaf bound of [`leaf`]). Without a
 //! splitting query, the terminal cost ≥ L. The child sets are derived by the
 //! checker from the answers, never read from the file; classes strictly
 //! shrink, so the claims hold by induction on |M|.
@@ -36,6 +37,7 @@ pub mod build;
 pub mod check;
 pub mod context;
 pub mod format;
+pub mod leaf;
 
 use crate::search::tree::Replay;
 use crate::search::{CodeId, QueryId};
