@@ -335,6 +335,7 @@ fn sweeps(f: &Files) -> Vec<Sweep> {
     s.push(arg("merge", leak_vec(files_bad.to_vec()), ""));
     s.push(opt(&format!("merge {garbage}"), "--out", &[EMPTY]));
     s.push(arg("verify", leak_vec(files_bad.to_vec()), ""));
+    s.push(opt("verify", "--certificate", leak_vec(files_bad.to_vec())));
     // Game-graph solvers.
     s.push(arg("solve chess", &[EMPTY, NEGATIVE, ZERO, WORD, "KK", "K", "KRKRKR", HUGE], "").good("KRK"));
     s.push(opt("solve chess KRK", "--metric", &[EMPTY, WORD]).good("dtc"));
