@@ -156,9 +156,10 @@ impl<'a, P: Certify> Context<'a, P> {
     }
 
     /// Whether [`counting_bound`] bounds every class: the state never
-    /// changes, every query has a solving answer, and every code x is named
-    /// by an always admissible query whose solving answer comes from x alone
-    /// — so every set of two or more codes splits, a strategy stops only at
+    /// changes, every query has a solving answer given by at most one code
+    /// (so a query finds at most one code), and every code x is named by an
+    /// always admissible query whose solving answer comes from x alone — so
+    /// every set of two or more codes splits, a strategy stops only at
     /// singletons, and each singleton costs at least 1 (checked). Otherwise
     /// the checker bounds a class without a child node by 0.
     fn counting_applies(&self) -> bool {
@@ -167,7 +168,9 @@ impl<'a, P: Certify> Context<'a, P> {
         let mut named = vec![false; self.n];
         for q in 0..self.nq as QueryId {
             let Some(solving) = self.solving[q as usize] else { return false };
-            if p.next_state(&s0, q) != s0 {
+            if p.next_state(&s0, q) != s0
+                || (0..self.n as CodeId).filter(|&c| self.answer(q, c) == solving).nth(1).is_some()
+            {
                 return false;
             }
             if let Some(x) = p.code_of_query(q).filter(|&x| (x as usize) < self.n)
