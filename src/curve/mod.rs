@@ -8,6 +8,7 @@
 //! breakpoints (where the tie rule decides), at α = 0 and at α = ∞.
 //! Breakpoints are exact rationals or certified enclosures ([`point`]).
 
+pub mod cross_key;
 pub mod crossing;
 pub mod envelope;
 pub mod interval;
