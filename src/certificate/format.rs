@@ -37,6 +37,26 @@ pub struct Header<G> {
     pub crc32_header: String,
 }
 
+impl<G> Header<G> {
+    /// The header of a fresh certificate of the least total (objective
+    /// "total") proving `bound` with `nodes` nodes; sizes and seals are filled
+    /// in when the file is written.
+    pub fn total(game: G, codes: u64, bound: u64, nodes: u64) -> Header<G> {
+        Header {
+            game,
+            codes,
+            objective: "total".into(),
+            bound,
+            nodes,
+            body_bytes: 0,
+            program: "renyi-search".into(),
+            version: crate::VERSION.into(),
+            crc32_body: String::new(),
+            crc32_header: String::new(),
+        }
+    }
+}
+
 /// A certificate as read: header, body, and which seals failed.
 pub struct CertificateFile<G> {
     pub header: Header<G>,

@@ -124,18 +124,7 @@ fn write_certificate_file<P: Certify>(
     if checked.bound != total {
         return Err(invalid(format!("internal error: the certificate proves {} instead of {total}", checked.bound)));
     }
-    let header = certificate::Header {
-        game: spec,
-        codes: problem.code_count() as u64,
-        objective: "total".into(),
-        bound: total,
-        nodes: built.nodes,
-        body_bytes: 0,
-        program: "renyi-search".into(),
-        version: renyi_search::VERSION.into(),
-        crc32_body: String::new(),
-        crc32_header: String::new(),
-    };
+    let header = certificate::Header::total(spec, problem.code_count() as u64, total, built.nodes);
     let bytes = certificate::write_certificate(path, header, &body)?;
     println!(
         "  certificate {} ({} nodes, {} references, {bytes} bytes; built in {:.2} s, checked in {:.2} s ({:.2} s table, {} answers looked up): total ≥ {})",

@@ -63,18 +63,7 @@ fn certify<P: Certify>(
     game: GameSpec,
 ) -> Result<CertificateRow> {
     let (body, built) = build_certificate(search, problem, total)?;
-    let header = Header {
-        game,
-        codes: problem.code_count() as u64,
-        objective: "total".into(),
-        bound: total,
-        nodes: built.nodes,
-        body_bytes: 0,
-        program: "renyi-search".into(),
-        version: crate::VERSION.into(),
-        crc32_body: String::new(),
-        crc32_header: String::new(),
-    };
+    let header = Header::total(game, problem.code_count() as u64, total, built.nodes);
     let bytes = write_certificate(path, header, &body)?;
     let file = read_certificate::<GameSpec>(path)?;
     let checked = check_certificate(problem, &file.body)?;
