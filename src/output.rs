@@ -80,6 +80,12 @@ pub mod layout {
     }
 }
 
+/// The CRC-32 (IEEE, crc32fast) of `bytes` as 8 lowercase hex digits: the seal
+/// every run, strategy, certificate and unit file carries.
+pub fn crc32_hex(bytes: &[u8]) -> String {
+    format!("{:08x}", crc32fast::hash(bytes))
+}
+
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// directory is written, flushed, and renamed over the target.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {

@@ -6,7 +6,7 @@
 //! from a written one before (and besides) the check.
 
 use crate::error::{Error, Result, invalid};
-use crate::output::write_atomic;
+use crate::output::{crc32_hex, write_atomic};
 use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
@@ -70,13 +70,13 @@ fn header_crc<G: Serialize>(header: &Header<G>) -> String {
     if let Some(object) = value.as_object_mut() {
         object.remove("crc32_header");
     }
-    format!("{:08x}", crc32fast::hash(&serde_json::to_vec(&value).expect("JSON values serialize")))
+    crc32_hex(&serde_json::to_vec(&value).expect("JSON values serialize"))
 }
 
 /// Writes a certificate atomically; the header's sizes and seals are set here.
 pub fn write_certificate<G: Serialize>(path: &Path, mut header: Header<G>, body: &[u8]) -> Result<u64> {
     header.body_bytes = body.len() as u64;
-    header.crc32_body = format!("{:08x}", crc32fast::hash(body));
+    header.crc32_body = crc32_hex(body);
     header.crc32_header = header_crc(&header);
     let mut gz = GzEncoder::new(Vec::new(), Compression::best());
     let line = serde_json::to_string(&header).expect("headers serialize");
@@ -105,7 +105,7 @@ pub fn read_certificate<G: Serialize + DeserializeOwned>(path: &Path) -> Result<
     if header_crc(&header) != header.crc32_header {
         broken.push("header");
     }
-    if format!("{:08x}", crc32fast::hash(&body)) != header.crc32_body || body.len() as u64 != header.body_bytes {
+    if crc32_hex(&body) != header.crc32_body || body.len() as u64 != header.body_bytes {
         broken.push("body");
     }
     Ok(CertificateFile { header, body, broken })

@@ -297,7 +297,7 @@ pub fn unit_steps(r: &UnitSteps) -> std::result::Result<Steps<Arc<Outcome>>, Str
 /// A line of a run file: the CRC-32 of the JSON text, a space, the text.
 pub fn checked_line<T: Serialize>(value: &T) -> String {
     let json = serde_json::to_string(value).unwrap_or_default();
-    format!("{:08x} {json}", crc32fast::hash(json.as_bytes()))
+    format!("{} {json}", crate::output::crc32_hex(json.as_bytes()))
 }
 
 /// Reads a checked line; `None` if the checksum or the JSON is wrong.

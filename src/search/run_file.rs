@@ -8,7 +8,7 @@ use super::outcome::{Outcome, parse_exact};
 use super::problem::{AnswerId, QueryId};
 use super::strategy::Strategy;
 use crate::error::{Error, Result, invalid};
-use crate::output::write_json;
+use crate::output::{crc32_hex, write_json};
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -104,7 +104,7 @@ impl UnitRecord {
     /// The CRC-32 (hex) of the record's JSON without its `crc` field.
     fn checksum(&self) -> String {
         let bare = UnitRecord { crc: None, ..self.clone() };
-        format!("{:08x}", crc32fast::hash(serde_json::to_string(&bare).expect("plain data").as_bytes()))
+        crc32_hex(serde_json::to_string(&bare).expect("plain data").as_bytes())
     }
 
     /// The record with its checksum set (done once it is complete, before it is written).
@@ -199,7 +199,7 @@ impl ShardFile {
     fn identity_checksum(&self) -> String {
         let identity =
             serde_json::to_string(&(&self.header, self.shard, self.units_total, self.codes_total)).expect("plain data");
-        format!("{:08x}", crc32fast::hash(identity.as_bytes()))
+        crc32_hex(identity.as_bytes())
     }
 
     /// Checks the file's own checksum, if it has one (an edited header, such as

@@ -57,7 +57,7 @@ pub enum SealCheck {
 
 fn crc_hex(value: &Value) -> String {
     let bytes = serde_json::to_vec(value).expect("JSON values serialize");
-    format!("{:08x}", crc32fast::hash(&bytes))
+    crate::output::crc32_hex(&bytes)
 }
 
 /// The seal of a file given as a JSON object (its own "seal" ignored).
