@@ -818,3 +818,25 @@ fn penalty_splits_lay_the_first_or_a_uniform_best_code() {
     }
     assert!(checked > 100 && differing > 0, "{checked} sets checked, {differing} with differing splits");
 }
+
+/// The perfect search's floor for terminal sets (`terminal_floor` = 2:
+/// stopping at k codes costs at least 2(k − 1) wrong cells) needs every two
+/// distinct codes to differ in at least two cells. All pairs of Beams(3c,6p)
+/// (2 is attained) and a sample of every 97th Beams(6c,3p) code.
+#[test]
+fn distinct_codes_differ_in_at_least_two_cells() {
+    for (variant, step) in [("3c6p", 1), ("6c3p", 97)] {
+        let g = game(variant, QueryOrder::ColourFirst);
+        assert_eq!(g.terminal_floor(), 2);
+        let codes: Vec<Vec<u8>> = (0..g.code_count() as u32).step_by(step).map(|c| g.cell_colours(c)).collect();
+        let least = (0..codes.len())
+            .flat_map(|i| (i + 1..codes.len()).map(move |j| (i, j)))
+            .map(|(i, j)| codes[i].iter().zip(&codes[j]).filter(|(a, b)| a != b).count())
+            .min()
+            .unwrap();
+        assert!(least >= 2, "{variant}: {least}");
+        if step == 1 {
+            assert_eq!(least, 2, "{variant}");
+        }
+    }
+}

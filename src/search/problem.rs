@@ -161,6 +161,14 @@ pub trait SearchProblem: Sync {
     }
     /// Cost of stopping with `set`: at |M| = 1, or when no admissible query splits M.
     fn terminal(&self, set: &Self::Set) -> Terminal;
+    /// A δ such that stopping at any set of k ≥ 2 codes costs at least
+    /// (k − 1)·δ (queries and penalty, [`Self::terminal`]). The perfect
+    /// search's bound for games without a solving answer rests on it
+    /// ([`grouped_huffman_totals`](super::bounds::grouped_huffman_totals)).
+    /// Default 0, which is always true.
+    fn terminal_floor(&self) -> u64 {
+        0
+    }
     /// Symmetry class of a query at the start of the game: queries with equal keys
     /// are mapped onto each other by a symmetry of the game (which fixes C). Used to
     /// evaluate one representative per class at the root.

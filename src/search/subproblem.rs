@@ -97,6 +97,9 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn terminal(&self, set: &P::Set) -> Terminal {
         self.inner.terminal(set)
     }
+    fn terminal_floor(&self) -> u64 {
+        self.inner.terminal_floor()
+    }
     fn multiplicity(&self, state: &P::State, q: QueryId) -> u64 {
         self.inner.multiplicity(state, q)
     }

@@ -8,8 +8,11 @@
 //! - games with a solving answer (Mastermind): at most b^{k−1} codes are solved by
 //!   the k-th query, so T(m) ≥ Σ_k k·n_k with n_k greedily b^{k−1}
 //!   (the thesis' 1·1 + 13·2 + 13²·3 + … bound);
-//! - games without one (Beams): a tree with m leaves and at most b children per
-//!   node, T(m) ≥ the equal-weight b-ary Huffman total ([`huffman_total`]).
+//! - games without one (Beams): a tree with at most b children per node whose
+//!   leaves are singletons or terminal sets of k codes costing at least
+//!   (k − 1)·δ ([`SearchProblem::terminal_floor`]), T(m) ≥ f_b(m) of
+//!   [`grouped_huffman_totals`] (the equal-weight b-ary Huffman total when
+//!   stopping is dear; the Huffman total alone is not a bound when it is not).
 //!
 //! Queries are tried in order of their bound (then H_1), a transposition table
 //! stores exact values and proven lower bounds per (state, set, queries left),
@@ -30,7 +33,7 @@ mod root;
 pub use objective::{CapStep, Objective, Optimum, optimise};
 pub use root::{PerfectResult, bound_table_bytes, solve_constrained, solve_perfect, solve_perfect_with_progress};
 
-use super::bounds::huffman_total;
+use super::bounds::grouped_huffman_totals;
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::{batch_counts, class_sizes};
 use dashmap::DashMap;
@@ -120,7 +123,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let mut counts = vec![0u64; problem.answer_count()];
         let with_solving = problem.solving_answer(0).is_some();
         // The counting bound with a solving answer allows b − 1 open classes
-        // per query (see [`Self::counting_bound`]); a query that is not a
+        // per query (see [`Self::counting_bounds`]); a query that is not a
         // possible secret has no solving class, so all its classes are open.
         let max_classes = (0..problem.query_count() as QueryId)
             .filter(|&q| problem.is_admissible(&state, q))
@@ -143,7 +146,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             root_left: AtomicU32::new(UNCAPPED),
         };
         let n = problem.code_count() as u64;
-        search.bounds = (0..=max_classes).map(|b| (0..=n).map(|m| search.counting_bound(b, m)).collect()).collect();
+        search.bounds = (0..=max_classes).map(|b| search.counting_bounds(b, n)).collect();
         search.xlnx = (0..=n).map(|m| if m == 0 { 0.0 } else { m as f64 * (m as f64).ln() }).collect();
         search
     }
@@ -153,14 +156,14 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         self.possible_only
     }
 
-    /// Tabulated [`Self::counting_bound`].
+    /// Tabulated [`Self::counting_bounds`].
     #[inline]
     fn bound_of(&self, b: u64, m: u64) -> u64 {
         self.bounds
             .get(b as usize)
             .and_then(|row| row.get(m as usize))
             .copied()
-            .unwrap_or_else(|| self.counting_bound(b, m))
+            .unwrap_or_else(|| self.counting_bounds(b, m)[m as usize])
     }
 
     /// Admissible lower bound on T of a set of m codes (any node).
@@ -168,24 +171,28 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         self.bound_of(self.max_classes, m)
     }
 
-    /// Lower bound on T of m codes when no query makes more than b answer
-    /// classes (thesis Satz 4.2's counting argument, generalised): the best
-    /// conceivable tree fills every level with b-fold branching.
-    fn counting_bound(&self, b: u64, m: u64) -> u64 {
-        if self.with_solving {
-            let b = b.saturating_sub(1).max(1);
-            let (mut left, mut total, mut layer, mut depth) = (m, 0u64, 1u64, 1u64);
-            while left > 0 {
-                let here = left.min(layer);
-                total += here * depth;
-                left -= here;
-                layer = layer.saturating_mul(b);
-                depth += 1;
-            }
-            total
-        } else {
-            huffman_total(b.max(2), m)
+    /// Lower bounds on T of m = 0..=n codes when no query makes more than b
+    /// answer classes (thesis Satz 4.2's counting argument, generalised): the
+    /// best conceivable tree fills every level with b-fold branching; without
+    /// a solving answer its leaves may also be terminal sets
+    /// ([`grouped_huffman_totals`]).
+    fn counting_bounds(&self, b: u64, n: u64) -> Vec<u64> {
+        if !self.with_solving {
+            return grouped_huffman_totals(b.max(2), self.problem.terminal_floor(), n);
         }
+        let b = b.saturating_sub(1).max(1);
+        let mut bounds = Vec::with_capacity(n as usize + 1);
+        let (mut total, mut layer, mut depth, mut filled) = (0u64, 1u64, 1u64, 0u64);
+        bounds.push(0);
+        for _ in 1..=n {
+            if filled == layer {
+                (layer, depth, filled) = (layer.saturating_mul(b), depth + 1, 0);
+            }
+            total += depth;
+            filled += 1;
+            bounds.push(total);
+        }
+        bounds
     }
 
     fn terminal_total(&self, set: &P::Set) -> Option<u64> {

@@ -321,6 +321,13 @@ impl SearchProblem for Beams {
         let (penalty_total, penalised, penalised_uniform) = self.penalty_of(set);
         Terminal { queries_per_code: 0, penalty_total, penalised, penalised_uniform }
     }
+    /// Every colour covers exactly p cells, so two distinct codes colour at
+    /// least two cells differently; a laid code (the best or, on average, a
+    /// random one of the set) thus costs each of the other k − 1 codes at
+    /// least 2 wrong cells. No penalty: 0.
+    fn terminal_floor(&self) -> u64 {
+        if self.penalty == Penalty::None { 0 } else { 2 }
+    }
     /// Diagonals at the same distance from the centre are mapped onto each other
     /// by the 12 board symmetries, and all colours are alike at the root.
     fn root_class_key(&self, q: QueryId) -> u64 {
