@@ -18,7 +18,7 @@ struct TwoQuestions;
 
 fn answer(q: QueryId, c: CodeId) -> bool {
     match q {
-        0 => c % 4 == 0,
+        0 => c.is_multiple_of(4),
         1 => c % 4 >= 2,
         _ => c >= 4,
     }
