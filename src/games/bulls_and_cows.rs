@@ -126,6 +126,9 @@ impl SearchProblem for BullsAndCows {
     fn is_possible_secret(&self, q: QueryId, set: &Vec<CodeId>) -> bool {
         self.inner.is_possible_secret(q, set)
     }
+    fn possible_secret_queries(&self, state: &(), set: &Vec<CodeId>) -> Vec<QueryId> {
+        self.inner.possible_secret_queries(state, set)
+    }
     fn terminal(&self, set: &Vec<CodeId>) -> Terminal {
         self.inner.terminal(set)
     }

@@ -357,6 +357,10 @@ impl SearchProblem for Mastermind {
     fn is_possible_secret(&self, query: QueryId, set: &Vec<CodeId>) -> bool {
         set.binary_search(&query).is_ok()
     }
+    /// Every code is an always admissible query with the code's own id.
+    fn possible_secret_queries(&self, _: &(), set: &Vec<CodeId>) -> Vec<QueryId> {
+        set.clone()
+    }
     /// A known secret is played with one more guess. Every code is a query, so
     /// a set of two or more codes always has a sensible query (guess one of
     /// them) and the analysis only stops at singletons.

@@ -159,6 +159,12 @@ pub trait SearchProblem: Sync {
     fn is_possible_secret(&self, _query: QueryId, _set: &Self::Set) -> bool {
         false
     }
+    /// The admissible queries in `state` that are possible secrets of `set`
+    /// ([`Self::is_possible_secret`]), in canonical order. Games whose
+    /// queries are the codes themselves may list them from the set directly.
+    fn possible_secret_queries(&self, state: &Self::State, set: &Self::Set) -> Vec<QueryId> {
+        self.admissible_queries(state).into_iter().filter(|&q| self.is_possible_secret(q, set)).collect()
+    }
     /// Cost of stopping with `set`: at |M| = 1, or when no admissible query splits M.
     fn terminal(&self, set: &Self::Set) -> Terminal;
     /// A δ such that stopping at any set of k ≥ 2 codes costs at least
@@ -237,11 +243,16 @@ pub trait SearchProblem: Sync {
 /// `weighted` merged by orbits: `orbit_min(q)` is the smallest query of q's
 /// orbit; weights of one orbit add up under it. In query order.
 pub fn merge_orbits(weighted: &[(u64, QueryId)], orbit_min: impl Fn(QueryId) -> QueryId) -> Vec<(u64, QueryId)> {
-    let mut classes: std::collections::BTreeMap<QueryId, u64> = std::collections::BTreeMap::new();
-    for &(w, q) in weighted {
-        *classes.entry(orbit_min(q)).or_insert(0) += w;
+    let mut by_orbit: Vec<(QueryId, u64)> = weighted.iter().map(|&(w, q)| (orbit_min(q), w)).collect();
+    by_orbit.sort_unstable_by_key(|&(q, _)| q);
+    let mut merged: Vec<(u64, QueryId)> = Vec::with_capacity(by_orbit.len());
+    for (q, w) in by_orbit {
+        match merged.last_mut() {
+            Some((sum, last)) if *last == q => *sum += w,
+            _ => merged.push((w, q)),
+        }
     }
-    classes.into_iter().map(|(q, w)| (w, q)).collect()
+    merged
 }
 
 /// Class sizes of several queries, flattened (see [`SearchProblem::class_sizes_batch`]).

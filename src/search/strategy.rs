@@ -228,8 +228,16 @@ pub fn batch_class_sizes<P: SearchProblem>(problem: &P, queries: &[QueryId], set
 /// Answer counts of all `queries` on `set` (flattened, `answer_count` per
 /// query); large jobs are split into query chunks counted in parallel.
 pub fn batch_counts<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P::Set) -> Vec<u64> {
+    let mut counts = Vec::new();
+    batch_counts_into(problem, queries, set, &mut counts);
+    counts
+}
+
+/// [`batch_counts`] into `counts` (resized; its allocation is reused).
+pub fn batch_counts_into<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P::Set, counts: &mut Vec<u64>) {
     let a = problem.answer_count();
-    let mut counts = vec![0u64; queries.len() * a];
+    counts.clear();
+    counts.resize(queries.len() * a, 0);
     if parallel_job(problem.set_size(set), queries.len()) {
         let chunk = queries.len().div_ceil(rayon::current_num_threads());
         queries
@@ -237,9 +245,8 @@ pub fn batch_counts<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P:
             .zip(counts.par_chunks_mut(chunk * a))
             .for_each(|(qs, out)| problem.count_answers_batch(qs, set, out));
     } else {
-        problem.count_answers_batch(queries, set, &mut counts);
+        problem.count_answers_batch(queries, set, counts);
     }
-    counts
 }
 
 /// The members of `band` whose partitions are exactly maximal under `score`,

@@ -94,6 +94,9 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn is_possible_secret(&self, q: QueryId, set: &P::Set) -> bool {
         self.inner.is_possible_secret(q, set)
     }
+    fn possible_secret_queries(&self, state: &P::State, set: &P::Set) -> Vec<QueryId> {
+        self.inner.possible_secret_queries(state, set)
+    }
     fn terminal(&self, set: &P::Set) -> Terminal {
         self.inner.terminal(set)
     }

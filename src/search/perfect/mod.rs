@@ -35,11 +35,17 @@ pub use root::{PerfectResult, bound_table_bytes, solve_constrained, solve_perfec
 
 use super::bounds::grouped_huffman_totals;
 use super::problem::{AnswerId, QueryId, SearchProblem};
-use super::strategy::{batch_counts, class_sizes};
+use super::strategy::{batch_counts_into, class_sizes};
 use dashmap::DashMap;
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+
+thread_local! {
+    /// [`PerfectSearch::candidates`]' answer counts, kept between calls
+    /// (MM-1296: 155 KB per node, which fresh allocations zeroed page by page).
+    static COUNTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+}
 
 /// Smallest set whose candidate queries [`PerfectSearch::solve`] tries in parallel.
 const PARALLEL_PERFECT: u64 = 256;
@@ -84,14 +90,16 @@ enum Known {
     AtLeast(u64),
 }
 
-/// A node's candidate queries (best first, with their bound and Σ m·ln m),
-/// the branching bound for the subtrees below, and whether any query splits
-/// the set at all (if not, the set is terminal; if so but no candidate is
-/// left, the cap cannot be met).
+/// A node's candidate queries whose bound is below the budget (best first,
+/// with their bound and Σ m·ln m), the branching bound for the subtrees below,
+/// whether any query splits the set at all (if not, the set is terminal; if
+/// so but no candidate is left, the cap or the budget cannot be met) and
+/// whether some query was left out for its bound (not for the cap).
 struct Candidates {
     list: Vec<(u64, f64, QueryId)>,
     branching: u64,
     any_proper: bool,
+    over_budget: bool,
 }
 
 /// A perfect strategy: its total and the query to ask at every reached node.
@@ -166,6 +174,15 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             .unwrap_or_else(|| self.counting_bounds(b, m)[m as usize])
     }
 
+    /// The bounds for at most b classes and sets of up to m codes (tabulated
+    /// unless b exceeds the root's classes).
+    fn bound_row(&self, b: u64, m: u64) -> std::borrow::Cow<'_, [u64]> {
+        match self.bounds.get(b as usize) {
+            Some(row) => std::borrow::Cow::Borrowed(&row[..]),
+            None => std::borrow::Cow::Owned(self.counting_bounds(b, m)),
+        }
+    }
+
     /// Admissible lower bound on T of a set of m codes (any node).
     pub fn lower_bound(&self, m: u64) -> u64 {
         self.bound_of(self.max_classes, m)
@@ -211,40 +228,62 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// narrows (see [`SearchProblem::narrowing_queries`]), else the root's.
     /// Under a cap, queries with a class that cannot be solved with the
     /// queries left are dropped; in hard mode only possible secrets are asked.
-    fn candidates(&self, state: &P::State, set: &P::Set, left: Left) -> Candidates {
+    /// Queries whose bound is at least `budget` are left out before sorting
+    /// (no search would try them).
+    fn candidates(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Candidates {
         let m = self.problem.set_size(set);
-        let mut admissible = self.problem.admissible_queries(state);
-        if self.possible_only {
-            // Symmetries fixing the set map possible secrets to possible
-            // secrets, so the filtered list stays closed under them.
-            admissible.retain(|&q| self.problem.is_possible_secret(q, set));
-        }
-        let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
-        let all_counts = batch_counts(self.problem, &queries, set);
-        let a = self.problem.answer_count();
-        let proper: Vec<(QueryId, &[u64])> =
-            queries.iter().copied().zip(all_counts.chunks_exact(a)).filter(|(_, c)| c.iter().all(|&x| x < m)).collect();
-        let branching = if self.problem.narrowing_queries() && self.with_solving {
-            // The sets below are subsets: no query there has more open classes
-            // (classes other than the solving one) than the most here. Counting
-            // a query's classes with its solving class, as before, let a query
-            // that is not a possible secret (all its classes open) exceed the
-            // b − 1 open classes the bound assumes.
-            self.most_open_classes(proper.iter().copied()) + 1
-        } else if self.problem.narrowing_queries() {
-            proper.iter().map(|(_, c)| c.iter().filter(|&&x| x > 0).count() as u64).max().unwrap_or(1)
+        // Symmetries fixing the set map possible secrets to possible
+        // secrets, so in hard mode the list stays closed under them.
+        let admissible = if self.possible_only {
+            self.problem.possible_secret_queries(state, set)
         } else {
-            self.max_classes
+            self.problem.admissible_queries(state)
+        };
+        let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
+        // The counts buffer is reused per thread: taken out (a call that
+        // runs meanwhile on this thread, stolen by rayon, finds it empty)
+        // and put back at the end.
+        let mut all_counts = COUNTS.take();
+        batch_counts_into(self.problem, &queries, set, &mut all_counts);
+        let a = self.problem.answer_count();
+        // One pass: the queries that split the set (no class holds all of
+        // it), each with its open classes (non-empty, other than the solving one).
+        let mut proper: Vec<(QueryId, &[u64])> = Vec::with_capacity(queries.len());
+        let mut most_open = 0u64;
+        for (&q, counts) in queries.iter().zip(all_counts.chunks_exact(a)) {
+            let (mut largest, mut open) = (0u64, 0u64);
+            for &c in counts {
+                largest = largest.max(c);
+                open += (c > 0) as u64;
+            }
+            if largest < m {
+                let solving = self.problem.solving_answer(q).map(|a| a as usize);
+                open -= solving.is_some_and(|a| counts[a] > 0) as u64;
+                most_open = most_open.max(open);
+                proper.push((q, counts));
+            }
+        }
+        let most_open = if proper.is_empty() { 1 } else { most_open };
+        let branching = match (self.problem.narrowing_queries(), self.with_solving) {
+            // The sets below are subsets: no query there has more open classes
+            // than the most here. Counting a query's classes with its solving
+            // class, as before, let a query that is not a possible secret (all
+            // its classes open) exceed the b − 1 open classes the bound assumes.
+            (true, true) => most_open + 1,
+            (true, false) => most_open,
+            (false, _) => self.max_classes,
         };
         let any_proper = !proper.is_empty();
         // Under a cap: the most classes other than the solving one of any
         // query here, bounding every node below ([`Self::capacity`]).
         let open = match (left, self.problem.narrowing_queries()) {
             (UNCAPPED, _) => u64::MAX,
-            (_, true) => self.most_open_classes(proper.iter().copied()),
+            (_, true) => most_open,
             (_, false) => self.max_classes,
         };
+        let row = self.bound_row(branching, m);
         let mut list = Vec::with_capacity(proper.len());
+        let mut over_budget = false;
         for (q, counts) in proper {
             let solving = self.problem.solving_answer(q).map(|a| a as usize);
             if left != UNCAPPED
@@ -256,17 +295,25 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             {
                 continue;
             }
-            let (mut bound, mut shannon) = (m, 0.0);
-            for (a, &c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
-                shannon += self.xlnx.get(c as usize).copied().unwrap_or(c as f64 * (c as f64).ln());
-                if Some(a) != solving {
-                    bound += self.bound_of(branching, c);
-                }
+            // row[0] = 0: empty classes add nothing; the solving class is taken out after.
+            let mut bound = m + counts.iter().map(|&c| row[c as usize]).sum::<u64>();
+            if let Some(a) = solving {
+                bound -= row[counts[a] as usize];
             }
+            if bound >= budget {
+                over_budget = true;
+                continue;
+            }
+            let shannon: f64 = counts
+                .iter()
+                .filter(|&&c| c > 0)
+                .map(|&c| self.xlnx.get(c as usize).copied().unwrap_or(c as f64 * (c as f64).ln()))
+                .sum();
             list.push((bound, shannon, q));
         }
         list.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-        Candidates { list, branching, any_proper }
+        COUNTS.set(all_counts);
+        Candidates { list, branching, any_proper, over_budget }
     }
 
     /// The exact total of (`state`, `set`) with `left` queries left if it is
@@ -298,11 +345,15 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             Some(Known::AtLeast(lb)) if lb >= budget => return Err(lb),
             _ => {}
         }
+        if let Some((total, q)) = self.finest_possible_secret(state, set, left) {
+            self.table.insert(key, Known::Exact { total, query: Some(q) });
+            return if total < budget { Ok(total) } else { Err(total) };
+        }
         self.nodes.fetch_add(1, Ordering::Relaxed);
-        let candidates = self.candidates(state, set, left);
+        let candidates = self.candidates(state, set, left, budget);
         let (mut best, mut best_query) = (budget, None);
         // Whether every way on has been shown to miss the cap (not merely the budget).
-        let mut infeasible = true;
+        let mut infeasible = !candidates.over_budget;
         if !candidates.any_proper && self.terminal_fits(set, left) {
             infeasible = false;
             if let Some(t) = self.terminal_total(set)
@@ -351,6 +402,36 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             Known::Exact { total, .. } => Ok(total),
             Known::AtLeast(lb) => Err(lb),
         }
+    }
+
+    /// In a game with solving answers whose terminal sets cost at least one
+    /// query per code, no strategy for m codes costs less than 2m − 1 (one
+    /// code at most is found by the first query, every other code pays at
+    /// least two). A possible secret that splits the set into singletons
+    /// reaches it, when every singleton costs exactly one; the first such
+    /// query (which is also the first of its symmetry orbit, the candidate
+    /// the full search would keep) with that total. Scanning only the
+    /// possible secrets costs m² answers against the full search's
+    /// (queries × m).
+    fn finest_possible_secret(&self, state: &P::State, set: &P::Set, left: Left) -> Option<(u64, QueryId)> {
+        let m = self.problem.set_size(set);
+        if !self.with_solving || m < 3 || left < 2 {
+            return None;
+        }
+        let members = self.problem.possible_secret_queries(state, set);
+        let q = self.problem.first_finest_query(&members, set)?;
+        let solving = self.problem.solving_answer(q)?;
+        let mut total = m;
+        for (a, class) in self.problem.split(q, set) {
+            if a != solving {
+                let t = self.problem.terminal(&class);
+                if t.queries_per_code != 1 || t.penalty_total != super::Exact::from_integer(0.into()) {
+                    return None;
+                }
+                total += 1;
+            }
+        }
+        (total == 2 * m - 1).then_some((total, q))
     }
 
     /// The candidates of a large node tried in parallel with a shared best
