@@ -189,8 +189,8 @@ fn the_command_line_writes_checks_and_refuses_edited_certificates() {
 }
 
 /// The committed certificates of MM-360 and MM-1296 (`reproduce perfect`)
-/// check, intact, to the totals of the committed trees (MM(4,7)'s takes
-/// ≈ 10 s and is checked by `reproduce perfect`).
+/// check, intact, to the totals of the committed trees (MM(4,7)'s and
+/// Beams(3c,6p)'s take ≈ 10 s each and are checked by `reproduce perfect`).
 #[test]
 fn committed_certificates_prove_the_committed_trees_optimal() {
     use renyi_search::certificate::read_certificate;
