@@ -357,6 +357,21 @@ impl SearchProblem for Mastermind {
     fn is_possible_secret(&self, query: QueryId, set: &Vec<CodeId>) -> bool {
         set.binary_search(&query).is_ok()
     }
+    /// Answers of a query marked in a 128-bit mask, stopping at the first
+    /// repeated one (answers < 128: (p + 1)(p + 2)/2 ≤ 120 for p ≤ 14 pegs).
+    fn first_finest_query(&self, queries: &[QueryId], set: &Vec<CodeId>) -> Option<QueryId> {
+        let n = self.codes.len();
+        queries.iter().copied().find(|&q| {
+            let row = &self.table[q as usize * n..(q as usize + 1) * n];
+            let mut seen = 0u128;
+            set.iter().all(|&c| {
+                let bit = 1u128 << (row[c as usize] & 127);
+                let fresh = seen & bit == 0;
+                seen |= bit;
+                fresh
+            })
+        })
+    }
     /// Every code is an always admissible query with the code's own id.
     fn possible_secret_queries(&self, _: &(), set: &Vec<CodeId>) -> Vec<QueryId> {
         set.clone()
