@@ -95,6 +95,7 @@ fn beams_domain(variant: &str, column: BeamsRule) -> Domain {
 /// Computes every curve, writes results/data/curves/*.csv|json, the figures
 /// results/figures/fig-4.*.svg and results/tables/curves.md|json.
 pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
+    let (all_started, all_clock) = (SystemTime::now(), Instant::now());
     let mut all: Vec<Computed> = Vec::new();
     for (stem, pegs, colours, distinct) in [("mm1296", 4, 6, false), ("mm360", 4, 6, true)] {
         let mm = Mastermind::new(pegs, colours, distinct)?;
@@ -152,7 +153,9 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
     }
     let anchors = anchors(&all);
     let occurrences = occurrences(&all);
-    write_table(dir, "curves", &(&anchors, &occurrences), &markdown(&all, &anchors, &occurrences))?;
+    let provenance = Provenance::new("reproduce curves", all_started, all_clock.elapsed().as_secs_f64());
+    let summary = Summary { provenance: &provenance, anchors: &anchors, occurrences: &occurrences };
+    write_table(dir, "curves", &summary, &markdown(&provenance, &all, &anchors, &occurrences))?;
     Ok(all)
 }
 
@@ -321,11 +324,20 @@ fn occurrences(all: &[Computed]) -> Vec<Occurrence> {
         .collect()
 }
 
-fn markdown(all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) -> String {
+/// results/tables/curves.json: what produced it, the anchors and the
+/// occurrences of the published small-variant values.
+#[derive(serde::Serialize)]
+struct Summary<'a> {
+    provenance: &'a Provenance,
+    anchors: &'a [Anchor],
+    occurrences: &'a [Occurrence],
+}
+
+fn markdown(provenance: &Provenance, all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) -> String {
     let mut md = String::from("# Exact α-curves (thesis Figs 4.6, 4.11, 4.16/4.17)\n\n");
     md += &format!(
-        "Produced by renyi-search {} (`reproduce curves`). Each curve is the exact step function E(α) on [0, ∞]: every open interval with its exact total, the value at every breakpoint (certified enclosure of width ≤ 1e-12, or an exact rational), at α = 0 and at α = ∞. Files: `data/curves/<name>.csv` (one row per piece) and `.json` (with provenance and the crossing behind each breakpoint); figures `figures/fig-*.svg` (steps as steps, breakpoint values as dots, thesis values as crosses). Method: docs/curves.md.\n\n",
-        crate::VERSION
+        "{}. Each curve is the exact step function E(α) on [0, ∞]: every open interval with its exact total, the value at every breakpoint (certified enclosure of width ≤ 1e-12, or an exact rational), at α = 0 and at α = ∞. Files: `data/curves/<name>.csv` (one row per piece) and `.json` (with provenance and the crossing behind each breakpoint); figures `figures/fig-*.svg` (steps as steps, breakpoint values as dots, thesis values as crosses). Method: docs/curves.md.\n\n",
+        provenance.produced_by("")
     );
     md += "## Curves and the best α\n\n";
     let mut table = MarkdownTable::new([
