@@ -89,6 +89,15 @@ pub fn check_budget(what: &str, estimate: Option<u64>) -> crate::error::Result<(
     }
 }
 
+/// The resident set size of this process now, in bytes (Linux: the second
+/// field of `/proc/self/statm`, in pages of 4 KiB); `None` where the kernel
+/// does not report it.
+pub fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
 /// The peak resident set size of this process so far, in bytes (Linux: `VmHWM`
 /// of `/proc/self/status`); `None` where the kernel does not report it.
 pub fn peak_resident_bytes() -> Option<u64> {

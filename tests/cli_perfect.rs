@@ -71,3 +71,19 @@ fn sealed_strategy_files_refuse_edits_and_name_them() {
     assert!(stdout(&["verify", bad_path]).contains("unsealed"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The transposition table cannot be sized in advance: a search that passes
+/// the memory budget gives up with a one-line error and exit code 2 (a 5 MiB
+/// budget is passed at once by the process itself) instead of growing until
+/// the machine kills it.
+#[test]
+fn a_perfect_search_past_the_memory_budget_gives_up_cleanly() {
+    let args = ["perfect", "--max-memory", "0.005", "mastermind", "--pegs", "3", "--colors", "4"];
+    let out = bin(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let last = err.lines().last().unwrap_or("");
+    assert!(last.starts_with("error: too large:") && last.contains("passed the memory budget"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("total     "));
+}

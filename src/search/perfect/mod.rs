@@ -116,6 +116,10 @@ pub struct PerfectSearch<'a, P: SearchProblem> {
     xlnx: Vec<f64>,
     /// The cap of the last root search (`left` at the root), for [`Self::best_query`] walks.
     root_left: AtomicU32,
+    /// Resident bytes beyond which the search gives up ([`Self::limit_memory`]).
+    memory_limit: AtomicU64,
+    /// Set once the limit was passed: every node then fails at once.
+    gave_up: AtomicBool,
 }
 
 impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
@@ -152,11 +156,26 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             bounds: Vec::new(),
             xlnx: Vec::new(),
             root_left: AtomicU32::new(UNCAPPED),
+            memory_limit: AtomicU64::new(u64::MAX),
+            gave_up: AtomicBool::new(false),
         };
         let n = problem.code_count() as u64;
         search.bounds = (0..=max_classes).map(|b| search.counting_bounds(b, n)).collect();
         search.xlnx = (0..=n).map(|m| if m == 0 { 0.0 } else { m as f64 * (m as f64).ln() }).collect();
         search
+    }
+
+    /// Gives up once the process holds more than `bytes` (checked every 4096
+    /// nodes): the transposition table grows with the search and cannot be
+    /// sized in advance. After that every node fails at once, and
+    /// [`Self::gave_up`] tells the driver to discard the result.
+    pub fn limit_memory(&self, bytes: u64) {
+        self.memory_limit.store(bytes, Ordering::Relaxed);
+    }
+
+    /// Whether the search passed its memory limit (its results are void).
+    pub fn gave_up(&self) -> bool {
+        self.gave_up.load(Ordering::Relaxed)
     }
 
     /// Whether queries are restricted to possible secrets.
@@ -349,7 +368,18 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             self.table.insert(key, Known::Exact { total, query: Some(q) });
             return if total < budget { Ok(total) } else { Err(total) };
         }
-        self.nodes.fetch_add(1, Ordering::Relaxed);
+        let visited = self.nodes.fetch_add(1, Ordering::Relaxed);
+        if self.gave_up() {
+            return Err(budget);
+        }
+        let limit = self.memory_limit.load(Ordering::Relaxed);
+        if visited.is_multiple_of(4096)
+            && limit != u64::MAX
+            && crate::memory::resident_bytes().is_some_and(|b| b > limit)
+        {
+            self.gave_up.store(true, Ordering::Relaxed);
+            return Err(budget);
+        }
         let candidates = self.candidates(state, set, left, budget);
         let (mut best, mut best_query) = (budget, None);
         // Whether every way on has been shown to miss the cap (not merely the budget).

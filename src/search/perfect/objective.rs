@@ -81,10 +81,12 @@ pub fn optimise<'a, P: SearchProblem>(
     check_hard_mode(problem, constraints)?;
     let clock = Instant::now();
     let search = PerfectSearch::with_hard_mode(problem, constraints.possible_only);
+    let memory_limit = crate::memory::budget_bytes();
+    search.limit_memory(memory_limit);
     let mut steps = Vec::new();
     let mut run = |cap: Option<u32>, budget: u64| {
         let (nodes, started) = (search.nodes(), Instant::now());
-        let found = search.at_root(cap.unwrap_or(UNCAPPED), budget, progress).ok();
+        let found = search.at_root(cap.unwrap_or(UNCAPPED), budget, progress).ok().filter(|_| !search.gave_up());
         steps.push(CapStep {
             max_depth: cap,
             total: found,
@@ -96,6 +98,7 @@ pub fn optimise<'a, P: SearchProblem>(
             "  within {}: {}",
             cap.map_or("any number of queries".into(), |k| format!("{k} queries")),
             match found {
+                _ if search.gave_up() => "given up (memory budget passed)".into(),
                 Some(t) => format!("total {t}"),
                 None if budget == INFEASIBLE => "no strategy".into(),
                 None => format!("no strategy with a total below {budget}"),
@@ -104,7 +107,22 @@ pub fn optimise<'a, P: SearchProblem>(
         found
     };
     let budget = if constraints.is_none() { heuristic_bound(problem) } else { INFEASIBLE };
+    let gave_up = |search: &PerfectSearch<'_, P>| {
+        crate::error::Error::TooLarge(format!(
+            "the perfect search for {} passed the memory budget of {} after {} (its transposition table \
+             grows with the search); raise it with --max-memory GIB if the machine has it",
+            problem.name(),
+            crate::memory::human_bytes(memory_limit),
+            match search.nodes() {
+                1 => "1 node".to_string(),
+                n => format!("{n} nodes"),
+            }
+        ))
+    };
     let Some(plain) = run(constraints.max_depth, budget) else {
+        if search.gave_up() {
+            return Err(gave_up(&search));
+        }
         return Ok(Optimum { result: None, search, steps });
     };
     let height = search.strategy_depth();
@@ -125,6 +143,9 @@ pub fn optimise<'a, P: SearchProblem>(
             search.root_left.store(search.canonical(n, cap), std::sync::atomic::Ordering::Relaxed);
             chosen.1.max_depth = Some(search.strategy_depth() as u32);
         }
+    }
+    if search.gave_up() {
+        return Err(gave_up(&search));
     }
     let result = search.result(chosen.0, chosen.1, clock.elapsed().as_secs_f64());
     Ok(Optimum { result: Some(result), search, steps })
