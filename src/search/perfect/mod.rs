@@ -24,8 +24,10 @@
 //! cap) and is cut by the counting argument of [`PerfectSearch::capacity`]; a
 //! set that cannot be solved within the cap has no strategy at all, which
 //! [`PerfectSearch::solve`] reports as the lower bound [`INFEASIBLE`]. The
-//! root drivers are in `root.rs`, the lexicographic objectives in `objective.rs`.
+//! root drivers are in `root.rs`, the lexicographic objectives in `objective.rs`,
+//! a node's candidate queries and the 2m − 1 closing in `candidates.rs`.
 
+mod candidates;
 mod cap;
 mod objective;
 mod root;
@@ -35,17 +37,12 @@ pub use root::{PerfectResult, bound_table_bytes, solve_constrained, solve_perfec
 
 use super::bounds::grouped_huffman_totals;
 use super::problem::{AnswerId, QueryId, SearchProblem};
-use super::strategy::{batch_counts_into, class_sizes};
+use super::strategy::class_sizes;
+use candidates::Candidates;
 use dashmap::DashMap;
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-
-thread_local! {
-    /// [`PerfectSearch::candidates`]' answer counts, kept between calls
-    /// (MM-1296: 155 KB per node, which fresh allocations zeroed page by page).
-    static COUNTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
-}
 
 /// Smallest set whose candidate queries [`PerfectSearch::solve`] tries in parallel.
 const PARALLEL_PERFECT: u64 = 256;
@@ -88,18 +85,6 @@ impl Constraints {
 enum Known {
     Exact { total: u64, query: Option<QueryId> },
     AtLeast(u64),
-}
-
-/// A node's candidate queries whose bound is below the budget (best first,
-/// with their bound and Σ m·ln m), the branching bound for the subtrees below,
-/// whether any query splits the set at all (if not, the set is terminal; if
-/// so but no candidate is left, the cap or the budget cannot be met) and
-/// whether some query was left out for its bound (not for the cap).
-struct Candidates {
-    list: Vec<(u64, f64, QueryId)>,
-    branching: u64,
-    any_proper: bool,
-    over_budget: bool,
 }
 
 /// A perfect strategy: its total and the query to ask at every reached node.
@@ -242,99 +227,6 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         left == UNCAPPED || self.problem.terminal(set).queries_per_code <= left
     }
 
-    /// Candidate queries with their bound, best first, and the branching bound
-    /// for the subtrees below: the most classes a query makes here if the game
-    /// narrows (see [`SearchProblem::narrowing_queries`]), else the root's.
-    /// Under a cap, queries with a class that cannot be solved with the
-    /// queries left are dropped; in hard mode only possible secrets are asked.
-    /// Queries whose bound is at least `budget` are left out before sorting
-    /// (no search would try them).
-    fn candidates(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Candidates {
-        let m = self.problem.set_size(set);
-        // Symmetries fixing the set map possible secrets to possible
-        // secrets, so in hard mode the list stays closed under them.
-        let admissible = if self.possible_only {
-            self.problem.possible_secret_queries(state, set)
-        } else {
-            self.problem.admissible_queries(state)
-        };
-        let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
-        // The counts buffer is reused per thread: taken out (a call that
-        // runs meanwhile on this thread, stolen by rayon, finds it empty)
-        // and put back at the end.
-        let mut all_counts = COUNTS.take();
-        batch_counts_into(self.problem, &queries, set, &mut all_counts);
-        let a = self.problem.answer_count();
-        // One pass: the queries that split the set (no class holds all of
-        // it), each with its open classes (non-empty, other than the solving one).
-        let mut proper: Vec<(QueryId, &[u64])> = Vec::with_capacity(queries.len());
-        let mut most_open = 0u64;
-        for (&q, counts) in queries.iter().zip(all_counts.chunks_exact(a)) {
-            let (mut largest, mut open) = (0u64, 0u64);
-            for &c in counts {
-                largest = largest.max(c);
-                open += (c > 0) as u64;
-            }
-            if largest < m {
-                let solving = self.problem.solving_answer(q).map(|a| a as usize);
-                open -= solving.is_some_and(|a| counts[a] > 0) as u64;
-                most_open = most_open.max(open);
-                proper.push((q, counts));
-            }
-        }
-        let most_open = if proper.is_empty() { 1 } else { most_open };
-        let branching = match (self.problem.narrowing_queries(), self.with_solving) {
-            // The sets below are subsets: no query there has more open classes
-            // than the most here. Counting a query's classes with its solving
-            // class, as before, let a query that is not a possible secret (all
-            // its classes open) exceed the b − 1 open classes the bound assumes.
-            (true, true) => most_open + 1,
-            (true, false) => most_open,
-            (false, _) => self.max_classes,
-        };
-        let any_proper = !proper.is_empty();
-        // Under a cap: the most classes other than the solving one of any
-        // query here, bounding every node below ([`Self::capacity`]).
-        let open = match (left, self.problem.narrowing_queries()) {
-            (UNCAPPED, _) => u64::MAX,
-            (_, true) => most_open,
-            (_, false) => self.max_classes,
-        };
-        let row = self.bound_row(branching, m);
-        let mut list = Vec::with_capacity(proper.len());
-        let mut over_budget = false;
-        for (q, counts) in proper {
-            let solving = self.problem.solving_answer(q).map(|a| a as usize);
-            if left != UNCAPPED
-                && (left == 0
-                    || counts
-                        .iter()
-                        .enumerate()
-                        .any(|(a, &c)| c > 0 && Some(a) != solving && !self.fits(c, left - 1, open)))
-            {
-                continue;
-            }
-            // row[0] = 0: empty classes add nothing; the solving class is taken out after.
-            let mut bound = m + counts.iter().map(|&c| row[c as usize]).sum::<u64>();
-            if let Some(a) = solving {
-                bound -= row[counts[a] as usize];
-            }
-            if bound >= budget {
-                over_budget = true;
-                continue;
-            }
-            let shannon: f64 = counts
-                .iter()
-                .filter(|&&c| c > 0)
-                .map(|&c| self.xlnx.get(c as usize).copied().unwrap_or(c as f64 * (c as f64).ln()))
-                .sum();
-            list.push((bound, shannon, q));
-        }
-        list.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-        COUNTS.set(all_counts);
-        Candidates { list, branching, any_proper, over_budget }
-    }
-
     /// The exact total of (`state`, `set`) with `left` queries left if it is
     /// below `budget`; else `Err(lb)` with a proven lower bound lb ≥ `budget`
     /// ([`INFEASIBLE`]: no strategy solves the set within `left`).
@@ -432,32 +324,6 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             Known::Exact { total, .. } => Ok(total),
             Known::AtLeast(lb) => Err(lb),
         }
-    }
-
-    /// In a game with solving answers whose singletons cost one query each,
-    /// no strategy for m codes costs less than 2m − 1: the first query finds
-    /// at most one code (itself), every other code pays at least two. A
-    /// possible secret that splits the set into singletons reaches it; the
-    /// first such query in canonical order is also the first of its symmetry
-    /// orbit, the candidate the full search would pick. Scanning only the m
-    /// possible secrets of sets that can split into singletons (m ≤ the most
-    /// classes) costs far less than the full search's queries × m answers.
-    /// (Closing nodes at 2m by any all-singleton query as well was measured
-    /// slower on MM-1296: such nodes are rare.)
-    fn finest_possible_secret(&self, state: &P::State, set: &P::Set, left: Left) -> Option<(u64, QueryId)> {
-        let m = self.problem.set_size(set);
-        if !self.with_solving || m < 3 || left < 2 || m > self.max_classes {
-            return None;
-        }
-        let members = self.problem.possible_secret_queries(state, set);
-        let q = self.problem.first_finest_query(&members, set)?;
-        let solving = self.problem.solving_answer(q);
-        let singletons_cost_one =
-            self.problem.split(q, set).into_iter().filter(|(a, _)| Some(*a) != solving).all(|(_, class)| {
-                let t = self.problem.terminal(&class);
-                t.queries_per_code == 1 && t.penalty_total == super::Exact::from_integer(0.into())
-            });
-        singletons_cost_one.then_some((2 * m - 1, q))
     }
 
     /// The candidates of a large node tried in parallel with a shared best
