@@ -11,7 +11,7 @@ use crate::games::beams::game::{Beams, Penalty, QueryOrder};
 use crate::games::beams::patterns::load_or_build;
 use crate::games::mastermind::Mastermind;
 use crate::output::Align::{Left, Right};
-use crate::output::{MarkdownTable, Provenance, write_json, write_table};
+use crate::output::{MarkdownTable, Provenance, layout, write_json, write_table};
 use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::perfect::{PerfectResult, solve_perfect};
@@ -143,53 +143,28 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
     for (pegs, colors) in [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (4, 4), (4, 5)] {
         rows.push(row(&Mastermind::new(pegs, colors, false)?, None, None, None, progress)?);
     }
-    rows.push(row(
-        &Mastermind::new(4, 6, true)?,
-        Some(("thesis §4.3 (MM-360)", "1446", Stated::Total)),
-        Some((
-            &crate::output::layout::tree(dir, "perfect-mm360.json"),
-            GameSpec::Mastermind { pegs: 4, colors: 6, distinct: true },
-        )),
-        Some(&crate::output::layout::tree(dir, "perfect-mm360.cert")),
-        progress,
-    )?);
+    // A Mastermind row with its tree and certificate, perfect-<stem>.json|cert.
+    let mm = |pegs, colors, distinct, published, stem: &str| -> Result<Row> {
+        let spec = GameSpec::Mastermind { pegs, colors, distinct };
+        let (tree, cert) =
+            (layout::tree(dir, &format!("perfect-{stem}.json")), layout::tree(dir, &format!("perfect-{stem}.cert")));
+        row(&Mastermind::new(pegs, colors, distinct)?, published, Some((&tree, spec)), Some(&cert), progress)
+    };
+    rows.push(mm(4, 6, true, Some(("thesis §4.3 (MM-360)", "1446", Stated::Total)), "mm360")?);
     let beams = Beams::new(load_or_build("3c6p".parse()?, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
     let spec = GameSpec::Beams { variant: "Beams(3c,6p)".into(), order: "lex-c".into() };
     rows.push(row(
         &beams,
         Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total)),
-        Some((&crate::output::layout::tree(dir, "perfect-beams-3c6p.json"), spec)),
-        Some(&crate::output::layout::tree(dir, "perfect-beams-3c6p.cert")),
+        Some((&layout::tree(dir, "perfect-beams-3c6p.json"), spec)),
+        Some(&layout::tree(dir, "perfect-beams-3c6p.cert")),
         progress,
     )?);
-    rows.push(row(
-        &Mastermind::new(4, 6, false)?,
-        Some(("thesis §4.3 / Koyama–Lai 1993 (MM-1296)", "5625", Stated::Total)),
-        Some((
-            &crate::output::layout::tree(dir, "perfect-mm1296.json"),
-            GameSpec::Mastermind { pegs: 4, colors: 6, distinct: false },
-        )),
-        Some(&crate::output::layout::tree(dir, "perfect-mm1296.cert")),
-        progress,
-    )?);
-    let mm47 = GameSpec::Mastermind { pegs: 4, colors: 7, distinct: false };
-    rows.push(row(
-        &Mastermind::new(4, 7, false)?,
-        Some(("mean, Ville 2013 (MM(4,7))", "4.676", Stated::Mean)),
-        Some((&crate::output::layout::tree(dir, "perfect-mm47.json"), mm47)),
-        Some(&crate::output::layout::tree(dir, "perfect-mm47.cert")),
-        progress,
-    )?);
+    rows.push(mm(4, 6, false, Some(("thesis §4.3 / Koyama–Lai 1993 (MM-1296)", "5625", Stated::Total)), "mm1296")?);
+    rows.push(mm(4, 7, false, Some(("mean, Ville 2013 (MM(4,7))", "4.676", Stated::Mean)), "mm47")?);
     // Not in the thesis; whether Ville 2013's table of further variants lists
     // it could not be checked here, so no published value is claimed.
-    let mm55 = GameSpec::Mastermind { pegs: 5, colors: 5, distinct: false };
-    rows.push(row(
-        &Mastermind::new(5, 5, false)?,
-        None,
-        Some((&crate::output::layout::tree(dir, "perfect-mm55.json"), mm55)),
-        Some(&crate::output::layout::tree(dir, "perfect-mm55.cert")),
-        progress,
-    )?);
+    rows.push(mm(5, 5, false, None, "mm55")?);
     progress.note("perfect strategies under constraints:");
     let constrained = super::perfect_constrained::rows(codes, progress)?;
     let provenance = Provenance::new("reproduce perfect", started, clock.elapsed().as_secs_f64());

@@ -53,6 +53,9 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
         // it), each with its open classes (non-empty, other than the solving one).
         let mut proper: Vec<(QueryId, &[u64])> = Vec::with_capacity(queries.len());
         let mut most_open = 0u64;
+        // (The count of [`Self::open_classes`], fused here with the largest
+        // class in one pass over the counts: two passes measured 8–10 % slower
+        // on MM-1296.)
         for (&q, counts) in queries.iter().zip(all_counts.chunks_exact(a)) {
             let (mut largest, mut open) = (0u64, 0u64);
             for &c in counts {

@@ -41,13 +41,15 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
     /// The most non-empty classes other than the solving one that any query
     /// makes, from (query, answer counts) pairs.
     pub(super) fn most_open_classes<'c>(&self, counted: impl Iterator<Item = (QueryId, &'c [u64])>) -> u64 {
-        counted
-            .map(|(q, c)| {
-                let solving = self.problem.solving_answer(q).map(|x| x as usize);
-                c.iter().enumerate().filter(|&(x, &n)| n > 0 && Some(x) != solving).count() as u64
-            })
-            .max()
-            .unwrap_or(1)
+        counted.map(|(q, c)| self.open_classes(q, c)).max().unwrap_or(1)
+    }
+
+    /// The non-empty classes other than the solving one that query `q` makes,
+    /// from its answer counts.
+    pub(super) fn open_classes(&self, q: QueryId, counts: &[u64]) -> u64 {
+        let non_empty = counts.iter().map(|&n| (n > 0) as u64).sum::<u64>();
+        let solving = self.problem.solving_answer(q).map(|x| x as usize);
+        non_empty - solving.is_some_and(|x| counts[x] > 0) as u64
     }
 
     /// The fewest queries within which [`Self::capacity`] allows finding all

@@ -175,7 +175,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             .get(b as usize)
             .and_then(|row| row.get(m as usize))
             .copied()
-            .unwrap_or_else(|| self.counting_bounds(b, m)[m as usize])
+            .unwrap_or_else(|| self.bound_row(b, m)[m as usize])
     }
 
     /// The bounds for at most b classes and sets of up to m codes (tabulated
