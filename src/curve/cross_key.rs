@@ -3,6 +3,8 @@
 //! exact division of such polynomials that proves two pairs share a root
 //! (see [`super::crossing`] for the root search).
 
+use super::exp_poly::ExpPoly;
+
 /// A pair of partitions reduced to what decides their order: the classes of
 /// P not in Q (`plus`) and of Q not in P (`minus`), all divided by their gcd,
 /// oriented so that `plus ≤ minus`. Pairs with equal keys have the same
@@ -32,28 +34,18 @@ impl CrossKey {
     /// `other` / `self` when the division is exact ([`Self::divides`]): the
     /// quotient's (base, coefficient) terms.
     pub fn quotient(&self, other: &CrossKey) -> Option<Vec<(u64, i128)>> {
-        let divisor = self.terms();
-        let &(lead_b, lead_c) = divisor.last()?;
-        let mut rest: std::collections::BTreeMap<u64, i128> =
-            other.terms().into_iter().map(|(b, c)| (b, c as i128)).collect();
-        let mut quotient = Vec::new();
-        for _ in 0..10_000 {
-            let Some((&b, &c)) = rest.iter().next_back() else { return Some(quotient) };
-            if b % lead_b != 0 || c % lead_c as i128 != 0 {
-                return None;
-            }
-            let (qb, qc) = (b / lead_b, c / lead_c as i128);
-            quotient.push((qb, qc));
-            for &(db, dc) in &divisor {
-                let m = db.checked_mul(qb)?;
-                let e = rest.entry(m).or_default();
-                *e -= qc * dc as i128;
-                if *e == 0 {
-                    rest.remove(&m);
-                }
-            }
-        }
-        None
+        Some(other.poly()?.exact_div(&self.poly()?)?.terms().collect())
+    }
+
+    /// D of the key as an exact exponential polynomial.
+    pub fn poly(&self) -> Option<ExpPoly> {
+        ExpPoly::from_terms(self.terms().into_iter().map(|(b, c)| (b, c as i128)))
+    }
+
+    /// The greatest common divisor of the D of both keys when it depends on
+    /// α: every root of it is a root of both (`None` if it is constant).
+    pub fn common_factor(&self, other: &CrossKey) -> Option<ExpPoly> {
+        self.poly()?.gcd(&other.poly()?).filter(|g| !g.is_constant())
     }
 
     /// Whether D of `self` vanishes wherever D of `other` does near a root of

@@ -10,7 +10,7 @@
 
 use super::crossing::{KnownZero, PairFunction, RootFound, SearchEnd};
 use super::interval::Interval;
-use super::point::{Point, Root, UNCERTIFIED, Witness, dyadic_between, exact_root_in};
+use super::point::{Point, Root, UNCERTIFIED, Witness, common_root_in, dyadic_between, exact_root_in};
 use super::steps::{Domain, Span};
 use crate::alpha::Alpha;
 use crate::score::RenyiScore;
@@ -143,6 +143,10 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
     let Some(pair) = PairFunction::new(a, b) else { return Ordering::Equal };
     // This pair's D vanishes at every root of the root's D.
     if pair.key == root.pair.key || pair.key.shares_roots_of(&root.pair.key) {
+        return Ordering::Equal;
+    }
+    // …or at the root of a factor it shares with the root's D.
+    if pair.key.common_factor(&root.pair.key).is_some_and(|g| common_root_in(root.at, &g, &[root])) {
         return Ordering::Equal;
     }
     let above_one = root.at.lo > 1.0;

@@ -11,6 +11,7 @@
 pub mod cross_key;
 pub mod crossing;
 pub mod envelope;
+pub mod exp_poly;
 pub mod interval;
 pub mod point;
 pub mod precise;

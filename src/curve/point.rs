@@ -2,7 +2,9 @@
 //! ∞) and certified irrational crossings.
 
 use super::crossing::PairFunction;
+use super::exp_poly::ExpPoly;
 use super::interval::Interval;
+use super::precise;
 use crate::alpha::Alpha;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -181,11 +183,31 @@ fn disjoint(a: Interval, b: Interval) -> Option<Ordering> {
 /// Whether two overlapping roots are provably one point: the D of one
 /// divides the D of the other (so the first root is a root of the second),
 /// and the second has at most one root on the hull of both enclosures (its F'
-/// has no zero there).
+/// has no zero there); or their D share a factor that vanishes on the hull
+/// ([`common_root_in`]).
 fn same_root(a: &Root, b: &Root) -> bool {
     let hull = Interval::new(a.at.lo.min(b.at.lo), a.at.hi.max(b.at.hi));
     let one_root = |r: &Root| !r.pair.eval(hull, 1).contains_zero();
-    (a.pair.key.divides(&b.pair.key) && one_root(b)) || (b.pair.key.divides(&a.pair.key) && one_root(a))
+    (a.pair.key.divides(&b.pair.key) && one_root(b))
+        || (b.pair.key.divides(&a.pair.key) && one_root(a))
+        || a.pair.key.common_factor(&b.pair.key).is_some_and(|g| common_root_in(hull, &g, &[a, b]))
+}
+
+/// Whether every given certified root is the same point, a root of `g`, a
+/// common factor of their D: `g` changes sign over `zone` (so it has a root r
+/// there, and every D vanishes at r), and each D has at most one root in
+/// `zone` (F' has no zero there), which contains its root — so that root is r.
+pub(super) fn common_root_in(zone: Interval, g: &ExpPoly, roots: &[&Root]) -> bool {
+    let terms: Option<Vec<(u64, i64)>> = g.terms().map(|(b, c)| Some((b, i64::try_from(c).ok()?))).collect();
+    let Some(terms) = terms else { return false };
+    let changes_sign = match (precise::sign_at(&terms, zone.lo), precise::sign_at(&terms, zone.hi)) {
+        (Some(x), Some(y)) => x != y && x != Ordering::Equal && y != Ordering::Equal,
+        _ => false,
+    };
+    changes_sign
+        && roots
+            .iter()
+            .all(|r| r.certified && zone.lo <= r.at.lo && r.at.hi <= zone.hi && !r.pair.eval(zone, 1).contains_zero())
 }
 
 fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {
@@ -286,6 +308,7 @@ pub fn exact_root_in(at: Interval, pair: &PairFunction) -> Option<Alpha> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::curve::crossing::{RootFound, SearchEnd};
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(n.into(), d.into())
@@ -312,6 +335,26 @@ mod tests {
         assert_eq!(dyadic_between(&p("1"), &Point::infinity()), Some(Alpha::integer(2)));
         assert_eq!(dyadic_between(&p("1.3"), &p("1.34")), Some(Alpha::ratio(169, 128).unwrap()));
         assert_eq!(rational_between(&p("0"), &Point::infinity()), Some(Alpha::integer(1)));
+    }
+
+    #[test]
+    fn roots_of_a_common_factor_are_one_point() {
+        // Two pairs of a Beams(6c,6p) node (unit 2210 of the LEX-c run on
+        // [1, 2]) whose certified crossings overlap without either D dividing
+        // the other: both are multiples of 1 + 2^α + 3^α − 5^α.
+        let root = |p: &[u64], q: &[u64]| {
+            let pair = Arc::new(PairFunction::new(p, q).unwrap());
+            let found = pair.first_root(SearchEnd::plain(1.1), SearchEnd::plain(1.3));
+            let Some(RootFound::Certified(lo, hi)) = found else { panic!("{found:?}") };
+            Root { at: Interval::new(lo, hi), pair, certified: true }
+        };
+        let a = root(&[4, 5, 5, 6], &[1, 1, 2, 3, 3, 10]);
+        let b = root(&[4, 5, 5, 9, 10], &[1, 2, 2, 4, 4, 5, 15]);
+        assert!(disjoint(a.at, b.at).is_none() && !a.pair.key.divides(&b.pair.key) && !b.pair.key.divides(&a.pair.key));
+        assert!(same_root(&a, &b) && same_root(&b, &a));
+        // A crossing next to it but of a coprime pair is not the same point.
+        let c = Root { at: a.at, pair: Arc::new(PairFunction::new(&[1, 5, 6], &[2, 3, 7]).unwrap()), certified: true };
+        assert!(!same_root(&a, &c));
     }
 
     #[test]
