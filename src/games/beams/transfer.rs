@@ -223,10 +223,7 @@ fn sweep(
     let layout = Layout::new(width, p, border_rule)
         .ok_or_else(|| Error::TooLarge(format!("{what}: the frontier state does not fit 128 bits")))?;
     let budget = crate::memory::budget_bytes();
-    // Bytes of a table: buckets (capacity · 8/7) × (entry + control byte).
-    let bytes = |t: &Table| (t.capacity() as u64 * 8 / 7) * (std::mem::size_of::<([u64; 2], u64)>() as u64 + 1);
-    let mut current = Table::default();
-    current.insert([0, 0], 1);
+    let mut current: Layer = vec![([0, 0], 1)];
     let (mut states, mut peak_states, mut peak_table_bytes) = (Vec::with_capacity(cells), 1, 0u64);
     for c in 0..cells {
         let before: &[usize] = if c == 0 { &[] } else { &plan.frontier[c - 1] };
@@ -253,40 +250,36 @@ fn sweep(
             keep: &keep,
             touching: &touching,
         };
-        let mut next = Table::default();
+        let mut next = PartedTable::new();
         let mut overflow = false;
-        for (&key, &count) in &current {
-            // A full table doubles on the next new key, holding old and new
-            // buckets at once: refuse before that would pass the budget.
-            if next.len() + 8 >= next.capacity() && bytes(&current) + 3 * bytes(&next).max(1 << 20) > budget {
+        let held = layer_bytes(&current);
+        for &(key, count) in &current {
+            // A full part doubles on its next new key, holding its old and
+            // new buckets at once: refuse before that would pass the budget.
+            if next.near_growth() && held + next.bytes_after_growth() > budget {
                 return Err(Error::TooLarge(format!(
                     "counting {what} by frontier states: {} states after cell {c} so far (and {} before it) \
                      hold {}, and growing would pass the budget of {}; raise it with --max-memory GIB",
                     next.len(),
                     current.len(),
-                    crate::memory::human_bytes(bytes(&current) + bytes(&next)),
+                    crate::memory::human_bytes(held + next.bytes()),
                     crate::memory::human_bytes(budget)
                 )));
             }
             let s = State::decode(u128::from(key[0]) | u128::from(key[1]) << 64, before.len(), &layout);
-            step.successors(&s, &layout, |k| {
-                let slot = next.entry([k as u64, (k >> 64) as u64]).or_insert(0);
-                match slot.checked_add(count) {
-                    Some(sum) => *slot = sum,
-                    None => overflow = true,
-                }
-            });
+            step.successors(&s, &layout, |k| overflow |= !next.add([k as u64, (k >> 64) as u64], count));
             if overflow {
                 return Err(Error::TooLarge(format!("counting {what}: a state's count passes 2^64 after cell {c}")));
             }
         }
-        peak_table_bytes = peak_table_bytes.max(bytes(&current) + bytes(&next));
-        peak_states = peak_states.max(next.len());
-        states.push(next.len());
-        progress(c, next.len());
-        current = next;
+        peak_table_bytes = peak_table_bytes.max(held + next.bytes());
+        drop(current);
+        current = next.into_layer();
+        peak_states = peak_states.max(current.len());
+        states.push(current.len());
+        progress(c, current.len());
     }
-    let patterns = current.get(&[0, 0]).copied().map_or(0, u128::from);
+    let patterns = current.iter().find(|e| e.0 == [0, 0]).map_or(0, |e| u128::from(e.1));
     Ok(TransferCount {
         n,
         colours: cells / p,
@@ -299,10 +292,92 @@ fn sweep(
     })
 }
 
-/// States (the packed u128 as two words, to keep entries at 24 bytes) and
-/// their counts: the number of ways to decide the cells so far that end in
-/// the state (u64, checked: a count past 2^64 stops the run with an error).
+/// A finished layer: every live state (the packed u128 as two words) with
+/// its count, the number of ways to decide the cells so far that end in it,
+/// in no particular order (24 bytes per state, no slack).
+type Layer = Vec<([u64; 2], u64)>;
+
+fn layer_bytes(layer: &Layer) -> u64 {
+    (layer.capacity() * std::mem::size_of::<([u64; 2], u64)>()) as u64
+}
+
+/// The layer being built: states and counts (u64, checked: a count past
+/// 2^64 stops the run with an error) in [`PARTS`] hash tables chosen by a
+/// mix of the key, so that a table doubling holds only a small share of the
+/// layer twice (one table for all: 13.4 GB at the 6c10p peak; see
+/// docs/beams-counting.md).
+struct PartedTable {
+    parts: Vec<Table>,
+    /// The part that takes the next new key if it is not yet known.
+    len: usize,
+}
+
 type Table = HashMap<[u64; 2], u64, FastBuild>;
+
+/// Tables per layer.
+const PARTS: usize = 64;
+
+impl PartedTable {
+    fn new() -> PartedTable {
+        PartedTable { parts: (0..PARTS).map(|_| Table::default()).collect(), len: 0 }
+    }
+
+    /// The part of a key: the top bits of a multiplicative mix (the tables
+    /// hash the key again with their own hasher).
+    fn part_of(key: &[u64; 2]) -> usize {
+        ((key[0] ^ key[1].rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
+    }
+
+    /// Adds `count` to the state's count; false if the sum passes 2^64.
+    fn add(&mut self, key: [u64; 2], count: u64) -> bool {
+        let table = &mut self.parts[Self::part_of(&key)];
+        let slot = table.entry(key).or_insert_with(|| {
+            self.len += 1;
+            0
+        });
+        match slot.checked_add(count) {
+            Some(sum) => {
+                *slot = sum;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn table_bytes(t: &Table) -> u64 {
+        // Buckets (capacity · 8/7) × (entry + control byte).
+        (t.capacity() as u64 * 8 / 7) * (std::mem::size_of::<([u64; 2], u64)>() as u64 + 1)
+    }
+
+    fn bytes(&self) -> u64 {
+        self.parts.iter().map(Self::table_bytes).sum()
+    }
+
+    /// Whether some part is within a few keys of doubling.
+    fn near_growth(&self) -> bool {
+        self.parts.iter().any(|t| t.len() + 8 >= t.capacity())
+    }
+
+    /// The bytes held while the largest part doubles (old and new buckets),
+    /// and the compact layer the tables become at the end.
+    fn bytes_after_growth(&self) -> u64 {
+        let largest = self.parts.iter().map(Self::table_bytes).max().unwrap_or(0).max(1 << 16);
+        (self.bytes() + 2 * largest).max(self.bytes() + (self.len as u64 + 64) * 24)
+    }
+
+    /// The compact layer (each table freed once copied).
+    fn into_layer(self) -> Layer {
+        let mut layer = Vec::with_capacity(self.len);
+        for t in self.parts {
+            layer.extend(t);
+        }
+        layer
+    }
+}
 
 /// The data of one cell's step, shared by all states.
 struct Step<'a> {
