@@ -8,8 +8,9 @@ use common::{bin, scratch_dir};
 use renyi_search::certificate::{Certify, build_certificate, check_certificate};
 use renyi_search::games::bulls_and_cows::BullsAndCows;
 use renyi_search::games::mastermind::Mastermind;
+use renyi_search::progress::Progress;
 use renyi_search::search::CodeId;
-use renyi_search::search::perfect::solve_perfect;
+use renyi_search::search::perfect::{Constraints, Objective, TableKeys, optimise, solve_perfect};
 use std::collections::HashMap;
 
 /// The least total of a game whose queries are its codes, exhaustively:
@@ -54,6 +55,24 @@ fn certify_against_brute_force<P: Certify>(game: &P, answer: &dyn Fn(usize, usiz
     assert_eq!((report.bound, report.nodes), (expected, stats.nodes), "{}", game.name());
     assert!(build_certificate(&search, game, result.total + 1).is_err(), "{}: no proof above the optimum", game.name());
     body
+}
+
+#[test]
+fn a_fingerprint_table_finds_the_same_optimum_and_its_certificate_checks() {
+    fingerprinted(&Mastermind::new(3, 4, false).unwrap());
+    fingerprinted(&Mastermind::new(4, 5, false).unwrap());
+    fingerprinted(&BullsAndCows::new(3, 6).unwrap());
+}
+
+/// The optimum of the fingerprint-keyed search must equal the one searched
+/// with exact keys and be proven by its certificate.
+fn fingerprinted<P: Certify>(game: &P) {
+    let (exact, _) = solve_perfect(game);
+    let o = optimise(game, Constraints::none(), Objective::Total, TableKeys::Fingerprint, &Progress::none()).unwrap();
+    let total = o.result.unwrap().total;
+    assert_eq!(total, exact.total, "{}", game.name());
+    let (body, _) = build_certificate(&o.search, game, total).unwrap();
+    assert_eq!(check_certificate(game, &body).unwrap().bound, total, "{}", game.name());
 }
 
 #[test]

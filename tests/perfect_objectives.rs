@@ -6,7 +6,7 @@
 use renyi_search::games::bulls_and_cows::BullsAndCows;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
-use renyi_search::search::perfect::{Constraints, Objective, PerfectSearch, optimise, solve_constrained};
+use renyi_search::search::perfect::{Constraints, Objective, PerfectSearch, TableKeys, optimise, solve_constrained};
 use renyi_search::search::tree::{Replay, export, verify};
 use renyi_search::search::{CodeId, SearchProblem};
 use std::collections::HashMap;
@@ -116,7 +116,7 @@ fn check_variant<P: Replay>(mm: &P, answer: &dyn Fn(usize, usize) -> u16) -> Vec
             (Objective::DepthThenTotal, (at_least_depth, least_depth as u64)),
             (Objective::TotalThenDepth, (unlimited, depth_of_optimum as u64)),
         ] {
-            let o = optimise(mm, constraints, objective, &Progress::none()).unwrap();
+            let o = optimise(mm, constraints, objective, TableKeys::Exact, &Progress::none()).unwrap();
             let r = o.result.unwrap();
             assert_eq!((r.total, r.max_depth), expected, "{} {objective:?}, hard {hard}", mm.name());
             let replay = verify(mm, &export(&o.search, mm).unwrap()).unwrap();

@@ -3,7 +3,7 @@
 
 use super::*;
 use renyi_search::certificate::{self, Certify};
-use renyi_search::search::perfect::{Constraints, Objective, optimise};
+use renyi_search::search::perfect::{Constraints, Objective, TableKeys, optimise};
 
 /// Options of `perfect` (for every game).
 #[derive(Args)]
@@ -23,6 +23,10 @@ pub(crate) struct PerfectOptions {
     /// Hard mode: ask only codes that are still possible secrets (Mastermind, Bulls and Cows).
     #[arg(long, global = true)]
     pub(crate) possible_only: bool,
+    /// Key the transposition table by 128-bit fingerprints of the nodes (far less memory for large code
+    /// sets); the optimum then rests on its certificate, so this needs --certificate.
+    #[arg(long, global = true)]
+    fingerprint_table: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -48,7 +52,14 @@ pub(super) fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, option
             "--certificate: certificates prove the plain least total (no --max-depth, --possible-only or --objective)",
         ));
     }
-    let optimum = optimise(problem, constraints, objective, &progress(true))?;
+    if options.fingerprint_table && options.certificate.is_none() {
+        return Err(invalid(
+            "--fingerprint-table: a fingerprint collision could mislead the search, so the optimum must be \
+             proven by a certificate: add --certificate FILE",
+        ));
+    }
+    let keys = if options.fingerprint_table { TableKeys::Fingerprint } else { TableKeys::Exact };
+    let optimum = optimise(problem, constraints, objective, keys, &progress(true))?;
     let hard = if constraints.possible_only { " asking possible codes only" } else { "" };
     let Some(result) = optimum.result else {
         let k = constraints.max_depth.map_or("any number of".into(), |k| k.to_string());

@@ -12,7 +12,7 @@ use crate::output::Align::{Left, Right};
 use crate::output::MarkdownTable;
 use crate::progress::Progress;
 use crate::search::SearchProblem;
-use crate::search::perfect::{Constraints, Objective, optimise};
+use crate::search::perfect::{Constraints, Objective, TableKeys, optimise};
 use serde::Serialize;
 use std::path::Path;
 
@@ -56,7 +56,7 @@ fn row<P: SearchProblem>(
     published: Option<Claim>,
     progress: &Progress,
 ) -> Result<ConstrainedRow> {
-    let optimum = optimise(game, constraints, objective, &Progress::none())?;
+    let optimum = optimise(game, constraints, objective, TableKeys::Exact, &Progress::none())?;
     let (total, max_depth) = match &optimum.result {
         Some(r) => (Some(r.total), Some(r.max_depth)),
         None => (None, None),

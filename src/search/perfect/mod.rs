@@ -31,18 +31,20 @@ mod candidates;
 mod cap;
 mod objective;
 mod root;
+mod table;
 
 pub use objective::{CapStep, Objective, Optimum, optimise};
 pub use root::{PerfectResult, bound_table_bytes, solve_constrained, solve_perfect, solve_perfect_with_progress};
+pub use table::TableKeys;
 
 use super::bounds::grouped_huffman_totals;
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::class_sizes;
 use candidates::Candidates;
-use dashmap::DashMap;
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use table::{Known, Table};
 
 /// Smallest set whose candidate queries [`PerfectSearch::solve`] tries in parallel.
 const PARALLEL_PERFECT: u64 = 256;
@@ -80,20 +82,13 @@ impl Constraints {
     }
 }
 
-/// What the table knows about a node.
-#[derive(Clone, Copy, Debug)]
-enum Known {
-    Exact { total: u64, query: Option<QueryId> },
-    AtLeast(u64),
-}
-
 /// A perfect strategy: its total and the query to ask at every reached node.
 pub struct PerfectSearch<'a, P: SearchProblem> {
     problem: &'a P,
     possible_only: bool,
     max_classes: u64,
     with_solving: bool,
-    table: DashMap<(P::State, P::Set, Left), Known, super::fasthash::FastBuild>,
+    table: Table<(P::State, P::Set, Left)>,
     nodes: AtomicU64,
     /// `bounds[b][m]`: counting bound for m codes when no query makes more than
     /// b classes (b ≤ `max_classes`, m ≤ |C|); `xlnx[m]` = m·ln m.
@@ -115,6 +110,11 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
 
     /// A search whose queries are restricted to possible secrets if `possible_only`.
     pub fn with_hard_mode(problem: &'a P, possible_only: bool) -> Self {
+        Self::with_table(problem, possible_only, TableKeys::Exact)
+    }
+
+    /// A search with hard mode as in [`Self::with_hard_mode`] and its table keyed by `keys`.
+    pub fn with_table(problem: &'a P, possible_only: bool, keys: TableKeys) -> Self {
         let all = problem.full_set();
         let state = problem.initial_state();
         let mut counts = vec![0u64; problem.answer_count()];
@@ -136,7 +136,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             possible_only,
             max_classes,
             with_solving,
-            table: DashMap::default(),
+            table: Table::new(keys),
             nodes: AtomicU64::new(0),
             bounds: Vec::new(),
             xlnx: Vec::new(),
@@ -251,13 +251,13 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             };
         }
         let key = (state.clone(), set.clone(), left);
-        match self.table.get(&key).map(|k| *k) {
+        match self.table.get(&key) {
             Some(Known::Exact { total, .. }) => return if total < budget { Ok(total) } else { Err(total) },
             Some(Known::AtLeast(lb)) if lb >= budget => return Err(lb),
             _ => {}
         }
         if let Some((total, q)) = self.finest_possible_secret(state, set, left) {
-            self.table.insert(key, Known::Exact { total, query: Some(q) });
+            self.table.learn(key, Known::Exact { total, query: Some(q) });
             return if total < budget { Ok(total) } else { Err(total) };
         }
         let visited = self.nodes.fetch_add(1, Ordering::Relaxed);
@@ -310,16 +310,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             (false, true) => Known::AtLeast(INFEASIBLE),
             (false, false) => Known::AtLeast(budget),
         };
-        self.table
-            .entry(key)
-            .and_modify(|k| {
-                if let (Known::AtLeast(old), Known::AtLeast(new)) = (*k, entry) {
-                    *k = Known::AtLeast(old.max(new));
-                } else if matches!(entry, Known::Exact { .. }) {
-                    *k = entry;
-                }
-            })
-            .or_insert(entry);
+        self.table.learn(key, entry);
         match entry {
             Known::Exact { total, .. } => Ok(total),
             Known::AtLeast(lb) => Err(lb),
@@ -410,7 +401,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         if m == 2 && !self.problem.has_solving_answers() {
             return self.problem.separating_query(state, set);
         }
-        match self.table.get(&(state.clone(), set.clone(), self.canonical(m, left))).map(|k| *k) {
+        match self.table.get(&(state.clone(), set.clone(), self.canonical(m, left))) {
             Some(Known::Exact { query, .. }) => query,
             _ => None,
         }
@@ -419,6 +410,11 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// `left` at the root of the last root search (see [`Self::best_query`]).
     pub fn root_left(&self) -> Left {
         self.root_left.load(Ordering::Relaxed)
+    }
+
+    /// How the table keys its nodes.
+    pub fn table_keys(&self) -> TableKeys {
+        self.table.keys()
     }
 
     pub fn nodes(&self) -> u64 {

@@ -15,7 +15,7 @@
 //! left, so what one cap proved holds for the next).
 
 use super::root::{check_hard_mode, heuristic_bound};
-use super::{Constraints, INFEASIBLE, PerfectResult, PerfectSearch, UNCAPPED};
+use super::{Constraints, INFEASIBLE, PerfectResult, PerfectSearch, TableKeys, UNCAPPED};
 use crate::error::Result;
 use crate::progress::Progress;
 use crate::search::problem::SearchProblem;
@@ -71,16 +71,18 @@ pub struct Optimum<'a, P: SearchProblem> {
 
 /// The optimum of `objective` under `constraints` (see the module notes).
 /// Under the two lexicographic objectives the result's `constraints` carry
-/// the cap that decided it (its worst case).
+/// the cap that decided it (its worst case). `keys`: how the transposition
+/// table keys its nodes ([`TableKeys`]).
 pub fn optimise<'a, P: SearchProblem>(
     problem: &'a P,
     constraints: Constraints,
     objective: Objective,
+    keys: TableKeys,
     progress: &Progress,
 ) -> Result<Optimum<'a, P>> {
     check_hard_mode(problem, constraints)?;
     let clock = Instant::now();
-    let search = PerfectSearch::with_hard_mode(problem, constraints.possible_only);
+    let search = PerfectSearch::with_table(problem, constraints.possible_only, keys);
     let memory_limit = crate::memory::budget_bytes();
     search.limit_memory(memory_limit);
     let mut steps = Vec::new();

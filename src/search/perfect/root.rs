@@ -160,7 +160,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         };
         match found {
             Ok((total, query)) => {
-                self.table.insert((state, all, left), Known::Exact { total, query });
+                self.table.learn((state, all, left), Known::Exact { total, query });
                 Ok(total)
             }
             Err(lb) => Err(lb),
