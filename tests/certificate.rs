@@ -243,3 +243,42 @@ fn a_beams_certificate_proves_the_optimum_with_the_leaf_bound() {
     assert!(build_certificate(&search, &game, 1081).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `perfect --depth-bound`: the lower bound of the tree expanded k queries
+/// deep never passes the exhaustive optimum, grows with k, reaches the
+/// optimum on these small games, and its certificate checks to it.
+#[test]
+fn depth_bounds_grow_to_the_exhaustive_optimum() {
+    use renyi_search::certificate::depth_bound_certificate;
+    use renyi_search::search::SearchProblem;
+    fn bounds<P: Certify + Sync>(game: &P, depths: u32) -> Vec<u64>
+    where
+        P::State: Send + Sync,
+    {
+        (0..=depths)
+            .map(|k| {
+                let (bound, body, _) = depth_bound_certificate(game, k, &Progress::none()).unwrap();
+                assert_eq!(check_certificate(game, &body).unwrap().bound, bound, "{} depth {k}", game.name());
+                bound
+            })
+            .collect()
+    }
+    for (pegs, colors, expected) in [(2, 4, vec![43, 45, 45]), (3, 3, vec![72, 73, 73]), (3, 4, vec![194, 206, 206])] {
+        let mm = Mastermind::new(pegs, colors, false).unwrap();
+        let n = mm.code_count();
+        let optimum = brute(n, &|q, c| mm.answer(q as CodeId, c as CodeId), (1u128 << n) - 1, &mut HashMap::new());
+        assert_eq!(*expected.last().unwrap(), optimum);
+        assert_eq!(bounds(&mm, 2), expected, "{}", mm.name());
+    }
+    let bc = BullsAndCows::new(3, 6).unwrap();
+    assert_eq!(bounds(&bc, 3), vec![413, 430, 436, 436]);
+    // A game without a solving answer (the leaf bound below the expanded levels).
+    use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+    use renyi_search::games::beams::patterns::load_or_build;
+    let dir = scratch_dir("depth-bound-beams");
+    let (patterns, _) = load_or_build("2c9p".parse().unwrap(), Some(&dir)).unwrap();
+    let game = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let found = bounds(&game, 2);
+    assert!(found.windows(2).all(|w| w[0] <= w[1]) && found[2] <= 1080, "{found:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -40,7 +40,7 @@ struct Builder<'a, 'b, P: Certify> {
     proven: HashMap<(P::State, Vec<CodeId>), u64>,
 }
 
-fn push_varint(out: &mut Vec<u8>, mut v: u64) {
+pub(super) fn push_varint(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let byte = (v & 0x7f) as u8;
         v >>= 7;

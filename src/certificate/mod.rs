@@ -36,6 +36,7 @@
 pub mod build;
 pub mod check;
 pub mod context;
+pub mod depth_bound;
 pub mod format;
 pub mod leaf;
 
@@ -44,6 +45,7 @@ use crate::search::{CodeId, QueryId};
 
 pub use build::{BuildStats, build_certificate};
 pub use check::{CheckReport, check_certificate};
+pub use depth_bound::depth_bound_certificate;
 pub use format::{CertificateFile, Header, read_certificate, write_certificate};
 
 /// What a game offers certificates beyond [`Replay`].
@@ -64,4 +66,13 @@ pub trait Certify: Replay {
     /// Whether `query` may be admissible in `state` or in any state after it
     /// (a superset is safe; the counting bound takes the most classes over these).
     fn admissible_below(&self, state: &Self::State, query: QueryId) -> bool;
+    /// For games too large to try every pair of codes (the checker does so up
+    /// to [`context::PAIRS_TRIED`] pairs): a floor on the terminal cost of any
+    /// two codes that the game proves from its code table alone, without the
+    /// search (Beams: every colour covers exactly p cells of every code, so two
+    /// codes differ in at least two cells, and a pair's penalty is their
+    /// distance). Default: none (the leaf bound then takes 0).
+    fn pair_cost_floor(&self) -> Option<u64> {
+        None
+    }
 }

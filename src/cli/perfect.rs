@@ -27,6 +27,10 @@ pub(crate) struct PerfectOptions {
     /// sets); the optimum then rests on its certificate, so this needs --certificate.
     #[arg(long, global = true)]
     fingerprint_table: bool,
+    /// Prove a lower bound only, without a search: expand the game tree this many queries deep (bounds
+    /// below) and write the proof as a certificate (needs --certificate); for games out of the search's reach.
+    #[arg(long, global = true)]
+    depth_bound: Option<u32>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -51,6 +55,9 @@ pub(super) fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, option
         return Err(invalid(
             "--certificate: certificates prove the plain least total (no --max-depth, --possible-only or --objective)",
         ));
+    }
+    if let Some(depth) = options.depth_bound {
+        return depth_bound(problem, spec, depth, options);
     }
     if options.fingerprint_table && options.certificate.is_none() {
         return Err(invalid(
@@ -118,6 +125,43 @@ pub(super) fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, option
     if let Some(path) = &options.certificate {
         write_certificate_file(&optimum.search, problem, spec, result.total, path)?;
     }
+    Ok(())
+}
+
+/// `perfect … --depth-bound K`: the lower bound of the tree expanded K
+/// queries deep, its certificate checked and written.
+fn depth_bound<P: Certify + Sync>(problem: &P, spec: GameSpec, depth: u32, options: &PerfectOptions) -> Result<()>
+where
+    P::State: Send + Sync,
+{
+    let Some(path) = &options.certificate else {
+        return Err(invalid("--depth-bound: the bound is only worth its certificate: add --certificate FILE"));
+    };
+    if options.tree.is_some() || options.max_depth.is_some() || options.possible_only || options.fingerprint_table {
+        return Err(invalid(
+            "--depth-bound proves a lower bound of the plain total: no --tree, --max-depth, --possible-only or --fingerprint-table",
+        ));
+    }
+    let (bound, body, built) = certificate::depth_bound_certificate(problem, depth, &progress(true))?;
+    let checked = certificate::check_certificate(problem, &body)?;
+    if checked.bound != bound {
+        return Err(invalid(format!("internal error: the certificate proves {} instead of {bound}", checked.bound)));
+    }
+    let header = certificate::Header::total(spec, problem.code_count() as u64, bound, built.nodes);
+    let bytes = certificate::write_certificate(path, header, &body)?;
+    println!("{} — lower bound of the tree expanded {depth} queries deep (no search)", problem.name());
+    println!(
+        "  total  ≥ {bound} (mean ≥ {:.6} over {} codes)",
+        bound as f64 / problem.code_count() as f64,
+        problem.code_count()
+    );
+    println!(
+        "  certificate {} ({} nodes, {bytes} bytes; built in {:.2} s, checked in {:.2} s)",
+        path.display(),
+        built.nodes,
+        built.seconds,
+        checked.seconds
+    );
     Ok(())
 }
 

@@ -488,4 +488,26 @@ impl crate::certificate::Certify for Beams {
     fn admissible_below(&self, state: &BeamsState, q: QueryId) -> bool {
         state.used >> self.decode_query(q).1 & 1 == 0
     }
+    /// 2 with a penalty, after checking that no two codes colour the board
+    /// alike and that on every code each colour covers exactly p cells (then
+    /// two codes differ in at least two
+    /// cells; a pair's penalty, best or random code laid, is their distance);
+    /// 0 without a penalty; none if some code breaks the rule.
+    fn pair_cost_floor(&self) -> Option<u64> {
+        if self.penalty == Penalty::None {
+            return Some(0);
+        }
+        let p = self.board.cell_count() / self.variant.colours;
+        let mut colourings: Vec<Vec<u8>> =
+            (0..self.code_count() as CodeId).into_par_iter().map(|c| self.cell_colours(c)).collect();
+        let even = colourings.par_iter().all(|cells| {
+            let mut per_colour = [0usize; 64];
+            cells.iter().for_each(|&c| per_colour[c as usize] += 1);
+            per_colour[..self.variant.colours].iter().all(|&n| n == p)
+        });
+        // …and no two codes colour every cell alike.
+        colourings.par_sort_unstable();
+        let distinct = colourings.windows(2).all(|w| w[0] != w[1]);
+        (even && distinct).then_some(2)
+    }
 }

@@ -1,0 +1,156 @@
+//! A lower bound without a search: the game tree expanded a fixed number of
+//! queries deep, written as a certificate the independent checker verifies.
+//!
+//! LB_0(s, M) = min over the examined splitting queries q of |M| + Σ_a B(M_a),
+//! B the checker's simple bound (counting or leaf bound) of an open class;
+//! LB_k(s, M) = the same with B(M_a) replaced by max(B(M_a), LB_{k−1}(s·q, M_a)).
+//! A set no query splits is terminal (its terminal cost). Each LB_k is a lower
+//! bound on T(s, M) by induction (thesis Satz 4.2's recursion with bounds in
+//! place of values), and the certificate node for it lists, for every query
+//! that needs them to reach the claim, the raised classes (largest gain
+//! first) as child nodes. For games whose perfect search is out of reach
+//! (Beams(6c,3p), issue 27 item 4) this gives the certified lower end of the
+//! gap; the upper end is the total of any strategy.
+
+use super::Certify;
+use super::build::{BuildStats, push_varint};
+use super::context::Context;
+use crate::error::{Result, invalid};
+use crate::progress::Progress;
+use crate::search::CodeId;
+use num_traits::ToPrimitive;
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// A proven node: its claim, its certificate body (preorder) and the nodes written in it.
+struct Proof {
+    claim: u64,
+    body: Vec<u8>,
+    written: u64,
+}
+
+/// A query's total with its raised children: (position, gain over the simple bound, proof).
+type Reached = (u64, Vec<(usize, u64, Proof)>);
+
+/// The lower bound LB_`depth` of the whole game and the certificate body
+/// proving it; `progress` advances as the root's queries finish.
+pub fn depth_bound_certificate<P: Certify + Sync>(
+    problem: &P,
+    depth: u32,
+    progress: &Progress,
+) -> Result<(u64, Vec<u8>, BuildStats)>
+where
+    P::State: Send + Sync,
+{
+    let clock = Instant::now();
+    let ctx = Context::new(problem)?;
+    let all: Vec<CodeId> = (0..problem.code_count() as CodeId).collect();
+    let proof = node(&ctx, problem.initial_state(), &all, depth, Some(progress))?;
+    let stats = BuildStats {
+        nodes: proof.written,
+        references: 0,
+        body_bytes: proof.body.len() as u64,
+        seconds: clock.elapsed().as_secs_f64(),
+    };
+    Ok((proof.claim, proof.body, stats))
+}
+
+/// The proof of LB_`k` at (`state`, `codes`); the root's queries run in parallel.
+fn node<P: Certify + Sync>(
+    ctx: &Context<'_, P>,
+    state: P::State,
+    codes: &[CodeId],
+    k: u32,
+    progress: Option<&Progress>,
+) -> Result<Proof>
+where
+    P::State: Send + Sync,
+{
+    let p = ctx.problem;
+    let words = p.stabilizer_words(&state, &p.set_of(codes));
+    let seen = ctx.examine(&state, codes, &words).map_err(|e| invalid(format!("internal error: {e}")))?;
+    let m = codes.len() as u64;
+    let mut head = Vec::new();
+    if seen.reps.is_empty() {
+        let t = p.terminal(&p.set_of(codes));
+        let penalty = t.penalty_total.to_integer().to_u64().filter(|_| t.penalty_total.is_integer());
+        let claim = penalty.map_or(0, |pen| u64::from(t.queries_per_code) * m + pen);
+        write_head(&mut head, claim, &words, 0);
+        return Ok(Proof { claim, body: head, written: 1 });
+    }
+    // Per representative: its total and the raised children (position, gain, proof).
+    let per_rep = |r: usize| -> Result<Reached> {
+        let open = ctx.open_classes(&seen, r, codes);
+        let simple: Vec<u64> = open.iter().map(|&(_, n)| ctx.simple_bound(seen.s, n)).collect();
+        let mut total = m + simple.iter().sum::<u64>();
+        let mut raised = Vec::new();
+        if k > 0 {
+            let q = seen.reps[r];
+            let next = p.next_state(&state, q);
+            for (i, &(a, n)) in open.iter().enumerate() {
+                if n < 2 {
+                    continue;
+                }
+                let child = node(ctx, next.clone(), &ctx.class(q, a, codes), k - 1, None)?;
+                if child.claim > simple[i] {
+                    total += child.claim - simple[i];
+                    raised.push((seen.position(r, a), child.claim - simple[i], child));
+                }
+            }
+        }
+        Ok((total, raised))
+    };
+    let results: Vec<Reached> = match progress {
+        Some(progress) => {
+            progress.begin("queries at the root", Some(seen.reps.len() as u64));
+            let found = (0..seen.reps.len())
+                .into_par_iter()
+                .map(|r| {
+                    let found = per_rep(r);
+                    progress.advance(1);
+                    found
+                })
+                .collect::<Result<_>>()?;
+            progress.end();
+            found
+        }
+        None => (0..seen.reps.len()).map(per_rep).collect::<Result<_>>()?,
+    };
+    let claim = results.iter().map(|r| r.0).min().unwrap_or(m);
+    // Keep per query only the children it needs to reach the claim (largest gain first).
+    let mut kept: Vec<(usize, Proof)> = Vec::new();
+    for (total, mut raised) in results {
+        raised.sort_by_key(|c| std::cmp::Reverse(c.1));
+        let mut reach = total - raised.iter().map(|c| c.1).sum::<u64>();
+        for (position, gain, proof) in raised {
+            if reach >= claim {
+                break;
+            }
+            reach += gain;
+            kept.push((position, proof));
+        }
+    }
+    kept.sort_by_key(|c| c.0);
+    write_head(&mut head, claim, &words, kept.len());
+    let mut previous: i64 = -1;
+    let mut written = 1;
+    for (position, proof) in kept {
+        written += proof.written;
+        push_varint(&mut head, (position as i64 - previous - 1) as u64);
+        previous = position as i64;
+        push_varint(&mut head, 0);
+        head.extend_from_slice(&proof.body);
+    }
+    Ok(Proof { claim, body: head, written })
+}
+
+/// A node's claim, symmetry words and number of children.
+fn write_head(out: &mut Vec<u8>, claim: u64, words: &[Vec<u8>], children: usize) {
+    push_varint(out, claim);
+    push_varint(out, words.len() as u64);
+    for word in words {
+        push_varint(out, word.len() as u64);
+        out.extend_from_slice(word);
+    }
+    push_varint(out, children as u64);
+}
