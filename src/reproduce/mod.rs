@@ -14,6 +14,7 @@ pub mod mc_scans;
 pub mod mc_theorems;
 pub mod nim;
 pub mod perfect;
+pub mod perfect_committed;
 pub mod perfect_constrained;
 pub mod table_4_10;
 pub mod table_4_18;

@@ -167,15 +167,20 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
     rows.push(mm(5, 5, false, None, "mm55")?);
     progress.note("perfect strategies under constraints:");
     let constrained = super::perfect_constrained::rows(codes, progress)?;
+    let committed = super::perfect_committed::rows(dir)?;
     let provenance = Provenance::new("reproduce perfect", started, clock.elapsed().as_secs_f64());
     #[derive(Serialize)]
     struct Report<'a> {
         provenance: Provenance,
         rows: &'a [Row],
         constrained: &'a [super::perfect_constrained::ConstrainedRow],
+        committed: &'a [super::perfect_committed::CommittedRow],
     }
-    let report = Report { provenance: provenance.clone(), rows: &rows, constrained: &constrained };
-    let text = markdown(&rows, &provenance) + &super::perfect_constrained::markdown(&constrained);
+    let report =
+        Report { provenance: provenance.clone(), rows: &rows, constrained: &constrained, committed: &committed };
+    let text = markdown(&rows, &provenance)
+        + &super::perfect_constrained::markdown(&constrained)
+        + &super::perfect_committed::markdown(&committed);
     write_table(dir, "perfect", &report, &text)?;
     Ok(rows)
 }

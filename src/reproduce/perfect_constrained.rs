@@ -171,7 +171,5 @@ time: the capped searches an objective took (the plain optimum first).\n\n";
         ]);
     }
     s += &table.to_string();
-    s += "\nBulls and Cows with 4 digits of 10 (published optimum 26274, mean 5.2131, worst case 7) is not \
-computed here: its plain perfect search did not finish within a 10-minute try on 2 shared cores.\n";
     s
 }

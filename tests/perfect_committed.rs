@@ -1,0 +1,49 @@
+//! `reproduce perfect` shows long searches (Bulls and Cows 4 of 10) from their
+//! committed trees: the tree is replayed, its seal and totals checked, and a
+//! missing tree is no row.
+
+mod common;
+use common::scratch_dir;
+use renyi_search::games::GameSpec;
+use renyi_search::games::bulls_and_cows::BullsAndCows;
+use renyi_search::output::{layout, write_json};
+use renyi_search::reproduce::perfect_committed::committed_row;
+use renyi_search::search::perfect::solve_perfect;
+use renyi_search::search::tree::{StrategyFile, export, verify};
+
+#[test]
+fn a_committed_tree_is_replayed_and_an_edited_one_refused() {
+    let dir = scratch_dir("committed-tree");
+    let bc = BullsAndCows::new(3, 6).unwrap();
+    let published = ("test", "436");
+    assert!(committed_row(&bc, &dir, "bc36", published, Some(5)).unwrap().is_none());
+    let (result, search) = solve_perfect(&bc);
+    let tree = export(&search, &bc).unwrap();
+    let max_depth = verify(&bc, &tree).unwrap().max_depth;
+    let file = StrategyFile {
+        game: GameSpec::BullsAndCows { digits: 3, symbols: 6 },
+        codes: result.codes,
+        total: result.total,
+        constraints: result.constraints,
+        max_depth: Some(max_depth),
+        program: "renyi-search".into(),
+        version: "test".into(),
+        tree,
+        seal: None,
+    };
+    let path = layout::tree(&dir, "bc36.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    write_json(&path, &file.sealed()).unwrap();
+    std::fs::write(layout::tree(&dir, "bc36.log"), "  total 436\n  nodes     54 in 0.01 s\n").unwrap();
+    let row = committed_row(&bc, &dir, "bc36", published, Some(5)).unwrap().unwrap();
+    assert_eq!((row.total, row.max_depth, row.codes), (436, max_depth, 120));
+    assert_eq!(row.published.1.mark(), "=");
+    assert_eq!(row.run, "nodes     54 in 0.01 s");
+    // An edited total breaks the seal.
+    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    value["total"] = 435.into();
+    std::fs::write(&path, value.to_string()).unwrap();
+    let err = committed_row(&bc, &dir, "bc36", published, Some(5)).err().expect("refused").to_string();
+    assert!(err.contains("seal"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
