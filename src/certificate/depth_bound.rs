@@ -66,6 +66,7 @@ fn node<P: Certify + Sync>(
 where
     P::State: Send + Sync,
 {
+    guard_memory()?;
     let p = ctx.problem;
     let words = p.stabilizer_words(&state, &p.set_of(codes));
     let seen = ctx.examine(&state, codes, &words).map_err(|e| invalid(format!("internal error: {e}")))?;
@@ -142,6 +143,29 @@ where
         head.extend_from_slice(&proof.body);
     }
     Ok(Proof { claim, body: head, written })
+}
+
+/// Nodes expanded so far (all threads), for [`guard_memory`].
+static EXPANDED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Every 4096 nodes: an error once the process holds more than the memory
+/// budget (the kept proofs grow with the depth, exponentially).
+fn guard_memory() -> Result<()> {
+    let n = EXPANDED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    if n.is_multiple_of(4096)
+        && let Some(held) = crate::memory::resident_bytes()
+    {
+        let budget = crate::memory::budget_bytes();
+        if held > budget {
+            return Err(crate::error::Error::TooLarge(format!(
+                "the tree expanded for --depth-bound holds {} after {n} nodes, beyond the budget of {}; \
+                 try a smaller depth",
+                crate::memory::human_bytes(held),
+                crate::memory::human_bytes(budget)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A node's claim, symmetry words and number of children.
