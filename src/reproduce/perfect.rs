@@ -168,6 +168,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
     progress.note("perfect strategies under constraints:");
     let constrained = super::perfect_constrained::rows(codes, progress)?;
     let committed = super::perfect_committed::rows(dir)?;
+    let bounds = super::perfect_committed::bounds_rows(dir, codes)?;
     let provenance = Provenance::new("reproduce perfect", started, clock.elapsed().as_secs_f64());
     #[derive(Serialize)]
     struct Report<'a> {
@@ -180,7 +181,8 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
         Report { provenance: provenance.clone(), rows: &rows, constrained: &constrained, committed: &committed };
     let text = markdown(&rows, &provenance)
         + &super::perfect_constrained::markdown(&constrained)
-        + &super::perfect_committed::markdown(&committed);
+        + &super::perfect_committed::markdown(&committed)
+        + &super::perfect_committed::bounds_markdown(&bounds);
     write_table(dir, "perfect", &report, &text)?;
     Ok(rows)
 }

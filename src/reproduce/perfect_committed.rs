@@ -4,15 +4,20 @@
 //! machine) cited as it stands.
 
 use super::{Comparison, Published};
+use crate::certificate::read_certificate;
 use crate::error::{Result, invalid};
 use crate::games::GameSpec;
+use crate::games::beams::game::{Beams, Penalty, QueryOrder};
+use crate::games::beams::patterns::load_or_build;
 use crate::games::bulls_and_cows::BullsAndCows;
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, layout};
 use crate::search::outcome::Exact;
 use crate::search::strategy_file::{SealCheck, read_strategy_file};
 use crate::search::tree::{Replay, verify};
+use crate::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use num_bigint::BigInt;
+use num_traits::ToPrimitive;
 use serde::Serialize;
 use std::path::Path;
 
@@ -29,6 +34,45 @@ pub struct CommittedRow {
     pub tree: String,
     /// The search's figures from the committed log (its "nodes" and "worst" lines).
     pub run: String,
+}
+
+/// A game whose optimum is out of reach: a certified lower bound (a
+/// committed `--depth-bound` certificate; its seal is checked here, its proof
+/// by `verify --certificate`, minutes) and the best strategy known, an H_α
+/// LEX strategy evaluated exactly here.
+#[derive(Serialize)]
+pub struct BoundsRow {
+    pub problem: String,
+    pub codes: u64,
+    pub lower: u64,
+    pub certificate: String,
+    pub upper: u64,
+    pub upper_from: String,
+}
+
+/// Beams(6c,3p) (issue 27 item 4), if its bound certificate is committed.
+pub fn bounds_rows(dir: &Path, codes: Option<&Path>) -> Result<Vec<BoundsRow>> {
+    let path = layout::tree(dir, "bounds-beams-6c3p.cert");
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let file = read_certificate::<GameSpec>(&path)?;
+    if !file.broken.is_empty() {
+        return Err(invalid(format!("{}: the certificate's seal does not match ({:?})", path.display(), file.broken)));
+    }
+    let game = Beams::new(load_or_build("6c3p".parse()?, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
+    // The least LEX-c total over all α (results/tables/curves.md): on α ∈ (0.85830, 0.85942).
+    let alpha = "1717/2000";
+    let analysis = analyze(&game, Strategy::new(alpha.parse()?, TieRule::lex()), RunOptions::default());
+    let upper = analysis.exact_total().to_integer().to_u64().ok_or_else(|| invalid("a LEX total is an integer"))?;
+    Ok(vec![BoundsRow {
+        problem: game.name(),
+        codes: game.code_count() as u64,
+        lower: file.header.bound,
+        certificate: path.display().to_string(),
+        upper,
+        upper_from: format!("H_{alpha} LEX-c (the least LEX-c total of the α-curve)"),
+    }])
 }
 
 /// The committed long runs found under `dir` (a missing tree is no row).
@@ -90,6 +134,41 @@ pub fn committed_row<P: Replay>(
         tree: path.display().to_string(),
         run,
     }))
+}
+
+/// The markdown section for the bounds rows.
+pub fn bounds_markdown(rows: &[BoundsRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\n## Out of the search's reach: certified bounds\n\n");
+    s += "The lower bound is the tree expanded a few queries deep with counting and leaf bounds below \
+(`perfect … --depth-bound K --certificate F`, docs/certificates.md); its certificate is committed, its seal is checked \
+here and its proof by `renyi-search verify --certificate F` (minutes: the checker derives every class itself). The upper \
+bound is the exact total of the best H_α strategy known.\n\n";
+    let mut table = MarkdownTable::new([
+        ("game", Left),
+        ("codes", Right),
+        ("lower bound (mean)", Right),
+        ("upper bound (mean)", Right),
+        ("gap", Right),
+        ("lower: certificate", Left),
+        ("upper: strategy", Left),
+    ]);
+    for r in rows {
+        let mean = |t: u64| format!("{t} ({:.4})", t as f64 / r.codes as f64);
+        table.row([
+            r.problem.clone(),
+            r.codes.to_string(),
+            mean(r.lower),
+            mean(r.upper),
+            format!("{:.1} %", 100.0 * (r.upper - r.lower) as f64 / r.upper as f64),
+            r.certificate.rsplit('/').next().unwrap_or(&r.certificate).to_string(),
+            r.upper_from.clone(),
+        ]);
+    }
+    s += &table.to_string();
+    s
 }
 
 /// The markdown section for the committed rows.
