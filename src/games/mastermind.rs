@@ -344,6 +344,18 @@ impl SearchProblem for Mastermind {
     fn count_answers(&self, query: QueryId, set: &Vec<CodeId>, counts: &mut [u64]) {
         code_list::count_answers(|q, c| self.answer(q, c), query, set, counts)
     }
+    /// One table row per query, counted into the zeroed `counts` (the
+    /// per-query clearing of [`Self::count_answers`] was 3.5 % of MM-1296's
+    /// perfect search, the row lookup hoisted out of the loop).
+    fn count_answers_batch(&self, queries: &[QueryId], set: &Vec<CodeId>, counts: &mut [u64]) {
+        let (n, a) = (self.codes.len(), self.answer_count());
+        for (&q, out) in queries.iter().zip(counts.chunks_exact_mut(a)) {
+            let row = &self.table[q as usize * n..(q as usize + 1) * n];
+            for &c in set {
+                out[row[c as usize] as usize] += 1;
+            }
+        }
+    }
     fn split(&self, query: QueryId, set: &Vec<CodeId>) -> Vec<(AnswerId, Vec<CodeId>)> {
         code_list::split(|q, c| self.answer(q, c), query, set)
     }

@@ -79,7 +79,8 @@ pub trait SearchProblem: Sync {
     /// [`Self::count_answers`] for several queries at once: the counts of
     /// `queries[i]` go to `counts[i·A .. (i+1)·A]` (A = `answer_count`). Games
     /// whose counting can share work between queries override this (Beams shares
-    /// one pass over the set); the default counts query by query.
+    /// one pass over the set); the default counts query by query. `counts`
+    /// arrives zeroed (every caller allocates or clears it).
     fn count_answers_batch(&self, queries: &[QueryId], set: &Self::Set, counts: &mut [u64]) {
         let a = self.answer_count();
         for (&q, out) in queries.iter().zip(counts.chunks_exact_mut(a)) {

@@ -13,6 +13,25 @@ thread_local! {
     static COUNTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
+/// Orders candidates by bound, then Σ m·ln m, then query. Bounds below 2^32
+/// (every game searched) and sums ≥ 0 (whose f64 bits order as their values)
+/// pack into one u128 key, sorted as integers: the comparison closure on
+/// tuples was about 10 % of MM-1296's search.
+fn sort_best_first(list: &mut [(u64, f64, QueryId)]) {
+    if list.iter().all(|c| c.0 <= u64::from(u32::MAX) && c.1.is_sign_positive()) {
+        let mut keys: Vec<u128> = list
+            .iter()
+            .map(|&(bound, shannon, q)| (bound as u128) << 96 | (shannon.to_bits() as u128) << 32 | q as u128)
+            .collect();
+        keys.sort_unstable();
+        for (slot, key) in list.iter_mut().zip(keys) {
+            *slot = ((key >> 96) as u64, f64::from_bits((key >> 32) as u64), key as u32 as QueryId);
+        }
+    } else {
+        list.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+    }
+}
+
 /// A node's candidate queries whose bound is below the budget (best first,
 /// with their bound and Σ m·ln m), the branching bound for the subtrees below,
 /// whether any query splits the set at all (if not, the set is terminal; if
@@ -117,7 +136,7 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
                 .sum();
             list.push((bound, shannon, q));
         }
-        list.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
+        sort_best_first(&mut list);
         COUNTS.set(all_counts);
         Candidates { list, branching, any_proper, over_budget }
     }
