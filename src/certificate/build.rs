@@ -52,6 +52,17 @@ pub(super) fn push_varint(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
+/// A node's head: its claim, its symmetry words and its number of children.
+pub(super) fn write_head(out: &mut Vec<u8>, claim: u64, words: &[Vec<u8>], children: usize) {
+    push_varint(out, claim);
+    push_varint(out, words.len() as u64);
+    for word in words {
+        push_varint(out, word.len() as u64);
+        out.extend_from_slice(word);
+    }
+    push_varint(out, children as u64);
+}
+
 /// The body of a certificate that the least total of `problem` is at least
 /// `bound`, from `search` (which found an optimum of `bound` by its last
 /// root search without a cap). Fails if the search's values do not reach
@@ -119,13 +130,7 @@ impl<P: Certify> Builder<'_, '_, P> {
             }
         }
         raised.sort_unstable();
-        push_varint(&mut self.out, claim);
-        push_varint(&mut self.out, words.len() as u64);
-        for word in &words {
-            push_varint(&mut self.out, word.len() as u64);
-            self.out.extend_from_slice(word);
-        }
-        push_varint(&mut self.out, raised.len() as u64);
+        write_head(&mut self.out, claim, &words, raised.len());
         let mut previous: i64 = -1;
         for (pos, q, a, value) in raised {
             push_varint(&mut self.out, (pos as i64 - previous - 1) as u64);

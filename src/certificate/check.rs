@@ -16,7 +16,6 @@ use super::Certify;
 use super::context::Context;
 use crate::error::{Result, invalid};
 use crate::search::{AnswerId, CodeId, QueryId};
-use num_traits::ToPrimitive;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -131,9 +130,7 @@ impl<P: Certify> Checker<'_, '_, P> {
             *raised.entry(rep).or_insert(0) += value.saturating_sub(self.ctx.simple_bound(seen.s, n));
         }
         if seen.reps.is_empty() {
-            let t = self.ctx.problem.terminal(&self.ctx.problem.set_of(&codes));
-            let penalty = t.penalty_total.to_integer().to_u64().filter(|_| t.penalty_total.is_integer());
-            let cost = penalty.map(|p| u64::from(t.queries_per_code) * m + p);
+            let cost = self.ctx.terminal_cost(&codes);
             if cost.is_none_or(|c| c < claim) {
                 return Err(self.name(index, path, &format!("claims {claim} but the set is terminal at {cost:?}")));
             }

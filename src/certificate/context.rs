@@ -11,14 +11,14 @@ use crate::search::{AnswerId, CodeId, QueryId};
 use num_traits::ToPrimitive;
 use rayon::prelude::*;
 
-/// The least total of m codes when no query has more than s classes other
-/// than its solving one: each strategy node finds at most one code, so at
-/// most s^(k−1) codes are found by the k-th query; filling the levels
-/// greedily gives Σ k·n_k. (A singleton costs 1: it is found by one query.)
 /// The most pairs of codes whose terminal cost the checker computes itself
 /// (Beams(3c,6p): 1.7 M pairs in about 2 s; Beams(6c,3p) has 2.5·10¹⁰).
 pub const PAIRS_TRIED: u64 = 5_000_000;
 
+/// The least total of m codes when no query has more than s classes other
+/// than its solving one: each strategy node finds at most one code, so at
+/// most s^(k−1) codes are found by the k-th query; filling the levels
+/// greedily gives Σ k·n_k. (A singleton costs 1: it is found by one query.)
 pub fn counting_bound(s: u64, m: u64) -> u64 {
     let s = s.max(1);
     let (mut left, mut total, mut layer, mut depth) = (m, 0u64, 1u64, 1u64);
@@ -215,6 +215,15 @@ impl<'a, P: Certify> Context<'a, P> {
                     .try_fold(u64::MAX, |a, b| b.map(|b| a.min(b)))
             })
             .try_reduce(|| u64::MAX, |a, b| Some(a.min(b)))
+    }
+
+    /// The terminal cost of stopping at `codes` (queries per code times the
+    /// codes, plus the penalty), if the penalty is an integer.
+    pub fn terminal_cost(&self, codes: &[CodeId]) -> Option<u64> {
+        let p = self.problem;
+        let t = p.terminal(&p.set_of(codes));
+        let penalty = t.penalty_total.to_integer().to_u64().filter(|_| t.penalty_total.is_integer());
+        penalty.map(|pen| u64::from(t.queries_per_code) * codes.len() as u64 + pen)
     }
 
     /// The bound of a class of m codes without a child node, at a node whose

@@ -13,12 +13,11 @@
 //! gap; the upper end is the total of any strategy.
 
 use super::Certify;
-use super::build::{BuildStats, push_varint};
+use super::build::{BuildStats, push_varint, write_head};
 use super::context::Context;
 use crate::error::{Result, invalid};
 use crate::progress::Progress;
 use crate::search::CodeId;
-use num_traits::ToPrimitive;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -73,9 +72,7 @@ where
     let m = codes.len() as u64;
     let mut head = Vec::new();
     if seen.reps.is_empty() {
-        let t = p.terminal(&p.set_of(codes));
-        let penalty = t.penalty_total.to_integer().to_u64().filter(|_| t.penalty_total.is_integer());
-        let claim = penalty.map_or(0, |pen| u64::from(t.queries_per_code) * m + pen);
+        let claim = ctx.terminal_cost(codes).unwrap_or(0);
         write_head(&mut head, claim, &words, 0);
         return Ok(Proof { claim, body: head, written: 1 });
     }
@@ -166,15 +163,4 @@ fn guard_memory() -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// A node's claim, symmetry words and number of children.
-fn write_head(out: &mut Vec<u8>, claim: u64, words: &[Vec<u8>], children: usize) {
-    push_varint(out, claim);
-    push_varint(out, words.len() as u64);
-    for word in words {
-        push_varint(out, word.len() as u64);
-        out.extend_from_slice(word);
-    }
-    push_varint(out, children as u64);
 }

@@ -145,14 +145,16 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
     if pair.key == root.pair.key || pair.key.shares_roots_of(&root.pair.key) {
         return Ordering::Equal;
     }
-    // …or at the root of a factor it shares with the root's D.
-    if pair.key.common_factor(&root.pair.key).is_some_and(|g| common_root_in(root.at, &g, &[root])) {
-        return Ordering::Equal;
-    }
     let above_one = root.at.lo > 1.0;
     match pair.sign_on(root.at).and_then(|s| PairFunction::p_better(s, above_one)) {
         Some(true) => Ordering::Greater,
         Some(false) => Ordering::Less,
+        // No sign over the enclosure (as whenever this D vanishes in it): a
+        // tie if the root is that of a factor shared with the root's D (the
+        // gcd only here, off the common path).
+        None if pair.key.common_factor(&root.pair.key).is_some_and(|g| common_root_in(root.at, &g, &[root])) => {
+            Ordering::Equal
+        }
         None => {
             UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
             Ordering::Equal

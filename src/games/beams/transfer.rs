@@ -308,7 +308,7 @@ fn layer_bytes(layer: &Layer) -> u64 {
 /// docs/beams-counting.md).
 struct PartedTable {
     parts: Vec<Table>,
-    /// The part that takes the next new key if it is not yet known.
+    /// States in all parts.
     len: usize,
 }
 
