@@ -5,10 +5,11 @@
 //! not yet guessed must still be played (one more query).
 
 use crate::error::{Error, Result, invalid};
-use crate::games::permutations;
 use crate::search::problem::{code_list, merge_orbits};
 use crate::search::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
 use rayon::prelude::*;
+
+mod symmetry;
 
 /// The largest answer table built in memory (one byte per guess × secret pair).
 pub const MAX_TABLE_BYTES: u64 = 4 << 30;
@@ -24,16 +25,8 @@ pub struct Mastermind {
     table: Vec<u8>,
     /// Code id by the base-`colors` value of its pegs (`u32::MAX` for non-codes).
     id_of: Vec<u32>,
-    /// Every peg permutation (the colour permutations are found per set).
-    peg_perms: Vec<Vec<u8>>,
 }
 
-/// A symmetry of Mastermind: the image of code x has colour `colour[x[peg[i]]]`
-/// at peg i (feedback is invariant under it).
-struct Symmetry {
-    colour: Vec<u8>,
-    peg: Vec<u8>,
-}
 /// Smallest set for which the symmetries fixing it are looked for.
 const SYMMETRY_MIN_SET: usize = 24;
 
@@ -54,148 +47,7 @@ impl Mastermind {
         for (i, code) in codes.iter().enumerate() {
             id_of[base_value(code, colors)] = i as u32;
         }
-        Ok(Mastermind { pegs, colors, distinct, codes, table, id_of, peg_perms: permutations(pegs) })
-    }
-
-    /// The code id of the image of `code` under `g`, if it is a code.
-    fn image(&self, g: &Symmetry, code: CodeId) -> u32 {
-        let x = &self.codes[code as usize];
-        let value =
-            (0..self.pegs).fold(0usize, |acc, i| acc * self.colors + g.colour[x[g.peg[i] as usize] as usize] as usize);
-        self.id_of[value]
-    }
-
-    /// The colour × peg permutations other than the identity that map `set`
-    /// onto itself. Candidates are narrowed first by the colour-at-peg counts
-    /// N[c][p] of the set, which such a symmetry must carry over
-    /// (N[c][peg[i]] = N[colour[c]][i]), so no table of all c!·p! symmetries
-    /// is needed (MM(4,7): 120 960, MM(3,8): 241 920).
-    fn set_stabilizer(&self, set: &[CodeId]) -> Vec<Symmetry> {
-        let (k, p) = (self.colors, self.pegs);
-        let mut counts = vec![0u32; k * p];
-        for &c in set {
-            self.codes[c as usize].iter().enumerate().for_each(|(i, &colour)| counts[colour as usize * p + i] += 1);
-        }
-        let mut member = vec![false; self.codes.len()];
-        set.iter().for_each(|&c| member[c as usize] = true);
-        let mut found = Vec::new();
-        for peg in &self.peg_perms {
-            // options[c]: the colours whose counts equal colour c's counts moved by `peg`.
-            let options: Vec<Vec<u8>> = (0..k)
-                .map(|c| {
-                    (0..k as u8)
-                        .filter(|&d| (0..p).all(|i| counts[c * p + peg[i] as usize] == counts[d as usize * p + i]))
-                        .collect()
-                })
-                .collect();
-            let mut colour = Vec::with_capacity(k);
-            self.assign_colours(&options, &mut colour, &mut |colour| {
-                let identity = colour.iter().enumerate().all(|(i, &c)| i == c as usize)
-                    && peg.iter().enumerate().all(|(i, &q)| i == q as usize);
-                let g = Symmetry { colour: colour.to_vec(), peg: peg.clone() };
-                if !identity && set.iter().all(|&c| member.get(self.image(&g, c) as usize).copied().unwrap_or(false)) {
-                    found.push(g);
-                }
-            });
-        }
-        found
-    }
-
-    /// Calls `visit` with every injective choice colour[c] ∈ options[c].
-    fn assign_colours(&self, options: &[Vec<u8>], colour: &mut Vec<u8>, visit: &mut dyn FnMut(&[u8])) {
-        let c = colour.len();
-        if c == options.len() {
-            visit(colour);
-            return;
-        }
-        for &d in &options[c] {
-            if !colour.contains(&d) {
-                colour.push(d);
-                self.assign_colours(options, colour, visit);
-                colour.pop();
-            }
-        }
-    }
-
-    /// Generators of the colour × peg symmetries as permutations of the code
-    /// ids (which are the query ids): swaps of adjacent pegs (p − 1 of them),
-    /// then swaps of adjacent colours (c − 1). Certificates name symmetries
-    /// as words over these ([`Self::stabilizer_words`]).
-    pub fn symmetry_generators(&self) -> Vec<Vec<CodeId>> {
-        let (p, k) = (self.pegs, self.colors);
-        let identity = |n: usize| (0..n as u8).collect::<Vec<u8>>();
-        let swapped = |n: usize, i: usize| {
-            let mut v = identity(n);
-            v.swap(i, i + 1);
-            v
-        };
-        let gens = (0..p.saturating_sub(1))
-            .map(|i| Symmetry { colour: identity(k), peg: swapped(p, i) })
-            .chain((0..k.saturating_sub(1)).map(|j| Symmetry { colour: swapped(k, j), peg: identity(p) }));
-        gens.map(|g| (0..self.codes.len() as CodeId).map(|c| self.image(&g, c)).collect()).collect()
-    }
-
-    /// Symmetries other than the identity that map `set` onto itself, as
-    /// words over [`Self::symmetry_generators`] (applied first to last): a
-    /// subset of the stabilizer with the same orbits on the queries (each
-    /// element kept only if it merges two orbits of those kept before).
-    pub fn stabilizer_words(&self, set: &[CodeId]) -> Vec<Vec<u8>> {
-        if set.len() < 2 {
-            return Vec::new();
-        }
-        let mut root: Vec<u32> = (0..self.codes.len() as u32).collect();
-        fn find(root: &mut [u32], mut x: u32) -> u32 {
-            while root[x as usize] != x {
-                root[x as usize] = root[root[x as usize] as usize];
-                x = root[x as usize];
-            }
-            x
-        }
-        let mut words = Vec::new();
-        for g in self.set_stabilizer(set) {
-            let mut merged = false;
-            for q in 0..self.codes.len() as u32 {
-                let (a, b) = (find(&mut root, q), find(&mut root, self.image(&g, q)));
-                if a != b {
-                    root[a.max(b) as usize] = a.min(b);
-                    merged = true;
-                }
-            }
-            if merged {
-                words.push(self.word_of(&g));
-            }
-        }
-        words
-    }
-
-    /// `g` as a word over [`Self::symmetry_generators`]: its peg permutation
-    /// by adjacent swaps of positions, its colour permutation by adjacent
-    /// swaps of values (the two parts commute).
-    fn word_of(&self, g: &Symmetry) -> Vec<u8> {
-        let mut pegs = g.peg.clone();
-        let mut peg_word = Vec::new();
-        while let Some(i) = (0..pegs.len().saturating_sub(1)).find(|&i| pegs[i] > pegs[i + 1]) {
-            pegs.swap(i, i + 1);
-            peg_word.push(i as u8);
-        }
-        let mut colour = g.colour.clone();
-        let mut colour_word = Vec::new();
-        let offset = self.pegs.saturating_sub(1) as u8;
-        loop {
-            let pos = |v: u8, c: &[u8]| c.iter().position(|&x| x == v).expect("a permutation");
-            let Some(j) = (0..colour.len().saturating_sub(1) as u8).find(|&j| pos(j, &colour) > pos(j + 1, &colour))
-            else {
-                break;
-            };
-            let (a, b) = (pos(j, &colour), pos(j + 1, &colour));
-            colour[a] = j + 1;
-            colour[b] = j;
-            colour_word.push(offset + j);
-        }
-        peg_word.reverse();
-        colour_word.reverse();
-        peg_word.extend(colour_word);
-        peg_word
+        Ok(Mastermind { pegs, colors, distinct, codes, table, id_of })
     }
 
     pub fn pegs(&self) -> usize {
@@ -411,18 +263,20 @@ impl SearchProblem for Mastermind {
     fn query_label(&self, query: QueryId) -> String {
         self.code_label(query)
     }
-    /// Finds the symmetries that map `set` onto itself (for sets of at least
-    /// `SYMMETRY_MIN_SET` codes, see [`Mastermind::set_stabilizer`]) and merges
-    /// the queries of each orbit.
+    /// Merges the queries of each orbit of the symmetries that map `set` onto
+    /// itself (for sets of at least `SYMMETRY_MIN_SET` codes), keeping the
+    /// least query of each orbit; the orbits come from generators of the
+    /// stabilizer (see `Mastermind::stabilizer_generators`).
     fn symmetry_classes(&self, _: &(), set: &Vec<CodeId>, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
         if set.len() < SYMMETRY_MIN_SET {
             return weighted.to_vec();
         }
-        let fixing = self.set_stabilizer(set);
-        if fixing.is_empty() {
+        let gens = self.stabilizer_generators(set);
+        if gens.is_empty() {
             return weighted.to_vec();
         }
-        merge_orbits(weighted, |q| fixing.iter().map(|g| self.image(g, q)).fold(q, QueryId::min))
+        let orbit_min = self.orbit_minima(&gens, weighted.iter().map(|&(_, q)| q));
+        merge_orbits(weighted, |q| orbit_min[q as usize])
     }
 }
 
@@ -456,56 +310,5 @@ impl crate::certificate::Certify for Mastermind {
     }
     fn admissible_below(&self, _: &(), _: QueryId) -> bool {
         true
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The stabilizer found from the colour-at-peg counts is the whole group on
-    /// the full set, and exactly the symmetries fixing colour A on the codes
-    /// without A (checked against brute force over all c!·p! symmetries).
-    #[test]
-    fn set_stabilizer_matches_brute_force() {
-        let mm = Mastermind::new(3, 4, false).unwrap();
-        let all: Vec<CodeId> = (0..mm.codes.len() as CodeId).collect();
-        assert_eq!(mm.set_stabilizer(&all).len(), 24 * 6 - 1);
-        let without_a: Vec<CodeId> = all.iter().copied().filter(|&c| !mm.codes[c as usize].contains(&0)).collect();
-        assert_eq!(mm.set_stabilizer(&without_a).len(), 6 * 6 - 1);
-        // Codes whose first two pegs agree: every colour permutation with the
-        // peg permutations that keep pegs {0, 1}; brute force over all c!·p! agrees.
-        let odd: Vec<CodeId> =
-            all.iter().copied().filter(|&c| mm.codes[c as usize][0] == mm.codes[c as usize][1]).collect();
-        let member = |c: u32| odd.contains(&c);
-        let mut brute = 0;
-        for colour in permutations(4) {
-            for peg in permutations(3) {
-                let g = Symmetry { colour: colour.clone(), peg: peg.clone() };
-                let identity = colour == [0, 1, 2, 3] && peg == [0, 1, 2];
-                if !identity && odd.iter().all(|&c| member(mm.image(&g, c))) {
-                    brute += 1;
-                }
-            }
-        }
-        assert_eq!(brute, 24 * 2 - 1);
-        assert_eq!(mm.set_stabilizer(&odd).len(), brute);
-    }
-
-    /// Every symmetry's word over the generators acts as the symmetry itself.
-    #[test]
-    fn words_act_as_their_symmetries() {
-        let mm = Mastermind::new(3, 4, false).unwrap();
-        let gens = mm.symmetry_generators();
-        for colour in permutations(4) {
-            for peg in permutations(3) {
-                let g = Symmetry { colour: colour.clone(), peg: peg.clone() };
-                let word = mm.word_of(&g);
-                for c in 0..mm.codes.len() as CodeId {
-                    let by_word = word.iter().fold(c, |x, &i| gens[i as usize][x as usize]);
-                    assert_eq!(by_word, mm.image(&g, c), "{colour:?} {peg:?}");
-                }
-            }
-        }
     }
 }
