@@ -20,7 +20,7 @@ DIR=results/runs/curves/beams-6c6p
 LIVE=${LIVE:-runs/beams-6c6p-$NAME${SHARD:+-$(echo "$SHARD" | tr / of)}.units}
 mkdir -p runs "$DIR"
 set --
-for part in "$DIR/$NAME".part-*.units.gz; do
+for part in "$DIR/$NAME".part-*.units.gz "$DIR/$NAME".part-*.units.xz; do
     [ -e "$part" ] && set -- "$@" --with "$part"
 done
 cargo build --release --quiet

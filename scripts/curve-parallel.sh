@@ -18,7 +18,7 @@
 #   MEMFREE  parallel --memfree: start a shard only with this much free memory
 #            [12G for beams 6c6p, whose every process lists the units in ≈ 7.6 GB]
 #   WITH     finished run files given to every shard (read only), space separated
-#            [beams 6c6p: the committed parts results/runs/curves/beams-6c6p/<tie>-<from>-<to>.part-*.units.gz]
+#            [beams 6c6p: the committed parts results/runs/curves/beams-6c6p/<tie>-<from>-<to>.part-*.units.{gz,xz}]
 #   NICE     niceness of the shards               [0]
 #   PARALLEL_OPTS  more options for parallel, e.g. "--sshloginfile nodes --workdir ."
 #                  (other hosts need the same checkout, binary and a shared OUT)
@@ -47,7 +47,7 @@ NAME=$(echo "$GAME-$TIE-$FROM-$TO-L$LEVELS-N$SHARDS" | tr ' /' '-_')
 OUT=${OUT:-runs/curve-parallel/$NAME}
 if [ "$GAME" = "beams 6c6p" ]; then
     MEMFREE=${MEMFREE-12G}
-    WITH=${WITH-$(ls results/runs/curves/beams-6c6p/"$TIE-$FROM-$TO".part-*.units.gz 2>/dev/null || true)}
+    WITH=${WITH-$(ls results/runs/curves/beams-6c6p/"$TIE-$FROM-$TO".part-*.units.[gx]z 2>/dev/null || true)}
 fi
 MEMFREE=${MEMFREE:-}
 WITH=${WITH:-}

@@ -51,7 +51,7 @@ BIN=${BIN:-target/release/renyi-search}
 NAME=$(echo "$GAME-$TIE-$FROM-$TO-L$LEVELS-N$SHARDS" | tr ' /' '-_')
 OUT=${OUT:-runs/curve-slurm/$NAME}
 if [ "$GAME" = "beams 6c6p" ]; then
-    WITH=${WITH-$(ls results/runs/curves/beams-6c6p/"$TIE-$FROM-$TO".part-*.units.gz 2>/dev/null || true)}
+    WITH=${WITH-$(ls results/runs/curves/beams-6c6p/"$TIE-$FROM-$TO".part-*.units.[gx]z 2>/dev/null || true)}
     CPUS=${CPUS:-2}
     MEM=${MEM:-12G}
 fi

@@ -72,6 +72,15 @@ fn sharded_and_resumed_unit_runs_give_the_one_process_curve() {
             std::fs::write(&gz, enc.finish().unwrap()).unwrap();
             let again = complete(run(&mm, tie, levels, "0/1", &a, std::slice::from_ref(&gz)));
             assert_eq!(fingerprint(&again), fingerprint(&whole));
+            // And xz-compressed, in two concatenated streams.
+            let xz = dir.join("b.units.xz");
+            let text = std::fs::read(&b).unwrap();
+            let cut = text.iter().position(|&c| c == b'\n').unwrap() + 1;
+            let mut bytes = liblzma::encode_all(&text[..cut], 9).unwrap();
+            bytes.extend(liblzma::encode_all(&text[cut..], 9).unwrap());
+            std::fs::write(&xz, bytes).unwrap();
+            let again = complete(run(&mm, tie, levels, "0/1", &a, std::slice::from_ref(&xz)));
+            assert_eq!(fingerprint(&again), fingerprint(&whole));
         }
     }
 }

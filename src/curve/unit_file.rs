@@ -307,7 +307,7 @@ fn parse_checked<T: for<'de> Deserialize<'de>>(line: &str) -> Option<T> {
     (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
 }
 
-/// Reads a run file (plain or gzip-compressed): its identity and its records (a damaged record is an
+/// Reads a run file (plain, gzip- or xz-compressed): its identity and its records (a damaged record is an
 /// error naming the file and line, except a last line cut off by a kill).
 /// An empty or missing file gives `None`.
 pub fn read_run_file(path: &Path) -> Result<Option<(CurveRunId, Vec<UnitSteps>)>> {
@@ -317,10 +317,16 @@ pub fn read_run_file(path: &Path) -> Result<Option<(CurveRunId, Vec<UnitSteps>)>
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(e)),
     };
-    // A finished part of a run may be kept gzip-compressed (about 10× smaller).
+    // A finished part of a run may be kept compressed: gzip (about 7× smaller)
+    // or xz (a third smaller again; measured on part 8 of the 6c6p run).
     let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut out).map_err(io)?;
+        out
+    } else if bytes.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut liblzma::read::XzDecoder::new_multi_decoder(&bytes[..]), &mut out)
+            .map_err(io)?;
         out
     } else {
         bytes
