@@ -60,3 +60,21 @@ fn the_committed_beams_6c3p_bounds() {
     assert_eq!((rows[0].lower, rows[0].upper, rows[0].codes), (895_482, 1_720_698, 223_920));
     std::fs::remove_dir_all(&codes).unwrap();
 }
+
+/// The committed Bulls and Cows 4 of 10 optimum (docs/runs.md): every one of
+/// the 5040 codes replays through the sealed tree to the published 26274
+/// with worst case 7, and 6 queries do not suffice for every code.
+#[test]
+fn the_committed_bulls_and_cows_4_of_10_optimum() {
+    use renyi_search::reproduce::perfect_committed::rows;
+    use renyi_search::search::perfect::{Constraints, Objective, TableKeys, optimise};
+    let rows = rows(std::path::Path::new("results")).unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].total, rows[0].max_depth, rows[0].codes), (26_274, 7, 5040));
+    assert_eq!(rows[0].published.1.mark(), "=");
+    let bc = BullsAndCows::new(4, 10).unwrap();
+    let within_6 = Constraints { max_depth: Some(6), possible_only: false };
+    let progress = renyi_search::progress::Progress::none();
+    let capped = optimise(&bc, within_6, Objective::Total, TableKeys::Exact, &progress).unwrap();
+    assert!(capped.result.is_none(), "no strategy within 6 queries");
+}

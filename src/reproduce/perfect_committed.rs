@@ -1,5 +1,5 @@
-//! Perfect strategies from searches too long for `reproduce` (an hour or
-//! more): their committed trees, re-verified here by replaying every code,
+//! Perfect strategies from searches too long for `reproduce` (half an hour
+//! or more): their committed trees, re-verified here by replaying every code,
 //! next to the published values, with the committed run log (nodes, time,
 //! machine) cited as it stands.
 
@@ -179,7 +179,7 @@ run under results/data/trees (perfect-bc410.json).\n"
             .into();
     }
     let mut s = String::from("\n## Long searches (committed trees, replayed here)\n\n");
-    s += "Searches that take an hour or more are not re-run by `reproduce`; their sealed trees are committed and every \
+    s += "Searches of half an hour or more are not re-run by `reproduce`; their sealed trees are committed and every \
 code is replayed through them here (the total and worst case below are the replay's), the search's own figures are \
 quoted from its committed log.\n\n";
     let mut table = MarkdownTable::new([
