@@ -257,7 +257,7 @@ fn depth_bounds_grow_to_the_exhaustive_optimum() {
     {
         (0..=depths)
             .map(|k| {
-                let (bound, body, _) = depth_bound_certificate(game, k, &Progress::none()).unwrap();
+                let (bound, body, _) = depth_bound_certificate(game, k, None, &Progress::none()).unwrap();
                 assert_eq!(check_certificate(game, &body).unwrap().bound, bound, "{} depth {k}", game.name());
                 bound
             })
@@ -280,5 +280,38 @@ fn depth_bounds_grow_to_the_exhaustive_optimum() {
     let game = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
     let found = bounds(&game, 2);
     assert!(found.windows(2).all(|w| w[0] <= w[1]) && found[2] <= 1080, "{found:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `perfect --depth-bound K --checkpoint F`: a run stopped part-way (its
+/// checkpoint cut to two root queries and a fragment of a third) resumes
+/// with the others and gives the same bound and the same certificate bytes
+/// as a run without a checkpoint; the CLI refuses --checkpoint without
+/// --depth-bound.
+#[test]
+fn depth_bound_runs_resume_from_their_checkpoint() {
+    use renyi_search::certificate::depth_bound_certificate;
+    let dir = scratch_dir("depth-bound-checkpoint");
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = Mastermind::new(4, 4, false).unwrap();
+    let (bound, body, _) = depth_bound_certificate(&game, 2, None, &Progress::none()).unwrap();
+    let path = dir.join("mm256.ckpt");
+    let (first, first_body, _) = depth_bound_certificate(&game, 2, Some(&path), &Progress::none()).unwrap();
+    assert_eq!((first, &first_body), (bound, &body));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 4, "{} root queries", lines.len() - 1);
+    std::fs::write(&path, format!("{}\n{}\n{}\n{}", lines[0], lines[1], lines[2], &lines[3][..20])).unwrap();
+    let (again, again_body, _) = depth_bound_certificate(&game, 2, Some(&path), &Progress::none()).unwrap();
+    assert_eq!((again, &again_body), (bound, &body));
+    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), lines.len());
+    // Another depth is another run.
+    let err = depth_bound_certificate(&game, 1, Some(&path), &Progress::none()).err().unwrap().to_string();
+    assert!(err.contains("identity"), "{err}");
+    let ckpt = dir.join("x.ckpt");
+    let out =
+        bin(&["perfect", "--checkpoint", ckpt.to_str().unwrap(), "bulls-and-cows", "--digits", "3", "--symbols", "6"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--depth-bound"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

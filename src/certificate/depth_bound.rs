@@ -15,10 +15,12 @@
 use super::Certify;
 use super::build::{BuildStats, push_varint, write_head};
 use super::context::Context;
+use super::depth_checkpoint::{DepthCheckpoint, DepthRunId, RaisedRecord, RootRecord, from_hex, to_hex};
 use crate::error::{Result, invalid};
 use crate::progress::Progress;
 use crate::search::CodeId;
 use rayon::prelude::*;
+use std::path::Path;
 use std::time::Instant;
 
 /// A proven node: its claim, its certificate body (preorder) and the nodes written in it.
@@ -31,11 +33,21 @@ struct Proof {
 /// A query's total with its raised children: (position, gain over the simple bound, proof).
 type Reached = (u64, Vec<(usize, u64, Proof)>);
 
+/// The root of a depth-bound run: its progress and, if given, its checkpoint.
+#[derive(Clone, Copy)]
+struct Root<'a> {
+    progress: &'a Progress,
+    checkpoint: Option<&'a Path>,
+}
+
 /// The lower bound LB_`depth` of the whole game and the certificate body
-/// proving it; `progress` advances as the root's queries finish.
+/// proving it; `progress` advances as the root's queries finish. With a
+/// `checkpoint` file each finished root query is kept there and a rerun
+/// proves only the others ([`super::depth_checkpoint`]).
 pub fn depth_bound_certificate<P: Certify + Sync>(
     problem: &P,
     depth: u32,
+    checkpoint: Option<&Path>,
     progress: &Progress,
 ) -> Result<(u64, Vec<u8>, BuildStats)>
 where
@@ -44,7 +56,7 @@ where
     let clock = Instant::now();
     let ctx = Context::new(problem)?;
     let all: Vec<CodeId> = (0..problem.code_count() as CodeId).collect();
-    let proof = node(&ctx, problem.initial_state(), &all, depth, Some(progress))?;
+    let proof = node(&ctx, problem.initial_state(), &all, depth, Some(Root { progress, checkpoint }))?;
     let stats = BuildStats {
         nodes: proof.written,
         references: 0,
@@ -60,7 +72,7 @@ fn node<P: Certify + Sync>(
     state: P::State,
     codes: &[CodeId],
     k: u32,
-    progress: Option<&Progress>,
+    root: Option<Root<'_>>,
 ) -> Result<Proof>
 where
     P::State: Send + Sync,
@@ -98,18 +110,40 @@ where
         }
         Ok((total, raised))
     };
-    let results: Vec<Reached> = match progress {
-        Some(progress) => {
-            progress.begin("queries at the root", Some(seen.reps.len() as u64));
+    let results: Vec<Reached> = match root {
+        Some(root) => {
+            let checkpoint = match root.checkpoint {
+                Some(path) => {
+                    let id = DepthRunId {
+                        program: format!("renyi-search {}", crate::VERSION),
+                        format: super::format::FORMAT_VERSION,
+                        problem: p.name(),
+                        depth: k,
+                        root_queries: seen.reps.clone(),
+                    };
+                    Some(DepthCheckpoint::open(path, &id)?)
+                }
+                None => None,
+            };
+            root.progress.begin("queries at the root", Some(seen.reps.len() as u64));
             let found = (0..seen.reps.len())
                 .into_par_iter()
                 .map(|r| {
-                    let found = per_rep(r);
-                    progress.advance(1);
+                    let found = match checkpoint.as_ref().and_then(|c| c.finished(r)) {
+                        Some(record) => reached_of(record),
+                        None => {
+                            let found = per_rep(r)?;
+                            if let Some(c) = &checkpoint {
+                                c.append(&record_of(r, &found))?;
+                            }
+                            Ok(found)
+                        }
+                    };
+                    root.progress.advance(1);
                     found
                 })
                 .collect::<Result<_>>()?;
-            progress.end();
+            root.progress.end();
             found
         }
         None => (0..seen.reps.len()).map(per_rep).collect::<Result<_>>()?,
@@ -140,6 +174,35 @@ where
         head.extend_from_slice(&proof.body);
     }
     Ok(Proof { claim, body: head, written })
+}
+
+/// A root query's result as a checkpoint record.
+fn record_of(rep: usize, (total, raised): &Reached) -> RootRecord {
+    let raised = raised
+        .iter()
+        .map(|(position, gain, proof)| RaisedRecord {
+            position: *position,
+            gain: *gain,
+            claim: proof.claim,
+            written: proof.written,
+            body: to_hex(&proof.body),
+        })
+        .collect();
+    RootRecord { rep, total: *total, raised }
+}
+
+/// A checkpoint record back as a root query's result (its proofs are
+/// checked with the whole certificate before it is written).
+fn reached_of(record: &RootRecord) -> Result<Reached> {
+    let raised = record
+        .raised
+        .iter()
+        .map(|r| {
+            let body = from_hex(&r.body).ok_or_else(|| invalid("a checkpoint record's proof is not hex"))?;
+            Ok((r.position, r.gain, Proof { claim: r.claim, body, written: r.written }))
+        })
+        .collect::<Result<_>>()?;
+    Ok((record.total, raised))
 }
 
 /// Nodes expanded so far (all threads), for [`guard_memory`].

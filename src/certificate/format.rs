@@ -16,6 +16,8 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 const MAGIC: &[u8] = b"renyi-search certificate 1\n";
+/// The format's number (the one in [`MAGIC`]); checkpoints of proofs name it.
+pub const FORMAT_VERSION: u32 = 1;
 
 /// The header of a certificate file.
 #[derive(Clone, Debug, Serialize, Deserialize)]

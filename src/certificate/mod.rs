@@ -37,6 +37,7 @@ pub mod build;
 pub mod check;
 pub mod context;
 pub mod depth_bound;
+pub mod depth_checkpoint;
 pub mod format;
 pub mod leaf;
 

@@ -31,6 +31,10 @@ pub(crate) struct PerfectOptions {
     /// below) and write the proof as a certificate (needs --certificate); for games out of the search's reach.
     #[arg(long, global = true)]
     depth_bound: Option<u32>,
+    /// With --depth-bound: keep each finished query of the root in this file (locked while the run
+    /// appends) and, when run again, prove only the others; stop the run at any time.
+    #[arg(long, global = true)]
+    checkpoint: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -58,6 +62,9 @@ pub(super) fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, option
     }
     if let Some(depth) = options.depth_bound {
         return depth_bound(problem, spec, depth, options);
+    }
+    if options.checkpoint.is_some() {
+        return Err(invalid("--checkpoint belongs to a --depth-bound run (the search itself is not checkpointed)"));
     }
     if options.fingerprint_table && options.certificate.is_none() {
         return Err(invalid(
@@ -142,7 +149,8 @@ where
             "--depth-bound proves a lower bound of the plain total: no --tree, --max-depth, --possible-only or --fingerprint-table",
         ));
     }
-    let (bound, body, built) = certificate::depth_bound_certificate(problem, depth, &progress(true))?;
+    let checkpoint = options.checkpoint.as_deref();
+    let (bound, body, built) = certificate::depth_bound_certificate(problem, depth, checkpoint, &progress(true))?;
     let checked = certificate::check_certificate(problem, &body)?;
     if checked.bound != bound {
         return Err(invalid(format!("internal error: the certificate proves {} instead of {bound}", checked.bound)));

@@ -1,0 +1,208 @@
+//! The checkpoint of a `--depth-bound` run: the root's queries are proved
+//! independently, so each finished one is appended to a file and a run that
+//! is stopped (or killed) resumes with the others. One line per record, each
+//! starting with the CRC-32 of its JSON text; the first line is the run's
+//! identity (game, depth, the root's queries). A last line cut off by a kill
+//! is ignored (that query is proved again); any other damaged line, or a file
+//! of another run, is refused with its name and line. The file is locked
+//! while a run appends to it.
+//!
+//! Invariant: after [`DepthCheckpoint::open`] the file holds only whole
+//! lines (a cut-off last line is removed), so appended records never glue
+//! onto a fragment.
+//!
+//! What is read back is not trusted: the certificate assembled from it is
+//! checked by the independent checker before it is written, like any other.
+
+use crate::error::{Error, Result, invalid};
+use crate::output::crc32_hex;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// What identifies a depth-bound run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DepthRunId {
+    pub program: String,
+    /// The certificate format the proof bodies are written in.
+    pub format: u32,
+    pub problem: String,
+    pub depth: u32,
+    /// The representatives of the root's query orbits, in order.
+    pub root_queries: Vec<u32>,
+}
+
+/// One root query's result: its total and the child proofs that raise it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RootRecord {
+    /// Index among [`DepthRunId::root_queries`].
+    pub rep: usize,
+    pub total: u64,
+    pub raised: Vec<RaisedRecord>,
+}
+
+/// A child proof: position among the node's classes, gain over the simple
+/// bound, claim, nodes written and the certificate body (hex).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RaisedRecord {
+    pub position: usize,
+    pub gain: u64,
+    pub claim: u64,
+    pub written: u64,
+    pub body: String,
+}
+
+/// An open checkpoint: the records read at the start, and the locked file new ones go to.
+pub struct DepthCheckpoint {
+    path: PathBuf,
+    file: Mutex<std::fs::File>,
+    done: HashMap<usize, RootRecord>,
+}
+
+fn checked_line<T: Serialize>(value: &T) -> String {
+    let json = serde_json::to_string(value).expect("plain data");
+    format!("{} {json}", crc32_hex(json.as_bytes()))
+}
+
+fn parse_checked<T: for<'de> Deserialize<'de>>(line: &str) -> Option<T> {
+    let (crc, json) = line.split_once(' ')?;
+    let crc = u32::from_str_radix(crc, 16).ok()?;
+    (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
+}
+
+impl DepthCheckpoint {
+    /// Opens (or starts) the checkpoint of run `id` at `path` and locks it.
+    pub fn open(path: &Path, id: &DepthRunId) -> Result<DepthCheckpoint> {
+        let io = |e| Error::Io { path: path.display().to_string(), source: e };
+        let mut file = std::fs::OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(invalid(format!(
+                    "checkpoint {} is in use by another run (locked); wait for it to finish or choose another file",
+                    path.display()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+        }
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        let mut done = HashMap::new();
+        if text.trim().is_empty() {
+            writeln!(file, "{}", checked_line(id)).map_err(io)?;
+        } else {
+            let lines: Vec<&str> = text.lines().collect();
+            let found: Option<DepthRunId> = parse_checked(lines[0]);
+            if found.as_ref() != Some(id) {
+                return Err(invalid(format!(
+                    "checkpoint {}: line 1 is not this run's identity (another game, depth, program \
+                     or root; or damaged)",
+                    path.display()
+                )));
+            }
+            let complete = text.ends_with('\n');
+            for (k, line) in lines.iter().enumerate().skip(1) {
+                match parse_checked::<RootRecord>(line) {
+                    Some(r) if r.rep < id.root_queries.len() => {
+                        done.insert(r.rep, r);
+                    }
+                    None if k + 1 == lines.len() && !complete => {} // cut off by a kill
+                    _ => {
+                        return Err(invalid(format!(
+                            "checkpoint {} line {}: the record fails its checksum or does not parse \
+                             (edited or damaged)",
+                            path.display(),
+                            k + 1
+                        )));
+                    }
+                }
+            }
+            if !complete {
+                // Drop the fragment, so that the next record starts a line of its own.
+                let whole = text.rfind('\n').map_or(0, |i| i + 1);
+                file.set_len(whole as u64).map_err(io)?;
+            }
+        }
+        Ok(DepthCheckpoint { path: path.to_path_buf(), file: Mutex::new(file), done })
+    }
+
+    /// The record of root query `rep`, if a run before this one proved it.
+    pub fn finished(&self, rep: usize) -> Option<&RootRecord> {
+        self.done.get(&rep)
+    }
+
+    /// How many root queries were proved before this run.
+    pub fn finished_count(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Appends a finished root query (one write of a whole line, flushed).
+    pub fn append(&self, record: &RootRecord) -> Result<()> {
+        let line = checked_line(record) + "\n";
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(line.as_bytes())
+            .and_then(|_| file.flush())
+            .map_err(|e| Error::Io { path: self.path.display().to_string(), source: e })
+    }
+}
+
+/// Bytes as lowercase hex.
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Hex back to bytes (`None` if it is not hex).
+pub fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id() -> DepthRunId {
+        DepthRunId { program: "test".into(), format: 1, problem: "p".into(), depth: 2, root_queries: vec![0, 3, 7] }
+    }
+
+    fn record(rep: usize) -> RootRecord {
+        let raised = vec![RaisedRecord { position: 2, gain: 5, claim: 9, written: 1, body: to_hex(&[1, 2, 255]) }];
+        RootRecord { rep, total: 40 + rep as u64, raised }
+    }
+
+    /// Records survive a reopen; a cut-off last line is ignored; an edited
+    /// record, another run's file and a second writer are refused.
+    #[test]
+    fn resumes_and_refuses_what_it_should() {
+        let dir = std::env::temp_dir().join(format!("depth-checkpoint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        let _ = std::fs::remove_file(&path);
+        {
+            let c = DepthCheckpoint::open(&path, &id()).unwrap();
+            assert_eq!(c.finished_count(), 0);
+            c.append(&record(0)).unwrap();
+            c.append(&record(2)).unwrap();
+            assert!(DepthCheckpoint::open(&path, &id()).err().unwrap().to_string().contains("locked"));
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, &text[..text.len() - 9]).unwrap();
+        {
+            let c = DepthCheckpoint::open(&path, &id()).unwrap();
+            assert_eq!(c.finished_count(), 1);
+            assert_eq!(c.finished(0).unwrap().total, 40);
+            assert_eq!(from_hex(&c.finished(0).unwrap().raised[0].body).unwrap(), vec![1, 2, 255]);
+            c.append(&record(2)).unwrap();
+        }
+        assert_eq!(DepthCheckpoint::open(&path, &id()).unwrap().finished_count(), 2);
+        let other = DepthRunId { depth: 3, ..id() };
+        assert!(DepthCheckpoint::open(&path, &other).err().unwrap().to_string().contains("identity"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replacen("\"total\":40", "\"total\":41", 1)).unwrap();
+        assert!(DepthCheckpoint::open(&path, &id()).err().unwrap().to_string().contains("line 2"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
