@@ -4,6 +4,7 @@
 
 mod common;
 use common::scratch_dir;
+use renyi_search::certificate::{Header, build_certificate, write_certificate};
 use renyi_search::games::GameSpec;
 use renyi_search::games::bulls_and_cows::BullsAndCows;
 use renyi_search::output::{layout, write_json};
@@ -39,6 +40,19 @@ fn a_committed_tree_is_replayed_and_an_edited_one_refused() {
     assert_eq!((row.total, row.max_depth, row.codes), (436, max_depth, 120));
     assert_eq!(row.published.1.mark(), "=");
     assert_eq!(row.run, "nodes     54 in 0.01 s");
+    assert!(row.certificate.is_none());
+    // With its certificate, checked in full; one for another total is refused.
+    let cert = layout::tree(&dir, "bc36.cert");
+    let (body, built) = build_certificate(&search, &bc, result.total).unwrap();
+    let spec = GameSpec::BullsAndCows { digits: 3, symbols: 6 };
+    write_certificate(&cert, Header::total(spec.clone(), 120, 436, built.nodes), &body).unwrap();
+    let row = committed_row(&bc, &dir, "bc36", published, Some(5)).unwrap().unwrap();
+    assert_eq!(row.certificate.map(|c| c.bound), Some(436));
+    let (weaker, built) = build_certificate(&search, &bc, 430).unwrap();
+    write_certificate(&cert, Header::total(spec, 120, 430, built.nodes), &weaker).unwrap();
+    let err = committed_row(&bc, &dir, "bc36", published, Some(5)).err().expect("refused").to_string();
+    assert!(err.contains("proves 430"), "{err}");
+    std::fs::remove_file(&cert).unwrap();
     // An edited total breaks the seal.
     let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     value["total"] = 435.into();

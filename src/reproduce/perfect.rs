@@ -46,6 +46,18 @@ pub struct CertificateRow {
     pub bound: u64,
 }
 
+/// A certificate's cell in a table: the proven bound, file, size and check time.
+pub(super) fn certificate_cell(c: &CertificateRow) -> String {
+    format!(
+        "verified: ≥ {} ({}, {} nodes, {:.1} kB, checked in {:.2} s)",
+        c.bound,
+        c.file.rsplit('/').next().unwrap_or(&c.file),
+        c.nodes,
+        c.bytes as f64 / 1000.0,
+        c.check_seconds
+    )
+}
+
 /// What a published value states: the total over all codes, or the mean per code.
 #[derive(Clone, Copy)]
 enum Stated {
@@ -220,16 +232,7 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
             r.result.nodes.to_string(),
             format!("{:.2}", r.result.seconds),
             r.tree.clone().unwrap_or_default(),
-            r.certificate.as_ref().map_or(String::new(), |c| {
-                format!(
-                    "verified: ≥ {} ({}, {} nodes, {:.1} kB, checked in {:.2} s)",
-                    c.bound,
-                    c.file.rsplit('/').next().unwrap_or(&c.file),
-                    c.nodes,
-                    c.bytes as f64 / 1000.0,
-                    c.check_seconds
-                )
-            }),
+            r.certificate.as_ref().map_or(String::new(), certificate_cell),
         ]);
     }
     s += &table.to_string();

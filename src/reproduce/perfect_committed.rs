@@ -3,8 +3,9 @@
 //! next to the published values, with the committed run log (nodes, time,
 //! machine) cited as it stands.
 
+use super::perfect::{CertificateRow, certificate_cell};
 use super::{Comparison, Published};
-use crate::certificate::read_certificate;
+use crate::certificate::{Certify, check_certificate, read_certificate};
 use crate::error::{Result, invalid};
 use crate::games::GameSpec;
 use crate::games::beams::game::{Beams, Penalty, QueryOrder};
@@ -14,7 +15,7 @@ use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, layout};
 use crate::search::outcome::Exact;
 use crate::search::strategy_file::{SealCheck, read_strategy_file};
-use crate::search::tree::{Replay, verify};
+use crate::search::tree::verify;
 use crate::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
@@ -34,6 +35,8 @@ pub struct CommittedRow {
     pub tree: String,
     /// The search's figures from the committed log (its "nodes" and "worst" lines).
     pub run: String,
+    /// The committed certificate (`<stem>.cert`), if there is one, checked here in full.
+    pub certificate: Option<CertificateRow>,
 }
 
 /// A game whose optimum is out of reach: a certified lower bound (a
@@ -87,8 +90,10 @@ pub fn rows(dir: &Path) -> Result<Vec<CommittedRow>> {
 }
 
 /// The row of `<stem>.json` (a sealed strategy tree) and `<stem>.log` (the
-/// search's output) under the trees directory of `dir`, if the tree exists.
-pub fn committed_row<P: Replay>(
+/// search's output) under the trees directory of `dir`, if the tree exists;
+/// with `<stem>.cert`, the certificate is checked by the independent checker
+/// and must prove the tree's total.
+pub fn committed_row<P: Certify>(
     problem: &P,
     dir: &Path,
     stem: &str,
@@ -123,6 +128,7 @@ pub fn committed_row<P: Replay>(
         .filter(|l| l.starts_with("nodes") || l.starts_with("started") || l.starts_with("machine"))
         .collect::<Vec<_>>()
         .join("; ");
+    let certificate = committed_certificate(problem, &layout::tree(dir, &format!("{stem}.cert")), replayed.total)?;
     let total = Exact::from_integer(BigInt::from(replayed.total));
     Ok(Some(CommittedRow {
         problem: problem.name(),
@@ -133,6 +139,36 @@ pub fn committed_row<P: Replay>(
         published_worst: published_worst.map(|w| (published.0.to_string(), w)),
         tree: path.display().to_string(),
         run,
+        certificate,
+    }))
+}
+
+/// The certificate at `path`, if it exists: its seal intact and its proof
+/// checked, proving exactly `total`.
+fn committed_certificate<P: Certify>(problem: &P, path: &Path, total: u64) -> Result<Option<CertificateRow>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let file = read_certificate::<GameSpec>(path)?;
+    if !file.broken.is_empty() {
+        return Err(invalid(format!("{}: the certificate's seal does not match ({:?})", path.display(), file.broken)));
+    }
+    let checked = check_certificate(problem, &file.body)?;
+    if checked.bound != total {
+        return Err(invalid(format!(
+            "{}: the certificate proves {}, the tree's total is {total}",
+            path.display(),
+            checked.bound
+        )));
+    }
+    Ok(Some(CertificateRow {
+        file: path.display().to_string(),
+        nodes: checked.nodes,
+        bytes,
+        build_seconds: 0.0, // built by the committed run (its log)
+        check_seconds: checked.seconds,
+        bound: checked.bound,
     }))
 }
 
@@ -192,6 +228,7 @@ quoted from its committed log.\n\n";
         ("", Left),
         ("search (from its log)", Left),
         ("tree", Left),
+        ("certificate", Left),
     ]);
     for r in rows {
         let worst = match r.published_worst {
@@ -209,6 +246,7 @@ quoted from its committed log.\n\n";
             r.published.1.mark().to_string(),
             r.run.clone(),
             r.tree.rsplit('/').next().unwrap_or(&r.tree).to_string(),
+            r.certificate.as_ref().map_or(String::new(), certificate_cell),
         ]);
     }
     s += &table.to_string();
