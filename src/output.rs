@@ -86,6 +86,19 @@ pub fn crc32_hex(bytes: &[u8]) -> String {
     format!("{:08x}", crc32fast::hash(bytes))
 }
 
+/// A line of a sealed JSON-lines file: the CRC-32 of the JSON text, a space, the text.
+pub fn checked_line<T: serde::Serialize>(value: &T) -> String {
+    let json = serde_json::to_string(value).unwrap_or_default();
+    format!("{} {json}", crc32_hex(json.as_bytes()))
+}
+
+/// Reads a [`checked_line`]; `None` if the checksum or the JSON is wrong.
+pub fn parse_checked_line<T: for<'de> serde::Deserialize<'de>>(line: &str) -> Option<T> {
+    let (crc, json) = line.split_once(' ')?;
+    let crc = u32::from_str_radix(crc, 16).ok()?;
+    (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
+}
+
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// directory is written, flushed, and renamed over the target.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {

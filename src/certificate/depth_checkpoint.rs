@@ -15,7 +15,8 @@
 //! checked by the independent checker before it is written, like any other.
 
 use crate::error::{Error, Result, invalid};
-use crate::output::crc32_hex;
+use crate::output::{checked_line, parse_checked_line as parse_checked};
+use crate::search::run_file::lock_checkpoint;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write;
@@ -61,32 +62,11 @@ pub struct DepthCheckpoint {
     done: HashMap<usize, RootRecord>,
 }
 
-fn checked_line<T: Serialize>(value: &T) -> String {
-    let json = serde_json::to_string(value).expect("plain data");
-    format!("{} {json}", crc32_hex(json.as_bytes()))
-}
-
-fn parse_checked<T: for<'de> Deserialize<'de>>(line: &str) -> Option<T> {
-    let (crc, json) = line.split_once(' ')?;
-    let crc = u32::from_str_radix(crc, 16).ok()?;
-    (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
-}
-
 impl DepthCheckpoint {
     /// Opens (or starts) the checkpoint of run `id` at `path` and locks it.
     pub fn open(path: &Path, id: &DepthRunId) -> Result<DepthCheckpoint> {
         let io = |e| Error::Io { path: path.display().to_string(), source: e };
-        let mut file = std::fs::OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(invalid(format!(
-                    "checkpoint {} is in use by another run (locked); wait for it to finish or choose another file",
-                    path.display()
-                )));
-            }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
-        }
+        let mut file = lock_checkpoint(Some(path))?.expect("a path was given");
         let text = std::fs::read_to_string(path).map_err(io)?;
         let mut done = HashMap::new();
         if text.trim().is_empty() {

@@ -294,18 +294,8 @@ pub fn unit_steps(r: &UnitSteps) -> std::result::Result<Steps<Arc<Outcome>>, Str
     Ok(out)
 }
 
-/// A line of a run file: the CRC-32 of the JSON text, a space, the text.
-pub fn checked_line<T: Serialize>(value: &T) -> String {
-    let json = serde_json::to_string(value).unwrap_or_default();
-    format!("{} {json}", crate::output::crc32_hex(json.as_bytes()))
-}
-
-/// Reads a checked line; `None` if the checksum or the JSON is wrong.
-fn parse_checked<T: for<'de> Deserialize<'de>>(line: &str) -> Option<T> {
-    let (crc, json) = line.split_once(' ')?;
-    let crc = u32::from_str_radix(crc, 16).ok()?;
-    (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
-}
+pub use crate::output::checked_line;
+use crate::output::parse_checked_line as parse_checked;
 
 /// Reads a run file (plain, gzip- or xz-compressed): its identity and its records (a damaged record is an
 /// error naming the file and line, except a last line cut off by a kill).
