@@ -18,7 +18,7 @@ use super::context::Context;
 use super::depth_checkpoint::{DepthCheckpoint, DepthRunId, RaisedRecord, RootRecord, from_hex, to_hex};
 use crate::error::{Result, invalid};
 use crate::progress::Progress;
-use crate::search::CodeId;
+use crate::search::{AnswerId, CodeId};
 use rayon::prelude::*;
 use std::path::Path;
 use std::time::Instant;
@@ -32,6 +32,17 @@ struct Proof {
 
 /// A query's total with its raised children: (position, gain over the simple bound, proof).
 type Reached = (u64, Vec<(usize, u64, Proof)>);
+
+/// A query's open classes (answer, size), their simple bounds and its simple
+/// total |M| + Σ bounds, a lower bound on its LB_k total for every k.
+struct Simple {
+    open: Vec<(AnswerId, u64)>,
+    bounds: Vec<u64>,
+    total: u64,
+}
+
+/// Deepens a representative: its total with the classes LB_{k−1} raises.
+type Deepen<'a> = dyn Fn(usize, &Simple) -> Result<Reached> + Sync + 'a;
 
 /// The root of a depth-bound run: its progress and, if given, its checkpoint.
 #[derive(Clone, Copy)]
@@ -88,65 +99,59 @@ where
         write_head(&mut head, claim, &words, 0);
         return Ok(Proof { claim, body: head, written: 1 });
     }
-    // Per representative: its total and the raised children (position, gain, proof).
-    let per_rep = |r: usize| -> Result<Reached> {
+    // Per representative: its open classes, their simple bounds and the simple total.
+    let simple_of = |r: usize| -> Simple {
         let open = ctx.open_classes(&seen, r, codes);
-        let simple: Vec<u64> = open.iter().map(|&(_, n)| ctx.simple_bound(seen.s, n)).collect();
-        let mut total = m + simple.iter().sum::<u64>();
+        let bounds: Vec<u64> = open.iter().map(|&(_, n)| ctx.simple_bound(seen.s, n)).collect();
+        let total = m + bounds.iter().sum::<u64>();
+        Simple { open, bounds, total }
+    };
+    // A representative's total with the classes raised by LB_{k−1} (position, gain, proof).
+    let deepen = |r: usize, simple: &Simple| -> Result<Reached> {
+        let mut total = simple.total;
+        let q = seen.reps[r];
+        let next = p.next_state(&state, q);
         let mut raised = Vec::new();
-        if k > 0 {
-            let q = seen.reps[r];
-            let next = p.next_state(&state, q);
-            for (i, &(a, n)) in open.iter().enumerate() {
-                if n < 2 {
-                    continue;
-                }
-                let child = node(ctx, next.clone(), &ctx.class(q, a, codes), k - 1, None)?;
-                if child.claim > simple[i] {
-                    total += child.claim - simple[i];
-                    raised.push((seen.position(r, a), child.claim - simple[i], child));
-                }
+        for (&(a, n), &bound) in simple.open.iter().zip(&simple.bounds) {
+            if n < 2 {
+                continue;
+            }
+            let child = node(ctx, next.clone(), &ctx.class(q, a, codes), k - 1, None)?;
+            if child.claim > bound {
+                total += child.claim - bound;
+                raised.push((seen.position(r, a), child.claim - bound, child));
             }
         }
         Ok((total, raised))
     };
+    let simple: Vec<Simple> = match root {
+        Some(_) => (0..seen.reps.len()).into_par_iter().map(simple_of).collect(),
+        None => (0..seen.reps.len()).map(simple_of).collect(),
+    };
+    // Best first: the representatives by simple total; one whose simple total is
+    // already at least the least total found cannot lower the minimum (its
+    // LB_{k−1}-raised total is at least its simple total), so it is not deepened
+    // and keeps its simple total with no raised classes. The claim is the same
+    // as deepening every one, and so is the certificate: such a query needs no
+    // child to reach the claim.
+    let mut order: Vec<usize> = (0..seen.reps.len()).collect();
+    order.sort_by_key(|&r| (simple[r].total, r));
     let results: Vec<Reached> = match root {
-        Some(root) => {
-            let checkpoint = match root.checkpoint {
-                Some(path) => {
-                    let id = DepthRunId {
-                        program: format!("renyi-search {}", crate::VERSION),
-                        format: super::format::FORMAT_VERSION,
-                        problem: p.name(),
-                        depth: k,
-                        root_queries: seen.reps.clone(),
-                    };
-                    Some(DepthCheckpoint::open(path, &id)?)
-                }
-                None => None,
-            };
-            root.progress.begin("queries at the root", Some(seen.reps.len() as u64));
-            let found = (0..seen.reps.len())
-                .into_par_iter()
-                .map(|r| {
-                    let found = match checkpoint.as_ref().and_then(|c| c.finished(r)) {
-                        Some(record) => reached_of(record),
-                        None => {
-                            let found = per_rep(r)?;
-                            if let Some(c) = &checkpoint {
-                                c.append(&record_of(r, &found))?;
-                            }
-                            Ok(found)
-                        }
-                    };
-                    root.progress.advance(1);
-                    found
-                })
-                .collect::<Result<_>>()?;
-            root.progress.end();
-            found
+        Some(root) => root_results(p, &seen, k, &simple, &order, root, &deepen)?,
+        _ => {
+            let mut results: Vec<Option<Reached>> = (0..seen.reps.len()).map(|_| None).collect();
+            let mut best = u64::MAX;
+            for &r in &order {
+                let found = if k == 0 || simple[r].total >= best {
+                    (simple[r].total, Vec::new())
+                } else {
+                    deepen(r, &simple[r])?
+                };
+                best = best.min(found.0);
+                results[r] = Some(found);
+            }
+            results.into_iter().map(|r| r.expect("every representative has a result")).collect()
         }
-        None => (0..seen.reps.len()).map(per_rep).collect::<Result<_>>()?,
     };
     let claim = results.iter().map(|r| r.0).min().unwrap_or(m);
     // Keep per query only the children it needs to reach the claim (largest gain first).
@@ -174,6 +179,77 @@ where
         head.extend_from_slice(&proof.body);
     }
     Ok(Proof { claim, body: head, written })
+}
+
+/// The root's representatives, best first (by simple total), two or more at a
+/// time: each worker takes the next one in that order, skips it when its simple
+/// total is at least the least total found so far, and otherwise deepens it and
+/// appends it to the checkpoint before lowering the shared minimum (so a
+/// resumed run never holds a skipped query without the one that justified it).
+fn root_results<P: Certify + Sync>(
+    p: &P,
+    seen: &super::context::Examined,
+    k: u32,
+    simple: &[Simple],
+    order: &[usize],
+    root: Root<'_>,
+    deepen: &Deepen<'_>,
+) -> Result<Vec<Reached>> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+    let checkpoint = match root.checkpoint {
+        Some(path) => {
+            let id = DepthRunId {
+                program: format!("renyi-search {}", crate::VERSION),
+                format: super::format::FORMAT_VERSION,
+                problem: p.name(),
+                depth: k,
+                root_queries: seen.reps.clone(),
+            };
+            Some(DepthCheckpoint::open(path, &id)?)
+        }
+        None => None,
+    };
+    let n = seen.reps.len();
+    let results: Mutex<Vec<Option<Reached>>> = Mutex::new((0..n).map(|_| None).collect());
+    let best = AtomicU64::new(u64::MAX);
+    root.progress.begin("queries at the root", Some(n as u64));
+    if let Some(c) = &checkpoint {
+        for r in 0..n {
+            if let Some(record) = c.finished(r) {
+                let found = reached_of(record)?;
+                best.fetch_min(found.0, Ordering::SeqCst);
+                results.lock().unwrap_or_else(|e| e.into_inner())[r] = Some(found);
+                root.progress.advance(1);
+            }
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let work = || -> Result<()> {
+        loop {
+            let Some(&r) = order.get(next.fetch_add(1, Ordering::SeqCst)) else {
+                return Ok(());
+            };
+            if results.lock().unwrap_or_else(|e| e.into_inner())[r].is_some() {
+                continue;
+            }
+            let found = if k == 0 || simple[r].total >= best.load(Ordering::SeqCst) {
+                (simple[r].total, Vec::new())
+            } else {
+                deepen(r, &simple[r])?
+            };
+            if let Some(c) = &checkpoint {
+                c.append(&record_of(r, &found))?;
+            }
+            best.fetch_min(found.0, Ordering::SeqCst);
+            results.lock().unwrap_or_else(|e| e.into_inner())[r] = Some(found);
+            root.progress.advance(1);
+        }
+    };
+    (0..rayon::current_num_threads()).into_par_iter().map(|_| work()).collect::<Result<()>>()?;
+    root.progress.end();
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(results.into_iter().map(|r| r.expect("every root query has a result")).collect())
 }
 
 /// A root query's result as a checkpoint record.
