@@ -62,16 +62,17 @@ fn a_committed_tree_is_replayed_and_an_edited_one_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The committed Beams(6c,3p) bounds: the certificate's sealed bound and the
-/// best H_α strategy's exact total (the certificate's proof itself is
-/// checked by `verify --certificate`, minutes, not here).
+/// The committed Beams(6c,3p) bounds: each certificate's sealed bound (K = 1,
+/// 2, 3) and the best H_α strategy's exact total (the proofs themselves are
+/// checked in full by `reproduce perfect` and `verify --certificate`, minutes).
 #[test]
 fn the_committed_beams_6c3p_bounds() {
     use renyi_search::reproduce::perfect_committed::bounds_rows;
     let codes = scratch_dir("bounds-6c3p-codes");
-    let rows = bounds_rows(std::path::Path::new("results"), Some(&codes)).unwrap();
-    assert_eq!(rows.len(), 1);
-    assert_eq!((rows[0].lower, rows[0].upper, rows[0].codes), (895_482, 1_720_698, 223_920));
+    let rows = bounds_rows(std::path::Path::new("results"), Some(&codes), false).unwrap();
+    let found: Vec<(u32, u64, u64)> = rows.iter().map(|r| (r.depth, r.lower, r.nodes)).collect();
+    assert_eq!(found, [(1, 895_482, 124), (2, 1_116_571, 16_048), (3, 1_318_812, 1_624_012)]);
+    assert!(rows.iter().all(|r| (r.upper, r.codes) == (1_720_698, 223_920)));
     std::fs::remove_dir_all(&codes).unwrap();
 }
 

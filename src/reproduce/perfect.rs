@@ -180,7 +180,7 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
     progress.note("perfect strategies under constraints:");
     let constrained = super::perfect_constrained::rows(codes, progress)?;
     let committed = super::perfect_committed::rows(dir)?;
-    let bounds = super::perfect_committed::bounds_rows(dir, codes)?;
+    let bounds = super::perfect_committed::bounds_rows(dir, codes, true)?;
     let provenance = Provenance::new("reproduce perfect", started, clock.elapsed().as_secs_f64());
     #[derive(Serialize)]
     struct Report<'a> {
@@ -188,9 +188,15 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Resul
         rows: &'a [Row],
         constrained: &'a [super::perfect_constrained::ConstrainedRow],
         committed: &'a [super::perfect_committed::CommittedRow],
+        bounds: &'a [super::perfect_committed::BoundsRow],
     }
-    let report =
-        Report { provenance: provenance.clone(), rows: &rows, constrained: &constrained, committed: &committed };
+    let report = Report {
+        provenance: provenance.clone(),
+        rows: &rows,
+        constrained: &constrained,
+        committed: &committed,
+        bounds: &bounds,
+    };
     let text = markdown(&rows, &provenance)
         + &super::perfect_constrained::markdown(&constrained)
         + &super::perfect_committed::markdown(&committed)
