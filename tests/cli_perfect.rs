@@ -87,3 +87,23 @@ fn a_perfect_search_past_the_memory_budget_gives_up_cleanly() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("total     "));
 }
+
+/// `perfect --after`: one subtree's optimum (MM(3,4) after AAA answered with
+/// no peg: the 27 codes of three other colours, as MM(3,3): 73), and bad steps
+/// or flags for whole games refused with one line and exit code 2.
+#[test]
+fn perfect_after_solves_one_subtree() {
+    let mm = ["perfect", "mastermind", "--pegs", "3", "--colors", "4"];
+    let out = stdout(&[&mm[..], &["--after", "0:0"]].concat());
+    assert!(out.contains("below 0:0 (27 codes)") && out.contains("total     73 "), "{out}");
+    let whole = stdout(&["perfect", "mastermind", "--pegs", "3", "--colors", "3"]);
+    assert!(whole.contains("total     73 "), "{whole}");
+    assert_rejected(&[&mm[..], &["--after", "0:99"]].concat(), "beyond the game's answers");
+    assert_rejected(&[&mm[..], &["--after", "999:0"]].concat(), "cannot be asked there");
+    assert_rejected(&[&mm[..], &["--after", "x"]].concat(), "QUERY:ANSWER");
+    // Answers of MM(3,4) are black · 4 + white: 12 (three black) finds AAA,
+    // 9 (two black, one white) cannot occur.
+    assert_rejected(&[&mm[..], &["--after", "0:12"]].concat(), "solves the game");
+    assert_rejected(&[&mm[..], &["--after", "0:9"]].concat(), "no code gives answer 9");
+    assert_rejected(&[&mm[..], &["--after", "0:0", "--tree", "t.json"]].concat(), "whole games");
+}

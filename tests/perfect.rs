@@ -124,3 +124,56 @@ fn committed_mm_4_7_tree_verifies_to_11228() {
     let checked = verify(&Mastermind::new(4, 7, false).unwrap(), &file.tree).unwrap();
     assert_eq!((checked.total, file.total), (11228, 11228));
 }
+
+/// `perfect --after`: the optimum of a subtree (Subproblem::after) equals the
+/// exhaustive minimum of that node, on every node one query below the root
+/// of MM(3,4) and on small nodes two queries deep in Beams(3c,6p) (whose state, the
+/// used diagonals, carries over); and the root optimum is the best first query
+/// plus the optima below it.
+#[test]
+fn subtree_optima_equal_exhaustive_search_and_add_up_to_the_root() {
+    use renyi_search::progress::Progress;
+    use renyi_search::search::perfect::{Constraints, Objective, TableKeys, optimise};
+    use renyi_search::search::subproblem::Subproblem;
+    let solve = |node: &Subproblem<'_, Mastermind>| {
+        let none = Constraints { max_depth: None, possible_only: false };
+        optimise(node, none, Objective::Total, TableKeys::Exact, &Progress::none()).unwrap().result.unwrap().total
+    };
+    let mm = Mastermind::new(3, 4, false).unwrap();
+    let (root, _) = solve_perfect(&mm);
+    let mut memo = HashMap::new();
+    let mut best_first = u64::MAX;
+    for q in 0..mm.query_count() as u32 {
+        let mut total = mm.set_size(&mm.full_set());
+        for (a, class) in mm.split(q, &mm.full_set()) {
+            if mm.solving_answer(q) == Some(a) {
+                continue;
+            }
+            let node = Subproblem::after(&mm, &[(q, a)]).unwrap();
+            let below = solve(&node);
+            assert_eq!(below, brute(&mm, &(), &class, &mut memo), "MM(3,4) after {q}:{a}");
+            total += below;
+        }
+        best_first = best_first.min(total);
+    }
+    assert_eq!(best_first, root.total);
+    let g = Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    for (q1, a1) in [(0u32, 0u16), (0, 1), (0, 3)] {
+        let first = g.restrict(q1, a1, &g.full_set());
+        let state = g.next_state(&g.initial_state(), q1);
+        for q2 in (0..g.query_count() as u32).filter(|&q| g.is_admissible(&state, q)).take(3) {
+            for (a2, class) in g.split(q2, &first).into_iter().filter(|(_, c)| g.set_size(c) <= 12).take(4) {
+                let node = Subproblem::after(&g, &[(q1, a1), (q2, a2)]).unwrap();
+                let none = Constraints { max_depth: None, possible_only: false };
+                let below = optimise(&node, none, Objective::Total, TableKeys::Exact, &Progress::none());
+                let below = below.unwrap().result.unwrap().total;
+                assert_eq!(below, brute(&g, &g.next_state(&state, q2), &class, &mut memo), "after {q1}:{a1},{q2}:{a2}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 12, "{checked} Beams nodes");
+    assert!(Subproblem::after(&mm, &[(0, 60)]).is_err(), "an answer beyond the game's");
+}

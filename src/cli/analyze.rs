@@ -79,16 +79,22 @@ fn check_modes(b: &BeamsArgs) -> Result<()> {
     Ok(())
 }
 
+/// `--after` steps, each QUERY:ANSWER with numbers.
+pub(super) fn parse_steps(
+    texts: &[String],
+) -> Result<Vec<(renyi_search::search::QueryId, renyi_search::search::AnswerId)>> {
+    let step = |text: &String| {
+        let parsed = text.split_once(':').and_then(|(q, a)| Some((q.trim().parse().ok()?, a.trim().parse().ok()?)));
+        parsed.ok_or_else(|| invalid(format!("--after step `{text}`: write QUERY:ANSWER with numbers, e.g. 3:5")))
+    };
+    texts.iter().map(step).collect()
+}
+
 /// `analyze beams --after …`: the subtree below the given steps.
 pub(super) fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     use renyi_search::search::SearchProblem;
     use renyi_search::search::recheck::outcome_after;
-    use renyi_search::search::{AnswerId, QueryId};
-    let step = |text: &String| -> Result<(QueryId, AnswerId)> {
-        let parsed = text.split_once(':').and_then(|(q, a)| Some((q.trim().parse().ok()?, a.trim().parse().ok()?)));
-        parsed.ok_or_else(|| invalid(format!("--after step `{text}`: write QUERY:ANSWER with numbers, e.g. 3:5")))
-    };
-    let steps = b.after.iter().map(step).collect::<Result<Vec<_>>>()?;
+    let steps = parse_steps(&b.after)?;
     let clock = std::time::Instant::now();
     let options =
         RunOptions { merge_equivalent: !b.no_merge, progress: progress_if(b.output.progress), ..RunOptions::default() };

@@ -35,6 +35,47 @@ pub(crate) struct PerfectOptions {
     /// appends) and, when run again, prove only the others; stop the run at any time.
     #[arg(long, global = true)]
     checkpoint: Option<PathBuf>,
+    /// Solve only the subtree below these steps, QUERY:ANSWER asked in turn from the root (numbers as
+    /// in `analyze beams --after` and the run files, e.g. 3:5,31:23): the least total of its codes,
+    /// queries counted from that node.
+    #[arg(long, global = true, value_delimiter = ',')]
+    after: Vec<String>,
+}
+
+/// `perfect … --after STEPS`: the optimum of one subtree (no tree or
+/// certificate: those are written for whole games).
+fn perfect_after<P: Certify>(
+    problem: &P,
+    constraints: Constraints,
+    objective: Objective,
+    options: &PerfectOptions,
+) -> Result<()> {
+    use renyi_search::search::subproblem::Subproblem;
+    if options.tree.is_some()
+        || options.certificate.is_some()
+        || options.depth_bound.is_some()
+        || options.checkpoint.is_some()
+        || options.fingerprint_table
+    {
+        return Err(invalid(
+            "--after solves one subtree: --tree, --certificate, --depth-bound, --checkpoint and \
+             --fingerprint-table are for whole games",
+        ));
+    }
+    let steps = super::analyze::parse_steps(&options.after)?;
+    let node = Subproblem::after(problem, &steps)?;
+    let optimum = optimise(&node, constraints, objective, TableKeys::Exact, &progress(true))?;
+    let after = options.after.join(",");
+    let Some(result) = optimum.result else {
+        println!("{} after {after}: no strategy within the constraints", problem.name());
+        return Ok(());
+    };
+    println!("{} — perfect strategy below {after} ({} codes)", problem.name(), result.codes);
+    println!("  total     {} (mean {:.6}; queries counted from that node)", result.total, result.mean);
+    println!("  worst     {} queries", result.max_depth);
+    println!("  bound     {} (counting lower bound at the node)", result.lower_bound_at_root);
+    println!("  nodes     {} in {:.2} s", result.nodes, result.seconds);
+    Ok(())
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -59,6 +100,9 @@ pub(super) fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, option
         return Err(invalid(
             "--certificate: certificates prove the plain least total (no --max-depth, --possible-only or --objective)",
         ));
+    }
+    if !options.after.is_empty() {
+        return perfect_after(problem, constraints, objective, options);
     }
     if let Some(depth) = options.depth_bound {
         return depth_bound(problem, spec, depth, options);

@@ -4,12 +4,42 @@
 
 use super::problem::{AnswerId, ClassSizes, CodeId, QueryId, SearchProblem, Terminal};
 use super::tree::Replay;
+use crate::error::{Result, invalid};
 
 /// `inner`, with `set` as all codes and `state` as the start.
 pub struct Subproblem<'a, P: SearchProblem> {
     pub inner: &'a P,
     pub state: P::State,
     pub set: P::Set,
+}
+
+impl<'a, P: SearchProblem> Subproblem<'a, P> {
+    /// The node reached from the root by `steps` (query, answer), asked in
+    /// turn: an error if a query cannot be asked there, if an answer solves
+    /// the game (nothing is left to search), or if no code gives these answers.
+    pub fn after(inner: &'a P, steps: &[(QueryId, AnswerId)]) -> Result<Subproblem<'a, P>> {
+        let (mut state, mut set) = (inner.initial_state(), inner.full_set());
+        for (i, &(query, answer)) in steps.iter().enumerate() {
+            if query as usize >= inner.query_count() || !inner.is_admissible(&state, query) {
+                return Err(invalid(format!("step {}: query {query} cannot be asked there", i + 1)));
+            }
+            if answer as usize >= inner.answer_count() {
+                return Err(invalid(format!("step {}: answer {answer} is beyond the game's answers", i + 1)));
+            }
+            set = match inner.split(query, &set).into_iter().find(|(a, _)| *a == answer) {
+                Some((_, class)) => class,
+                None => return Err(invalid(format!("step {}: no code gives answer {answer} to query {query}", i + 1))),
+            };
+            if inner.solving_answer(query) == Some(answer) {
+                return Err(invalid(format!(
+                    "step {}: answer {answer} solves the game; nothing is left below it",
+                    i + 1
+                )));
+            }
+            state = inner.next_state(&state, query);
+        }
+        Ok(Subproblem { inner, state, set })
+    }
 }
 
 impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
