@@ -89,8 +89,9 @@ fn a_perfect_search_past_the_memory_budget_gives_up_cleanly() {
 }
 
 /// `perfect --after`: one subtree's optimum (MM(3,4) after AAA answered with
-/// no peg: the 27 codes of three other colours, as MM(3,3): 73), and bad steps
-/// or flags for whole games refused with one line and exit code 2.
+/// no peg: the 27 codes of three other colours; 73, the same as MM(3,3) —
+/// tests/perfect.rs checks such nodes against exhaustive search), and bad
+/// steps or flags for whole games refused with one line and exit code 2.
 #[test]
 fn perfect_after_solves_one_subtree() {
     let mm = ["perfect", "mastermind", "--pegs", "3", "--colors", "4"];
@@ -106,4 +107,7 @@ fn perfect_after_solves_one_subtree() {
     assert_rejected(&[&mm[..], &["--after", "0:12"]].concat(), "solves the game");
     assert_rejected(&[&mm[..], &["--after", "0:9"]].concat(), "no code gives answer 9");
     assert_rejected(&[&mm[..], &["--after", "0:0", "--tree", "t.json"]].concat(), "whole games");
+    let out = bin(&[&mm[..], &["--after", "0:9"]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), err.trim().lines().count()), (Some(2), 1), "{err}");
 }

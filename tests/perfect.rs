@@ -149,7 +149,7 @@ fn subtree_optima_equal_exhaustive_search_and_add_up_to_the_root() {
             if mm.solving_answer(q) == Some(a) {
                 continue;
             }
-            let node = Subproblem::after(&mm, &[(q, a)]).unwrap();
+            let node = Subproblem::after(&mm, &[(q, a)], false).unwrap();
             let below = solve(&node);
             assert_eq!(below, brute(&mm, &(), &class, &mut memo), "MM(3,4) after {q}:{a}");
             total += below;
@@ -165,7 +165,7 @@ fn subtree_optima_equal_exhaustive_search_and_add_up_to_the_root() {
         let state = g.next_state(&g.initial_state(), q1);
         for q2 in (0..g.query_count() as u32).filter(|&q| g.is_admissible(&state, q)).take(3) {
             for (a2, class) in g.split(q2, &first).into_iter().filter(|(_, c)| g.set_size(c) <= 12).take(4) {
-                let node = Subproblem::after(&g, &[(q1, a1), (q2, a2)]).unwrap();
+                let node = Subproblem::after(&g, &[(q1, a1), (q2, a2)], false).unwrap();
                 let none = Constraints { max_depth: None, possible_only: false };
                 let below = optimise(&node, none, Objective::Total, TableKeys::Exact, &Progress::none());
                 let below = below.unwrap().result.unwrap().total;
@@ -175,5 +175,8 @@ fn subtree_optima_equal_exhaustive_search_and_add_up_to_the_root() {
         }
     }
     assert!(checked >= 12, "{checked} Beams nodes");
-    assert!(Subproblem::after(&mm, &[(0, 60)]).is_err(), "an answer beyond the game's");
+    assert!(Subproblem::after(&mm, &[(0, 60)], false).is_err(), "an answer beyond the game's");
+    // Hard mode: after AAA answered with no peg, A is no longer possible, so AAB (query 1) is refused.
+    assert!(Subproblem::after(&mm, &[(0, 0), (1, 0)], false).is_ok());
+    assert!(Subproblem::after(&mm, &[(0, 0), (1, 0)], true).is_err());
 }

@@ -63,7 +63,7 @@ fn perfect_after<P: Certify>(
         ));
     }
     let steps = super::analyze::parse_steps(&options.after)?;
-    let node = Subproblem::after(problem, &steps)?;
+    let node = Subproblem::after(problem, &steps, constraints.possible_only)?;
     let optimum = optimise(&node, constraints, objective, TableKeys::Exact, &progress(true))?;
     let after = options.after.join(",");
     let Some(result) = optimum.result else {

@@ -131,7 +131,7 @@ impl Phase {
         let eta = match self.total {
             Some(total) if self.done > 0 && total >= self.done => {
                 let left = elapsed.as_secs_f64() * (total - self.done) as f64 / self.done as f64;
-                format!(", ETA {}", clock(Duration::from_secs_f64(left)))
+                Duration::try_from_secs_f64(left).map_or(String::new(), |left| format!(", ETA {}", clock(left)))
             }
             _ => String::new(),
         };

@@ -17,11 +17,19 @@ impl<'a, P: SearchProblem> Subproblem<'a, P> {
     /// The node reached from the root by `steps` (query, answer), asked in
     /// turn: an error if a query cannot be asked there, if an answer solves
     /// the game (nothing is left to search), or if no code gives these answers.
-    pub fn after(inner: &'a P, steps: &[(QueryId, AnswerId)]) -> Result<Subproblem<'a, P>> {
+    /// With `possible_only` (hard mode) every step's query must be a code
+    /// still possible there.
+    pub fn after(inner: &'a P, steps: &[(QueryId, AnswerId)], possible_only: bool) -> Result<Subproblem<'a, P>> {
         let (mut state, mut set) = (inner.initial_state(), inner.full_set());
         for (i, &(query, answer)) in steps.iter().enumerate() {
             if query as usize >= inner.query_count() || !inner.is_admissible(&state, query) {
                 return Err(invalid(format!("step {}: query {query} cannot be asked there", i + 1)));
+            }
+            if possible_only && !inner.is_possible_secret(query, &set) {
+                return Err(invalid(format!(
+                    "step {}: query {query} is not a possible code there (--possible-only)",
+                    i + 1
+                )));
             }
             if answer as usize >= inner.answer_count() {
                 return Err(invalid(format!("step {}: answer {answer} is beyond the game's answers", i + 1)));
