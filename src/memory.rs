@@ -41,28 +41,43 @@ pub fn advise_huge<T>(data: &[T]) {
 }
 
 /// The memory budget of a job, in bytes: set by the command line
-/// (`--max-memory`), else three quarters of the machine's memory (Linux:
-/// `MemTotal` of `/proc/meminfo`), else 16 GiB. Jobs estimate their size
-/// before allocating and refuse beyond it ([`check_budget`]).
+/// (`--max-memory`), else the default fixed at the first call: three
+/// quarters of the machine's memory, but at most nine tenths of what is free
+/// for this process then (Linux: `MemTotal`, and `MemAvailable` plus this
+/// process's own resident memory, of `/proc/meminfo`), else 16 GiB. So a job
+/// started beside another large one (a 12 GB curve run on a 24 GB machine)
+/// stops at its budget instead of driving the machine out of memory, where
+/// the kernel may kill either. Jobs estimate their size before allocating
+/// and refuse beyond it ([`check_budget`]).
 pub fn budget_bytes() -> u64 {
     match BUDGET.load(std::sync::atomic::Ordering::Relaxed) {
-        0 => machine_bytes().map_or(16 << 30, |b| b / 4 * 3),
+        0 => *DEFAULT_BUDGET.get_or_init(|| {
+            let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+            default_budget(&info, resident_bytes().unwrap_or(0)).unwrap_or(16 << 30)
+        }),
         b => b,
     }
 }
 
 static BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static DEFAULT_BUDGET: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
 
 /// Sets the budget of [`budget_bytes`] (0: the default).
 pub fn set_budget_bytes(bytes: u64) {
     BUDGET.store(bytes, std::sync::atomic::Ordering::Relaxed);
 }
 
-fn machine_bytes() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.trim_start_matches("MemTotal:").trim().strip_suffix("kB")?.trim().parse().ok()?;
-    Some(kib * 1024)
+/// The default budget from the text of `/proc/meminfo` and this process's
+/// resident bytes: min(¾ · MemTotal, 9/10 · (MemAvailable + own)); ¾ ·
+/// MemTotal if MemAvailable is missing (kernels before 3.14).
+fn default_budget(meminfo: &str, own: u64) -> Option<u64> {
+    let field = |name: &str| -> Option<u64> {
+        let line = meminfo.lines().find(|l| l.starts_with(name))?;
+        let kib: u64 = line[name.len()..].trim().strip_suffix("kB")?.trim().parse().ok()?;
+        Some(kib * 1024)
+    };
+    let total = field("MemTotal:")? / 4 * 3;
+    Some(field("MemAvailable:").map_or(total, |free| total.min((free + own) / 10 * 9)))
 }
 
 /// `b` bytes for a message: GiB, MiB or KiB with one decimal.
@@ -115,6 +130,25 @@ fn parse_vm_hwm(status: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The default budget: three quarters of the machine, or nine tenths of
+    /// what is free for this process when less (another job holds the rest).
+    #[test]
+    fn the_default_budget_leaves_room_for_other_jobs() {
+        let gib = 1u64 << 30;
+        let meminfo = |total: u64, free: u64| {
+            format!(
+                "MemTotal:       {} kB\nMemFree:  1 kB\nMemAvailable:   {} kB\n",
+                total * gib / 1024,
+                free * gib / 1024
+            )
+        };
+        assert_eq!(default_budget(&meminfo(24, 23), 0), Some(18 * gib), "an idle machine: ¾ of 24 GiB");
+        assert_eq!(default_budget(&meminfo(24, 10), 0), Some(9 * gib), "beside a 13 GiB job: 9/10 of 10 GiB");
+        assert_eq!(default_budget(&meminfo(24, 8), 2 * gib), Some(9 * gib), "its own 2 GiB count as free for it");
+        assert_eq!(default_budget("MemTotal: 4194304 kB\n", 0), Some(3 * gib), "no MemAvailable line");
+        assert_eq!(default_budget("", 0), None);
+    }
 
     #[test]
     fn peak_resident_size_is_read_from_the_status_text() {

@@ -57,7 +57,7 @@ pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
     /// Memory budget in GiB: jobs estimated to need more are refused before
-    /// they allocate (default: three quarters of the machine's memory).
+    /// they allocate (default: three quarters of the machine's memory, at most nine tenths of what is free at the start).
     #[arg(long, global = true)]
     max_memory: Option<f64>,
 }
