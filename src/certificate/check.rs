@@ -82,17 +82,7 @@ fn check_keeping_keys<P: Certify>(problem: &P, body: &[u8], keys_kept_up_to: usi
     let clock = Instant::now();
     let ctx = Context::new(problem)?;
     let table_seconds = clock.elapsed().as_secs_f64();
-    let mut checker = Checker {
-        ctx: &ctx,
-        body,
-        pos: 0,
-        nodes: 0,
-        lookups: 0,
-        proven: HashMap::new(),
-        proven_large: HashMap::new(),
-        steps: HashMap::new(),
-        keys_kept_up_to,
-    };
+    let mut checker = Checker::new(&ctx, body, keys_kept_up_to);
     let all: Vec<CodeId> = (0..problem.code_count() as CodeId).collect();
     let bound = checker.node(problem.initial_state(), all, &mut Vec::new(), None).map_err(invalid)?;
     if checker.pos != body.len() {
@@ -102,7 +92,22 @@ fn check_keeping_keys<P: Certify>(problem: &P, body: &[u8], keys_kept_up_to: usi
     Ok(CheckReport { bound, nodes, lookups, table_seconds, seconds })
 }
 
-impl<P: Certify> Checker<'_, '_, P> {
+impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
+    /// A checker at the start of `body`, nothing proven yet.
+    fn new(ctx: &'b Context<'a, P>, body: &'b [u8], keys_kept_up_to: usize) -> Self {
+        Checker {
+            ctx,
+            body,
+            pos: 0,
+            nodes: 0,
+            lookups: 0,
+            proven: HashMap::new(),
+            proven_large: HashMap::new(),
+            steps: HashMap::new(),
+            keys_kept_up_to,
+        }
+    }
+
     fn varint(&mut self, index: u64, path: &[(QueryId, AnswerId)]) -> std::result::Result<u64, String> {
         read_varint(self.body, &mut self.pos).ok_or_else(|| self.name(index, path, "the file ends inside the node"))
     }
@@ -258,17 +263,7 @@ mod tests {
             assert_eq!((report.bound, report.nodes), (5625, stats.nodes), "keys kept up to {kept}");
         }
         let ctx = Context::new(&game).unwrap();
-        let mut checker = Checker {
-            ctx: &ctx,
-            body: &body,
-            pos: 0,
-            nodes: 0,
-            lookups: 0,
-            proven: HashMap::new(),
-            proven_large: HashMap::new(),
-            steps: HashMap::new(),
-            keys_kept_up_to: 0,
-        };
+        let mut checker = Checker::new(&ctx, &body, 0);
         let all: Vec<CodeId> = (0..1296).collect();
         let key = ((), all[..100].to_vec());
         // Node 0 (the root, all codes) filed under the hash of another key.
