@@ -142,11 +142,7 @@ where
             let mut results: Vec<Option<Reached>> = (0..seen.reps.len()).map(|_| None).collect();
             let mut best = u64::MAX;
             for &r in &order {
-                let found = if k == 0 || simple[r].total >= best {
-                    (simple[r].total, Vec::new())
-                } else {
-                    deepen(r, &simple[r])?
-                };
+                let found = reach(k, r, &simple[r], best, &deepen)?;
                 best = best.min(found.0);
                 results[r] = Some(found);
             }
@@ -179,6 +175,13 @@ where
         head.extend_from_slice(&proof.body);
     }
     Ok(Proof { claim, body: head, written })
+}
+
+/// Representative `r`'s result given `best`, the least total found so far:
+/// its simple total alone (no raised classes) if that already reaches `best`
+/// or nothing is deepened (k = 0), else its deepened total.
+fn reach(k: u32, r: usize, simple: &Simple, best: u64, deepen: &Deepen<'_>) -> Result<Reached> {
+    if k == 0 || simple.total >= best { Ok((simple.total, Vec::new())) } else { deepen(r, simple) }
 }
 
 /// The root's representatives, best first (by simple total), two or more at a
@@ -233,11 +236,7 @@ fn root_results<P: Certify + Sync>(
             if results.lock().unwrap_or_else(|e| e.into_inner())[r].is_some() {
                 continue;
             }
-            let found = if k == 0 || simple[r].total >= best.load(Ordering::SeqCst) {
-                (simple[r].total, Vec::new())
-            } else {
-                deepen(r, &simple[r])?
-            };
+            let found = reach(k, r, &simple[r], best.load(Ordering::SeqCst), deepen)?;
             if let Some(c) = &checkpoint {
                 c.append(&record_of(r, &found))?;
             }

@@ -50,7 +50,7 @@ impl LeafBound {
         let mut rows = self.tables[s].write().unwrap_or_else(|e| e.into_inner());
         let have = rows.first().map_or(0, Vec::len);
         if m >= have {
-            let want = (m + 1).max(2 * have).min(self.n + 1).max(m + 1);
+            let want = (2 * have).min(self.n + 1).max(m + 1);
             self.grow(&mut rows, s, want);
         }
         rows[j][m]

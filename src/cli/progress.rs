@@ -96,17 +96,11 @@ impl Observer for Terminal {
 }
 
 fn terminal(mode: BarMode, notes: bool) -> Progress {
-    if !std::io::stderr().is_terminal() {
-        if let BarMode::Now = mode {
-            return Progress::to(Arc::new(LogLines { notes, phase: Mutex::new(None) }));
-        }
-        return Progress::to(Arc::new(Terminal {
-            mode: BarMode::Off,
-            notes,
-            started: Instant::now(),
-            bar: RwLock::new(None),
-        }));
+    let tty = std::io::stderr().is_terminal();
+    if !tty && matches!(mode, BarMode::Now) {
+        return Progress::to(Arc::new(LogLines { notes, phase: Mutex::new(None) }));
     }
+    let mode = if tty { mode } else { BarMode::Off };
     Progress::to(Arc::new(Terminal { mode, notes, started: Instant::now(), bar: RwLock::new(None) }))
 }
 
