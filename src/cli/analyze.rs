@@ -234,29 +234,13 @@ pub(super) fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     }
     println!("{} — H_{} {}", result.problem, result.alpha, result.tie_rule);
     println!("  total     {} ≈ {:.4} (penalty points {})", result.total, result.total_decimal, result.penalty_total);
-    let split: Vec<String> = result
-        .penalty_histogram
-        .iter()
-        .enumerate()
-        .filter(|(p, c)| *p > 0 && *c != "0")
-        .map(|(p, c)| format!("{p} points: {c}"))
-        .collect();
+    let split = super::penalty_split(&result.penalty_histogram, "");
     if !split.is_empty() {
-        println!("  penalised codes {}", split.join(", "));
+        println!("  penalised codes {split}");
     }
     println!("  mean      {:.6} over {} codes", result.mean, result.codes);
     println!("  max depth {}", result.max_depth);
-    println!(
-        "  histogram {}",
-        result
-            .depth_histogram
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| *c != "0")
-            .map(|(d, c)| format!("{d}:{c}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    println!("  histogram {}", super::depth_histogram(&result.depth_histogram));
     let firsts = &result.first_queries;
     println!(
         "  first     {}{}",

@@ -56,27 +56,11 @@ pub(super) fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> R
     );
     println!("  total     {} over {} codes, mean {:.6}", merged.total, codes, merged.mean);
     let split = match &merged.penalty_histogram {
-        Some(h) => h
-            .iter()
-            .enumerate()
-            .filter(|(p, c)| *p > 0 && *c != "0")
-            .map(|(p, c)| format!("{p} points: {c} codes"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        Some(h) => super::penalty_split(h, " codes"),
         None => "split not recorded".into(),
     };
     println!("  penalty   {} ({split})", merged.penalty_total);
-    println!(
-        "  histogram {}",
-        merged
-            .depth_histogram
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| *c != "0")
-            .map(|(d, c)| format!("{d}:{c}"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    println!("  histogram {}", super::depth_histogram(&merged.depth_histogram));
     let peak = merged
         .peak_memory_bytes
         .map_or_else(|| "not recorded".to_string(), |b| format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64));
