@@ -234,13 +234,13 @@ pub(super) fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     }
     println!("{} — H_{} {}", result.problem, result.alpha, result.tie_rule);
     println!("  total     {} ≈ {:.4} (penalty points {})", result.total, result.total_decimal, result.penalty_total);
-    let split = super::penalty_split(&result.penalty_histogram, "");
+    let split = penalty_split(&result.penalty_histogram, "");
     if !split.is_empty() {
         println!("  penalised codes {split}");
     }
     println!("  mean      {:.6} over {} codes", result.mean, result.codes);
     println!("  max depth {}", result.max_depth);
-    println!("  histogram {}", super::depth_histogram(&result.depth_histogram));
+    println!("  histogram {}", depth_histogram(&result.depth_histogram));
     let firsts = &result.first_queries;
     println!(
         "  first     {}{}",
@@ -249,4 +249,20 @@ pub(super) fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     );
     println!("  nodes     {} in {:.3} s", result.nodes_evaluated, result.seconds);
     Ok(())
+}
+
+/// "d:count" for every depth with a non-zero count, space-separated.
+pub(super) fn depth_histogram(counts: &[String]) -> String {
+    counts.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" ")
+}
+
+/// "p points: count{unit}" for every penalty p > 0 with a non-zero count, comma-separated.
+pub(super) fn penalty_split(counts: &[String], unit: &str) -> String {
+    counts
+        .iter()
+        .enumerate()
+        .filter(|(p, c)| *p > 0 && *c != "0")
+        .map(|(p, c)| format!("{p} points: {c}{unit}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -56,11 +56,11 @@ pub(super) fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> R
     );
     println!("  total     {} over {} codes, mean {:.6}", merged.total, codes, merged.mean);
     let split = match &merged.penalty_histogram {
-        Some(h) => super::penalty_split(h, " codes"),
+        Some(h) => super::analyze::penalty_split(h, " codes"),
         None => "split not recorded".into(),
     };
     println!("  penalty   {} ({split})", merged.penalty_total);
-    println!("  histogram {}", super::depth_histogram(&merged.depth_histogram));
+    println!("  histogram {}", super::analyze::depth_histogram(&merged.depth_histogram));
     let peak = merged
         .peak_memory_bytes
         .map_or_else(|| "not recorded".to_string(), |b| format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64));

@@ -486,22 +486,6 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
 /// Largest set size accepted for the size models.
 const MAX_SIZE: u64 = 20_000_000;
 
-/// "d:count" for every depth with a non-zero count, space-separated.
-fn depth_histogram(counts: &[String]) -> String {
-    counts.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" ")
-}
-
-/// "p points: count{unit}" for every penalty p > 0 with a non-zero count, comma-separated.
-fn penalty_split(counts: &[String], unit: &str) -> String {
-    counts
-        .iter()
-        .enumerate()
-        .filter(|(p, c)| *p > 0 && *c != "0")
-        .map(|(p, c)| format!("{p} points: {c}{unit}"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn checked_size(n: u64) -> Result<u64> {
     match n {
         0 => Err(invalid("set sizes start at 1; got 0")),
