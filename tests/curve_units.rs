@@ -134,3 +134,49 @@ fn edited_or_foreign_run_files_are_refused() {
     .expect("a missing --with file is refused");
     assert!(err.to_string().contains("no such file"), "{err}");
 }
+
+/// A unit may be recorded in several files (the live checkpoint and the
+/// parts cut from it): the same step function with other session fields is
+/// one unit, a different step function is refused, naming the unit.
+#[test]
+fn a_unit_recorded_twice_must_agree() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let dir = scratch("twice");
+    let file = dir.join("run.units");
+    let whole = complete(run(&mm, TieRule::lex(), 1, "0/1", &file, &[]));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let reseal = |record: &serde_json::Value| {
+        let json = serde_json::to_string(record).unwrap();
+        format!("{} {json}", renyi_search::output::crc32_hex(json.as_bytes()))
+    };
+    let mut record: serde_json::Value = serde_json::from_str(lines[2].split_once(' ').unwrap().1).unwrap();
+    let key = record["key"].as_str().unwrap().to_string();
+    // The same record from another session: merged, the curve unchanged.
+    record["session_started"] = serde_json::json!(1.0);
+    record["seconds"] = serde_json::json!(123.0);
+    let copy = dir.join("copy.units");
+    std::fs::write(&copy, format!("{}\n{}\n", lines[0], reseal(&record))).unwrap();
+    let again = complete(run(&mm, TieRule::lex(), 1, "0/1", &file, std::slice::from_ref(&copy)));
+    assert_eq!(fingerprint(&again), fingerprint(&whole));
+    // One code moved one level deeper: still a valid record of the unit's
+    // codes, but another result for the same unit.
+    let counts: Vec<u64> =
+        record["values"][0]["counts"].as_str().unwrap().split(' ').map(|c| c.parse().unwrap()).collect();
+    let d = counts.iter().position(|&c| c > 0).unwrap();
+    let mut moved = counts.clone();
+    moved[d] -= 1;
+    if d + 1 == moved.len() {
+        moved.push(0);
+    }
+    moved[d + 1] += 1;
+    record["values"][0]["counts"] =
+        serde_json::json!(moved.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
+    std::fs::write(&copy, format!("{}\n{}\n", lines[0], reseal(&record))).unwrap();
+    let run_both = CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[copy.clone()] };
+    let err =
+        run_curve_units(&mm, TieRule::lex(), &full(), &run_both, None).err().expect("a differing record is refused");
+    let message = err.to_string();
+    assert!(message.contains("recorded twice with different results") && message.contains(&key), "{message}");
+    assert!(message.contains("copy.units"), "{message}");
+}

@@ -301,51 +301,82 @@ use crate::output::parse_checked_line as parse_checked;
 /// error naming the file and line, except a last line cut off by a kill).
 /// An empty or missing file gives `None`.
 pub fn read_run_file(path: &Path) -> Result<Option<(CurveRunId, Vec<UnitSteps>)>> {
+    let mut records = Vec::new();
+    let id = for_each_record(
+        path,
+        |_| Ok(()),
+        |r| {
+            records.push(r);
+            Ok(())
+        },
+    )?;
+    Ok(id.map(|id| (id, records)))
+}
+
+/// Streams a run file as [`read_run_file`] reads it, handing its identity to
+/// `header` (which may refuse the file before any record is read) and each
+/// record to `each` in file order, keeping none: a run of several GB of records is
+/// checked and merged without holding its text or its records at once.
+/// Returns the file's identity, or `None` for an empty or missing file.
+pub fn for_each_record(
+    path: &Path,
+    header: impl FnOnce(&CurveRunId) -> Result<()>,
+    mut each: impl FnMut(UnitSteps) -> Result<()>,
+) -> Result<Option<CurveRunId>> {
+    use std::io::BufRead;
     let io = |e| crate::error::Error::Io { path: path.display().to_string(), source: e };
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => std::io::BufReader::with_capacity(1 << 20, f),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(e)),
     };
     // A finished part of a run may be kept compressed: gzip (about 7× smaller)
     // or xz (a third smaller again; measured on part 8 of the 6c6p run).
-    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut out).map_err(io)?;
-        out
-    } else if bytes.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
-        let mut out = Vec::new();
-        std::io::Read::read_to_end(&mut liblzma::read::XzDecoder::new_multi_decoder(&bytes[..]), &mut out)
-            .map_err(io)?;
-        out
+    let head = file.fill_buf().map_err(io)?;
+    let mut reader: Box<dyn BufRead> = if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(std::io::BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(file)))
+    } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        Box::new(std::io::BufReader::with_capacity(1 << 20, liblzma::read::XzDecoder::new_multi_decoder(file)))
     } else {
-        bytes
+        Box::new(file)
     };
-    let text = String::from_utf8(bytes).map_err(|_| invalid(format!("{}: not a text file", path.display())))?;
-    if text.is_empty() {
+    let not_text = || invalid(format!("{}: not a text file", path.display()));
+    let mut read_line = |line: &mut Vec<u8>| -> Result<bool> {
+        line.clear();
+        let n = reader.read_until(b'\n', line).map_err(io)?;
+        Ok(n > 0)
+    };
+    let mut buf = Vec::new();
+    if !read_line(&mut buf)? {
         return Ok(None);
     }
-    let complete = text.ends_with('\n');
-    let lines: Vec<&str> = text.lines().collect();
-    let id: CurveRunId = parse_checked(lines[0]).ok_or_else(|| {
+    let text = |buf: &[u8]| -> Result<String> {
+        let t = std::str::from_utf8(buf).map_err(|_| not_text())?;
+        Ok(t.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(t).to_string())
+    };
+    let first = text(&buf)?;
+    let id: CurveRunId = parse_checked(&first).ok_or_else(|| {
         invalid(format!("{}: line 1 is not the header of a curve run (or fails its checksum)", path.display()))
     })?;
-    let mut records = Vec::new();
-    for (k, line) in lines.iter().enumerate().skip(1) {
+    header(&id)?;
+    let mut number = 1;
+    while read_line(&mut buf)? {
+        number += 1;
+        let whole = buf.ends_with(b"\n");
+        let line = text(&buf)?;
         if line.is_empty() {
             continue;
         }
-        match parse_checked::<UnitSteps>(line) {
-            Some(r) => records.push(r),
-            None if k + 1 == lines.len() && !complete => {} // cut off by a kill
+        match parse_checked::<UnitSteps>(&line) {
+            Some(r) => each(r)?,
+            None if !whole => {} // the last line, cut off by a kill
             None => {
                 return Err(invalid(format!(
-                    "{} line {}: the record fails its checksum or does not parse (edited or damaged)",
-                    path.display(),
-                    k + 1
+                    "{} line {number}: the record fails its checksum or does not parse (edited or damaged)",
+                    path.display()
                 )));
             }
         }
     }
-    Ok(Some((id, records)))
+    Ok(Some(id))
 }

@@ -18,7 +18,7 @@
 //! run is refused with the file and line named.
 
 use super::steps::Domain;
-use super::unit_file::{CurveRunId, UnitSteps, checked_line, read_run_file, unit_record, unit_steps};
+use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
 use super::walk::{Curve, Cut, CutMode, NodeSteps, ProgressFn, domain_text, walk_with_cut};
 use crate::error::{Error, Result, invalid};
 use crate::search::SearchProblem;
@@ -109,17 +109,20 @@ pub fn run_curve_units<P: SearchProblem>(
     let units = list_units(problem, tie, domain, run.levels)?;
     let id = run_id(problem, tie, domain, run.levels, &units);
     let codes_of: HashMap<&str, u64> = units.iter().map(|(k, n)| (k.as_str(), *n)).collect();
-    let mut known: HashMap<String, UnitSteps> = HashMap::new();
+    let mut known: HashMap<String, Digest> = HashMap::new();
     let mut fresh = true;
     if let Some(missing) = run.with.iter().find(|p| !p.exists()) {
         // A checkpoint may be new; a file given with --with must exist (a typo
         // would otherwise show only later as units missing from the merge).
         return Err(invalid(format!("--with {}: no such file", missing.display())));
     }
-    for path in std::iter::once(&run.checkpoint.to_path_buf()).chain(run.with) {
-        let Some((theirs, records)) = read_run_file(path)? else { continue };
-        if theirs != id {
-            return Err(invalid(format!(
+    let files: Vec<PathBuf> = std::iter::once(run.checkpoint.to_path_buf()).chain(run.with.iter().cloned()).collect();
+    for path in &files {
+        let same_run = |theirs: &CurveRunId| {
+            if *theirs == id {
+                return Ok(());
+            }
+            Err(invalid(format!(
                 "{} belongs to another run ({} {} {} levels {} {} units, version {}); this run is {} {} {} levels {} {} units, version {}",
                 path.display(),
                 theirs.problem,
@@ -134,12 +137,12 @@ pub fn run_curve_units<P: SearchProblem>(
                 id.levels,
                 id.units,
                 id.version
-            )));
+            )))
+        };
+        if for_each_record(path, same_run, |r| add_record(&mut known, &codes_of, r, path))?.is_none() {
+            continue;
         }
         fresh &= path != run.checkpoint;
-        for r in records {
-            add_record(&mut known, &codes_of, r, path)?;
-        }
     }
     let todo: HashSet<String> = units
         .iter()
@@ -152,7 +155,7 @@ pub fn run_curve_units<P: SearchProblem>(
         let file = prepare(lock, run.checkpoint, &id, fresh)?;
         let finished = evaluate(problem, tie, domain, run.levels, &todo, file, run.checkpoint, progress)?;
         for r in finished {
-            add_record(&mut known, &codes_of, r, run.checkpoint)?;
+            add_digest(&mut known, &codes_of, r, run.checkpoint)?;
         }
     }
     let (unit_codes, known_codes) = (id.unit_codes, known.values().map(|r| r.codes).sum());
@@ -165,32 +168,90 @@ pub fn run_curve_units<P: SearchProblem>(
             evaluated,
         });
     }
-    let curve = merge(problem, tie, domain, run.levels, &known)?;
+    let curve = merge(problem, tie, domain, run.levels, &known, &files)?;
     Ok(CurveUnits::Complete { curve, units: id.units, evaluated })
 }
 
+/// What a run keeps of a checked record until the merge: enough to name
+/// the unit, compare a second record of it and account for its session.
+/// The step function itself is read again from the files by the merge, so a
+/// run holds the keys of its units, not their records (several GB for
+/// Beams(6c,6p)).
+#[derive(Clone, Debug, PartialEq)]
+struct Digest {
+    key: String,
+    codes: u64,
+    /// Length, CRC-32 and SipHash of the record's step function (points,
+    /// values, steps as JSON): two records of one unit must agree in all three.
+    content: (usize, u32, u64),
+    session_started: f64,
+    session_seconds: f64,
+    session_uncertified: u64,
+    session_float_ties: u64,
+}
+
+impl Digest {
+    /// The digest of a record whose step function has been checked.
+    fn of(r: &UnitSteps) -> Digest {
+        use std::hash::{DefaultHasher, Hasher};
+        let text = serde_json::to_string(&(&r.points, &r.values, &r.steps)).unwrap_or_default();
+        let mut sip = DefaultHasher::new();
+        sip.write(text.as_bytes());
+        Digest {
+            key: r.key.clone(),
+            codes: r.codes,
+            content: (text.len(), crc32fast::hash(text.as_bytes()), sip.finish()),
+            session_started: r.session_started,
+            session_seconds: r.session_seconds,
+            session_uncertified: r.session_uncertified,
+            session_float_ties: r.session_float_ties,
+        }
+    }
+}
+
 /// Adds a record after checking it belongs to a unit of the run, with the
-/// unit's codes, and agrees with an earlier record of the same unit.
+/// unit's codes, has a valid step function and agrees with an earlier
+/// record of the same unit.
 fn add_record(
-    known: &mut HashMap<String, UnitSteps>,
+    known: &mut HashMap<String, Digest>,
     codes_of: &HashMap<&str, u64>,
     r: UnitSteps,
     path: &Path,
 ) -> Result<()> {
     let bad = |what: String| invalid(format!("{}: unit {:?}: {what}", path.display(), r.key));
-    match codes_of.get(r.key.as_str()) {
-        None => return Err(bad("no unit of this run has this key".into())),
-        Some(&n) if n != r.codes => return Err(bad(format!("recorded with {} codes; the unit has {n}", r.codes))),
-        _ => {}
+    check_unit(codes_of, &r.key, r.codes).map_err(bad)?;
+    if !known.contains_key(&r.key) {
+        unit_steps(&r).map_err(bad)?;
     }
-    if let Some(earlier) = known.get(&r.key) {
-        let same = serde_json::to_string(&earlier.steps).ok() == serde_json::to_string(&r.steps).ok()
-            && serde_json::to_string(&earlier.points).ok() == serde_json::to_string(&r.points).ok()
-            && serde_json::to_string(&earlier.values).ok() == serde_json::to_string(&r.values).ok();
-        return if same { Ok(()) } else { Err(bad("recorded twice with different results".into())) };
+    add_digest(known, codes_of, Digest::of(&r), path)
+}
+
+/// That `key` is a unit of the run, with `codes` codes.
+fn check_unit(codes_of: &HashMap<&str, u64>, key: &str, codes: u64) -> std::result::Result<(), String> {
+    match codes_of.get(key) {
+        None => Err("no unit of this run has this key".into()),
+        Some(&n) if n != codes => Err(format!("recorded with {codes} codes; the unit has {n}")),
+        _ => Ok(()),
     }
-    unit_steps(&r).map_err(bad)?;
-    known.insert(r.key.clone(), r);
+}
+
+/// [`add_record`] for a record already checked (its digest).
+fn add_digest(
+    known: &mut HashMap<String, Digest>,
+    codes_of: &HashMap<&str, u64>,
+    d: Digest,
+    path: &Path,
+) -> Result<()> {
+    let bad = |what: String| invalid(format!("{}: unit {:?}: {what}", path.display(), d.key));
+    check_unit(codes_of, &d.key, d.codes).map_err(bad)?;
+    if let Some(earlier) = known.get(&d.key) {
+        return if earlier.content == d.content {
+            Ok(())
+        } else {
+            Err(bad("recorded twice with different results".into()))
+        };
+    }
+    known.insert(d.key.clone(), d);
     Ok(())
 }
 
@@ -224,14 +285,14 @@ fn evaluate<P: SearchProblem>(
     file: std::fs::File,
     path: &Path,
     progress: Option<&(dyn Fn(u64, u64) + Sync)>,
-) -> Result<Vec<UnitSteps>> {
+) -> Result<Vec<Digest>> {
     use super::point::UNCERTIFIED;
     use crate::score::FLOAT_DECIDED_NEAR_TIES;
     let clock = std::time::Instant::now();
     let session_started =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
     let (unc0, float0) = (UNCERTIFIED.load(Ordering::Relaxed), FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed));
-    let log = Mutex::new((file, Vec::<UnitSteps>::new(), None::<Error>));
+    let log = Mutex::new((file, Vec::<Digest>::new(), None::<Error>));
     let total = todo.len() as u64;
     let finished = |key: &str, codes: u64, steps: &NodeSteps, started: std::time::Instant| {
         let mut r = unit_record(key, codes, steps);
@@ -246,7 +307,11 @@ fn evaluate<P: SearchProblem>(
         if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
             error.get_or_insert(Error::Io { path: path.display().to_string(), source: e });
         }
-        done.push(r);
+        // The record as a reader will see it: its step function must rebuild.
+        if let Err(e) = unit_steps(&r) {
+            error.get_or_insert(invalid(format!("{}: unit {:?}: {e}", path.display(), r.key)));
+        }
+        done.push(Digest::of(&r));
         if let Some(report) = progress {
             report(done.len() as u64, total);
         }
@@ -261,18 +326,37 @@ fn evaluate<P: SearchProblem>(
     }
 }
 
-/// The curve from the units' step functions.
+/// The curve from the units' step functions, read again from `files` (in
+/// the order of the first reading, so each unit's record is the one its
+/// digest was taken from, and it must still match it).
 fn merge<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
     levels: usize,
-    known: &HashMap<String, UnitSteps>,
+    known: &HashMap<String, Digest>,
+    files: &[PathBuf],
 ) -> Result<Curve> {
-    let steps: HashMap<String, NodeSteps> = known
-        .iter()
-        .map(|(k, r)| Ok((k.clone(), unit_steps(r).map_err(|e| invalid(format!("unit {k:?}: {e}")))?)))
-        .collect::<Result<_>>()?;
+    let mut steps: HashMap<String, NodeSteps> = HashMap::with_capacity(known.len());
+    for path in files {
+        for_each_record(
+            path,
+            |_| Ok(()),
+            |r| {
+                if steps.contains_key(&r.key) {
+                    return Ok(());
+                }
+                let bad = |what: String| invalid(format!("{}: unit {:?}: {what}", path.display(), r.key));
+                match known.get(&r.key) {
+                    Some(d) if d.content == Digest::of(&r).content => {}
+                    _ => return Err(bad("changed since the run read it".into())),
+                }
+                let s = unit_steps(&r).map_err(bad)?;
+                steps.insert(r.key, s);
+                Ok(())
+            },
+        )?;
+    }
     let cut = Cut { levels, mode: CutMode::Lookup { known: &steps, missing: Mutex::new(Vec::new()) } };
     let progress: Option<ProgressFn> = None;
     let mut curve = walk_with_cut(problem, tie, domain, progress, Some(&cut));
