@@ -173,7 +173,8 @@ fn a_unit_recorded_twice_must_agree() {
     record["values"][0]["counts"] =
         serde_json::json!(moved.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
     std::fs::write(&copy, format!("{}\n{}\n", lines[0], reseal(&record))).unwrap();
-    let run_both = CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[copy.clone()] };
+    let run_both =
+        CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: std::slice::from_ref(&copy) };
     let err =
         run_curve_units(&mm, TieRule::lex(), &full(), &run_both, None).err().expect("a differing record is refused");
     let message = err.to_string();

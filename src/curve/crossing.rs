@@ -69,12 +69,24 @@ impl SearchEnd {
 }
 
 /// D(α) of a pair of partitions P, Q (sorted ascending), ready for root search.
+///
+/// Only P and Q are held from the start; what root search and point
+/// comparison derive from them ([`Derived`]) is built on first use. A curve
+/// merge holds millions of points read from run files, most of which are
+/// never compared with a point of another unit, so they never build it.
 #[derive(Clone, Debug)]
 pub struct PairFunction {
     /// P and Q in full (for exact comparisons at rational α).
     pub p: Vec<u64>,
     pub q: Vec<u64>,
-    pub key: Arc<CrossKey>,
+    /// Boxed: a pair that never builds it costs one word for it.
+    derived: std::sync::OnceLock<Box<Derived>>,
+}
+
+/// What a [`PairFunction`] derives from its partitions.
+#[derive(Clone, Debug)]
+struct Derived {
+    key: Arc<CrossKey>,
     /// (ln(b/M), w_b) for every base b with w_b ≠ 0, bases ascending.
     terms: Vec<(Interval, f64)>,
     /// The same terms as integers (b, w_b), for [`super::precise`].
@@ -87,17 +99,10 @@ pub struct PairFunction {
     zero_at_zero: bool,
 }
 
-impl PairFunction {
-    /// The pair function of two partitions of one set (class sizes in any
-    /// order); `None` if they are the same multiset.
-    pub fn new(p: &[u64], q: &[u64]) -> Option<PairFunction> {
-        let (mut p, mut q) = (p.to_vec(), q.to_vec());
-        p.sort_unstable();
-        q.sort_unstable();
-        let (plus, minus) = multiset_difference(&p, &q);
-        if plus.is_empty() && minus.is_empty() {
-            return None;
-        }
+impl Derived {
+    /// From P and Q, sorted ascending and not the same multiset.
+    fn of(p: &[u64], q: &[u64]) -> Derived {
+        let (plus, minus) = multiset_difference(p, q);
         let g = plus.iter().chain(&minus).fold(0u64, |g, &x| g.gcd(&x));
         let (kp, km): (Vec<u64>, Vec<u64>) =
             (plus.iter().map(|x| x / g).collect(), minus.iter().map(|x| x / g).collect());
@@ -123,14 +128,42 @@ impl PairFunction {
         }
         .max(1.0 + 1e-9);
         let zero_at_zero = weights.iter().map(|t| t.1).sum::<i64>() == 0;
-        let raw = weights;
-        Some(PairFunction { p, q, key: Arc::new(key), terms, raw, sign_changes, root_bound, zero_at_zero })
+        Derived { key: Arc::new(key), terms, raw: weights, sign_changes, root_bound, zero_at_zero }
+    }
+}
+
+impl PairFunction {
+    /// The pair function of two partitions of one set (class sizes in any
+    /// order); `None` if they are the same multiset.
+    pub fn new(p: &[u64], q: &[u64]) -> Option<PairFunction> {
+        let (mut p, mut q) = (p.to_vec(), q.to_vec());
+        p.sort_unstable();
+        q.sort_unstable();
+        if p == q {
+            return None;
+        }
+        Some(PairFunction { p, q, derived: std::sync::OnceLock::new() })
+    }
+
+    /// The same pair without what it derived (built again on first use).
+    pub fn lean(self) -> PairFunction {
+        PairFunction { p: self.p, q: self.q, derived: std::sync::OnceLock::new() }
+    }
+
+    fn derived(&self) -> &Derived {
+        self.derived.get_or_init(|| Box::new(Derived::of(&self.p, &self.q)))
+    }
+
+    /// D reduced to the classes P and Q do not share, divided by their
+    /// common factor: pairs with one key have the same roots.
+    pub fn key(&self) -> &Arc<CrossKey> {
+        &self.derived().key
     }
 
     /// An enclosure of F^(k)(α) over all α in `a` (a ⊂ [0, ∞)).
     pub fn eval(&self, a: Interval, k: u32) -> Interval {
         let mut sum = Interval::exact(0.0);
-        for &(t, w) in &self.terms {
+        for &(t, w) in &self.derived().terms {
             let mut term = (a * t).exp();
             for _ in 0..k {
                 term = term * t;
@@ -143,7 +176,7 @@ impl PairFunction {
     /// The certified sign of F at the exact f64 point `x`: f64 intervals
     /// first, 256-bit arithmetic when they cannot tell.
     pub fn sign_at_point(&self, x: f64) -> Option<Ordering> {
-        self.eval(Interval::exact(x), 0).sign().or_else(|| super::precise::sign_at(&self.raw, x))
+        self.eval(Interval::exact(x), 0).sign().or_else(|| super::precise::sign_at(&self.derived().raw, x))
     }
 
     /// The certified sign of F on all of `at` (F monotone there if needed).
@@ -189,7 +222,7 @@ impl PairFunction {
     /// Whether ψ = H(P) − H(Q) can have a root at all in (0, ∞): Descartes'
     /// bound leaves only α = 1 (simple) with one sign change.
     pub fn may_cross(&self) -> bool {
-        self.sign_changes >= 2
+        self.derived().sign_changes >= 2
     }
 
     /// The first root of ψ strictly between `from` and `to` (either order:
@@ -214,10 +247,11 @@ impl PairFunction {
         }
         let rightward = from.x < to.x;
         let (mut lo, mut hi) = if rightward { (from, to) } else { (to, from) };
-        if hi.x > self.root_bound {
-            hi = SearchEnd::plain(self.root_bound.max(lo.x));
+        let derived = self.derived();
+        if hi.x > derived.root_bound {
+            hi = SearchEnd::plain(derived.root_bound.max(lo.x));
         }
-        if lo.zero.is_none() && lo.x == 0.0 && self.zero_at_zero {
+        if lo.zero.is_none() && lo.x == 0.0 && derived.zero_at_zero {
             let order = if self.product_tie() { 2 } else { 1 };
             lo.zero = Some(KnownZero { at: Interval::exact(0.0), order });
         }
@@ -361,7 +395,7 @@ impl PairFunction {
             let m = whole.mid();
             let slope = self.eval(whole, 1);
             let margin = (slope.lo.abs().max(slope.hi.abs()) * (b - a)).next_up();
-            if super::precise::sign_at_margin(&self.raw, m, margin).is_some() {
+            if super::precise::sign_at_margin(&self.derived().raw, m, margin).is_some() {
                 return None;
             }
         }
@@ -431,23 +465,23 @@ mod tests {
     fn exponential_polynomial_division() {
         let small = PairFunction::new(&[1, 1, 1, 4], &[2, 2, 3]).unwrap();
         let big = PairFunction::new(&[1, 1, 1, 2, 8], &[3, 4, 6]).unwrap();
-        assert!(small.key.divides(&big.key));
-        assert!(!big.key.divides(&small.key));
+        assert!(small.key().divides(big.key()));
+        assert!(!big.key().divides(small.key()));
         let other = PairFunction::new(&[2, 2, 6], &[5, 5]).unwrap();
-        assert!(!other.key.divides(&big.key));
+        assert!(!other.key().divides(big.key()));
         // {2,2,4,4,6,12} − {5,5,10,10} = (1 + 2^α)·({2,2,6} − {5,5}): the
         // smaller vanishes at every root of the larger.
         let scaled = PairFunction::new(&[2, 2, 4, 4, 6, 12], &[5, 5, 10, 10]).unwrap();
-        assert!(other.key.shares_roots_of(&scaled.key));
-        assert!(scaled.key.shares_roots_of(&other.key));
-        assert!(!other.key.shares_roots_of(&big.key));
+        assert!(other.key().shares_roots_of(scaled.key()));
+        assert!(scaled.key().shares_roots_of(other.key()));
+        assert!(!other.key().shares_roots_of(big.key()));
     }
 
     #[test]
     fn keys_identify_scaled_pairs() {
         let a = PairFunction::new(&[1, 5, 6, 9], &[2, 3, 7, 9]).unwrap();
         let b = PairFunction::new(&[4, 6, 14], &[2, 10, 12]).unwrap();
-        assert_eq!(a.key, b.key);
+        assert_eq!(a.key(), b.key());
     }
 
     #[test]

@@ -142,7 +142,7 @@ pub fn compare_exact(a: &[u64], b: &[u64], alpha: Alpha) -> Ordering {
 fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
     let Some(pair) = PairFunction::new(a, b) else { return Ordering::Equal };
     // This pair's D vanishes at every root of the root's D.
-    if pair.key == root.pair.key || pair.key.shares_roots_of(&root.pair.key) {
+    if pair.key() == root.pair.key() || pair.key().shares_roots_of(root.pair.key()) {
         return Ordering::Equal;
     }
     let above_one = root.at.lo > 1.0;
@@ -152,7 +152,7 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
         // No sign over the enclosure (as whenever this D vanishes in it): a
         // tie if the root is that of a factor shared with the root's D (the
         // gcd only here, off the common path).
-        None if pair.key.common_factor(&root.pair.key).is_some_and(|g| common_root_in(root.at, &g, &[root])) => {
+        None if pair.key().common_factor(root.pair.key()).is_some_and(|g| common_root_in(root.at, &g, &[root])) => {
             Ordering::Equal
         }
         None => {
@@ -309,7 +309,7 @@ fn search_end(end: &Point, pair: &PairFunction, upper: bool) -> SearchEnd {
     let at = end.enclosure();
     let x = if upper { at.lo } else { at.hi };
     let zero = match end {
-        Point::Root { root, .. } if root.pair.key == pair.key || pair.key.shares_roots_of(&root.pair.key) => {
+        Point::Root { root, .. } if root.pair.key() == pair.key() || pair.key().shares_roots_of(root.pair.key()) => {
             Some(KnownZero { at, order: 1 })
         }
         Point::Exact { alpha, .. }

@@ -121,7 +121,7 @@ impl Point {
                 match disjoint(a.at, b.at) {
                     Some(o) => o,
                     None => {
-                        if a.pair.key != b.pair.key && !same_root(a, b) {
+                        if a.pair.key() != b.pair.key() && !same_root(a, b) {
                             UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
                         }
                         Ordering::Equal
@@ -188,9 +188,9 @@ fn disjoint(a: Interval, b: Interval) -> Option<Ordering> {
 fn same_root(a: &Root, b: &Root) -> bool {
     let hull = Interval::new(a.at.lo.min(b.at.lo), a.at.hi.max(b.at.hi));
     let one_root = |r: &Root| !r.pair.eval(hull, 1).contains_zero();
-    (a.pair.key.divides(&b.pair.key) && one_root(b))
-        || (b.pair.key.divides(&a.pair.key) && one_root(a))
-        || a.pair.key.common_factor(&b.pair.key).is_some_and(|g| common_root_in(hull, &g, &[a, b]))
+    (a.pair.key().divides(b.pair.key()) && one_root(b))
+        || (b.pair.key().divides(a.pair.key()) && one_root(a))
+        || a.pair.key().common_factor(b.pair.key()).is_some_and(|g| common_root_in(hull, &g, &[a, b]))
 }
 
 /// Whether every given certified root is the same point, a root of `g`, a
@@ -350,7 +350,11 @@ mod tests {
         };
         let a = root(&[4, 5, 5, 6], &[1, 1, 2, 3, 3, 10]);
         let b = root(&[4, 5, 5, 9, 10], &[1, 2, 2, 4, 4, 5, 15]);
-        assert!(disjoint(a.at, b.at).is_none() && !a.pair.key.divides(&b.pair.key) && !b.pair.key.divides(&a.pair.key));
+        assert!(
+            disjoint(a.at, b.at).is_none()
+                && !a.pair.key().divides(b.pair.key())
+                && !b.pair.key().divides(a.pair.key())
+        );
         assert!(same_root(&a, &b) && same_root(&b, &a));
         // A crossing next to it but of a coprime pair is not the same point.
         let c = Root { at: a.at, pair: Arc::new(PairFunction::new(&[1, 5, 6], &[2, 3, 7]).unwrap()), certified: true };

@@ -201,8 +201,9 @@ fn point_of(r: &PointRecord) -> std::result::Result<Point, String> {
             if *certified && !pair.eval(at, 0).contains_zero() {
                 return Err(format!("the partitions' entropies do not cross in [{lo}, {hi}]"));
             }
-            let point =
-                Point::Root { root: Arc::new(Root { at, pair: Arc::new(pair), certified: *certified }), witness: None };
+            // Checked: the pair keeps only its partitions (a merge holds millions).
+            let pair = Arc::new(pair.lean());
+            let point = Point::Root { root: Arc::new(Root { at, pair, certified: *certified }), witness: None };
             Ok(match witness {
                 Some(w) => point.with_witness(w.witness(Some((p, q)))?),
                 None => point,
