@@ -364,7 +364,11 @@ pub fn for_each_record(
     while read_line(&mut buf)? {
         number += 1;
         let whole = buf.ends_with(b"\n");
-        let line = text(&buf)?;
+        let line = match text(&buf) {
+            Ok(line) => line,
+            Err(_) if !whole => continue, // cut off by a kill inside a character
+            Err(e) => return Err(e),
+        };
         if line.is_empty() {
             continue;
         }
