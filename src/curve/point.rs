@@ -31,7 +31,25 @@ pub struct Witness {
     /// …and of the one better just above it.
     pub above: Vec<u64>,
     /// A query of each partition (canonically first), for the report.
-    pub queries: (String, String),
+    /// Shared: a game has few query labels and a merge holds millions of
+    /// witnesses (see [`label`]).
+    pub queries: (Arc<str>, Arc<str>),
+}
+
+/// A query label as a witness holds it: one allocation per distinct label
+/// in the process (6c6p has 6 colours × 19 diagonals), however many
+/// witnesses name it.
+pub fn label(text: &str) -> Arc<str> {
+    use std::collections::HashSet;
+    use std::sync::{Mutex, OnceLock};
+    static LABELS: OnceLock<Mutex<HashSet<Arc<str>>>> = OnceLock::new();
+    let mut labels = LABELS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(known) = labels.get(text) {
+        return known.clone();
+    }
+    let new: Arc<str> = Arc::from(text);
+    labels.insert(new.clone());
+    new
 }
 
 /// A certified irrational (or at least non-simple) root of a pair's D(α).

@@ -27,7 +27,7 @@ impl From<&Arc<Witness>> for Crossing {
             node_depth: w.depth,
             below: w.below.clone(),
             above: w.above.clone(),
-            queries: w.queries.clone(),
+            queries: (w.queries.0.to_string(), w.queries.1.to_string()),
         }
     }
 }

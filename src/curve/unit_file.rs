@@ -136,7 +136,7 @@ impl WitnessRecord {
             below,
             above,
             pair: order.unwrap_or_default().to_string(),
-            queries: w.queries.clone(),
+            queries: (w.queries.0.to_string(), w.queries.1.to_string()),
         }
     }
 
@@ -147,7 +147,8 @@ impl WitnessRecord {
             ("qp", Some((p, q))) => (descending(q), descending(p)),
             (other, _) => return Err(format!("witness pair {other:?} does not name the point's partitions")),
         };
-        Ok(Arc::new(Witness { codes: self.codes, depth: self.depth, below, above, queries: self.queries.clone() }))
+        let queries = (super::point::label(&self.queries.0), super::point::label(&self.queries.1));
+        Ok(Arc::new(Witness { codes: self.codes, depth: self.depth, below, above, queries }))
     }
 }
 

@@ -11,7 +11,7 @@
 //! extra walk.
 
 use super::envelope::envelope;
-use super::point::{Point, UNCERTIFIED, Witness};
+use super::point::{Point, UNCERTIFIED, Witness, label};
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
@@ -272,7 +272,10 @@ impl<P: SearchProblem> Walker<'_, P> {
                 depth,
                 below: parts[below].clone(),
                 above: parts[above].clone(),
-                queries: (problem.query_label(members[below][0]), problem.query_label(members[above][0])),
+                queries: (
+                    label(&problem.query_label(members[below][0])),
+                    label(&problem.query_label(members[above][0])),
+                ),
             })
         };
         let pieces = envelope(&parts, domain, &witness);

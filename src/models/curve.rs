@@ -100,7 +100,10 @@ pub fn model_curve<M: SizeModel>(
                 depth: 0,
                 below: parts[below].clone(),
                 above: parts[above].clone(),
-                queries: (label(&splits[below].1), label(&splits[above].1)),
+                queries: (
+                    crate::curve::point::label(&label(&splits[below].1)),
+                    crate::curve::point::label(&label(&splits[above].1)),
+                ),
             })
         };
         let mut runs: Vec<(Span, Span, Vec<usize>)> = Vec::new();
