@@ -37,7 +37,7 @@ pub struct Witness {
 }
 
 /// A query label as a witness holds it: one allocation per distinct label
-/// in the process (a game has few: Beams a colour and a diagonal), however many
+/// in the process (a game has few, e.g. Beams' colour–diagonal pairs), however many
 /// witnesses name it.
 pub fn label(text: &str) -> Arc<str> {
     use std::collections::HashSet;
