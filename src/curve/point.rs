@@ -32,14 +32,14 @@ pub struct Witness {
     pub above: Vec<u64>,
     /// A query of each partition (canonically first), for the report.
     /// Shared: a game has few query labels and a merge holds millions of
-    /// witnesses (see [`label`]).
+    /// witnesses (see [`shared_label`]).
     pub queries: (Arc<str>, Arc<str>),
 }
 
 /// A query label as a witness holds it: one allocation per distinct label
 /// in the process (a game has few, e.g. Beams' colour–diagonal pairs), however many
 /// witnesses name it.
-pub fn label(text: &str) -> Arc<str> {
+pub fn shared_label(text: &str) -> Arc<str> {
     use std::collections::HashSet;
     use std::sync::{Mutex, OnceLock};
     static LABELS: OnceLock<Mutex<HashSet<Arc<str>>>> = OnceLock::new();

@@ -147,7 +147,7 @@ impl WitnessRecord {
             ("qp", Some((p, q))) => (descending(q), descending(p)),
             (other, _) => return Err(format!("witness pair {other:?} does not name the point's partitions")),
         };
-        let queries = (super::point::label(&self.queries.0), super::point::label(&self.queries.1));
+        let queries = (super::point::shared_label(&self.queries.0), super::point::shared_label(&self.queries.1));
         Ok(Arc::new(Witness { codes: self.codes, depth: self.depth, below, above, queries }))
     }
 }

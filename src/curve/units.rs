@@ -177,7 +177,7 @@ pub fn run_curve_units<P: SearchProblem>(
 /// The step function itself is read again from the files by the merge, so a
 /// run holds the keys of its units, not their records (several GB for
 /// Beams(6c,6p)).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 struct Digest {
     key: String,
     codes: u64,

@@ -11,7 +11,7 @@
 //! extra walk.
 
 use super::envelope::envelope;
-use super::point::{Point, UNCERTIFIED, Witness, label};
+use super::point::{Point, UNCERTIFIED, Witness, shared_label};
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
 use crate::alpha::Alpha;
 use crate::score::FLOAT_DECIDED_NEAR_TIES;
@@ -273,8 +273,8 @@ impl<P: SearchProblem> Walker<'_, P> {
                 below: parts[below].clone(),
                 above: parts[above].clone(),
                 queries: (
-                    label(&problem.query_label(members[below][0])),
-                    label(&problem.query_label(members[above][0])),
+                    shared_label(&problem.query_label(members[below][0])),
+                    shared_label(&problem.query_label(members[above][0])),
                 ),
             })
         };

@@ -101,8 +101,8 @@ pub fn model_curve<M: SizeModel>(
                 below: parts[below].clone(),
                 above: parts[above].clone(),
                 queries: (
-                    crate::curve::point::label(&label(&splits[below].1)),
-                    crate::curve::point::label(&label(&splits[above].1)),
+                    crate::curve::point::shared_label(&label(&splits[below].1)),
+                    crate::curve::point::shared_label(&label(&splits[above].1)),
                 ),
             })
         };
