@@ -357,7 +357,7 @@ fn merge<P: SearchProblem>(
             },
         )?;
     }
-    let cut = Cut { levels, mode: CutMode::Lookup { known: &steps, missing: Mutex::new(Vec::new()) } };
+    let cut = Cut { levels, mode: CutMode::Lookup { known: Mutex::new(steps), missing: Mutex::new(Vec::new()) } };
     let progress: Option<ProgressFn> = None;
     let mut curve = walk_with_cut(problem, tie, domain, progress, Some(&cut));
     if let CutMode::Lookup { missing, .. } = &cut.mode {

@@ -195,8 +195,10 @@ pub(crate) enum CutMode<'a> {
         todo: &'a std::collections::HashSet<String>,
         finished: &'a (dyn Fn(&str, u64, &NodeSteps, Instant) + Sync),
     },
-    /// Takes each unit's step function from `known`; keys not found are collected in `missing`.
-    Lookup { known: &'a HashMap<String, NodeSteps>, missing: std::sync::Mutex<Vec<String>> },
+    /// Takes each unit's step function out of `known` (a walk meets each
+    /// unit once, so a unit's steps are freed as soon as its parent has
+    /// added them up); keys not found are collected in `missing`.
+    Lookup { known: std::sync::Mutex<HashMap<String, NodeSteps>>, missing: std::sync::Mutex<Vec<String>> },
 }
 
 /// Units smaller than this are evaluated in place by every walk.
@@ -363,10 +365,13 @@ impl<P: SearchProblem> Walker<'_, P> {
                 }
                 placeholder()
             }
-            CutMode::Lookup { known, missing } => known.get(&key).cloned().unwrap_or_else(|| {
-                missing.lock().unwrap_or_else(|e| e.into_inner()).push(key);
-                placeholder()
-            }),
+            CutMode::Lookup { known, missing } => {
+                let taken = known.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+                taken.unwrap_or_else(|| {
+                    missing.lock().unwrap_or_else(|e| e.into_inner()).push(key);
+                    placeholder()
+                })
+            }
         }
     }
 
