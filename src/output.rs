@@ -99,26 +99,56 @@ pub fn parse_checked_line<T: for<'de> serde::Deserialize<'de>>(line: &str) -> Op
     (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
 }
 
-/// Writes `contents` to `path` atomically: a temporary file in the same
-/// directory is written, flushed, and renamed over the target.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+/// Runs `write` on a temporary file beside `path` (its directory created if
+/// need be) and renames it over `path`; on failure the temporary file is removed.
+fn atomically(path: &Path, write: impl FnOnce(&Path) -> std::io::Result<()>) -> Result<()> {
     let io = |source| Error::Io { path: path.display().to_string(), source };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
     let file_name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     let tmp = path.with_file_name(format!(".{file_name}.tmp{}", std::process::id()));
-    let result = (|| {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
+    let result = write(&tmp).and_then(|()| std::fs::rename(&tmp, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result.map_err(io)
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same
+/// directory is written, flushed, and renamed over the target.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    atomically(path, |tmp| {
+        use std::io::Write;
+        let mut f = std::fs::File::create(tmp)?;
+        f.write_all(contents)?;
+        f.sync_all()
+    })
+}
+
+/// Writes `path` atomically like [`write_atomic`], its contents streamed by
+/// `fill` (for files too large to hold, e.g. a curve of millions of pieces).
+/// A path ending in `.gz` or `.xz` is compressed (gzip, or xz at level 6)
+/// on the way.
+pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    atomically(path, |tmp| {
+        let file = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(tmp)?);
+        let file = if name.ends_with(".gz") {
+            let mut z = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+            fill(&mut z)?;
+            z.finish()?
+        } else if name.ends_with(".xz") {
+            let mut z = liblzma::write::XzEncoder::new(file, 6);
+            fill(&mut z)?;
+            z.finish()?
+        } else {
+            let mut file = file;
+            fill(&mut file)?;
+            file
+        };
+        file.into_inner().map_err(|e| e.into_error())?.sync_all()
+    })
 }
 
 /// CSV text written by the `csv` crate: optional `# ` comment lines, the header,
@@ -143,9 +173,13 @@ pub fn csv_text<R: Serialize>(
 }
 
 /// Serialises `value` as pretty JSON with a final line break and writes it atomically.
+/// The JSON is streamed to the file (and compressed if `path` ends in `.gz`
+/// or `.xz`, see [`write_atomic_with`]).
 pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| invalid(format!("JSON: {e}")))?;
-    write_atomic(path, (text + "\n").as_bytes())
+    write_atomic_with(path, |w| {
+        serde_json::to_writer_pretty(&mut *w, value).map_err(std::io::Error::other)?;
+        w.write_all(b"\n")
+    })
 }
 
 /// Serialises `value` as compact JSON (one line, no final line break) and writes
@@ -204,6 +238,31 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap().split_whitespace().collect::<String>(), "[1,2,3]");
         let leftovers = std::fs::read_dir(&dir).unwrap().count();
         assert_eq!(leftovers, 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn streamed_writes_compress_by_extension_and_fail_cleanly() {
+        use std::io::Read;
+        let dir = std::env::temp_dir().join(format!("rs-out-z-{}", std::process::id()));
+        let text = "a,b\n".repeat(1000);
+        for name in ["x.csv", "x.csv.gz", "x.csv.xz"] {
+            write_atomic_with(&dir.join(name), |w| w.write_all(text.as_bytes())).unwrap();
+        }
+        let mut gz = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(dir.join("x.csv.gz")).unwrap())
+            .read_to_string(&mut gz)
+            .unwrap();
+        let mut xz = String::new();
+        liblzma::read::XzDecoder::new(std::fs::File::open(dir.join("x.csv.xz")).unwrap())
+            .read_to_string(&mut xz)
+            .unwrap();
+        assert_eq!((std::fs::read_to_string(dir.join("x.csv")).unwrap(), gz), (text.clone(), xz));
+        assert!(std::fs::metadata(dir.join("x.csv.xz")).unwrap().len() < 200);
+        // A failing writer leaves neither the file nor a temporary one.
+        let failed = write_atomic_with(&dir.join("y.csv"), |_| Err(std::io::Error::other("disk full")));
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
