@@ -3,7 +3,8 @@
 use super::progress::CallbackBar;
 use clap::{Args, Subcommand, ValueEnum};
 use renyi_search::alpha::Alpha;
-use renyi_search::curve::report::{CurveReport, Row, describe};
+use renyi_search::curve::overview::{Overview, grid};
+use renyi_search::curve::report::{CurveReport, Row, Rows, describe};
 use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::error::{Result, invalid};
@@ -14,7 +15,7 @@ use renyi_search::models::SizeModel;
 use renyi_search::models::curve::model_curve;
 use renyi_search::models::free::FreeSearch;
 use renyi_search::models::wurzel::Wurzel;
-use renyi_search::output::{Provenance, write_atomic, write_json};
+use renyi_search::output::{Provenance, write_atomic_with, write_json};
 use renyi_search::search::units::Shard;
 use renyi_search::search::{TieBreak, TieRule};
 use std::path::PathBuf;
@@ -94,6 +95,14 @@ pub struct CurveArgs {
     /// Write the curve as JSON (with provenance) to this file.
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Write an overview as JSON to this file: the best α, the exact values on
+    /// the --grid, and the least and greatest mean per 1/1000 of the α-range
+    /// (for curves of millions of pieces, whose full CSV is gigabytes).
+    #[arg(long)]
+    overview: Option<PathBuf>,
+    /// The overview's grid of α: every multiple of this step in the range.
+    #[arg(long, default_value = "1/100")]
+    grid: String,
     /// Print every piece even when there are many.
     #[arg(long)]
     all: bool,
@@ -227,14 +236,16 @@ pub fn run(game: CurveGame) -> Result<()> {
             let mm = variant.build()?;
             let tie = ties.rule();
             let Some(c) = whole_or_units(&mm, tie, &domain, out, &callback_bar)? else { return Ok(()) };
-            (CurveReport::of_curve(&c, provenance(c.seconds)), out)
+            bar.finish_and_clear();
+            return emit_curve(&c, provenance(c.seconds), out);
         }
         CurveGame::BullsAndCows { variant, ties, out } => {
             let domain = out.domain()?;
             let game = variant.build()?;
             let tie = ties.rule();
             let Some(c) = whole_or_units(&game, tie, &domain, out, &callback_bar)? else { return Ok(()) };
-            (CurveReport::of_curve(&c, provenance(c.seconds)), out)
+            bar.finish_and_clear();
+            return emit_curve(&c, provenance(c.seconds), out);
         }
         CurveGame::Beams { variant, tie, codes, out } => {
             let domain = out.domain()?;
@@ -248,7 +259,8 @@ pub fn run(game: CurveGame) -> Result<()> {
             let (patterns, _) = load_or_build(v, Some(codes))?;
             let g = column.game(patterns)?;
             let Some(c) = whole_or_units(&g, column.tie_rule(), &domain, out, &callback_bar)? else { return Ok(()) };
-            (CurveReport::of_curve(&c, provenance(c.seconds)), out)
+            bar.finish_and_clear();
+            return emit_curve(&c, provenance(c.seconds), out);
         }
         CurveGame::Free { width, size, tie, out } => {
             no_units(out)?;
@@ -263,10 +275,32 @@ pub fn run(game: CurveGame) -> Result<()> {
     emit(&report, out)
 }
 
+/// Number of bins of an overview.
+const OVERVIEW_BINS: usize = 1000;
+/// Most grid points of an overview.
+const OVERVIEW_GRID_MAX: usize = 100_000;
+
+/// [`emit`] for a search-problem curve, with its overview if asked for.
+fn emit_curve(c: &Curve, provenance: Provenance, out: &CurveArgs) -> Result<()> {
+    let report = CurveReport::view(c, provenance);
+    if let Some(path) = &out.overview {
+        let step: Alpha = out.grid.parse()?;
+        let alphas = grid(c, step, OVERVIEW_GRID_MAX)
+            .ok_or_else(|| invalid(format!("--grid {}: give a positive step such as 1/100", out.grid)))?;
+        write_json(path, &Overview::of(&report, c, &alphas, OVERVIEW_BINS))?;
+    }
+    emit(&report, out)
+}
+
 /// Size-model curves take seconds: unit-run flags are refused.
 fn no_units(out: &CurveArgs) -> Result<()> {
     if unit_options(out)?.is_some() {
         return Err(invalid("free and wurzel curves take seconds: --levels/--checkpoint are for Mastermind and Beams"));
+    }
+    if out.overview.is_some() {
+        return Err(invalid(
+            "free and wurzel curves are small: --overview is for Mastermind and Beams (use --csv/--json)",
+        ));
     }
     Ok(())
 }
@@ -297,9 +331,11 @@ fn model_report<M: SizeModel>(
     Ok(c.report(Provenance::new(command_line(), started, clock.elapsed().as_secs_f64())))
 }
 
-fn emit(report: &CurveReport, out: &CurveArgs) -> Result<()> {
+/// Writes the report's files (streamed: a curve's rows are made as they are
+/// written) and prints its summary and, unless there are many, its pieces.
+fn emit<S: Rows>(report: &CurveReport<S>, out: &CurveArgs) -> Result<()> {
     if let Some(path) = &out.csv {
-        write_atomic(path, report.csv().as_bytes())?;
+        write_atomic_with(path, |w| report.write_csv(w))?;
     }
     if let Some(path) = &out.json {
         write_json(path, report)?;
@@ -307,13 +343,13 @@ fn emit(report: &CurveReport, out: &CurveArgs) -> Result<()> {
     for line in report.summary() {
         println!("{line}");
     }
-    let many = report.segments.len() > 120 && !out.all;
+    let many = report.segments.count() > 120 && !out.all;
     if many {
-        println!("  {} pieces: use --all to print them, or --csv/--json", report.segments.len());
+        println!("  {} pieces: use --all to print them, or --csv/--json", report.segments.count());
         return Ok(());
     }
-    for r in &report.segments {
-        println!("{}", piece_line(r));
+    for i in 0..report.segments.count() {
+        println!("{}", piece_line(&report.segments.row(i)));
     }
     Ok(())
 }

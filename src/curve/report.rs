@@ -6,6 +6,8 @@ use super::walk::Curve;
 use crate::output::Provenance;
 use crate::search::outcome::{Exact, exact_f64, exact_string};
 use serde::Serialize;
+use std::borrow::Cow;
+use std::io::Write;
 use std::sync::Arc;
 
 /// Where a breakpoint comes from (see [`Witness`]).
@@ -56,15 +58,54 @@ pub struct Row {
     pub certified: bool,
 }
 
-/// A curve with its provenance, ready to write.
+/// The rows of a report: held (small curves, size models) or made one at a
+/// time from the curve when written ([`CurveRows`]: a curve of millions of
+/// pieces, such as Beams(6c,6p) on [1, 2], is never held as rows).
+pub trait Rows: Serialize {
+    fn count(&self) -> usize;
+    fn row(&self, i: usize) -> Cow<'_, Row>;
+}
+
+impl Rows for Vec<Row> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn row(&self, i: usize) -> Cow<'_, Row> {
+        Cow::Borrowed(&self[i])
+    }
+}
+
+/// The rows of a search-problem curve, made from its segments as they are read.
+#[derive(Clone, Copy, Debug)]
+pub struct CurveRows<'a>(&'a Curve);
+
+impl Rows for CurveRows<'_> {
+    fn count(&self) -> usize {
+        self.0.segments.len()
+    }
+
+    fn row(&self, i: usize) -> Cow<'_, Row> {
+        let s = &self.0.segments[i];
+        Cow::Owned(row(&s.span, &s.total(), self.0.codes, Some(s.outcome.max_depth()), s.first_queries.clone()))
+    }
+}
+
+impl Serialize for CurveRows<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((0..self.count()).map(|i| self.row(i).into_owned()))
+    }
+}
+
+/// A curve with its provenance, ready to write; `S` holds or makes its rows.
 #[derive(Clone, Debug, Serialize)]
-pub struct CurveReport {
+pub struct CurveReport<S = Vec<Row>> {
     pub provenance: Provenance,
     pub game: String,
     pub tie_rule: String,
     pub codes: u64,
     pub domain: String,
-    pub segments: Vec<Row>,
+    pub segments: S,
     /// Indices into `segments` of the least total (the best α).
     pub best: Vec<usize>,
     pub best_total: String,
@@ -125,13 +166,37 @@ struct Header {
     uncertified: u64,
 }
 
-fn finish(h: Header, segments: Vec<Row>, totals: Vec<Exact>) -> CurveReport {
+/// The indices of the least `total` among those `considered` (ascending), and
+/// that total (0 if none is considered). One pass, no totals held.
+fn least(n: usize, total: &impl Fn(usize) -> Exact, considered: impl Fn(usize) -> bool) -> (Vec<usize>, Exact) {
+    let mut min: Option<Exact> = None;
+    let mut at = Vec::new();
+    for i in (0..n).filter(|&i| considered(i)) {
+        let t = total(i);
+        match min.as_ref().map(|m| t.cmp(m)) {
+            Some(std::cmp::Ordering::Greater) => {}
+            Some(std::cmp::Ordering::Equal) => at.push(i),
+            _ => {
+                min = Some(t);
+                at = vec![i];
+            }
+        }
+    }
+    (at, min.unwrap_or_default())
+}
+
+/// The report of `segments`, whose i-th total is `total(i)` and which is an
+/// open interval iff `open(i)`.
+fn finish<S: Rows>(
+    h: Header,
+    segments: S,
+    total: impl Fn(usize) -> Exact,
+    open: impl Fn(usize) -> bool,
+) -> CurveReport<S> {
     let Header { provenance, game, tie_rule, codes, domain, nodes, uncertified } = h;
-    let min = totals.iter().min().cloned().unwrap_or_default();
-    let best: Vec<usize> = (0..totals.len()).filter(|&i| totals[i] == min).collect();
-    let open: Vec<usize> = (0..totals.len()).filter(|&i| segments[i].kind == "interval").collect();
-    let min_open = open.iter().map(|&i| totals[i].clone()).min().unwrap_or_default();
-    let best_interval: Vec<usize> = open.into_iter().filter(|&i| totals[i] == min_open).collect();
+    let n = segments.count();
+    let (best, min) = least(n, &total, |_| true);
+    let (best_interval, min_open) = least(n, &total, open);
     CurveReport {
         provenance,
         game,
@@ -149,25 +214,36 @@ fn finish(h: Header, segments: Vec<Row>, totals: Vec<Exact>) -> CurveReport {
     }
 }
 
+fn curve_header(c: &Curve, provenance: Provenance) -> Header {
+    Header {
+        provenance,
+        game: c.problem.clone(),
+        tie_rule: c.tie_rule.clone(),
+        codes: c.codes,
+        domain: domain_text(&c.domain),
+        nodes: c.nodes_evaluated,
+        uncertified: c.uncertified,
+    }
+}
+
+impl<'a> CurveReport<CurveRows<'a>> {
+    /// The report of a search-problem curve with rows made when written
+    /// (memory: the curve, not its rows).
+    pub fn view(c: &'a Curve, provenance: Provenance) -> CurveReport<CurveRows<'a>> {
+        let total = |i: usize| c.segments[i].total();
+        let open = |i: usize| matches!(c.segments[i].span, Span::Open(..));
+        finish(curve_header(c, provenance), CurveRows(c), total, open)
+    }
+}
+
 impl CurveReport {
-    /// The report of a search-problem curve.
+    /// The report of a search-problem curve, its rows held.
     pub fn of_curve(c: &Curve, provenance: Provenance) -> CurveReport {
-        let rows = c
-            .segments
-            .iter()
-            .map(|s| row(&s.span, &s.total(), c.codes, Some(s.outcome.max_depth()), s.first_queries.clone()))
-            .collect();
-        let totals = c.segments.iter().map(|s| s.total()).collect();
-        let header = Header {
-            provenance,
-            game: c.problem.clone(),
-            tie_rule: c.tie_rule.clone(),
-            codes: c.codes,
-            domain: domain_text(&c.domain),
-            nodes: c.nodes_evaluated,
-            uncertified: c.uncertified,
-        };
-        finish(header, rows, totals)
+        let lazy = CurveRows(c);
+        let rows: Vec<Row> = (0..lazy.count()).map(|i| lazy.row(i).into_owned()).collect();
+        let total = |i: usize| c.segments[i].total();
+        let open = |i: usize| matches!(c.segments[i].span, Span::Open(..));
+        finish(curve_header(c, provenance), rows, total, open)
     }
 
     /// The report of a curve given as (span, exact total, what is played
@@ -182,26 +258,40 @@ impl CurveReport {
         provenance: Provenance,
     ) -> CurveReport {
         let rows = segments.iter().map(|(span, total, played)| row(span, total, codes, None, played.clone())).collect();
-        let totals = segments.iter().map(|s| s.1.clone()).collect();
         let header = Header { provenance, game, tie_rule, codes, domain: domain_text(domain), nodes: 0, uncertified };
-        finish(header, rows, totals)
+        finish(header, rows, |i| segments[i].1.clone(), |i| matches!(segments[i].0, Span::Open(..)))
     }
+}
 
+impl<S: Rows> CurveReport<S> {
     /// CSV: one row per interval and per point.
     pub fn csv(&self) -> String {
+        let mut out = Vec::new();
+        self.write_csv(&mut out).unwrap_or_default();
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`Self::csv`], written row by row.
+    pub fn write_csv(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let p = &self.provenance;
-        let mut out = format!(
-            "# {} — {} — domain {} — {} {} — {} — {:.3} s\n",
+        writeln!(
+            out,
+            "# {} — {} — domain {} — {} {} — {} — {:.3} s",
             self.game, self.tie_rule, self.domain, p.program, p.version, p.command, p.seconds
-        );
-        out.push_str("kind,lo,hi,lo_exact,hi_exact,total,mean,max_depth,first_queries,crossing_node_codes,crossing_below,crossing_above\n");
-        for r in &self.segments {
+        )?;
+        writeln!(
+            out,
+            "kind,lo,hi,lo_exact,hi_exact,total,mean,max_depth,first_queries,crossing_node_codes,crossing_below,crossing_above"
+        )?;
+        for i in 0..self.segments.count() {
+            let r = self.segments.row(i);
             let (codes, below, above) = match &r.crossing {
                 Some(c) => (c.node_codes.to_string(), sizes(&c.below), sizes(&c.above)),
                 None => (String::new(), String::new(), String::new()),
             };
-            out.push_str(&format!(
-                "{},{:.17},{:.17},\"{}\",\"{}\",{},{:.9},{},\"{}\",{},\"{}\",\"{}\"\n",
+            writeln!(
+                out,
+                "{},{:.17},{:.17},\"{}\",\"{}\",{},{:.9},{},\"{}\",{},\"{}\",\"{}\"",
                 r.kind,
                 r.lo,
                 r.hi,
@@ -214,9 +304,14 @@ impl CurveReport {
                 codes,
                 below,
                 above
-            ));
+            )?;
         }
-        out
+        Ok(())
+    }
+
+    /// Number of open intervals among the rows.
+    fn intervals(&self) -> usize {
+        (0..self.segments.count()).filter(|&i| self.segments.row(i).kind == "interval").count()
     }
 
     /// A few lines for the terminal: the best α and the points of interest.
@@ -226,8 +321,8 @@ impl CurveReport {
             self.game,
             self.tie_rule,
             self.domain,
-            self.segments.len(),
-            self.segments.iter().filter(|r| r.kind == "interval").count(),
+            self.segments.count(),
+            self.intervals(),
             self.nodes_evaluated,
             self.provenance.seconds,
             if self.uncertified > 0 {
@@ -236,9 +331,9 @@ impl CurveReport {
                 String::new()
             }
         )];
-        let best: Vec<String> = self.best.iter().map(|&i| describe(&self.segments[i])).collect();
+        let best: Vec<String> = self.best.iter().map(|&i| describe(&self.segments.row(i))).collect();
         lines.push(format!("  best total {} (mean {:.6}) on {}", self.best_total, self.best_mean, best.join(" and ")));
-        let open: Vec<String> = self.best_interval.iter().map(|&i| describe(&self.segments[i])).collect();
+        let open: Vec<String> = self.best_interval.iter().map(|&i| describe(&self.segments.row(i))).collect();
         if !open.is_empty() {
             lines.push(format!(
                 "  best on an open interval: total {} on {}",

@@ -68,7 +68,10 @@ impl Curve {
     /// The segment holding the exact point α.
     pub fn at(&self, alpha: Alpha) -> Option<&Segment> {
         let p = Point::exact(alpha);
-        self.segments.iter().find(|s| s.span.holds(&p))
+        // Segments are in order: skip by binary search those ending below α;
+        // then α is in (a, α) ∪ {α} at worst, so two candidates remain.
+        let first = self.segments.partition_point(|s| s.span.end().order(&p) == PointOrdering::Less);
+        self.segments[first..].iter().take(2).find(|s| s.span.holds(&p))
     }
 
     /// The segments of least total (the best α), in order.

@@ -1,0 +1,208 @@
+//! A compact account of a curve too large to keep whole. The exact curve of
+//! Beams(6c,6p) on [1, 2] (thesis Fig. 4.12) has millions of pieces: its
+//! full CSV is gigabytes, while what a reader asks of it fits in a page. The
+//! overview keeps the best α (every piece of least total), the exact value at
+//! each point of a grid of rational α, and, per bin of the α-axis, the least
+//! and greatest mean of the pieces meeting it: what a figure of the curve
+//! can show, and enough to check a published grid value.
+
+use super::point::Point;
+use super::report::{CurveReport, Row, Rows};
+use super::steps::Span;
+use super::walk::Curve;
+use crate::alpha::Alpha;
+use crate::output::Provenance;
+use crate::search::outcome::{exact_f64, exact_string};
+use serde::Serialize;
+
+/// The exact value of the curve at one α of the grid.
+#[derive(Clone, Debug, Serialize)]
+pub struct GridValue {
+    pub alpha: String,
+    pub total: String,
+    pub mean: f64,
+    pub max_depth: usize,
+    pub first_queries: Vec<String>,
+}
+
+/// The pieces of the curve meeting [lo, hi] of the α-axis (bounds rounded
+/// to floats: a piece meets the bins its float enclosure meets).
+#[derive(Clone, Debug, Serialize)]
+pub struct Bin {
+    pub lo: f64,
+    pub hi: f64,
+    pub pieces: u64,
+    pub least_mean: f64,
+    pub greatest_mean: f64,
+}
+
+/// A curve's overview (see the module documentation).
+#[derive(Clone, Debug, Serialize)]
+pub struct Overview {
+    pub provenance: Provenance,
+    pub game: String,
+    pub tie_rule: String,
+    pub codes: u64,
+    pub domain: String,
+    pub pieces: usize,
+    pub intervals: usize,
+    pub nodes_evaluated: u64,
+    pub uncertified: u64,
+    pub best_total: String,
+    pub best_mean: f64,
+    pub best: Vec<Row>,
+    pub best_interval_total: String,
+    pub best_interval: Vec<Row>,
+    pub grid: Vec<GridValue>,
+    pub bins: Vec<Bin>,
+}
+
+/// The grid of an overview: the multiples of `step` in the curve's domain
+/// (up to its last finite breakpoint if the domain runs to ∞, then ∞
+/// itself), at most `limit` of them from the lower end up; `None` if `step`
+/// is not a positive finite rational.
+pub fn grid(curve: &Curve, step: Alpha, limit: usize) -> Option<Vec<Alpha>> {
+    let Alpha::Finite { num, den } = step else { return None };
+    if num == 0 {
+        return None;
+    }
+    let (lo, hi) = (&curve.domain.lo, &curve.domain.hi);
+    let from = lo.enclosure().lo;
+    let to = if hi.is_infinity() { finite_extent(curve).map_or(from, |r| r.1) } else { hi.enclosure().hi };
+    let first = (from * den as f64 / num as f64).floor().max(0.0) as u64;
+    let mut out = Vec::new();
+    for k in first.. {
+        let Some(a) = k.checked_mul(num).and_then(|n| Alpha::ratio(n, den).ok()) else { break };
+        if a.to_f64() > to || out.len() == limit {
+            break;
+        }
+        let p = Point::exact(a);
+        if lo.order(&p).is_le() && p.order(hi).is_le() {
+            out.push(a);
+        }
+    }
+    if hi.is_infinity() && out.len() < limit {
+        out.push(Alpha::Infinity);
+    }
+    Some(out)
+}
+
+/// The finite part of the curve's α-axis as floats: from its first finite
+/// end to its last finite breakpoint (or end).
+fn finite_extent(curve: &Curve) -> Option<(f64, f64)> {
+    let finite = |p: &Point| p.enclosure().lo.is_finite().then(|| p.enclosure());
+    let lo = curve.segments.iter().find_map(|s| finite(s.span.start()))?.lo;
+    let hi = curve.segments.iter().rev().find_map(|s| finite(s.span.end()).or_else(|| finite(s.span.start())))?.hi;
+    Some((lo, hi))
+}
+
+impl Overview {
+    /// The overview of `curve` (whose report is `report`): its values at
+    /// `alphas`, and `bins` bins over the finite part of its domain (from its
+    /// lower end to its upper end, or to the last finite breakpoint if that
+    /// is ∞).
+    pub fn of<S: Rows>(report: &CurveReport<S>, curve: &Curve, alphas: &[Alpha], bins: usize) -> Overview {
+        let codes = curve.codes;
+        let grid = alphas
+            .iter()
+            .filter_map(|&a| {
+                let s = curve.at(a)?;
+                let total = s.total();
+                Some(GridValue {
+                    alpha: a.to_string(),
+                    mean: exact_f64(&total) / codes as f64,
+                    total: exact_string(&total),
+                    max_depth: s.outcome.max_depth(),
+                    first_queries: s.first_queries.clone(),
+                })
+            })
+            .collect();
+        let rows = |at: &[usize]| at.iter().map(|&i| report.segments.row(i).into_owned()).collect();
+        Overview {
+            provenance: report.provenance.clone(),
+            game: report.game.clone(),
+            tie_rule: report.tie_rule.clone(),
+            codes,
+            domain: report.domain.clone(),
+            pieces: curve.segments.len(),
+            intervals: curve.segments.iter().filter(|s| matches!(s.span, Span::Open(..))).count(),
+            nodes_evaluated: report.nodes_evaluated,
+            uncertified: report.uncertified,
+            best_total: report.best_total.clone(),
+            best_mean: report.best_mean,
+            best: rows(&report.best),
+            best_interval_total: report.best_interval_total.clone(),
+            best_interval: rows(&report.best_interval),
+            grid,
+            bins: binned(curve, bins),
+        }
+    }
+}
+
+/// The least and greatest mean of the pieces meeting each of `count` equal
+/// bins over the finite part of the curve's domain.
+fn binned(curve: &Curve, count: usize) -> Vec<Bin> {
+    let Some((lo, hi)) = finite_extent(curve) else { return Vec::new() };
+    if count == 0 || hi <= lo {
+        return Vec::new();
+    }
+    let width = (hi - lo) / count as f64;
+    let mut out: Vec<Bin> = (0..count)
+        .map(|k| Bin {
+            lo: lo + k as f64 * width,
+            hi: if k + 1 == count { hi } else { lo + (k + 1) as f64 * width },
+            pieces: 0,
+            least_mean: f64::INFINITY,
+            greatest_mean: f64::NEG_INFINITY,
+        })
+        .collect();
+    let index = |x: f64| (((x - lo) / width).floor().max(0.0) as usize).min(count - 1);
+    for s in &curve.segments {
+        let (a, b) = (s.span.start().enclosure().lo, s.span.end().enclosure().hi);
+        if a > hi || b < lo {
+            continue;
+        }
+        let mean = exact_f64(&s.total()) / curve.codes as f64;
+        for bin in &mut out[index(a)..=index(b.min(hi))] {
+            bin.pieces += 1;
+            bin.least_mean = bin.least_mean.min(mean);
+            bin.greatest_mean = bin.greatest_mean.max(mean);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_holds_the_multiples_inside_the_domain() {
+        use crate::curve::{Domain, curve};
+        use crate::games::mastermind::Mastermind;
+        use crate::search::TieRule;
+        let mm = Mastermind::new(3, 4, false).unwrap();
+        let q = |n, d| Point::exact(Alpha::ratio(n, d).unwrap());
+        let c = curve(&mm, TieRule::lex(), &Domain::closed(q(1, 1), q(3, 2)), None);
+        let g = grid(&c, Alpha::ratio(1, 10).unwrap(), 100).unwrap();
+        let text: Vec<String> = g.iter().map(|a| a.to_string()).collect();
+        assert_eq!(text, ["1", "1.1", "1.2", "1.3", "1.4", "1.5"]);
+        assert_eq!(grid(&c, Alpha::ratio(1, 10).unwrap(), 2).unwrap().len(), 2);
+        assert!(grid(&c, Alpha::Infinity, 10).is_none());
+        let whole = curve(&mm, TieRule::lex(), &Domain::closed(Point::zero(), Point::infinity()), None);
+        let g = grid(&whole, Alpha::ratio(1, 2).unwrap(), 1000).unwrap();
+        assert_eq!(g.last(), Some(&Alpha::Infinity));
+        assert!(g.len() < 1000, "the grid stops at the last finite breakpoint, then ∞");
+        let o = Overview::of(
+            &CurveReport::view(&whole, Provenance::new("test", std::time::SystemTime::now(), 0.0)),
+            &whole,
+            &g,
+            10,
+        );
+        for (a, v) in g.iter().zip(&o.grid) {
+            assert_eq!(v.total, exact_string(&whole.at(*a).unwrap().total()), "α = {a}");
+        }
+        assert_eq!(o.bins.len(), 10);
+        assert!(o.bins.iter().all(|b| b.pieces > 0 && b.least_mean <= b.greatest_mean));
+    }
+}
