@@ -58,7 +58,7 @@ fn mm1296_lex_anchors_c7_and_crossover_a12() {
     let switch = c
         .segments
         .windows(2)
-        .find(|w| w[0].first_queries == ["ABCD"] && w[1].first_queries == ["AABC"])
+        .find(|w| *w[0].first_queries == ["ABCD"] && *w[1].first_queries == ["AABC"])
         .expect("a switch");
     let Span::At(Point::Root { root, .. }) = &switch[1].span else {
         panic!("the switch is a certified root: {:?}", switch[1].span)

@@ -113,7 +113,7 @@ impl Overview {
                     mean: exact_f64(&total) / codes as f64,
                     total: exact_string(&total),
                     max_depth: s.outcome.max_depth(),
-                    first_queries: s.first_queries.clone(),
+                    first_queries: s.first_queries.to_vec(),
                 })
             })
             .collect();

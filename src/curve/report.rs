@@ -87,7 +87,7 @@ impl Rows for CurveRows<'_> {
 
     fn row(&self, i: usize) -> Cow<'_, Row> {
         let s = &self.0.segments[i];
-        Cow::Owned(row(&s.span, &s.total(), self.0.codes, Some(s.outcome.max_depth()), s.first_queries.clone()))
+        Cow::Owned(row(&s.span, &s.total(), self.0.codes, Some(s.outcome.max_depth()), s.first_queries.to_vec()))
     }
 }
 

@@ -299,6 +299,35 @@ pub fn unit_steps(r: &UnitSteps) -> std::result::Result<Steps<Arc<Outcome>>, Str
 pub use crate::output::checked_line;
 use crate::output::parse_checked_line as parse_checked;
 
+/// A record's line packed to be kept until a merge needs it: raw deflate at
+/// the fastest level, so a merge holds its units' records at a fraction of
+/// their text and builds each step function only when the walk reaches it.
+pub struct PackedRecord(Box<[u8]>);
+
+impl PackedRecord {
+    pub fn pack(line: &str) -> PackedRecord {
+        use std::io::Write;
+        let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        // Writing to a Vec cannot fail.
+        let packed = z.write_all(line.as_bytes()).and_then(|()| z.finish()).unwrap_or_default();
+        PackedRecord(packed.into_boxed_slice())
+    }
+
+    /// The record again; its line's checksum is checked once more.
+    pub fn unpack(&self) -> std::result::Result<UnitSteps, String> {
+        use std::io::Read;
+        let mut line = String::new();
+        flate2::read::DeflateDecoder::new(&self.0[..])
+            .read_to_string(&mut line)
+            .map_err(|e| format!("a kept record does not unpack: {e}"))?;
+        parse_checked(&line).ok_or_else(|| "a kept record fails its checksum".to_string())
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.0.len()
+    }
+}
+
 /// Reads a run file (plain, gzip- or xz-compressed): its identity and its records (a damaged record is an
 /// error naming the file and line, except a last line cut off by a kill).
 /// An empty or missing file gives `None`.
@@ -324,6 +353,16 @@ pub fn for_each_record(
     path: &Path,
     header: impl FnOnce(&CurveRunId) -> Result<()>,
     mut each: impl FnMut(UnitSteps) -> Result<()>,
+) -> Result<Option<CurveRunId>> {
+    for_each_line(path, header, |_, r| each(r))
+}
+
+/// [`for_each_record`], handing `each` the record's whole line (checksum and
+/// JSON, without its line break) beside the record.
+pub fn for_each_line(
+    path: &Path,
+    header: impl FnOnce(&CurveRunId) -> Result<()>,
+    mut each: impl FnMut(&str, UnitSteps) -> Result<()>,
 ) -> Result<Option<CurveRunId>> {
     use std::io::BufRead;
     let io = |e| crate::error::Error::Io { path: path.display().to_string(), source: e };
@@ -374,7 +413,7 @@ pub fn for_each_record(
             continue;
         }
         match parse_checked::<UnitSteps>(&line) {
-            Some(r) => each(r)?,
+            Some(r) => each(&line, r)?,
             None if !whole => {} // the last line, cut off by a kill
             None => {
                 return Err(invalid(format!(

@@ -18,7 +18,9 @@
 //! run is refused with the file and line named.
 
 use super::steps::Domain;
-use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
+use super::unit_file::{
+    CurveRunId, PackedRecord, UnitSteps, checked_line, for_each_line, for_each_record, unit_record, unit_steps,
+};
 use super::walk::{Curve, Cut, CutMode, NodeSteps, ProgressFn, domain_text, walk_with_cut};
 use crate::error::{Error, Result, invalid};
 use crate::search::SearchProblem;
@@ -328,7 +330,11 @@ fn evaluate<P: SearchProblem>(
 
 /// The curve from the units' step functions, read again from `files` (in
 /// the order of the first reading, so each unit's record is the one its
-/// digest was taken from, and it must still match it).
+/// digest was taken from, and it must still match it). Records are kept
+/// packed ([`PackedRecord`]) and built into step functions only when the
+/// merge walk reaches their unit, which frees them once added up: the merge
+/// holds the top levels' sets, the units in progress and the sums, never
+/// every unit's step function at once.
 fn merge<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
@@ -337,29 +343,49 @@ fn merge<P: SearchProblem>(
     known: &HashMap<String, Digest>,
     files: &[PathBuf],
 ) -> Result<Curve> {
-    let mut steps: HashMap<String, NodeSteps> = HashMap::with_capacity(known.len());
-    for path in files {
-        for_each_record(
+    let mut packed: HashMap<String, (PackedRecord, usize)> = HashMap::with_capacity(known.len());
+    for (f, path) in files.iter().enumerate() {
+        for_each_line(
             path,
             |_| Ok(()),
-            |r| {
-                if steps.contains_key(&r.key) {
+            |line, r| {
+                if packed.contains_key(&r.key) {
                     return Ok(());
                 }
-                let bad = |what: String| invalid(format!("{}: unit {:?}: {what}", path.display(), r.key));
                 match known.get(&r.key) {
                     Some(d) if d.content == Digest::of(&r).content => {}
-                    _ => return Err(bad("changed since the run read it".into())),
+                    _ => {
+                        return Err(invalid(format!(
+                            "{}: unit {:?}: changed since the run read it",
+                            path.display(),
+                            r.key
+                        )));
+                    }
                 }
-                let s = unit_steps(&r).map_err(bad)?;
-                steps.insert(r.key, s);
+                packed.insert(r.key, (PackedRecord::pack(line), f));
                 Ok(())
             },
         )?;
     }
-    let cut = Cut { levels, mode: CutMode::Lookup { known: Mutex::new(steps), missing: Mutex::new(Vec::new()) } };
+    let packed = Mutex::new(packed);
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let fetch = |key: &str| -> Option<NodeSteps> {
+        let (record, f) = packed.lock().unwrap_or_else(|e| e.into_inner()).remove(key)?;
+        match record.unpack().and_then(|r| unit_steps(&r)) {
+            Ok(steps) => Some(steps),
+            Err(e) => {
+                let e = invalid(format!("{}: unit {key:?}: {e}", files[f].display()));
+                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                None
+            }
+        }
+    };
+    let cut = Cut { levels, mode: CutMode::Lookup { fetch: &fetch, missing: Mutex::new(Vec::new()) } };
     let progress: Option<ProgressFn> = None;
     let mut curve = walk_with_cut(problem, tie, domain, progress, Some(&cut));
+    if let Some(e) = failure.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(e);
+    }
     if let CutMode::Lookup { missing, .. } = &cut.mode {
         let missing = missing.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(key) = missing.first() {

@@ -37,8 +37,9 @@ const FINEST_SCAN_MAX: u64 = 64;
 pub struct Segment {
     pub span: Span,
     pub outcome: Arc<Outcome>,
-    /// The first queries the strategy may ask on this piece (one for LEX).
-    pub first_queries: Vec<String>,
+    /// The first queries the strategy may ask on this piece (one for LEX);
+    /// shared by the pieces of one root decision (a curve may have millions).
+    pub first_queries: Arc<[String]>,
 }
 
 impl Segment {
@@ -109,7 +110,7 @@ pub(crate) fn walk_with_cut<P: SearchProblem>(
     let done = AtomicU64::new(0);
     let mut segments = Vec::new();
     for (sub, chosen) in &groups {
-        let labels: Vec<String> = chosen.iter().map(|&(_, q)| problem.query_label(q)).collect();
+        let labels: Arc<[String]> = chosen.iter().map(|&(_, q)| problem.query_label(q)).collect();
         let steps = if chosen.is_empty() {
             constant(sub, Arc::new(walker.terminal(&all)))
         } else {
@@ -146,7 +147,7 @@ pub(crate) fn walk_with_cut<P: SearchProblem>(
 /// Joins neighbouring segments with equal outcomes and first queries.
 fn coalesce_segments(segments: Vec<Segment>) -> Vec<Segment> {
     #[derive(PartialEq)]
-    struct Key(Arc<Outcome>, Vec<String>);
+    struct Key(Arc<Outcome>, Arc<[String]>);
     let steps: Steps<Key> = segments.into_iter().map(|s| (s.span, Key(s.outcome, s.first_queries))).collect();
     coalesce(steps)
         .into_iter()
@@ -198,10 +199,10 @@ pub(crate) enum CutMode<'a> {
         todo: &'a std::collections::HashSet<String>,
         finished: &'a (dyn Fn(&str, u64, &NodeSteps, Instant) + Sync),
     },
-    /// Takes each unit's step function out of `known` (a walk meets each
-    /// unit once, so a unit's steps are freed as soon as its parent has
-    /// added them up); keys not found are collected in `missing`.
-    Lookup { known: std::sync::Mutex<HashMap<String, NodeSteps>>, missing: std::sync::Mutex<Vec<String>> },
+    /// Asks `fetch` for each unit's step function when the walk reaches it (a
+    /// walk meets each unit once, so only the units being added up are held);
+    /// keys it has no steps for are collected in `missing`.
+    Lookup { fetch: &'a (dyn Fn(&str) -> Option<NodeSteps> + Sync), missing: std::sync::Mutex<Vec<String>> },
 }
 
 /// Units smaller than this are evaluated in place by every walk.
@@ -368,13 +369,10 @@ impl<P: SearchProblem> Walker<'_, P> {
                 }
                 placeholder()
             }
-            CutMode::Lookup { known, missing } => {
-                let taken = known.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
-                taken.unwrap_or_else(|| {
-                    missing.lock().unwrap_or_else(|e| e.into_inner()).push(key);
-                    placeholder()
-                })
-            }
+            CutMode::Lookup { fetch, missing } => fetch(&key).unwrap_or_else(|| {
+                missing.lock().unwrap_or_else(|e| e.into_inner()).push(key);
+                placeholder()
+            }),
         }
     }
 

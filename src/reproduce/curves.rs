@@ -414,7 +414,7 @@ fn markdown(provenance: &Provenance, all: &[Computed], anchors: &[Anchor], occur
             .report
             .segments
             .windows(2)
-            .find(|w| w[0].first_queries == ["ABCD"] && w[1].first_queries == ["AABC"])
+            .find(|w| *w[0].first_queries == ["ABCD"] && *w[1].first_queries == ["AABC"])
             .map(|w| w[1].lo_text.clone());
         md += &format!(
             "\nMM-1296 LEX first guess ABCD → AABC at α* ∈ {} (A12; the thesis prints 1.33789, the reference 1.3378999217).\n",
