@@ -3,7 +3,11 @@
 # work-unit run (docs/curves.md). Finished records are kept as compressed,
 # immutable parts under results/runs/curves/beams-6c6p/ (scripts/curve-6c6p-part.py
 # cuts the next part from the live checkpoint); this script resumes from all
-# parts and the live checkpoint, and merges once every unit is known.
+# parts and the live checkpoint, and merges once every unit is known. The
+# merged curve has millions of pieces: its full CSV goes to runs/ (gzip,
+# git-ignored; the same command again rebuilds it from the parts), its
+# overview (best α, exact values every 1/100, least/greatest mean per 1/1000
+# of the range) next to the parts.
 #
 #   TIE=lex-c FROM=1 TO=2 scripts/curve-6c6p.sh          # one process
 #   SHARD=0/2 scripts/curve-6c6p.sh                      # one shard of two
@@ -29,4 +33,4 @@ BIN=${BIN:-/tmp/rs-curve-$$}
 cargo build --release --quiet && cp target/release/renyi-search "$BIN"
 MIMALLOC_PURGE_DELAY=-1 exec "$BIN" curve beams 6c6p --tie "$TIE" --from "$FROM" --to "$TO" \
     --levels 2 --checkpoint "$LIVE" ${SHARD:+--shard "$SHARD"} "$@" \
-    --json "$DIR/$NAME.json" --csv "$DIR/$NAME.csv" --progress
+    --overview "$DIR/$NAME.overview.json" --csv "runs/beams-6c6p-$NAME.csv.gz" --progress
