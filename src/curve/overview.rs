@@ -16,7 +16,7 @@ use crate::search::outcome::{exact_f64, exact_string};
 use serde::Serialize;
 
 /// The exact value of the curve at one α of the grid.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct GridValue {
     pub alpha: String,
     pub total: String,
@@ -27,7 +27,7 @@ pub struct GridValue {
 
 /// The pieces of the curve meeting [lo, hi] of the α-axis (bounds rounded
 /// to floats: a piece meets the bins its float enclosure meets).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Bin {
     pub lo: f64,
     pub hi: f64,

@@ -155,6 +155,18 @@ pub struct FullCell {
     pub resumed_units: Option<u64>,
 }
 
+/// The exact total of the finished 6c6p run of H_α with `column` in
+/// `<results>/runs/beams-6c6p/`, if there is one (α as its file names it: "1", "2", …).
+pub fn full_run_total(dir: &Path, alpha: &str, column: BeamsRule) -> Option<Exact> {
+    let name = run_name("6c6p", alpha, column);
+    let strategy = Strategy::new(alpha.parse().ok()?, column.tie_rule());
+    let variant = Variant::from_str("6c6p").ok()?;
+    let path = runs_dir(dir, "6c6p").join(format!("{name}.json"));
+    let file = finished_run(&path, column.game_name(variant), strategy, FULL_LEVELS)?;
+    let (_, outcome) = crate::search::units::merge(std::slice::from_ref(&file)).ok()?;
+    Some(outcome.total())
+}
+
 /// Peak memory from GNU `time -v` output ("Maximum resident set size (kbytes): N").
 fn gnu_time_peak_bytes(text: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.trim_start().starts_with("Maximum resident set size (kbytes):"))?;
@@ -297,6 +309,15 @@ fn full_cell(
 mod tests {
     use super::*;
     use crate::output::write_json;
+
+    #[test]
+    fn committed_runs_give_their_totals() {
+        let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+        let total = |alpha, column| full_run_total(&results, alpha, column).map(|t| t.to_string());
+        assert_eq!(total("1", BeamsRule::LexC).as_deref(), Some("31350697259"));
+        assert_eq!(total("2", BeamsRule::LexD).as_deref(), Some("31902980917"));
+        assert_eq!(total("1.5", BeamsRule::LexC), None);
+    }
 
     /// A simulation file as `simulate … --out` writes it (interval 10.25…10.30).
     fn write_simulation(dir: &Path, game: &str, tie: &str) {

@@ -2,7 +2,8 @@
 //! 4.11 (Beams 3c6p, 6c3p) and 4.16/4.17 (Wurzel, free search at |C| = 1000),
 //! with the best α of every game, the published points next to ours
 //! (seed002-ch4.md A12, C7, C9), and the Table 4.10 diagnostic: does any
-//! published small-variant Beams value occur anywhere on E(α)?
+//! published small-variant Beams value occur anywhere on E(α)? Fig. 4.12
+//! (Beams 6c6p) comes from the committed work-unit runs ([`super::fig_4_12`]).
 
 use super::Published;
 use super::table_4_10::ROWS;
@@ -155,7 +156,8 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
     let occurrences = occurrences(&all);
     let provenance = Provenance::new("reproduce curves", all_started, all_clock.elapsed().as_secs_f64());
     let summary = Summary { provenance: &provenance, anchors: &anchors, occurrences: &occurrences };
-    write_table(dir, "curves", &summary, &markdown(&provenance, &all, &anchors, &occurrences))?;
+    let md = markdown(&provenance, &all, &anchors, &occurrences) + &super::fig_4_12::section(dir)?;
+    write_table(dir, "curves", &summary, &md)?;
     Ok(all)
 }
 

@@ -6,6 +6,7 @@ pub mod beams_markdown;
 pub mod beams_runs;
 pub mod chess;
 pub mod curves;
+pub mod fig_4_12;
 pub mod mc_agents;
 pub mod mc_chapter3;
 pub mod mc_figures;

@@ -1,0 +1,216 @@
+//! Thesis Fig. 4.12, Beams(6c,6p): the exact E(α) from the overviews that
+//! its work-unit curve runs write when they merge
+//! (`scripts/curve-6c6p.sh`: `<results>/runs/curves/beams-6c6p/<rule>-<from>-<to>.overview.json`,
+//! docs/curves.md). The thesis drew the figure from a grid (Δα = 0.1, zoom
+//! 0.02) at about 3000 CPU-hours (seed002-ch4.md, Fig. 4.12 cost note). The
+//! curve has millions of pieces, so the figure draws, per 1/1000 of the
+//! range, the least and the greatest mean of the pieces there, with the
+//! exact values on the grid as dots; the section checks the grid values at
+//! α = 0, 1, 2, ∞ against the committed `analyze` runs of Table 4.10
+//! (two independent computations) and the thesis.
+
+use super::beams_runs::{FULL_ROWS, full_run_total};
+use crate::curve::overview::{Bin, GridValue};
+use crate::error::Result;
+use crate::games::beams::rule::BeamsRule;
+use crate::output::Align::{Left, Right};
+use crate::output::{MarkdownTable, layout};
+use crate::plot::{Chart, Marker, Step, StepSeries};
+use crate::search::outcome::exact_string;
+use serde::Deserialize;
+use std::path::Path;
+
+/// What this section reads of an overview ([`crate::curve::overview::Overview`]).
+#[derive(Deserialize)]
+struct OverviewFile {
+    game: String,
+    domain: String,
+    pieces: usize,
+    intervals: usize,
+    uncertified: u64,
+    best_total: String,
+    best_mean: f64,
+    best: Vec<serde_json::Value>,
+    grid: Vec<GridValue>,
+    bins: Vec<Bin>,
+}
+
+/// The tie rule a run's name starts with (the longest slug that fits).
+fn rule_of(stem: &str) -> Option<BeamsRule> {
+    BeamsRule::ALL.into_iter().filter(|r| stem.starts_with(&format!("{}-", r.slug()))).max_by_key(|r| r.slug().len())
+}
+
+/// "α = x" or "α in (a, b)" of a row of the overview's best pieces.
+fn place(row: &serde_json::Value) -> String {
+    let text = |k: &str| row.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
+    if row.get("kind").and_then(|v| v.as_str()) == Some("point") {
+        format!("α = {}", text("lo_text"))
+    } else {
+        format!("α in ({}, {})", text("lo_text"), text("hi_text"))
+    }
+}
+
+/// Writes `figures/fig-4.12-beams-6c6p-<run>.svg` for every merged run and
+/// returns the markdown section of `tables/curves.md`.
+pub fn section(dir: &Path) -> Result<String> {
+    let runs = layout::runs(dir, "curves/beams-6c6p");
+    let mut stems: Vec<String> = std::fs::read_dir(&runs)
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".overview.json").map(String::from)).collect()
+        })
+        .unwrap_or_default();
+    stems.sort();
+    let mut md = String::from("\n## Beams(6c,6p), Fig. 4.12: the exact curve from its work-unit runs\n\n");
+    if stems.is_empty() {
+        md += "No Beams(6c,6p) curve run has merged yet; the LEX-c run on [1, 2] is in progress, its finished units committed under `runs/curves/beams-6c6p/` (docs/curves.md, Status).\n";
+        return Ok(md);
+    }
+    md += "Each merged run's overview (`runs/curves/beams-6c6p/<run>.overview.json`): the best α, the exact value at every multiple of 1/100, and the least and greatest mean per 1/1000 of the range, drawn in `figures/fig-4.12-beams-6c6p-<run>.svg`. The full curve (one CSV row per piece, gigabytes) is rebuilt from the committed units by `scripts/curve-6c6p.sh`.\n\n";
+    for stem in &stems {
+        let path = runs.join(format!("{stem}.overview.json"));
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| crate::error::Error::Io { path: path.display().to_string(), source: e })?;
+        let o: OverviewFile = serde_json::from_str(&text)
+            .map_err(|e| crate::error::invalid(format!("{}: not an overview ({e})", path.display())))?;
+        let rule = rule_of(stem);
+        let label = rule.map_or("?", |r| r.label());
+        let best: Vec<String> = o.best.iter().take(3).map(place).collect();
+        md += &format!(
+            "### {} on {}\n\n{} pieces ({} intervals), {} uncertified breakpoints. Best total {} (mean {:.6}) on {}{}.\n\n",
+            o.game,
+            o.domain,
+            o.pieces,
+            o.intervals,
+            o.uncertified,
+            o.best_total,
+            o.best_mean,
+            best.join("; "),
+            if o.best.len() > 3 { format!(" … ({} pieces)", o.best.len()) } else { String::new() }
+        );
+        md += &grid_table(dir, &o.grid, rule);
+        let chart = chart(&o, label);
+        crate::plot::write_svg(&chart, &layout::figure(dir, &format!("fig-4.12-beams-6c6p-{stem}.svg")))?;
+    }
+    Ok(md)
+}
+
+/// The grid values at multiples of 0.1 (the thesis' grid), with the
+/// committed `analyze` run and the thesis' Table 4.10 value where there is one.
+fn grid_table(dir: &Path, grid: &[GridValue], rule: Option<BeamsRule>) -> String {
+    let mut table = MarkdownTable::new([
+        ("α", Right),
+        ("total", Right),
+        ("mean", Right),
+        ("max depth", Right),
+        ("first query", Left),
+        ("analyze run (exact)", Left),
+        ("thesis (Table 4.10)", Right),
+    ]);
+    for g in grid {
+        let tenths = match g.alpha.parse() {
+            Ok(crate::alpha::Alpha::Finite { den, .. }) => 10 % den == 0,
+            Ok(crate::alpha::Alpha::Infinity) => true,
+            Err(_) => false,
+        };
+        if !tenths {
+            continue;
+        }
+        let analyze = rule.and_then(|r| full_run_total(dir, &g.alpha, r)).map_or(String::new(), |t| {
+            let t = exact_string(&t);
+            if t == g.total { format!("= {t}") } else { format!("≠ {t}") }
+        });
+        let thesis = FULL_ROWS
+            .iter()
+            .find(|(a, c, _)| *a == g.alpha && Some(*c) == rule)
+            .map_or(String::new(), |(_, _, t)| t.to_string());
+        table.row([
+            g.alpha.clone(),
+            g.total.clone(),
+            format!("{:.6}", g.mean),
+            g.max_depth.to_string(),
+            g.first_queries.join(" "),
+            analyze,
+            thesis,
+        ]);
+    }
+    table.to_string() + "\n"
+}
+
+/// The figure of one overview: the band of least and greatest means per
+/// bin, the exact grid values as dots, the thesis' values as crosses.
+fn chart(o: &OverviewFile, label: &str) -> Chart {
+    let band = |least: bool| {
+        o.bins
+            .iter()
+            .filter(|b| b.pieces > 0)
+            .map(|b: &Bin| Step { lo: b.lo, hi: b.hi, y: if least { b.least_mean } else { b.greatest_mean } })
+            .collect()
+    };
+    let x_range = match (o.bins.first(), o.bins.last()) {
+        (Some(a), Some(b)) if a.lo < b.hi => (a.lo, b.hi),
+        _ => (0.0, 1.0),
+    };
+    let points = o
+        .grid
+        .iter()
+        .filter_map(|g| Some((g.alpha.parse::<crate::alpha::Alpha>().ok()?.to_f64(), g.mean)))
+        .filter(|(x, _)| x.is_finite())
+        .collect();
+    let markers = FULL_ROWS
+        .iter()
+        .filter(|(_, c, _)| c.label() == label)
+        .filter_map(|(a, _, t)| Some((a.parse::<f64>().ok()?, t.parse::<f64>().ok()?)))
+        .filter(|(x, _)| *x >= x_range.0 && *x <= x_range.1)
+        .map(|(x, y)| Marker { x, y, label: "thesis".into() })
+        .collect();
+    Chart {
+        title: format!("Beams(6c,6p): exact E(α) of H_α, {label}, α in {} (Fig. 4.12)", o.domain),
+        x_label: "α".into(),
+        y_label: "mean number of queries".into(),
+        x_range,
+        y_range: None,
+        series: vec![
+            StepSeries { label: "least mean per 1/1000 of the range".into(), steps: band(true), points },
+            StepSeries {
+                label: "greatest mean per 1/1000 of the range".into(),
+                steps: band(false),
+                points: Vec::new(),
+            },
+        ],
+        markers,
+        tail_note: Some(format!("{} pieces; dots: exact values every 1/100", o.pieces)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve::overview::{Overview, grid};
+    use crate::curve::report::CurveReport;
+    use crate::curve::{Domain, Point, curve};
+    use crate::games::mastermind::Mastermind;
+    use crate::output::Provenance;
+    use crate::search::TieRule;
+
+    #[test]
+    fn a_merged_run_gets_its_figure_and_grid_table() {
+        let dir = std::env::temp_dir().join(format!("rs-fig412-{}", std::process::id()));
+        assert!(section(&dir).unwrap().contains("No Beams(6c,6p) curve run has merged yet"));
+        // Any overview will do for the section's mechanics: MM(3,4) on [0, ∞].
+        let mm = Mastermind::new(3, 4, false).unwrap();
+        let c = curve(&mm, TieRule::lex(), &Domain::closed(Point::zero(), Point::infinity()), None);
+        let report = CurveReport::view(&c, Provenance::new("test", std::time::SystemTime::now(), 0.0));
+        let o = Overview::of(&report, &c, &grid(&c, "1/100".parse().unwrap(), 1000).unwrap(), 50);
+        crate::output::write_json(&layout::runs(&dir, "curves/beams-6c6p").join("lex-c-0-inf.overview.json"), &o)
+            .unwrap();
+        let md = section(&dir).unwrap();
+        assert!(md.contains("9 pieces (4 intervals), 0 uncertified breakpoints. Best total 208"), "{md}");
+        // The header, then the thesis' grid: 0, 0.1, …, 2.6 (the last
+        // breakpoint is 2.61…), then ∞.
+        assert_eq!(md.lines().filter(|l| l.starts_with("| ")).count(), 1 + 27 + 1, "{md}");
+        assert!(md.contains("| inf |"));
+        let svg = std::fs::read_to_string(layout::figure(&dir, "fig-4.12-beams-6c6p-lex-c-0-inf.svg")).unwrap();
+        assert!(svg.contains("LEX-c"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
