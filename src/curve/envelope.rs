@@ -343,7 +343,7 @@ mod tests {
     use super::*;
 
     fn no_witness(_: usize, _: usize) -> Arc<Witness> {
-        Arc::new(Witness { codes: 0, depth: 0, below: vec![], above: vec![], queries: (Arc::from(""), Arc::from("")) })
+        Arc::new(Witness::new(0, 0, vec![], vec![], (Arc::from(""), Arc::from(""))))
     }
 
     #[test]

@@ -26,14 +26,71 @@ pub struct Witness {
     pub codes: u64,
     /// Depth of the node (the root is 0).
     pub depth: usize,
-    /// Class sizes (descending) of the partition better just below the point…
-    pub below: Vec<u64>,
-    /// …and of the one better just above it.
-    pub above: Vec<u64>,
+    /// The partition better just below the point and the one better just above it.
+    pub sides: Sides,
     /// A query of each partition (canonically first), for the report.
     /// Shared: a game has few query labels and a merge holds millions of
     /// witnesses (see [`shared_label`]).
     pub queries: (Arc<str>, Arc<str>),
+}
+
+/// The two partitions of a [`Witness`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sides {
+    /// Class sizes, descending.
+    Own { below: Vec<u64>, above: Vec<u64> },
+    /// The partitions of the crossing's own pair (the point is a root of its
+    /// D): P below and Q above if `p_below`, else the reverse. Not held twice:
+    /// the partitions were half of what a merge of millions of points held.
+    OfPair { p_below: bool },
+}
+
+impl Witness {
+    /// A witness holding its two partitions (class sizes, descending).
+    pub fn new(codes: u64, depth: usize, below: Vec<u64>, above: Vec<u64>, queries: (Arc<str>, Arc<str>)) -> Witness {
+        Witness { codes, depth, sides: Sides::Own { below, above }, queries }
+    }
+
+    /// The class sizes (descending) of the partitions below and above `at`,
+    /// the point this witness belongs to (empty if `at` lacks the pair it names).
+    pub fn partitions(&self, at: &Point) -> (Vec<u64>, Vec<u64>) {
+        match (&self.sides, at) {
+            (Sides::Own { below, above }, _) => (below.clone(), above.clone()),
+            (Sides::OfPair { p_below }, Point::Root { root, .. }) => {
+                let (p, q) = (descending(&root.pair.p), descending(&root.pair.q));
+                if *p_below { (p, q) } else { (q, p) }
+            }
+            (Sides::OfPair { .. }, Point::Exact { .. }) => (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// The same witness naming `pair`'s partitions instead of holding them,
+    /// if they are its two sides.
+    fn of_pair(&self, pair: &PairFunction) -> Option<Witness> {
+        let Sides::Own { below, above } = &self.sides else { return None };
+        if below.len() + above.len() != pair.p.len() + pair.q.len() {
+            return None;
+        }
+        let (p, q) = (descending(&pair.p), descending(&pair.q));
+        let p_below = match (*below == p && *above == q, *below == q && *above == p) {
+            (true, _) => true,
+            (_, true) => false,
+            _ => return None,
+        };
+        Some(Witness {
+            codes: self.codes,
+            depth: self.depth,
+            sides: Sides::OfPair { p_below },
+            queries: self.queries.clone(),
+        })
+    }
+}
+
+/// A partition in descending order (as a witness gives it).
+pub(crate) fn descending(xs: &[u64]) -> Vec<u64> {
+    let mut v = xs.to_vec();
+    v.sort_unstable_by(|a, b| b.cmp(a));
+    v
 }
 
 /// A query label as a witness holds it: one allocation per distinct label
@@ -101,11 +158,16 @@ impl Point {
         }
     }
 
-    /// The same point with a witness attached.
+    /// The same point with a witness attached (at a root of a pair's D, a
+    /// witness whose sides are the pair's partitions names them instead of
+    /// holding them).
     pub fn with_witness(self, w: Arc<Witness>) -> Point {
         match self {
             Point::Exact { alpha, .. } => Point::Exact { alpha, witness: Some(w) },
-            Point::Root { root, .. } => Point::Root { root, witness: Some(w) },
+            Point::Root { root, .. } => {
+                let w = w.of_pair(&root.pair).map_or(w, Arc::new);
+                Point::Root { root, witness: Some(w) }
+            }
         }
     }
 

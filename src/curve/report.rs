@@ -22,15 +22,18 @@ pub struct Crossing {
     pub queries: (String, String),
 }
 
-impl From<&Arc<Witness>> for Crossing {
-    fn from(w: &Arc<Witness>) -> Crossing {
-        Crossing {
+impl Crossing {
+    /// The crossing at `at`, if it has a witness.
+    fn at(at: &Point) -> Option<Crossing> {
+        let w: &Arc<Witness> = at.witness()?;
+        let (below, above) = w.partitions(at);
+        Some(Crossing {
             node_codes: w.codes,
             node_depth: w.depth,
-            below: w.below.clone(),
-            above: w.above.clone(),
+            below,
+            above,
             queries: (w.queries.0.to_string(), w.queries.1.to_string()),
-        }
+        })
     }
 }
 
@@ -132,7 +135,7 @@ fn row(span: &Span, total: &Exact, codes: u64, max_depth: Option<usize>, first_q
         Span::At(p) => {
             let (lo, hi) = point_bounds(p);
             let certified = !matches!(p, Point::Root { root, .. } if !root.certified);
-            ("point", lo, hi, point_text(p), point_text(p), p.witness().map(Crossing::from), certified)
+            ("point", lo, hi, point_text(p), point_text(p), Crossing::at(p), certified)
         }
         Span::Open(a, b) => ("interval", a.approx(), b.approx(), point_text(a), point_text(b), None, true),
     };

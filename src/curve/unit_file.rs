@@ -12,7 +12,7 @@
 
 use super::crossing::PairFunction;
 use super::interval::Interval;
-use super::point::{Point, Root, Witness};
+use super::point::{Point, Root, Sides, Witness, descending};
 use super::steps::{Span, Steps};
 use crate::error::{Result, invalid};
 use crate::search::outcome::Outcome;
@@ -108,47 +108,48 @@ pub struct WitnessRecord {
     pub queries: (String, String),
 }
 
-/// A partition in descending order (as a witness holds it).
-fn descending(xs: &[u64]) -> Vec<u64> {
-    let mut v = xs.to_vec();
-    v.sort_unstable_by(|a, b| b.cmp(a));
-    v
-}
-
 impl WitnessRecord {
     fn of(w: &Witness, pair: Option<(&[u64], &[u64])>) -> WitnessRecord {
-        let (below, above) = (descending(&w.below), descending(&w.above));
-        let order = pair.and_then(|(p, q)| {
-            let (p, q) = (descending(p), descending(q));
-            if below == p && above == q {
-                Some("pq")
-            } else if below == q && above == p {
-                Some("qp")
-            } else {
-                None
+        let (below, above, order) = match &w.sides {
+            Sides::OfPair { p_below } => (Vec::new(), Vec::new(), if *p_below { "pq" } else { "qp" }),
+            Sides::Own { below, above } => {
+                let (b, a) = (descending(below), descending(above));
+                let order = pair.and_then(|(p, q)| {
+                    let (p, q) = (descending(p), descending(q));
+                    if b == p && a == q {
+                        Some("pq")
+                    } else if b == q && a == p {
+                        Some("qp")
+                    } else {
+                        None
+                    }
+                });
+                match order {
+                    Some(order) => (Vec::new(), Vec::new(), order),
+                    None => (below.clone(), above.clone(), ""),
+                }
             }
-        });
-        let (below, above) =
-            if order.is_some() { (Vec::new(), Vec::new()) } else { (w.below.clone(), w.above.clone()) };
+        };
         WitnessRecord {
             codes: w.codes,
             depth: w.depth,
             below,
             above,
-            pair: order.unwrap_or_default().to_string(),
+            pair: order.to_string(),
             queries: (w.queries.0.to_string(), w.queries.1.to_string()),
         }
     }
 
+    /// The witness of a point, whose pair (if a root) is `pair`.
     fn witness(&self, pair: Option<(&[u64], &[u64])>) -> std::result::Result<Arc<Witness>, String> {
-        let (below, above) = match (self.pair.as_str(), pair) {
-            ("", _) => (self.below.clone(), self.above.clone()),
-            ("pq", Some((p, q))) => (descending(p), descending(q)),
-            ("qp", Some((p, q))) => (descending(q), descending(p)),
+        let sides = match (self.pair.as_str(), pair) {
+            ("", _) => Sides::Own { below: self.below.clone(), above: self.above.clone() },
+            ("pq", Some(_)) => Sides::OfPair { p_below: true },
+            ("qp", Some(_)) => Sides::OfPair { p_below: false },
             (other, _) => return Err(format!("witness pair {other:?} does not name the point's partitions")),
         };
         let queries = (super::point::shared_label(&self.queries.0), super::point::shared_label(&self.queries.1));
-        Ok(Arc::new(Witness { codes: self.codes, depth: self.depth, below, above, queries }))
+        Ok(Arc::new(Witness { codes: self.codes, depth: self.depth, sides, queries }))
     }
 }
 

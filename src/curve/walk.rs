@@ -273,16 +273,16 @@ impl<P: SearchProblem> Walker<'_, P> {
             return vec![(domain.clone(), Vec::new())];
         }
         let witness = |below: usize, above: usize| {
-            Arc::new(Witness {
-                codes: n,
+            Arc::new(Witness::new(
+                n,
                 depth,
-                below: parts[below].clone(),
-                above: parts[above].clone(),
-                queries: (
+                parts[below].clone(),
+                parts[above].clone(),
+                (
                     shared_label(&problem.query_label(members[below][0])),
                     shared_label(&problem.query_label(members[above][0])),
                 ),
-            })
+            ))
         };
         let pieces = envelope(&parts, domain, &witness);
         let mut out: Vec<PieceRun> = Vec::new();

@@ -95,16 +95,16 @@ pub fn model_curve<M: SizeModel>(
         }
         let parts: Vec<Vec<u64>> = splits.iter().map(|s| s.0.clone()).collect();
         let witness = |below: usize, above: usize| {
-            Arc::new(Witness {
-                codes: n,
-                depth: 0,
-                below: parts[below].clone(),
-                above: parts[above].clone(),
-                queries: (
+            Arc::new(Witness::new(
+                n,
+                0,
+                parts[below].clone(),
+                parts[above].clone(),
+                (
                     crate::curve::point::shared_label(&label(&splits[below].1)),
                     crate::curve::point::shared_label(&label(&splits[above].1)),
                 ),
-            })
+            ))
         };
         let mut runs: Vec<(Span, Span, Vec<usize>)> = Vec::new();
         for piece in envelope(&parts, &domain, &witness) {
