@@ -201,10 +201,13 @@ impl Point {
                 match disjoint(a.at, b.at) {
                     Some(o) => o,
                     None => {
-                        if a.pair.key() != b.pair.key() && !same_root(a, b) {
-                            UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+                        if a.pair.key() == b.pair.key() || same_root(a, b) {
+                            return Ordering::Equal;
                         }
-                        Ordering::Equal
+                        separate(a, b).unwrap_or_else(|| {
+                            UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+                            Ordering::Equal
+                        })
                     }
                 }
             }
@@ -271,6 +274,61 @@ fn same_root(a: &Root, b: &Root) -> bool {
     (a.pair.key().divides(b.pair.key()) && one_root(b))
         || (b.pair.key().divides(a.pair.key()) && one_root(a))
         || a.pair.key().common_factor(b.pair.key()).is_some_and(|g| common_root_in(hull, &g, &[a, b]))
+}
+
+/// The order of two certified roots of different D whose enclosures
+/// overlap, found by bisecting the overlap: at a float x inside a root's
+/// enclosure, the certified sign of its D ([`precise::sign_at`]) against the
+/// sign at the enclosure's lower end tells on which side of x the root lies
+/// (the root is the only one there). `None` if x lands on a root, or the
+/// roots are closer than floats resolve. Symmetric: the same x are tried
+/// whichever root comes first. (Seen in the 6c6p [1, 2] merge: two units'
+/// crossings at α ≈ 1.0704998772638, enclosures of width ≈ 1e-13
+/// overlapping, D without a common factor.)
+fn separate(a: &Root, b: &Root) -> Option<Ordering> {
+    // Each enclosure must hold exactly one root: D monotone on it.
+    let unique = |r: &Root| r.certified && !r.pair.eval(r.at, 1).contains_zero();
+    if !(unique(a) && unique(b)) {
+        return None;
+    }
+    let terms = |r: &Root| {
+        let k = r.pair.key();
+        super::cross_key::signed_terms(&k.plus, &k.minus)
+    };
+    let (ta, tb) = (terms(a), terms(b));
+    let (mut ea, mut eb) = (a.at, b.at);
+    let (sa, sb) = (precise::sign_at(&ta, ea.lo)?, precise::sign_at(&tb, eb.lo)?);
+    if sa == Ordering::Equal || sb == Ordering::Equal {
+        return None;
+    }
+    for _ in 0..80 {
+        if let Some(o) = disjoint(ea, eb) {
+            return Some(o);
+        }
+        let (lo, hi) = (ea.lo.max(eb.lo), ea.hi.min(eb.hi));
+        let x = 0.5 * (lo + hi);
+        if !(lo < x && x < hi) {
+            return None;
+        }
+        // Each root lies above x where its D still has its lower end's sign.
+        let above =
+            |t: &[(u64, i64)], s: Ordering| precise::sign_at(t, x).filter(|&v| v != Ordering::Equal).map(|v| v == s);
+        let (a_above, b_above) = (above(&ta, sa)?, above(&tb, sb)?);
+        if a_above {
+            ea.lo = ea.lo.max(x)
+        } else {
+            ea.hi = ea.hi.min(x)
+        }
+        if b_above {
+            eb.lo = eb.lo.max(x)
+        } else {
+            eb.hi = eb.hi.min(x)
+        }
+        if a_above != b_above {
+            return Some(if a_above { Ordering::Greater } else { Ordering::Less });
+        }
+    }
+    None
 }
 
 /// Whether every given certified root is the same point, a root of `g`, a
@@ -439,6 +497,30 @@ mod tests {
         // A crossing next to it but of a coprime pair is not the same point.
         let c = Root { at: a.at, pair: Arc::new(PairFunction::new(&[1, 5, 6], &[2, 3, 7]).unwrap()), certified: true };
         assert!(!same_root(&a, &c));
+    }
+
+    #[test]
+    fn overlapping_enclosures_of_different_roots_are_separated() {
+        // Two crossings of the 6c6p [1, 2] merge (units of parts 6 and 10):
+        // roots 1.07049987726387073… and 1.07049987726386210… (mpmath, 40
+        // digits), 8.6e-15 apart, with overlapping enclosures of width 1e-13.
+        let root = |p: &[u64], q: &[u64], lo: f64, hi: f64| Point::Root {
+            root: Arc::new(Root {
+                at: Interval::new(lo, hi),
+                pair: Arc::new(PairFunction::new(p, q).unwrap()),
+                certified: true,
+            }),
+            witness: None,
+        };
+        let a = root(&[2, 7, 7, 11, 20, 24, 45], &[8, 10, 12, 18, 26, 42], 1.07049987726382367, 1.07049987726390983);
+        let b = root(
+            &[2, 2, 4, 6, 10, 12, 12, 14, 30, 30, 31, 33, 43, 46, 138, 150],
+            &[16, 22, 28, 34, 55, 67, 70, 81, 85, 105],
+            1.07049987726382501,
+            1.07049987726392359,
+        );
+        assert_eq!((a.order(&b), b.order(&a)), (Ordering::Greater, Ordering::Less));
+        assert!(!a.same(&b));
     }
 
     #[test]
