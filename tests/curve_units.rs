@@ -5,6 +5,7 @@
 mod common;
 use common::scratch_dir as scratch;
 
+use renyi_search::alpha::Alpha;
 use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::games::mastermind::Mastermind;
@@ -29,7 +30,8 @@ fn describe(span: &renyi_search::curve::Span) -> String {
 }
 
 fn run<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, shard: &str, file: &Path, with: &[PathBuf]) -> CurveUnits {
-    let run = CurveUnitRun { levels, shard: shard.parse::<Shard>().unwrap(), checkpoint: file, with };
+    let run =
+        CurveUnitRun { levels, shard: shard.parse::<Shard>().unwrap(), checkpoint: file, with, known_only: false };
     run_curve_units(p, tie, &full(), &run, None).unwrap()
 }
 
@@ -54,6 +56,19 @@ fn sharded_and_resumed_unit_runs_give_the_one_process_curve() {
             match run(&mm, tie, levels, "0/2", &a, &[]) {
                 CurveUnits::Incomplete { known, units: n, .. } => assert_eq!(known, n.div_ceil(2)),
                 CurveUnits::Complete { .. } => panic!("one shard of two cannot complete"),
+            }
+            // The diagnostic merge of what is known: nothing evaluated, the
+            // missing units counted as zero, so less than the curve where they matter.
+            let known_only =
+                CurveUnitRun { levels, shard: "1/2".parse().unwrap(), checkpoint: &a, with: &[], known_only: true };
+            match run_curve_units(&mm, tie, &full(), &known_only, None).unwrap() {
+                CurveUnits::Complete { curve: part, evaluated, missing, units: n, .. } => {
+                    assert_eq!((evaluated, missing), (0, n / 2), "{tie} levels {levels}");
+                    let at_1 = |c: &Curve| c.at(Alpha::integer(1)).unwrap().total();
+                    let (low, full_total) = (at_1(&part), at_1(&whole));
+                    assert!(low < full_total, "{tie} levels {levels}: {low} vs {full_total}");
+                }
+                CurveUnits::Incomplete { .. } => panic!("a diagnostic merge merges"),
             }
             // Shard 1 of 2, cut off by a kill inside its last record: the
             // rerun evaluates that unit again, reading the other shard, and merges.
@@ -103,7 +118,7 @@ fn edited_or_foreign_run_files_are_refused() {
         &mm,
         TieRule::lex(),
         &full(),
-        &CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[] },
+        &CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false },
         None,
     )
     .err()
@@ -115,7 +130,7 @@ fn edited_or_foreign_run_files_are_refused() {
         &mm,
         TieRule::lex(),
         &full(),
-        &CurveUnitRun { levels: 2, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[] },
+        &CurveUnitRun { levels: 2, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false },
         None,
     )
     .err()
@@ -127,7 +142,13 @@ fn edited_or_foreign_run_files_are_refused() {
         &mm,
         TieRule::lex(),
         &full(),
-        &CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &missing },
+        &CurveUnitRun {
+            levels: 1,
+            shard: "0/1".parse().unwrap(),
+            checkpoint: &file,
+            with: &missing,
+            known_only: false,
+        },
         None,
     )
     .err()
@@ -173,8 +194,13 @@ fn a_unit_recorded_twice_must_agree() {
     record["values"][0]["counts"] =
         serde_json::json!(moved.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
     std::fs::write(&copy, format!("{}\n{}\n", lines[0], reseal(&record))).unwrap();
-    let run_both =
-        CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: std::slice::from_ref(&copy) };
+    let run_both = CurveUnitRun {
+        levels: 1,
+        shard: "0/1".parse().unwrap(),
+        checkpoint: &file,
+        with: std::slice::from_ref(&copy),
+        known_only: false,
+    };
     let err =
         run_curve_units(&mm, TieRule::lex(), &full(), &run_both, None).err().expect("a differing record is refused");
     let message = err.to_string();

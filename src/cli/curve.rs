@@ -125,6 +125,11 @@ pub struct CurveArgs {
     /// Work-unit run: list the units (key and codes) and stop.
     #[arg(long)]
     list_units: bool,
+    /// Diagnostic for a unit run: evaluate nothing, merge the known units
+    /// with every missing unit counted as zero. NOT the curve: measures what
+    /// the merge will need before the run ends.
+    #[arg(long, hide = true)]
+    diagnostic_merge_known: bool,
 }
 
 impl CurveArgs {
@@ -188,10 +193,20 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
     );
     let progress_fn = |k: u64, n: u64| callback_bar.update(k, n);
     let progress: Option<&(dyn Fn(u64, u64) + Sync)> = Some(&progress_fn);
-    let run = CurveUnitRun { levels, shard, checkpoint: &checkpoint, with: &out.with };
+    let run = CurveUnitRun {
+        levels,
+        shard,
+        checkpoint: &checkpoint,
+        with: &out.with,
+        known_only: out.diagnostic_merge_known,
+    };
     match run_curve_units(problem, tie, domain, &run, progress)? {
-        CurveUnits::Complete { curve, units, evaluated } => {
-            eprintln!("all {units} units known ({evaluated} evaluated by this process); merged");
+        CurveUnits::Complete { curve, units, evaluated, missing } => {
+            if missing > 0 {
+                eprintln!("DIAGNOSTIC: {missing} of {units} units missing, counted as zero: this is not the curve");
+            } else {
+                eprintln!("all {units} units known ({evaluated} evaluated by this process); merged");
+            }
             Ok(Some(curve))
         }
         CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
