@@ -67,6 +67,10 @@ pub struct Row {
 pub trait Rows: Serialize {
     fn count(&self) -> usize;
     fn row(&self, i: usize) -> Cow<'_, Row>;
+    /// Whether row `i` is an open interval (without making the row).
+    fn is_interval(&self, i: usize) -> bool {
+        self.row(i).kind == "interval"
+    }
 }
 
 impl Rows for Vec<Row> {
@@ -86,6 +90,10 @@ pub struct CurveRows<'a>(&'a Curve);
 impl Rows for CurveRows<'_> {
     fn count(&self) -> usize {
         self.0.segments.len()
+    }
+
+    fn is_interval(&self, i: usize) -> bool {
+        matches!(self.0.segments[i].span, Span::Open(..))
     }
 
     fn row(&self, i: usize) -> Cow<'_, Row> {
@@ -314,7 +322,7 @@ impl<S: Rows> CurveReport<S> {
 
     /// Number of open intervals among the rows.
     fn intervals(&self) -> usize {
-        (0..self.segments.count()).filter(|&i| self.segments.row(i).kind == "interval").count()
+        (0..self.segments.count()).filter(|&i| self.segments.is_interval(i)).count()
     }
 
     /// A few lines for the terminal: the best α and the points of interest.
