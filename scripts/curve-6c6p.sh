@@ -11,6 +11,12 @@
 #
 #   TIE=lex-c FROM=1 TO=2 scripts/curve-6c6p.sh          # one process
 #   SHARD=0/2 scripts/curve-6c6p.sh                      # one shard of two
+#   SKIP_PARTS="006" LIVE=runs/p6.units scripts/curve-6c6p.sh  # evaluate part 6's units again
+#
+# With SKIP_PARTS the named parts are not read, so their units are evaluated
+# again into LIVE; a later run reading both must find each unit's records
+# equal (a unit recorded twice must agree), and takes the session counters of
+# the file read first (the live checkpoint).
 #
 # MIMALLOC_PURGE_DELAY=-1 keeps freed pages in the process (measured on unit
 # 1805 of [1,2]: 68 s → 52 s wall, sys 36 s → 14 s; peak 7.8 → 10 GB).
@@ -27,6 +33,7 @@ LIVE=${LIVE:-runs/beams-6c6p-$NAME${SHARD:+-$(echo "$SHARD" | tr / of)}.units}
 mkdir -p runs "$DIR"
 set --
 for part in "$DIR/$NAME".part-*.units.gz "$DIR/$NAME".part-*.units.xz; do
+    case " ${SKIP_PARTS:-} " in *" $(echo "$part" | sed 's/.*part-\([0-9]*\).*/\1/') "*) continue ;; esac
     [ -e "$part" ] && set -- "$@" --with "$part"
 done
 BIN=${BIN:-/tmp/rs-curve-$$}
