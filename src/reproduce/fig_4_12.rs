@@ -76,7 +76,7 @@ pub fn section(dir: &Path) -> Result<String> {
         let label = rule.map_or("?", |r| r.label());
         let best: Vec<String> = o.best.iter().take(3).map(place).collect();
         md += &format!(
-            "### {} on {}\n\n{} pieces ({} intervals), {} uncertified breakpoints. Best total {} (mean {:.6}) on {}{}.\n\n",
+            "### {} on {}\n\n{} pieces ({} intervals), {} uncertified events (expected 0; docs/curves.md). Best total {} (mean {:.6}) on {}{}.\n\n",
             o.game,
             o.domain,
             o.pieces,
@@ -170,15 +170,11 @@ fn chart(o: &OverviewFile, label: &str) -> Chart {
         x_range,
         y_range: None,
         series: vec![
-            StepSeries { label: "least mean per 1/1000 of the range".into(), steps: band(true), points },
-            StepSeries {
-                label: "greatest mean per 1/1000 of the range".into(),
-                steps: band(false),
-                points: Vec::new(),
-            },
+            StepSeries { label: "bin minimum".into(), steps: band(true), points },
+            StepSeries { label: "bin maximum".into(), steps: band(false), points: Vec::new() },
         ],
         markers,
-        tail_note: Some(format!("{} pieces; dots: exact values every 1/100", o.pieces)),
+        tail_note: Some(format!("{} pieces; bins of 1/1000 of the range; dots: exact values every 1/100", o.pieces)),
     }
 }
 
@@ -204,7 +200,10 @@ mod tests {
         crate::output::write_json(&layout::runs(&dir, "curves/beams-6c6p").join("lex-c-0-inf.overview.json"), &o)
             .unwrap();
         let md = section(&dir).unwrap();
-        assert!(md.contains("9 pieces (4 intervals), 0 uncertified breakpoints. Best total 208"), "{md}");
+        assert!(
+            md.contains("9 pieces (4 intervals), 0 uncertified events (expected 0; docs/curves.md). Best total 208"),
+            "{md}"
+        );
         // The header, then the thesis' grid: 0, 0.1, …, 2.6 (the last
         // breakpoint is 2.61…), then ∞.
         assert_eq!(md.lines().filter(|l| l.starts_with("| ")).count(), 1 + 27 + 1, "{md}");
