@@ -133,7 +133,23 @@ pub struct CurveArgs {
 }
 
 impl CurveArgs {
+    /// The overview's grid step: a positive finite rational.
+    fn grid_step(&self) -> Result<Alpha> {
+        match self.grid.parse::<Alpha>() {
+            Ok(step @ Alpha::Finite { num, .. }) if num > 0 => Ok(step),
+            _ => Err(invalid(format!("--grid {}: give a positive step such as 1/100 or 0.05", self.grid))),
+        }
+    }
+
+    /// The α-range, after checking every option that does not need the curve
+    /// (so that a bad one is refused before hours of work, not after).
     fn domain(&self) -> Result<Domain> {
+        self.grid_step()?;
+        if self.diagnostic_merge_known && self.overview.is_some() {
+            return Err(invalid(
+                "--diagnostic-merge-known does not give the curve: --overview would look like one; use --csv/--json",
+            ));
+        }
         let (from, to): (Alpha, Alpha) = (self.from.parse()?, self.to.parse()?);
         let (lo, hi) = (Point::exact(from), Point::exact(to));
         if lo.order(&hi) == std::cmp::Ordering::Greater {
@@ -295,16 +311,24 @@ const OVERVIEW_BINS: usize = 1000;
 /// Most grid points of an overview.
 const OVERVIEW_GRID_MAX: usize = 100_000;
 
-/// [`emit`] for a search-problem curve, with its overview if asked for.
+/// [`emit`] for a search-problem curve, then its overview if asked for
+/// (`--grid` was checked before the curve was computed).
 fn emit_curve(c: &Curve, provenance: Provenance, out: &CurveArgs) -> Result<()> {
     let report = CurveReport::view(c, provenance);
+    emit(&report, out)?;
     if let Some(path) = &out.overview {
-        let step: Alpha = out.grid.parse()?;
-        let alphas = grid(c, step, OVERVIEW_GRID_MAX)
-            .ok_or_else(|| invalid(format!("--grid {}: give a positive step such as 1/100", out.grid)))?;
-        write_json(path, &Overview::of(&report, c, &alphas, OVERVIEW_BINS))?;
+        let step = out.grid_step()?;
+        let alphas = grid(c, step, OVERVIEW_GRID_MAX).unwrap_or_default();
+        if alphas.len() == OVERVIEW_GRID_MAX {
+            eprintln!(
+                "--grid {}: the overview holds the first {OVERVIEW_GRID_MAX} grid points only (up to α = {})",
+                out.grid,
+                alphas.last().map(|a| a.to_string()).unwrap_or_default()
+            );
+        }
+        write_json(path, &Overview::of(&report, c, step, &alphas, OVERVIEW_BINS))?;
     }
-    emit(&report, out)
+    Ok(())
 }
 
 /// Size-model curves take seconds: unit-run flags are refused.

@@ -44,6 +44,8 @@ pub struct Overview {
     pub tie_rule: String,
     pub codes: u64,
     pub domain: String,
+    /// The grid's step (the values in `grid` are its multiples in the domain).
+    pub grid_step: String,
     pub pieces: usize,
     pub intervals: usize,
     pub nodes_evaluated: u64,
@@ -69,9 +71,12 @@ pub fn grid(curve: &Curve, step: Alpha, limit: usize) -> Option<Vec<Alpha>> {
     let (lo, hi) = (&curve.domain.lo, &curve.domain.hi);
     let from = lo.enclosure().lo;
     let to = if hi.is_infinity() { finite_extent(curve).map_or(from, |r| r.1) } else { hi.enclosure().hi };
-    let first = (from * den as f64 / num as f64).floor().max(0.0) as u64;
     let mut out = Vec::new();
-    for k in first.. {
+    let first = (from * den as f64 / num as f64).floor().max(0.0);
+    // A grid starting beyond what k·step can reach in u64 has no finite point.
+    let finite_start = from.is_finite() && first < u64::MAX as f64;
+    let first = if finite_start { first as u64 } else { u64::MAX };
+    for k in (first..u64::MAX).take_while(|_| finite_start) {
         let Some(a) = k.checked_mul(num).and_then(|n| Alpha::ratio(n, den).ok()) else { break };
         if a.to_f64() > to || out.len() == limit {
             break;
@@ -101,7 +106,7 @@ impl Overview {
     /// `alphas`, and `bins` bins over the finite part of its domain (from its
     /// lower end to its upper end, or to the last finite breakpoint if that
     /// is ∞).
-    pub fn of<S: Rows>(report: &CurveReport<S>, curve: &Curve, alphas: &[Alpha], bins: usize) -> Overview {
+    pub fn of<S: Rows>(report: &CurveReport<S>, curve: &Curve, step: Alpha, alphas: &[Alpha], bins: usize) -> Overview {
         let codes = curve.codes;
         let grid = alphas
             .iter()
@@ -124,6 +129,7 @@ impl Overview {
             tie_rule: report.tie_rule.clone(),
             codes,
             domain: report.domain.clone(),
+            grid_step: step.to_string(),
             pieces: curve.segments.len(),
             intervals: curve.segments.iter().filter(|s| matches!(s.span, Span::Open(..))).count(),
             nodes_evaluated: report.nodes_evaluated,
@@ -196,9 +202,17 @@ mod tests {
         let o = Overview::of(
             &CurveReport::view(&whole, Provenance::new("test", std::time::SystemTime::now(), 0.0)),
             &whole,
+            Alpha::ratio(1, 2).unwrap(),
             &g,
             10,
         );
+        assert_eq!(o.grid_step, "0.5");
+        // A domain at ∞ alone has no finite grid point (and does not loop).
+        let at_inf = curve(&mm, TieRule::lex(), &Domain::closed(Point::infinity(), Point::infinity()), None);
+        assert_eq!(grid(&at_inf, Alpha::ratio(1, 100).unwrap(), 1000).unwrap(), [Alpha::Infinity]);
+        let far = Point::exact(Alpha::integer(u64::MAX / 2));
+        let beyond = curve(&mm, TieRule::lex(), &Domain::closed(far.clone(), far), None);
+        assert!(grid(&beyond, Alpha::ratio(1, 100).unwrap(), 1000).unwrap().len() <= 1);
         for (a, v) in g.iter().zip(&o.grid) {
             assert_eq!(v.total, exact_string(&whole.at(*a).unwrap().total()), "α = {a}");
         }

@@ -14,9 +14,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 
-/// Counts comparisons of two different crossings whose enclosures overlapped
-/// (treated as one point) and crossings that could not be certified. Reported
-/// with every curve; expected to stay 0.
+/// Counts comparisons of two different crossings whose enclosures overlap
+/// and that could neither be proven one point nor be ordered by narrowing
+/// (then treated as one point), and crossings that could not be certified.
+/// Reported with every curve; expected to stay 0.
 pub static UNCERTIFIED: AtomicU64 = AtomicU64::new(0);
 
 /// Where a breakpoint comes from: the node and the two partitions that cross.
@@ -189,8 +190,10 @@ impl Point {
         if e.lo.is_infinite() { e.lo } else { e.mid() }
     }
 
-    /// Total order of points. Two different crossings whose enclosures
-    /// overlap are taken as one point and counted in [`UNCERTIFIED`].
+    /// Total order of points. Two crossings whose enclosures overlap are one
+    /// point if that is proven (same key, or a shared root: `same_root`), else
+    /// ordered by narrowing the enclosures (`separate`); failing both they are
+    /// taken as one point and counted in [`UNCERTIFIED`].
     pub fn order(&self, other: &Point) -> Ordering {
         match (self, other) {
             (Point::Exact { alpha: a, .. }, Point::Exact { alpha: b, .. }) => cmp_alpha(*a, *b),
@@ -297,8 +300,11 @@ fn separate(a: &Root, b: &Root) -> Option<Ordering> {
     };
     let (ta, tb) = (terms(a), terms(b));
     let (mut ea, mut eb) = (a.at, b.at);
+    // D changes sign over each enclosure (certified signs at both ends), and
+    // is monotone there: exactly one root inside, the one the point stands for.
     let (sa, sb) = (precise::sign_at(&ta, ea.lo)?, precise::sign_at(&tb, eb.lo)?);
-    if sa == Ordering::Equal || sb == Ordering::Equal {
+    let (ha, hb) = (precise::sign_at(&ta, ea.hi)?, precise::sign_at(&tb, eb.hi)?);
+    if sa == Ordering::Equal || sb == Ordering::Equal || ha != sa.reverse() || hb != sb.reverse() {
         return None;
     }
     for _ in 0..80 {

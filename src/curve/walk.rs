@@ -69,8 +69,9 @@ impl Curve {
     /// The segment holding the exact point α.
     pub fn at(&self, alpha: Alpha) -> Option<&Segment> {
         let p = Point::exact(alpha);
-        // Segments are in order: skip by binary search those ending below α;
-        // then α is in (a, α) ∪ {α} at worst, so two candidates remain.
+        // Segments are in order: skip by binary search those ending below α.
+        // The first one left is Open(a, b) with a < α ≤ b (if b = α, α is in
+        // the At(α) after it) or At(p) with p ≥ α: two candidates at most.
         let first = self.segments.partition_point(|s| s.span.end().order(&p) == PointOrdering::Less);
         self.segments[first..].iter().take(2).find(|s| s.span.holds(&p))
     }

@@ -25,6 +25,7 @@ use std::path::Path;
 struct OverviewFile {
     game: String,
     domain: String,
+    grid_step: String,
     pieces: usize,
     intervals: usize,
     uncertified: u64,
@@ -65,7 +66,7 @@ pub fn section(dir: &Path) -> Result<String> {
         md += "No Beams(6c,6p) curve run has merged yet; the LEX-c run on [1, 2] is in progress, its finished units committed under `runs/curves/beams-6c6p/` (docs/curves.md, Status).\n";
         return Ok(md);
     }
-    md += "Each merged run's overview (`runs/curves/beams-6c6p/<run>.overview.json`): the best α, the exact value at every multiple of 1/100, and the least and greatest mean per 1/1000 of the range, drawn in `figures/fig-4.12-beams-6c6p-<run>.svg`. The full curve (one CSV row per piece, gigabytes) is rebuilt from the committed units by `scripts/curve-6c6p.sh`.\n\n";
+    md += "Each merged run's overview (`runs/curves/beams-6c6p/<run>.overview.json`): the best α, the exact value at every multiple of its grid step, and the least and greatest mean per 1/1000 of the range, drawn in `figures/fig-4.12-beams-6c6p-<run>.svg`. The full curve (one CSV row per piece, gigabytes) is rebuilt from the committed units by `scripts/curve-6c6p.sh`.\n\n";
     for stem in &stems {
         let path = runs.join(format!("{stem}.overview.json"));
         let text = std::fs::read_to_string(&path)
@@ -174,7 +175,10 @@ fn chart(o: &OverviewFile, label: &str) -> Chart {
             StepSeries { label: "bin maximum".into(), steps: band(false), points: Vec::new() },
         ],
         markers,
-        tail_note: Some(format!("{} pieces; bins of 1/1000 of the range; dots: exact values every 1/100", o.pieces)),
+        tail_note: Some(format!(
+            "{} pieces; bins of 1/1000 of the range; dots: exact values every {}",
+            o.pieces, o.grid_step
+        )),
     }
 }
 
@@ -196,7 +200,8 @@ mod tests {
         let mm = Mastermind::new(3, 4, false).unwrap();
         let c = curve(&mm, TieRule::lex(), &Domain::closed(Point::zero(), Point::infinity()), None);
         let report = CurveReport::view(&c, Provenance::new("test", std::time::SystemTime::now(), 0.0));
-        let o = Overview::of(&report, &c, &grid(&c, "1/100".parse().unwrap(), 1000).unwrap(), 50);
+        let step = "1/100".parse().unwrap();
+        let o = Overview::of(&report, &c, step, &grid(&c, step, 1000).unwrap(), 50);
         crate::output::write_json(&layout::runs(&dir, "curves/beams-6c6p").join("lex-c-0-inf.overview.json"), &o)
             .unwrap();
         let md = section(&dir).unwrap();
