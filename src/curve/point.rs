@@ -207,16 +207,38 @@ impl Point {
                         if a.pair.key() == b.pair.key() || same_root(a, b) {
                             return Ordering::Equal;
                         }
-                        separate(a, b).unwrap_or_else(|| {
-                            UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
-                            Ordering::Equal
-                        })
+                        separate(a, b).map_or_else(
+                            || {
+                                UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+                                Ordering::Equal
+                            },
+                            |s| s.0,
+                        )
                     }
                 }
             }
             (Point::Exact { alpha, .. }, Point::Root { root, .. }) => exact_vs_root(*alpha, root),
             (Point::Root { root, .. }, Point::Exact { alpha, .. }) => exact_vs_root(*alpha, root).reverse(),
         }
+    }
+
+    /// Two different crossings whose enclosures overlap, with their
+    /// enclosures narrowed until they meet at most in one end (as [`Point::order`] separates
+    /// them), so that a report shows them in order; `None` if they do not
+    /// overlap or are one point.
+    pub fn narrowed_apart(&self, other: &Point) -> Option<(Point, Point)> {
+        let (Point::Root { root: a, witness: wa }, Point::Root { root: b, witness: wb }) = (self, other) else {
+            return None;
+        };
+        if disjoint(a.at, b.at).is_some() || a.pair.key() == b.pair.key() || same_root(a, b) {
+            return None;
+        }
+        let (_, ea, eb) = separate(a, b)?;
+        let narrowed = |r: &Root, at: Interval, w: &Option<Arc<Witness>>| Point::Root {
+            root: Arc::new(Root { at, pair: r.pair.clone(), certified: r.certified }),
+            witness: w.clone(),
+        };
+        Some((narrowed(a, ea, wa), narrowed(b, eb, wb)))
     }
 
     pub fn same(&self, other: &Point) -> bool {
@@ -288,7 +310,7 @@ fn same_root(a: &Root, b: &Root) -> bool {
 /// whichever root comes first. (Seen in the 6c6p [1, 2] merge: two units'
 /// crossings at α ≈ 1.0704998772638, enclosures of width ≈ 1e-13
 /// overlapping, D without a common factor.)
-fn separate(a: &Root, b: &Root) -> Option<Ordering> {
+fn separate(a: &Root, b: &Root) -> Option<(Ordering, Interval, Interval)> {
     // Each enclosure must hold exactly one root: D monotone on it.
     let unique = |r: &Root| r.certified && !r.pair.eval(r.at, 1).contains_zero();
     if !(unique(a) && unique(b)) {
@@ -309,7 +331,7 @@ fn separate(a: &Root, b: &Root) -> Option<Ordering> {
     }
     for _ in 0..80 {
         if let Some(o) = disjoint(ea, eb) {
-            return Some(o);
+            return Some((o, ea, eb));
         }
         let (lo, hi) = (ea.lo.max(eb.lo), ea.hi.min(eb.hi));
         let x = 0.5 * (lo + hi);
@@ -331,7 +353,7 @@ fn separate(a: &Root, b: &Root) -> Option<Ordering> {
             eb.hi = eb.hi.min(x)
         }
         if a_above != b_above {
-            return Some(if a_above { Ordering::Greater } else { Ordering::Less });
+            return Some((if a_above { Ordering::Greater } else { Ordering::Less }, ea, eb));
         }
     }
     None
@@ -527,6 +549,11 @@ mod tests {
         );
         assert_eq!((a.order(&b), b.order(&a)), (Ordering::Greater, Ordering::Less));
         assert!(!a.same(&b));
+        // Narrowed for the report: disjoint enclosures, still the same points.
+        let (na, nb) = a.narrowed_apart(&b).unwrap();
+        assert!(nb.enclosure().hi <= na.enclosure().lo && nb.approx() < na.approx());
+        assert!(na.same(&a) && nb.same(&b) && na.enclosure().hi - na.enclosure().lo < 1e-13);
+        assert!(a.narrowed_apart(&a).is_none());
     }
 
     #[test]

@@ -116,6 +116,13 @@ pub fn merge<V: Clone, W>(parts: &[&Steps<V>], combine: impl Fn(&[&V]) -> W) -> 
     }
     points.sort_by(|a, b| a.order(b));
     points.dedup_by(|a, b| a.same(b));
+    // Neighbours told apart only by narrowing get the narrowed enclosures, so
+    // that every span's ends are visibly in order.
+    for i in 1..points.len() {
+        if let Some((a, b)) = points[i - 1].narrowed_apart(&points[i]) {
+            (points[i - 1], points[i]) = (a, b);
+        }
+    }
     let first = &parts[0];
     let lo_closed = matches!(first[0].0, Span::At(_));
     let hi_closed = matches!(first[first.len() - 1].0, Span::At(_));
