@@ -196,18 +196,12 @@ fn least(n: usize, total: &impl Fn(usize) -> Exact, considered: impl Fn(usize) -
     (at, min.unwrap_or_default())
 }
 
-/// The report of `segments`, whose i-th total is `total(i)` and which is an
-/// open interval iff `open(i)`.
-fn finish<S: Rows>(
-    h: Header,
-    segments: S,
-    total: impl Fn(usize) -> Exact,
-    open: impl Fn(usize) -> bool,
-) -> CurveReport<S> {
+/// The report of `segments`, whose i-th total is `total(i)`.
+fn finish<S: Rows>(h: Header, segments: S, total: impl Fn(usize) -> Exact) -> CurveReport<S> {
     let Header { provenance, game, tie_rule, codes, domain, nodes, uncertified } = h;
     let n = segments.count();
     let (best, min) = least(n, &total, |_| true);
-    let (best_interval, min_open) = least(n, &total, open);
+    let (best_interval, min_open) = least(n, &total, |i| segments.is_interval(i));
     CurveReport {
         provenance,
         game,
@@ -241,9 +235,7 @@ impl<'a> CurveReport<CurveRows<'a>> {
     /// The report of a search-problem curve with rows made when written
     /// (memory: the curve, not its rows).
     pub fn view(c: &'a Curve, provenance: Provenance) -> CurveReport<CurveRows<'a>> {
-        let total = |i: usize| c.segments[i].total();
-        let open = |i: usize| matches!(c.segments[i].span, Span::Open(..));
-        finish(curve_header(c, provenance), CurveRows(c), total, open)
+        finish(curve_header(c, provenance), CurveRows(c), |i| c.segments[i].total())
     }
 }
 
@@ -252,9 +244,7 @@ impl CurveReport {
     pub fn of_curve(c: &Curve, provenance: Provenance) -> CurveReport {
         let lazy = CurveRows(c);
         let rows: Vec<Row> = (0..lazy.count()).map(|i| lazy.row(i).into_owned()).collect();
-        let total = |i: usize| c.segments[i].total();
-        let open = |i: usize| matches!(c.segments[i].span, Span::Open(..));
-        finish(curve_header(c, provenance), rows, total, open)
+        finish(curve_header(c, provenance), rows, |i| c.segments[i].total())
     }
 
     /// The report of a curve given as (span, exact total, what is played
@@ -270,7 +260,7 @@ impl CurveReport {
     ) -> CurveReport {
         let rows = segments.iter().map(|(span, total, played)| row(span, total, codes, None, played.clone())).collect();
         let header = Header { provenance, game, tie_rule, codes, domain: domain_text(domain), nodes: 0, uncertified };
-        finish(header, rows, |i| segments[i].1.clone(), |i| matches!(segments[i].0, Span::Open(..)))
+        finish(header, rows, |i| segments[i].1.clone())
     }
 }
 
