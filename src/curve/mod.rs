@@ -17,6 +17,7 @@ pub mod overview;
 pub mod point;
 pub mod precise;
 pub mod report;
+pub mod root_order;
 pub mod steps;
 pub mod unit_file;
 pub mod units;

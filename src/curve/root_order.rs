@@ -1,0 +1,134 @@
+//! The order of points of the α-axis where crossings are involved: exact
+//! rationals against each other and against certified roots, and two roots
+//! whose enclosures overlap (one point if provably so, else told apart by
+//! narrowing, else counted in [`UNCERTIFIED`]). Used by [`Point::order`].
+
+use super::exp_poly::ExpPoly;
+use super::interval::Interval;
+use super::point::{Point, Root, UNCERTIFIED};
+use super::precise;
+use crate::alpha::Alpha;
+use std::cmp::Ordering;
+use std::sync::atomic::Ordering as AtomicOrdering;
+
+pub(super) fn cmp_alpha(a: Alpha, b: Alpha) -> Ordering {
+    match (a, b) {
+        (Alpha::Infinity, Alpha::Infinity) => Ordering::Equal,
+        (Alpha::Infinity, _) => Ordering::Greater,
+        (_, Alpha::Infinity) => Ordering::Less,
+        (Alpha::Finite { num: n1, den: d1 }, Alpha::Finite { num: n2, den: d2 }) => {
+            (n1 as u128 * d2 as u128).cmp(&(n2 as u128 * d1 as u128))
+        }
+    }
+}
+
+/// The order of two enclosures if they do not overlap.
+pub(super) fn disjoint(a: Interval, b: Interval) -> Option<Ordering> {
+    if a.hi < b.lo {
+        Some(Ordering::Less)
+    } else if b.hi < a.lo {
+        Some(Ordering::Greater)
+    } else {
+        None
+    }
+}
+
+/// Whether two overlapping roots are provably one point: the D of one
+/// divides the D of the other (so the first root is a root of the second),
+/// and the second has at most one root on the hull of both enclosures (its F'
+/// has no zero there); or their D share a factor that vanishes on the hull
+/// ([`common_root_in`]).
+pub(super) fn same_root(a: &Root, b: &Root) -> bool {
+    let hull = Interval::new(a.at.lo.min(b.at.lo), a.at.hi.max(b.at.hi));
+    let one_root = |r: &Root| !r.pair.eval(hull, 1).contains_zero();
+    (a.pair.key().divides(b.pair.key()) && one_root(b))
+        || (b.pair.key().divides(a.pair.key()) && one_root(a))
+        || a.pair.key().common_factor(b.pair.key()).is_some_and(|g| common_root_in(hull, &g, &[a, b]))
+}
+
+/// The order of two certified roots of different D whose enclosures
+/// overlap, found by bisecting the overlap: at a float x inside a root's
+/// enclosure, the certified sign of its D ([`precise::sign_at`]) against the
+/// sign at the enclosure's lower end tells on which side of x the root lies
+/// (the root is the only one there). `None` if x lands on a root, or the
+/// roots are closer than floats resolve. Symmetric: the same x are tried
+/// whichever root comes first. (Seen in the 6c6p [1, 2] merge: two units'
+/// crossings at α ≈ 1.0704998772638, enclosures of width ≈ 1e-13
+/// overlapping, D without a common factor.)
+pub(super) fn separate(a: &Root, b: &Root) -> Option<(Ordering, Interval, Interval)> {
+    // Each enclosure must hold exactly one root: D monotone on it.
+    let unique = |r: &Root| r.certified && !r.pair.eval(r.at, 1).contains_zero();
+    if !(unique(a) && unique(b)) {
+        return None;
+    }
+    let terms = |r: &Root| {
+        let k = r.pair.key();
+        super::cross_key::signed_terms(&k.plus, &k.minus)
+    };
+    let (ta, tb) = (terms(a), terms(b));
+    let (mut ea, mut eb) = (a.at, b.at);
+    // D changes sign over each enclosure (certified signs at both ends), and
+    // is monotone there: exactly one root inside, the one the point stands for.
+    let (sa, sb) = (precise::sign_at(&ta, ea.lo)?, precise::sign_at(&tb, eb.lo)?);
+    let (ha, hb) = (precise::sign_at(&ta, ea.hi)?, precise::sign_at(&tb, eb.hi)?);
+    if sa == Ordering::Equal || sb == Ordering::Equal || ha != sa.reverse() || hb != sb.reverse() {
+        return None;
+    }
+    for _ in 0..80 {
+        if let Some(o) = disjoint(ea, eb) {
+            return Some((o, ea, eb));
+        }
+        let (lo, hi) = (ea.lo.max(eb.lo), ea.hi.min(eb.hi));
+        let x = 0.5 * (lo + hi);
+        if !(lo < x && x < hi) {
+            return None;
+        }
+        // Each root lies above x where its D still has its lower end's sign.
+        let above =
+            |t: &[(u64, i64)], s: Ordering| precise::sign_at(t, x).filter(|&v| v != Ordering::Equal).map(|v| v == s);
+        let (a_above, b_above) = (above(&ta, sa)?, above(&tb, sb)?);
+        if a_above {
+            ea.lo = ea.lo.max(x)
+        } else {
+            ea.hi = ea.hi.min(x)
+        }
+        if b_above {
+            eb.lo = eb.lo.max(x)
+        } else {
+            eb.hi = eb.hi.min(x)
+        }
+        if a_above != b_above {
+            return Some((if a_above { Ordering::Greater } else { Ordering::Less }, ea, eb));
+        }
+    }
+    None
+}
+
+/// Whether every given certified root is the same point, a root of `g`, a
+/// common factor of their D: `g` changes sign over `zone` (so it has a root r
+/// there, and every D vanishes at r), and each D has at most one root in
+/// `zone` (F' has no zero there), which contains its root — so that root is r.
+pub(super) fn common_root_in(zone: Interval, g: &ExpPoly, roots: &[&Root]) -> bool {
+    let terms: Option<Vec<(u64, i64)>> = g.terms().map(|(b, c)| Some((b, i64::try_from(c).ok()?))).collect();
+    let Some(terms) = terms else { return false };
+    let changes_sign = match (precise::sign_at(&terms, zone.lo), precise::sign_at(&terms, zone.hi)) {
+        (Some(x), Some(y)) => x != y && x != Ordering::Equal && y != Ordering::Equal,
+        _ => false,
+    };
+    changes_sign
+        && roots
+            .iter()
+            .all(|r| r.certified && zone.lo <= r.at.lo && r.at.hi <= zone.hi && !r.pair.eval(zone, 1).contains_zero())
+}
+
+pub(super) fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {
+    let a = Point::exact(alpha).enclosure();
+    if let Some(o) = disjoint(a, root.at) {
+        return o;
+    }
+    if alpha != Alpha::Infinity && root.pair.ties_at(alpha) {
+        return Ordering::Equal;
+    }
+    UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+    a.mid().partial_cmp(&root.at.mid()).unwrap_or(Ordering::Equal)
+}
