@@ -9,6 +9,7 @@ use renyi_search::alpha::Alpha;
 use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::games::mastermind::Mastermind;
+use renyi_search::progress::Progress;
 use renyi_search::search::units::Shard;
 use renyi_search::search::{SearchProblem, TieRule};
 use std::path::{Path, PathBuf};
@@ -32,7 +33,7 @@ fn describe(span: &renyi_search::curve::Span) -> String {
 fn run<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, shard: &str, file: &Path, with: &[PathBuf]) -> CurveUnits {
     let run =
         CurveUnitRun { levels, shard: shard.parse::<Shard>().unwrap(), checkpoint: file, with, known_only: false };
-    run_curve_units(p, tie, &full(), &run, None).unwrap()
+    run_curve_units(p, tie, &full(), &run, &Progress::none()).unwrap()
 }
 
 fn complete(r: CurveUnits) -> Curve {
@@ -61,7 +62,7 @@ fn sharded_and_resumed_unit_runs_give_the_one_process_curve() {
             // missing units counted as zero, so less than the curve where they matter.
             let known_only =
                 CurveUnitRun { levels, shard: "1/2".parse().unwrap(), checkpoint: &a, with: &[], known_only: true };
-            match run_curve_units(&mm, tie, &full(), &known_only, None).unwrap() {
+            match run_curve_units(&mm, tie, &full(), &known_only, &Progress::none()).unwrap() {
                 CurveUnits::Complete { curve: part, evaluated, missing, units: n, .. } => {
                     assert_eq!((evaluated, missing), (0, n / 2), "{tie} levels {levels}");
                     let at_1 = |c: &Curve| c.at(Alpha::integer(1)).unwrap().total();
@@ -119,7 +120,7 @@ fn edited_or_foreign_run_files_are_refused() {
         TieRule::lex(),
         &full(),
         &CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false },
-        None,
+        &Progress::none(),
     )
     .err()
     .expect("an edited record is refused");
@@ -131,7 +132,7 @@ fn edited_or_foreign_run_files_are_refused() {
         TieRule::lex(),
         &full(),
         &CurveUnitRun { levels: 2, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false },
-        None,
+        &Progress::none(),
     )
     .err()
     .expect("another run's file is refused");
@@ -149,7 +150,7 @@ fn edited_or_foreign_run_files_are_refused() {
             with: &missing,
             known_only: false,
         },
-        None,
+        &Progress::none(),
     )
     .err()
     .expect("a missing --with file is refused");
@@ -201,9 +202,62 @@ fn a_unit_recorded_twice_must_agree() {
         with: std::slice::from_ref(&copy),
         known_only: false,
     };
-    let err =
-        run_curve_units(&mm, TieRule::lex(), &full(), &run_both, None).err().expect("a differing record is refused");
+    let err = run_curve_units(&mm, TieRule::lex(), &full(), &run_both, &Progress::none())
+        .err()
+        .expect("a differing record is refused");
     let message = err.to_string();
     assert!(message.contains("recorded twice with different results") && message.contains(&key), "{message}");
     assert!(message.contains("copy.units"), "{message}");
+}
+
+/// Records each phase: its name, its announced total and what was advanced.
+#[derive(Default)]
+struct Phases(std::sync::Mutex<Vec<(String, Option<u64>, u64)>>);
+
+impl renyi_search::progress::Observer for Phases {
+    fn begin(&self, what: &str, total: Option<u64>) {
+        self.0.lock().unwrap().push((what.to_string(), total, 0));
+    }
+    fn advance(&self, n: u64) {
+        if let Some(last) = self.0.lock().unwrap().last_mut() {
+            last.2 += n;
+        }
+    }
+    fn status(&self, _: &str) {}
+    fn note(&self, _: &str) {}
+    fn end(&self) {}
+}
+
+/// A unit run reports its phases (long runs log them with an ETA): the
+/// evaluation counts codes, so a finished run has advanced by every unit's
+/// codes, and so has the merge.
+#[test]
+fn a_unit_run_reports_its_phases_in_codes() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let units = list_units(&mm, TieRule::lex(), &full(), 2).unwrap();
+    let codes: u64 = units.iter().map(|u| u.1).sum();
+    let dir = scratch("phases");
+    let file = dir.join("run.units");
+    let phases = std::sync::Arc::new(Phases::default());
+    let run =
+        CurveUnitRun { levels: 2, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false };
+    let progress = Progress::to(phases.clone());
+    let c = complete(run_curve_units(&mm, TieRule::lex(), &full(), &run, &progress).unwrap());
+    assert_eq!(fingerprint(&c), fingerprint(&curve(&mm, TieRule::lex(), &full(), None)));
+    let seen = phases.0.lock().unwrap().clone();
+    let names: Vec<&str> = seen.iter().map(|p| p.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "listing the units",
+            "run files read",
+            "codes in units evaluated",
+            "merge: run files read again",
+            "merge: codes in units added"
+        ]
+    );
+    assert_eq!(seen[1].1, Some(1));
+    assert_eq!((seen[2].1, seen[2].2), (Some(codes), codes));
+    assert_eq!((seen[3].1, seen[3].2), (Some(1), 1));
+    assert_eq!((seen[4].1, seen[4].2), (Some(codes), codes));
 }

@@ -437,7 +437,7 @@ fn run_curve(path: &Path) -> renyi_search::error::Result<CurveUnits> {
     let mm = curve_game();
     let run =
         CurveUnitRun { levels: 1, shard: Shard { index: 0, count: 1 }, checkpoint: path, with: &[], known_only: false };
-    run_curve_units(&mm, lex(), &full_domain(), &run, None)
+    run_curve_units(&mm, lex(), &full_domain(), &run, &renyi_search::progress::Progress::none())
 }
 
 /// The records of a curve run file as text (their exact content).

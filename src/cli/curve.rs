@@ -203,12 +203,9 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
         }
         return Ok(None);
     }
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{spinner} units {pos}/{len} [{elapsed_precise}, ETA {eta}]")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let progress_fn = |k: u64, n: u64| callback_bar.update(k, n);
-    let progress: Option<&(dyn Fn(u64, u64) + Sync)> = Some(&progress_fn);
+    // Hours of work: phases with ETA on a terminal, dated lines in a log.
+    bar.finish_and_clear();
+    let progress = super::progress::progress_if(out.progress);
     let run = CurveUnitRun {
         levels,
         shard,
@@ -216,7 +213,7 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
         with: &out.with,
         known_only: out.diagnostic_merge_known,
     };
-    match run_curve_units(problem, tie, domain, &run, progress)? {
+    match run_curve_units(problem, tie, domain, &run, &progress)? {
         CurveUnits::Complete { curve, units, evaluated, missing } => {
             if missing > 0 {
                 eprintln!("DIAGNOSTIC: {missing} of {units} units missing, counted as zero: this is not the curve");

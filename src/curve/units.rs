@@ -21,8 +21,9 @@ use super::steps::Domain;
 use super::unit_file::{
     CurveRunId, PackedRecord, UnitSteps, checked_line, for_each_line, for_each_record, unit_record, unit_steps,
 };
-use super::walk::{Curve, Cut, CutMode, NodeSteps, ProgressFn, domain_text, walk_with_cut};
+use super::walk::{Curve, Cut, CutMode, NodeSteps, domain_text, walk_with_cut};
 use crate::error::{Error, Result, invalid};
+use crate::progress::Progress;
 use crate::search::SearchProblem;
 use crate::search::TieRule;
 use crate::search::run_file::{ends_with_newline, lock_checkpoint};
@@ -99,13 +100,15 @@ pub fn run_id<P: SearchProblem>(
 }
 
 /// Runs this process's part of a curve unit run and merges when every unit is known.
-/// `progress` gets (units evaluated, units to evaluate in this process).
+/// `progress` gets the phases: listing the units, reading the run files,
+/// evaluating (counted in codes, so that the ETA weighs units by size),
+/// and the merge (reading the records again, then the codes added up).
 pub fn run_curve_units<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
     run: &CurveUnitRun,
-    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+    progress: &Progress,
 ) -> Result<CurveUnits> {
     if std::fs::read(run.checkpoint).is_ok_and(|b| b.starts_with(&[0x1f, 0x8b])) {
         return Err(invalid(format!(
@@ -114,7 +117,10 @@ pub fn run_curve_units<P: SearchProblem>(
         )));
     }
     let lock = lock_checkpoint(Some(run.checkpoint))?;
-    let units = list_units(problem, tie, domain, run.levels)?;
+    progress.begin("listing the units", None);
+    let units = list_units(problem, tie, domain, run.levels);
+    progress.end();
+    let units = units?;
     let id = run_id(problem, tie, domain, run.levels, &units);
     let codes_of: HashMap<&str, u64> = units.iter().map(|(k, n)| (k.as_str(), *n)).collect();
     let mut known: HashMap<String, Digest> = HashMap::new();
@@ -125,7 +131,9 @@ pub fn run_curve_units<P: SearchProblem>(
         return Err(invalid(format!("--with {}: no such file", missing.display())));
     }
     let files: Vec<PathBuf> = std::iter::once(run.checkpoint.to_path_buf()).chain(run.with.iter().cloned()).collect();
+    progress.begin("run files read", Some(files.len() as u64));
     for path in &files {
+        progress.status(&format!("{}", path.display()));
         let same_run = |theirs: &CurveRunId| {
             if *theirs == id {
                 return Ok(());
@@ -147,11 +155,14 @@ pub fn run_curve_units<P: SearchProblem>(
                 id.version
             )))
         };
-        if for_each_record(path, same_run, |r| add_record(&mut known, &codes_of, r, path))?.is_none() {
+        let read = for_each_record(path, same_run, |r| add_record(&mut known, &codes_of, r, path));
+        progress.advance(1);
+        if read.inspect_err(|_| progress.end())?.is_none() {
             continue;
         }
         fresh &= path != run.checkpoint;
     }
+    progress.end();
     let todo: HashSet<String> = units
         .iter()
         .enumerate()
@@ -161,14 +172,24 @@ pub fn run_curve_units<P: SearchProblem>(
         .map(|(_, (key, _))| key.clone())
         .collect();
     let evaluated = todo.len() as u64;
+    let (unit_codes, known_codes): (u64, u64) = (id.unit_codes, known.values().map(|r| r.codes).sum());
+    progress.note(&format!(
+        "{} of {} units known ({known_codes} of {unit_codes} codes); {evaluated} to evaluate in this process",
+        known.len(),
+        id.units
+    ));
     if !todo.is_empty() {
         let file = prepare(lock, run.checkpoint, &id, fresh)?;
-        let finished = evaluate(problem, tie, domain, run.levels, &todo, file, run.checkpoint, progress)?;
+        let todo_codes: u64 = todo.iter().filter_map(|k| codes_of.get(k.as_str())).sum();
+        progress.begin("codes in units evaluated", Some(todo_codes));
+        let finished = evaluate(problem, tie, domain, run.levels, &todo, file, run.checkpoint, progress);
+        progress.end();
+        let finished = finished?;
         for r in finished {
             add_digest(&mut known, &codes_of, r, run.checkpoint)?;
         }
     }
-    let (unit_codes, known_codes) = (id.unit_codes, known.values().map(|r| r.codes).sum());
+    let known_codes = known.values().map(|r| r.codes).sum();
     if (known.len() as u64) < id.units && !run.known_only {
         return Ok(CurveUnits::Incomplete {
             units: id.units,
@@ -178,7 +199,9 @@ pub fn run_curve_units<P: SearchProblem>(
             evaluated,
         });
     }
-    let curve = merge(problem, tie, domain, run.levels, &known, &files, run.known_only)?;
+    let curve = merge(problem, tie, domain, run, &known, &files, progress);
+    progress.end();
+    let curve = curve?;
     Ok(CurveUnits::Complete { curve, units: id.units, evaluated, missing: id.units - known.len() as u64 })
 }
 
@@ -284,7 +307,8 @@ fn prepare(lock: Option<std::fs::File>, path: &Path, id: &CurveRunId, fresh: boo
     Ok(file)
 }
 
-/// Evaluates the units in `todo`, appending each record to `file` as it finishes.
+/// Evaluates the units in `todo`, appending each record to `file` as it
+/// finishes; `progress` advances by each unit's codes.
 #[allow(clippy::too_many_arguments)]
 fn evaluate<P: SearchProblem>(
     problem: &P,
@@ -294,7 +318,7 @@ fn evaluate<P: SearchProblem>(
     todo: &HashSet<String>,
     file: std::fs::File,
     path: &Path,
-    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+    progress: &Progress,
 ) -> Result<Vec<Digest>> {
     use super::point::UNCERTIFIED;
     use crate::score::FLOAT_DECIDED_NEAR_TIES;
@@ -303,7 +327,7 @@ fn evaluate<P: SearchProblem>(
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
     let (unc0, float0) = (UNCERTIFIED.load(Ordering::Relaxed), FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed));
     let log = Mutex::new((file, Vec::<Digest>::new(), None::<Error>));
-    let total = todo.len() as u64;
+    let total = todo.len();
     let finished = |key: &str, codes: u64, steps: &NodeSteps, started: std::time::Instant| {
         let mut r = unit_record(key, codes, steps);
         r.seconds = started.elapsed().as_secs_f64();
@@ -322,9 +346,8 @@ fn evaluate<P: SearchProblem>(
             error.get_or_insert(invalid(format!("{}: unit {:?}: {e}", path.display(), r.key)));
         }
         done.push(Digest::of(&r));
-        if let Some(report) = progress {
-            report(done.len() as u64, total);
-        }
+        progress.advance(codes);
+        progress.status(&format!("units {}/{total}", done.len()));
     };
     let cut = Cut { levels, mode: CutMode::Evaluate { todo, finished: &finished } };
     walk_with_cut(problem, tie, domain, None, Some(&cut));
@@ -347,13 +370,15 @@ fn merge<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
-    levels: usize,
+    run: &CurveUnitRun,
     known: &HashMap<String, Digest>,
     files: &[PathBuf],
-    missing_allowed: bool,
+    progress: &Progress,
 ) -> Result<Curve> {
     let mut packed: HashMap<String, (PackedRecord, usize)> = HashMap::with_capacity(known.len());
+    progress.begin("merge: run files read again", Some(files.len() as u64));
     for (f, path) in files.iter().enumerate() {
+        progress.status(&format!("{}", path.display()));
         for_each_line(
             path,
             |_| Ok(()),
@@ -375,11 +400,14 @@ fn merge<P: SearchProblem>(
                 Ok(())
             },
         )?;
+        progress.advance(1);
     }
     let packed = Mutex::new(packed);
+    progress.begin("merge: codes in units added", Some(known.values().map(|d| d.codes).sum()));
     let failure: Mutex<Option<Error>> = Mutex::new(None);
     let fetch = |key: &str| -> Option<NodeSteps> {
         let (record, f) = packed.lock().unwrap_or_else(|e| e.into_inner()).remove(key)?;
+        progress.advance(known.get(key).map_or(0, |d| d.codes));
         match record.unpack().and_then(|r| unit_steps(&r)) {
             Ok(steps) => Some(steps),
             Err(e) => {
@@ -389,15 +417,14 @@ fn merge<P: SearchProblem>(
             }
         }
     };
-    let cut = Cut { levels, mode: CutMode::Lookup { fetch: &fetch, missing: Mutex::new(Vec::new()) } };
-    let progress: Option<ProgressFn> = None;
-    let mut curve = walk_with_cut(problem, tie, domain, progress, Some(&cut));
+    let cut = Cut { levels: run.levels, mode: CutMode::Lookup { fetch: &fetch, missing: Mutex::new(Vec::new()) } };
+    let mut curve = walk_with_cut(problem, tie, domain, None, Some(&cut));
     if let Some(e) = failure.lock().unwrap_or_else(|e| e.into_inner()).take() {
         return Err(e);
     }
     if let CutMode::Lookup { missing, .. } = &cut.mode {
         let missing = missing.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(key) = missing.first().filter(|_| !missing_allowed) {
+        if let Some(key) = missing.first().filter(|_| !run.known_only) {
             return Err(invalid(format!("the merge met a unit no file holds: {key:?} ({} in all)", missing.len())));
         }
     }
