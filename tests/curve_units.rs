@@ -6,7 +6,7 @@ mod common;
 use common::scratch_dir as scratch;
 
 use renyi_search::alpha::Alpha;
-use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
+use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units, run_curve_units_in_slices};
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
@@ -20,7 +20,11 @@ fn full() -> Domain {
 
 /// Every segment: its span as text, its exact total and its first queries.
 fn fingerprint(c: &Curve) -> Vec<String> {
-    c.segments.iter().map(|s| format!("{:?} {} {:?}", describe(&s.span), s.total(), s.first_queries)).collect()
+    pieces(&c.segments)
+}
+
+fn pieces(segments: &[renyi_search::curve::Segment]) -> Vec<String> {
+    segments.iter().map(|s| format!("{:?} {} {:?}", describe(&s.span), s.total(), s.first_queries)).collect()
 }
 
 fn describe(span: &renyi_search::curve::Span) -> String {
@@ -260,4 +264,71 @@ fn a_unit_run_reports_its_phases_in_codes() {
     assert_eq!((seen[2].1, seen[2].2), (Some(codes), codes));
     assert_eq!((seen[3].1, seen[3].2), (Some(1), 1));
     assert_eq!((seen[4].1, seen[4].2), (Some(codes), codes));
+}
+
+/// Asserts that two curves have the same pieces: spans with the same ends
+/// (a breakpoint may carry another certified enclosure of the same root: an
+/// enclosure depends on where the search for the root started), the same
+/// exact totals and first queries.
+fn same_pieces(got: &[renyi_search::curve::Segment], want: &[renyi_search::curve::Segment], what: &str) {
+    use renyi_search::curve::Span;
+    assert_eq!(got.len(), want.len(), "{what}: number of pieces");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        let ends_agree = match (&g.span, &w.span) {
+            (Span::At(p), Span::At(q)) => p.same(q),
+            (Span::Open(a, b), Span::Open(c, d)) => a.same(c) && b.same(d),
+            _ => false,
+        };
+        assert!(ends_agree, "{what}: piece {i}: {} against {}", describe(&g.span), describe(&w.span));
+        assert_eq!((g.total(), &g.first_queries), (w.total(), &w.first_queries), "{what}: piece {i}");
+    }
+}
+
+/// The merge walked slice by slice of α gives the pieces of the one-process
+/// curve, stitched across the cuts (cuts at α = 1, at α = 2 where exact ties
+/// make points, and next to the LEX crossover at α* ≈ 1.33790 of MM-1296).
+#[test]
+fn a_merge_in_slices_gives_the_pieces_of_the_whole_curve() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let cuts: Vec<Alpha> = ["1/2", "1", "1.3378", "1.3379", "2", "3"].iter().map(|a| a.parse().unwrap()).collect();
+    for tie in [TieRule::lex(), TieRule::mix()] {
+        let whole = curve(&mm, tie, &full(), None);
+        for levels in [1, 2] {
+            let dir = scratch(&format!("slices-{tie}-{levels}"));
+            let file = dir.join("run.units");
+            complete(run(&mm, tie, levels, "0/1", &file, &[]));
+            let unit_run =
+                CurveUnitRun { levels, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false };
+            let mut got = Vec::new();
+            let mut sink = |s: &renyi_search::curve::Segment| {
+                got.push(s.clone());
+                Ok(())
+            };
+            let r = run_curve_units_in_slices(&mm, tie, &full(), &unit_run, &cuts, &Progress::none(), &mut sink);
+            match r.unwrap() {
+                CurveUnits::Complete { curve: merge, evaluated, missing, .. } => {
+                    assert_eq!((merge.slices, merge.pieces as usize, evaluated, missing), (7, got.len(), 0, 0));
+                    assert_eq!(merge.uncertified, 0);
+                }
+                _ => panic!("every unit is known: the merge streams"),
+            }
+            same_pieces(&got, &whole.segments, &format!("{tie} levels {levels}"));
+        }
+    }
+    // Cuts must lie inside the range, ascending.
+    let dir = scratch("slices-bad");
+    let file = dir.join("run.units");
+    let unit_run =
+        CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false };
+    for bad in [["2", "1"], ["0", "1"], ["1", "inf"]] {
+        let cuts: Vec<Alpha> = bad.iter().map(|a| a.parse().unwrap()).collect();
+        let err =
+            run_curve_units_in_slices(&mm, TieRule::lex(), &full(), &unit_run, &cuts, &Progress::none(), &mut |_| {
+                Ok(())
+            })
+            .err()
+            .expect("a cut outside the range or out of order is refused");
+        assert!(err.to_string().contains("strictly inside"), "{err}");
+    }
+    assert!(!file.exists(), "nothing is written for refused cuts");
 }

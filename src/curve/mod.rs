@@ -20,6 +20,7 @@ pub mod report;
 pub mod root_order;
 pub mod steps;
 pub mod unit_file;
+pub mod unit_merge;
 pub mod units;
 pub mod walk;
 

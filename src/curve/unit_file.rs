@@ -13,7 +13,7 @@
 use super::crossing::PairFunction;
 use super::interval::Interval;
 use super::point::{Point, Root, Sides, Witness, descending};
-use super::steps::{Span, Steps};
+use super::steps::{Domain, Span, Steps};
 use crate::error::{Result, invalid};
 use crate::search::outcome::Outcome;
 use serde::{Deserialize, Serialize};
@@ -295,6 +295,26 @@ pub fn unit_steps(r: &UnitSteps) -> std::result::Result<Steps<Arc<Outcome>>, Str
         out.push(step);
     }
     Ok(out)
+}
+
+/// The sub-domain a unit's record covers: from its first span to its last
+/// (a span that is a point closes its end), without building the steps.
+pub fn record_domain(r: &UnitSteps) -> std::result::Result<Domain, String> {
+    let point = |i: usize| r.points.get(i).ok_or(format!("point index {i} out of range")).and_then(point_of);
+    let (Some(first), Some(last)) = (r.steps.first(), r.steps.last()) else {
+        return Err("a record without steps".into());
+    };
+    let (lo, lo_closed) = match first[..] {
+        [i, _] => (point(i)?, true),
+        [i, _, _] => (point(i)?, false),
+        _ => return Err("a step has neither one nor two points and a value".into()),
+    };
+    let (hi, hi_closed) = match last[..] {
+        [i, _] => (point(i)?, true),
+        [_, j, _] => (point(j)?, false),
+        _ => return Err("a step has neither one nor two points and a value".into()),
+    };
+    Ok(Domain { lo, lo_closed, hi, hi_closed })
 }
 
 pub use crate::output::checked_line;

@@ -18,10 +18,10 @@
 //! run is refused with the file and line named.
 
 use super::steps::Domain;
-use super::unit_file::{
-    CurveRunId, PackedRecord, UnitSteps, checked_line, for_each_line, for_each_record, unit_record, unit_steps,
-};
-use super::walk::{Curve, Cut, CutMode, NodeSteps, domain_text, walk_with_cut};
+use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
+use super::unit_merge::{SlicedMerge, merge_in_slices, merge_whole, slices};
+use super::walk::{Curve, Cut, CutMode, NodeSteps, Segment, domain_text, walk_with_cut};
+use crate::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::progress::Progress;
 use crate::search::SearchProblem;
@@ -49,13 +49,21 @@ pub struct CurveUnitRun<'a> {
     pub known_only: bool,
 }
 
-/// Where a unit run stands when this process is done.
-pub enum CurveUnits {
+/// Where a unit run stands when this process is done. `M` is what the
+/// merge gives: the curve ([`run_curve_units`]), or, when its pieces went
+/// to a sink, what else it reports ([`run_curve_units_in_slices`]).
+pub enum CurveUnits<M = Curve> {
     /// Units of other shards are still missing.
     Incomplete { units: u64, known: u64, unit_codes: u64, known_codes: u64, evaluated: u64 },
     /// Every unit is known: the merged curve (with `known_only`, the units
     /// known, `missing` of them counted as zero).
-    Complete { curve: Curve, units: u64, evaluated: u64, missing: u64 },
+    Complete { curve: M, units: u64, evaluated: u64, missing: u64 },
+}
+
+/// Where the preparation of a merge stands: units missing, or all known.
+enum Prepared {
+    Incomplete { units: u64, known: u64, unit_codes: u64, known_codes: u64, evaluated: u64 },
+    Known { known: HashMap<String, Digest>, files: Vec<PathBuf>, units: u64, evaluated: u64 },
 }
 
 /// The units of the curve walk cut `levels` below the root: (key, codes), sorted by key.
@@ -110,6 +118,53 @@ pub fn run_curve_units<P: SearchProblem>(
     run: &CurveUnitRun,
     progress: &Progress,
 ) -> Result<CurveUnits> {
+    let (known, files, units, evaluated) = match prepare_merge(problem, tie, domain, run, progress)? {
+        Prepared::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
+            return Ok(CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated });
+        }
+        Prepared::Known { known, files, units, evaluated } => (known, files, units, evaluated),
+    };
+    let curve = merge_whole(problem, tie, domain, run, &known, &files, progress);
+    progress.end();
+    Ok(CurveUnits::Complete { curve: curve?, units, evaluated, missing: units - known.len() as u64 })
+}
+
+/// [`run_curve_units`], with the merge walked slice by slice of α (between
+/// the exact points `cuts`, strictly inside the domain and ascending) and
+/// every piece of the curve handed to `sink` in order, stitched across the
+/// cuts: the same pieces as the whole merge, while the memory of the merge
+/// is bounded by its largest slice, not by the whole curve (Beams(6c,6p) on
+/// [1, 2]: about 10⁷ pieces).
+pub fn run_curve_units_in_slices<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    run: &CurveUnitRun,
+    cuts: &[Alpha],
+    progress: &Progress,
+    sink: &mut dyn FnMut(&Segment) -> Result<()>,
+) -> Result<CurveUnits<SlicedMerge>> {
+    let slices = slices(domain, cuts)?;
+    let (known, files, units, evaluated) = match prepare_merge(problem, tie, domain, run, progress)? {
+        Prepared::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
+            return Ok(CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated });
+        }
+        Prepared::Known { known, files, units, evaluated } => (known, files, units, evaluated),
+    };
+    let merge = merge_in_slices(problem, tie, &slices, run, &known, &files, progress, sink);
+    progress.end();
+    Ok(CurveUnits::Complete { curve: merge?, units, evaluated, missing: units - known.len() as u64 })
+}
+
+/// Lists the run's units, reads its files, evaluates this process's units
+/// not yet known, and says whether every unit is known now.
+fn prepare_merge<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    run: &CurveUnitRun,
+    progress: &Progress,
+) -> Result<Prepared> {
     if std::fs::read(run.checkpoint).is_ok_and(|b| b.starts_with(&[0x1f, 0x8b])) {
         return Err(invalid(format!(
             "{} is compressed: give it with --with and start a new --checkpoint",
@@ -191,7 +246,7 @@ pub fn run_curve_units<P: SearchProblem>(
     }
     let known_codes = known.values().map(|r| r.codes).sum();
     if (known.len() as u64) < id.units && !run.known_only {
-        return Ok(CurveUnits::Incomplete {
+        return Ok(Prepared::Incomplete {
             units: id.units,
             known: known.len() as u64,
             unit_codes,
@@ -199,10 +254,7 @@ pub fn run_curve_units<P: SearchProblem>(
             evaluated,
         });
     }
-    let curve = merge(problem, tie, domain, run, &known, &files, progress);
-    progress.end();
-    let curve = curve?;
-    Ok(CurveUnits::Complete { curve, units: id.units, evaluated, missing: id.units - known.len() as u64 })
+    Ok(Prepared::Known { known, files, units: id.units, evaluated })
 }
 
 /// What a run keeps of a checked record until the merge: enough to name
@@ -211,21 +263,21 @@ pub fn run_curve_units<P: SearchProblem>(
 /// run holds the keys of its units, not their records (several GB for
 /// Beams(6c,6p)).
 #[derive(Debug)]
-struct Digest {
-    key: String,
-    codes: u64,
+pub(super) struct Digest {
+    pub(super) key: String,
+    pub(super) codes: u64,
     /// Length, CRC-32 and SipHash of the record's step function (points,
     /// values, steps as JSON): two records of one unit must agree in all three.
-    content: (usize, u32, u64),
-    session_started: f64,
-    session_seconds: f64,
-    session_uncertified: u64,
-    session_float_ties: u64,
+    pub(super) content: (usize, u32, u64),
+    pub(super) session_started: f64,
+    pub(super) session_seconds: f64,
+    pub(super) session_uncertified: u64,
+    pub(super) session_float_ties: u64,
 }
 
 impl Digest {
     /// The digest of a record whose step function has been checked.
-    fn of(r: &UnitSteps) -> Digest {
+    pub(super) fn of(r: &UnitSteps) -> Digest {
         use std::hash::{DefaultHasher, Hasher};
         let text = serde_json::to_string(&(&r.points, &r.values, &r.steps)).unwrap_or_default();
         let mut sip = DefaultHasher::new();
@@ -357,87 +409,4 @@ fn evaluate<P: SearchProblem>(
         Some(e) => Err(e),
         None => Ok(done),
     }
-}
-
-/// The curve from the units' step functions, read again from `files` (in
-/// the order of the first reading, so each unit's record is the one its
-/// digest was taken from, and it must still match it). Records are kept
-/// packed ([`PackedRecord`]) and built into step functions only when the
-/// merge walk reaches their unit, which frees them once added up: the merge
-/// holds the top levels' sets, the units in progress and the sums, never
-/// every unit's step function at once.
-fn merge<P: SearchProblem>(
-    problem: &P,
-    tie: TieRule,
-    domain: &Domain,
-    run: &CurveUnitRun,
-    known: &HashMap<String, Digest>,
-    files: &[PathBuf],
-    progress: &Progress,
-) -> Result<Curve> {
-    let mut packed: HashMap<String, (PackedRecord, usize)> = HashMap::with_capacity(known.len());
-    progress.begin("merge: run files read again", Some(files.len() as u64));
-    for (f, path) in files.iter().enumerate() {
-        progress.status(&format!("{}", path.display()));
-        for_each_line(
-            path,
-            |_| Ok(()),
-            |line, r| {
-                if packed.contains_key(&r.key) {
-                    return Ok(());
-                }
-                match known.get(&r.key) {
-                    Some(d) if d.content == Digest::of(&r).content => {}
-                    _ => {
-                        return Err(invalid(format!(
-                            "{}: unit {:?}: changed since the run read it",
-                            path.display(),
-                            r.key
-                        )));
-                    }
-                }
-                packed.insert(r.key, (PackedRecord::pack(line), f));
-                Ok(())
-            },
-        )?;
-        progress.advance(1);
-    }
-    let packed = Mutex::new(packed);
-    progress.begin("merge: codes in units added", Some(known.values().map(|d| d.codes).sum()));
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let fetch = |key: &str| -> Option<NodeSteps> {
-        let (record, f) = packed.lock().unwrap_or_else(|e| e.into_inner()).remove(key)?;
-        progress.advance(known.get(key).map_or(0, |d| d.codes));
-        match record.unpack().and_then(|r| unit_steps(&r)) {
-            Ok(steps) => Some(steps),
-            Err(e) => {
-                let e = invalid(format!("{}: unit {key:?}: {e}", files[f].display()));
-                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
-                None
-            }
-        }
-    };
-    let cut = Cut { levels: run.levels, mode: CutMode::Lookup { fetch: &fetch, missing: Mutex::new(Vec::new()) } };
-    let mut curve = walk_with_cut(problem, tie, domain, None, Some(&cut));
-    if let Some(e) = failure.lock().unwrap_or_else(|e| e.into_inner()).take() {
-        return Err(e);
-    }
-    if let CutMode::Lookup { missing, .. } = &cut.mode {
-        let missing = missing.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(key) = missing.first().filter(|_| !run.known_only) {
-            return Err(invalid(format!("the merge met a unit no file holds: {key:?} ({} in all)", missing.len())));
-        }
-    }
-    // Work done in the units' sessions: per session, its counters at its last record.
-    let mut sessions: HashMap<u64, (f64, u64, u64)> = HashMap::new();
-    for r in known.values() {
-        let s = sessions.entry(r.session_started.to_bits()).or_default();
-        *s = (s.0.max(r.session_seconds), s.1.max(r.session_uncertified), s.2.max(r.session_float_ties));
-    }
-    for (seconds, uncertified, float_ties) in sessions.values() {
-        curve.seconds += seconds;
-        curve.uncertified += uncertified;
-        curve.float_decided_near_ties += float_ties;
-    }
-    Ok(curve)
 }

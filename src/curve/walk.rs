@@ -146,7 +146,7 @@ pub(crate) fn walk_with_cut<P: SearchProblem>(
 }
 
 /// Joins neighbouring segments with equal outcomes and first queries.
-fn coalesce_segments(segments: Vec<Segment>) -> Vec<Segment> {
+pub(crate) fn coalesce_segments(segments: Vec<Segment>) -> Vec<Segment> {
     #[derive(PartialEq)]
     struct Key(Arc<Outcome>, Arc<[String]>);
     let steps: Steps<Key> = segments.into_iter().map(|s| (s.span, Key(s.outcome, s.first_queries))).collect();
@@ -200,17 +200,22 @@ pub(crate) enum CutMode<'a> {
         todo: &'a std::collections::HashSet<String>,
         finished: &'a (dyn Fn(&str, u64, &NodeSteps, Instant) + Sync),
     },
-    /// Asks `fetch` for each unit's step function when the walk reaches it (a
-    /// walk meets each unit once, so only the units being added up are held);
-    /// keys it has no steps for are collected in `missing`.
-    Lookup { fetch: &'a (dyn Fn(&str) -> Option<NodeSteps> + Sync), missing: std::sync::Mutex<Vec<String>> },
+    /// Asks `fetch` (trail, sub-domain, key) for each unit's step function on
+    /// the sub-domain when the walk reaches it (a walk meets each unit once,
+    /// so only the units being added up are held); keys it has no steps for
+    /// are collected in `missing`. A walk of part of the run's domain meets
+    /// each unit on the part of its sub-domain inside it, under its trail.
+    Lookup { fetch: &'a LookupFn<'a>, missing: std::sync::Mutex<Vec<String>> },
 }
+
+/// A unit's step function by (trail, sub-domain, key), if known.
+pub(crate) type LookupFn<'a> = dyn Fn(&str, &Domain, &str) -> Option<NodeSteps> + Sync + 'a;
 
 /// Units smaller than this are evaluated in place by every walk.
 const MIN_UNIT_CODES: u64 = 16;
 
 /// Whether `outer` contains `inner`.
-fn covers(outer: &Domain, inner: &Domain) -> bool {
+pub(crate) fn covers(outer: &Domain, inner: &Domain) -> bool {
     let lo = match outer.lo.order(&inner.lo) {
         PointOrdering::Less => true,
         PointOrdering::Equal => outer.lo_closed || !inner.lo_closed,
@@ -370,7 +375,7 @@ impl<P: SearchProblem> Walker<'_, P> {
                 }
                 placeholder()
             }
-            CutMode::Lookup { fetch, missing } => fetch(&key).unwrap_or_else(|| {
+            CutMode::Lookup { fetch, missing } => fetch(trail, domain, &key).unwrap_or_else(|| {
                 missing.lock().unwrap_or_else(|e| e.into_inner()).push(key);
                 placeholder()
             }),
