@@ -56,3 +56,67 @@ fn csv_and_json_carry_the_curve_and_its_provenance() {
     assert_eq!(v["uncertified"], 0);
     assert_eq!(v["segments"][0]["lo_text"], "1.3");
 }
+
+/// A unit run merged in slices writes the same CSV rows (kind, total, mean,
+/// first queries; a breakpoint may carry another certified enclosure of the
+/// same root) and the same overview grid and bins as the whole merge, and
+/// no temporary file; bad slice options exit 2 before any work.
+#[test]
+fn a_merge_in_slices_writes_what_the_whole_merge_writes() {
+    let dir = scratch("slices");
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["curve", "mastermind", "--tie", "mix", "--from", "1/2", "--to", "5/2", "--levels", "2"];
+        let units = p("run.units");
+        args.extend(["--checkpoint", units.as_str()]);
+        args.extend(extra);
+        let out = bin(&args);
+        assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    run(&["--csv", &p("whole.csv"), "--overview", &p("whole.json")]);
+    run(&["--csv", &p("sliced.csv.gz"), "--overview", &p("sliced.json"), "--merge-slices", "7"]);
+    let columns = |text: &str| -> Vec<String> {
+        let mut rows = csv::ReaderBuilder::new().comment(Some(b'#')).from_reader(text.as_bytes());
+        rows.records()
+            .map(|r| {
+                let r = r.unwrap();
+                format!("{} {} {} {} queries", &r[0], &r[5], &r[6], r[8].len())
+            })
+            .collect()
+    };
+    let whole = std::fs::read_to_string(p("whole.csv")).unwrap();
+    let mut sliced = String::new();
+    use std::io::Read;
+    flate2::read::GzDecoder::new(std::fs::File::open(p("sliced.csv.gz")).unwrap()).read_to_string(&mut sliced).unwrap();
+    assert_eq!(whole.lines().nth(1), sliced.lines().nth(1), "the same columns");
+    assert!(sliced.starts_with("# MM(4,6)"));
+    assert_eq!(columns(&sliced), columns(&whole));
+    assert!(columns(&whole).len() > 40, "{} rows", columns(&whole).len());
+    let json =
+        |name: &str| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(p(name)).unwrap()).unwrap() };
+    let (w, s) = (json("whole.json"), json("sliced.json"));
+    for key in ["grid", "bins", "pieces", "intervals", "best_total", "uncertified", "domain"] {
+        assert_eq!(w[key], s[key], "{key}");
+    }
+    assert_eq!(w["best_total"], "238559/42");
+    let left: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert!(!left.iter().any(|n| n.contains("tmp")), "{left:?}");
+    // Bad slice options: one line, exit 2, nothing written.
+    let csv = p("bad.csv");
+    for extra in [
+        vec!["--merge-slices", "1"],
+        vec!["--merge-slices", "3", "--json", &csv],
+        vec!["--merge-slices", "3", "--to", "inf"],
+    ] {
+        let units = p("bad.units");
+        let mut args = vec!["curve", "mastermind", "--levels", "2", "--checkpoint", &units, "--csv", &csv];
+        args.extend(extra.iter().copied());
+        let out = bin(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), err.trim().lines().count()), (Some(2), 1), "{extra:?}: {err}");
+        assert!(!std::path::Path::new(&csv).exists() && !std::path::Path::new(&units).exists(), "{extra:?}");
+    }
+    let out = bin(&["curve", "mastermind", "--merge-slices", "3", "--to", "2"]);
+    assert_eq!(out.status.code(), Some(2), "--merge-slices without a unit run");
+}

@@ -91,7 +91,7 @@ pub struct CurveArgs {
     to: String,
     /// Write one CSV row per interval and per point to this file.
     #[arg(long)]
-    csv: Option<PathBuf>,
+    pub(super) csv: Option<PathBuf>,
     /// Write the curve as JSON (with provenance) to this file.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -99,7 +99,7 @@ pub struct CurveArgs {
     /// the --grid, and the least and greatest mean per 1/1000 of the α-range
     /// (for curves of millions of pieces, whose full CSV is gigabytes).
     #[arg(long)]
-    overview: Option<PathBuf>,
+    pub(super) overview: Option<PathBuf>,
     /// The overview's grid of α: every multiple of this step in the range.
     #[arg(long, default_value = "1/100")]
     grid: String,
@@ -125,6 +125,11 @@ pub struct CurveArgs {
     /// Work-unit run: list the units (key and codes) and stop.
     #[arg(long)]
     list_units: bool,
+    /// Work-unit run: merge in this many slices of α of equal width (needs a
+    /// finite --to), writing the pieces as each slice is done: the merge then
+    /// holds one slice, not the whole curve. Writes --csv and --overview, not --json.
+    #[arg(long)]
+    merge_slices: Option<usize>,
     /// Diagnostic for a unit run: evaluate nothing, merge the known units
     /// with every missing unit counted as zero. NOT the curve: measures what
     /// the merge will need before the run ends.
@@ -134,7 +139,7 @@ pub struct CurveArgs {
 
 impl CurveArgs {
     /// The overview's grid step: a positive finite rational.
-    fn grid_step(&self) -> Result<Alpha> {
+    pub(super) fn grid_step(&self) -> Result<Alpha> {
         match self.grid.parse::<Alpha>() {
             Ok(step @ Alpha::Finite { num, .. }) if num > 0 => Ok(step),
             _ => Err(invalid(format!("--grid {}: give a positive step such as 1/100 or 0.05", self.grid))),
@@ -155,7 +160,19 @@ impl CurveArgs {
         if lo.order(&hi) == std::cmp::Ordering::Greater {
             return Err(invalid(format!("--from {from} --to {to}: the α-range is empty (from must not exceed to)")));
         }
-        Ok(Domain::closed(lo, hi))
+        let domain = Domain::closed(lo, hi);
+        if let Some(k) = self.merge_slices {
+            if self.levels.is_none() {
+                return Err(invalid("--merge-slices belongs to a unit run: add --levels L --checkpoint FILE"));
+            }
+            if self.json.is_some() {
+                return Err(invalid(
+                    "--merge-slices writes the curve as it goes: --json is not written; use --csv and --overview",
+                ));
+            }
+            super::curve_stream::cuts(&domain, k)?;
+        }
+        Ok(domain)
     }
 }
 
@@ -188,6 +205,7 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
     domain: &Domain,
     out: &CurveArgs,
     callback_bar: &CallbackBar,
+    started: SystemTime,
 ) -> Result<Option<Curve>> {
     let bar = &callback_bar.bar;
     let Some((levels, shard, checkpoint)) = unit_options(out)? else {
@@ -213,6 +231,10 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
         with: &out.with,
         known_only: out.diagnostic_merge_known,
     };
+    if let Some(slices) = out.merge_slices {
+        super::curve_stream::merge_in_slices(problem, tie, domain, &run, slices, out, started, &progress)?;
+        return Ok(None);
+    }
     match run_curve_units(problem, tie, domain, &run, &progress)? {
         CurveUnits::Complete { curve, units, evaluated, missing } => {
             if missing > 0 {
@@ -223,19 +245,31 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
             Ok(Some(curve))
         }
         CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
-            println!(
-                "{known} of {units} units known ({known_codes} of {unit_codes} codes; {evaluated} evaluated by this process); \
-                 run the other shards, then again with --with their files to merge"
-            );
-            if out.json.is_some() || out.csv.is_some() {
-                eprintln!("not merged yet: --json/--csv not written (units of other shards are missing)");
-            }
+            print_incomplete(units, known, unit_codes, known_codes, evaluated, out);
             Ok(None)
         }
     }
 }
 
-fn command_line() -> String {
+/// What a unit run that cannot merge yet says.
+pub(super) fn print_incomplete(
+    units: u64,
+    known: u64,
+    unit_codes: u64,
+    known_codes: u64,
+    evaluated: u64,
+    out: &CurveArgs,
+) {
+    println!(
+        "{known} of {units} units known ({known_codes} of {unit_codes} codes; {evaluated} evaluated by this process); \
+         run the other shards, then again with --with their files to merge"
+    );
+    if out.json.is_some() || out.csv.is_some() || out.overview.is_some() {
+        eprintln!("not merged yet: --json/--csv/--overview not written (units of other shards are missing)");
+    }
+}
+
+pub(super) fn command_line() -> String {
     std::env::args().skip(1).collect::<Vec<_>>().join(" ")
 }
 
@@ -263,7 +297,7 @@ pub fn run(game: CurveGame) -> Result<()> {
             let domain = out.domain()?;
             let mm = variant.build()?;
             let tie = ties.rule();
-            let Some(c) = whole_or_units(&mm, tie, &domain, out, &callback_bar)? else { return Ok(()) };
+            let Some(c) = whole_or_units(&mm, tie, &domain, out, &callback_bar, started)? else { return Ok(()) };
             bar.finish_and_clear();
             return emit_curve(&c, provenance(c.seconds), out);
         }
@@ -271,7 +305,7 @@ pub fn run(game: CurveGame) -> Result<()> {
             let domain = out.domain()?;
             let game = variant.build()?;
             let tie = ties.rule();
-            let Some(c) = whole_or_units(&game, tie, &domain, out, &callback_bar)? else { return Ok(()) };
+            let Some(c) = whole_or_units(&game, tie, &domain, out, &callback_bar, started)? else { return Ok(()) };
             bar.finish_and_clear();
             return emit_curve(&c, provenance(c.seconds), out);
         }
@@ -286,7 +320,9 @@ pub fn run(game: CurveGame) -> Result<()> {
             }
             let (patterns, _) = load_or_build(v, Some(codes))?;
             let g = column.game(patterns)?;
-            let Some(c) = whole_or_units(&g, column.tie_rule(), &domain, out, &callback_bar)? else { return Ok(()) };
+            let Some(c) = whole_or_units(&g, column.tie_rule(), &domain, out, &callback_bar, started)? else {
+                return Ok(());
+            };
             bar.finish_and_clear();
             return emit_curve(&c, provenance(c.seconds), out);
         }
@@ -304,9 +340,9 @@ pub fn run(game: CurveGame) -> Result<()> {
 }
 
 /// Number of bins of an overview.
-const OVERVIEW_BINS: usize = 1000;
+pub(super) const OVERVIEW_BINS: usize = 1000;
 /// Most grid points of an overview.
-const OVERVIEW_GRID_MAX: usize = 100_000;
+pub(super) const OVERVIEW_GRID_MAX: usize = 100_000;
 
 /// [`emit`] for a search-problem curve, then its overview if asked for
 /// (`--grid` was checked before the curve was computed).

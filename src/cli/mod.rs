@@ -4,6 +4,7 @@
 mod analyze;
 mod beams;
 mod curve;
+mod curve_stream;
 mod mc;
 mod merge;
 mod perfect;

@@ -7,9 +7,9 @@
 //! can show, and enough to check a published grid value.
 
 use super::point::Point;
-use super::report::{CurveReport, Row, Rows};
-use super::steps::Span;
-use super::walk::Curve;
+use super::report::{CurveReport, Least, Row, Rows, segment_row};
+use super::steps::{Domain, Span};
+use super::walk::{Curve, Segment};
 use crate::alpha::Alpha;
 use crate::output::Provenance;
 use crate::search::outcome::{exact_f64, exact_string};
@@ -64,13 +64,19 @@ pub struct Overview {
 /// itself), at most `limit` of them from the lower end up; `None` if `step`
 /// is not a positive finite rational.
 pub fn grid(curve: &Curve, step: Alpha, limit: usize) -> Option<Vec<Alpha>> {
+    let (lo, hi) = (&curve.domain.lo, &curve.domain.hi);
+    let to = if hi.is_infinity() { finite_extent(curve).map_or(lo.enclosure().lo, |r| r.1) } else { hi.enclosure().hi };
+    grid_to(&curve.domain, to, step, limit)
+}
+
+/// [`grid`] on `domain`, its finite multiples of `step` up to `to`.
+pub fn grid_to(domain: &Domain, to: f64, step: Alpha, limit: usize) -> Option<Vec<Alpha>> {
     let Alpha::Finite { num, den } = step else { return None };
     if num == 0 {
         return None;
     }
-    let (lo, hi) = (&curve.domain.lo, &curve.domain.hi);
+    let (lo, hi) = (&domain.lo, &domain.hi);
     let from = lo.enclosure().lo;
-    let to = if hi.is_infinity() { finite_extent(curve).map_or(from, |r| r.1) } else { hi.enclosure().hi };
     let mut out = Vec::new();
     let first = (from * den as f64 / num as f64).floor().max(0.0);
     // A grid starting beyond what k·step can reach in u64 has no finite point.
@@ -101,81 +107,159 @@ fn finite_extent(curve: &Curve) -> Option<(f64, f64)> {
     Some((lo, hi))
 }
 
+/// What an overview states besides what is read off the pieces.
+pub struct OverviewHead {
+    pub provenance: Provenance,
+    pub game: String,
+    pub tie_rule: String,
+    pub domain: String,
+    pub nodes_evaluated: u64,
+    pub uncertified: u64,
+}
+
 impl Overview {
     /// The overview of `curve` (whose report is `report`): its values at
     /// `alphas`, and `bins` bins over the finite part of its domain (from its
     /// lower end to its upper end, or to the last finite breakpoint if that
     /// is ∞).
     pub fn of<S: Rows>(report: &CurveReport<S>, curve: &Curve, step: Alpha, alphas: &[Alpha], bins: usize) -> Overview {
-        let codes = curve.codes;
-        let grid = alphas
-            .iter()
-            .filter_map(|&a| {
-                let s = curve.at(a)?;
-                let total = s.total();
-                Some(GridValue {
-                    alpha: a.to_string(),
-                    mean: exact_f64(&total) / codes as f64,
-                    total: exact_string(&total),
-                    max_depth: s.outcome.max_depth(),
-                    first_queries: s.first_queries.to_vec(),
-                })
-            })
-            .collect();
-        let rows = |at: &[usize]| at.iter().map(|&i| report.segments.row(i).into_owned()).collect();
-        Overview {
+        let mut b = OverviewBuilder::new(curve.codes, step, alphas.to_vec(), finite_extent(curve), bins);
+        for s in &curve.segments {
+            b.add(s);
+        }
+        b.finish(OverviewHead {
             provenance: report.provenance.clone(),
             game: report.game.clone(),
             tie_rule: report.tie_rule.clone(),
-            codes,
             domain: report.domain.clone(),
-            grid_step: step.to_string(),
-            pieces: curve.segments.len(),
-            intervals: curve.segments.iter().filter(|s| matches!(s.span, Span::Open(..))).count(),
             nodes_evaluated: report.nodes_evaluated,
             uncertified: report.uncertified,
-            best_total: report.best_total.clone(),
-            best_mean: report.best_mean,
-            best: rows(&report.best),
-            best_interval_total: report.best_interval_total.clone(),
-            best_interval: rows(&report.best_interval),
-            grid,
-            bins: binned(curve, bins),
-        }
+        })
     }
 }
 
-/// The least and greatest mean of the pieces meeting each of `count` equal
-/// bins over the finite part of the curve's domain.
-fn binned(curve: &Curve, count: usize) -> Vec<Bin> {
-    let Some((lo, hi)) = finite_extent(curve) else { return Vec::new() };
-    if count == 0 || hi <= lo {
-        return Vec::new();
-    }
-    let width = (hi - lo) / count as f64;
-    let mut out: Vec<Bin> = (0..count)
-        .map(|k| Bin {
-            lo: lo + k as f64 * width,
-            hi: if k + 1 == count { hi } else { lo + (k + 1) as f64 * width },
+/// An overview made as the pieces of a curve go by, in order (a curve
+/// merged slice by slice is never held whole).
+pub struct OverviewBuilder {
+    codes: u64,
+    step: Alpha,
+    /// The grid, ascending, and the first of it not yet placed.
+    alphas: Vec<Alpha>,
+    next: usize,
+    grid: Vec<GridValue>,
+    /// Bins over (lo, hi) of width `width`.
+    bins: Vec<Bin>,
+    extent: (f64, f64),
+    width: f64,
+    pieces: usize,
+    intervals: usize,
+    best: Least<Row>,
+    best_interval: Least<Row>,
+}
+
+impl OverviewBuilder {
+    /// An overview of a curve over `codes` codes with values at `alphas`
+    /// (ascending) and `bins` equal bins over `extent` (none without one).
+    pub fn new(codes: u64, step: Alpha, alphas: Vec<Alpha>, extent: Option<(f64, f64)>, bins: usize) -> Self {
+        let (lo, hi) = extent.filter(|(lo, hi)| bins > 0 && hi > lo).unwrap_or((0.0, 0.0));
+        let count = if hi > lo { bins } else { 0 };
+        let width = if count > 0 { (hi - lo) / count as f64 } else { 0.0 };
+        let bins = (0..count)
+            .map(|k| Bin {
+                lo: lo + k as f64 * width,
+                hi: if k + 1 == count { hi } else { lo + (k + 1) as f64 * width },
+                pieces: 0,
+                least_mean: f64::INFINITY,
+                greatest_mean: f64::NEG_INFINITY,
+            })
+            .collect();
+        OverviewBuilder {
+            codes,
+            step,
+            alphas,
+            next: 0,
+            grid: Vec::new(),
+            bins,
+            extent: (lo, hi),
+            width,
             pieces: 0,
-            least_mean: f64::INFINITY,
-            greatest_mean: f64::NEG_INFINITY,
-        })
-        .collect();
-    let index = |x: f64| (((x - lo) / width).floor().max(0.0) as usize).min(count - 1);
-    for s in &curve.segments {
-        let (a, b) = (s.span.start().enclosure().lo, s.span.end().enclosure().hi);
-        if a > hi || b < lo {
-            continue;
+            intervals: 0,
+            best: Least::default(),
+            best_interval: Least::default(),
         }
-        let mean = exact_f64(&s.total()) / curve.codes as f64;
-        for bin in &mut out[index(a)..=index(b.min(hi))] {
+    }
+
+    /// The next piece of the curve.
+    pub fn add(&mut self, s: &Segment) {
+        let total = s.total();
+        let mean = exact_f64(&total) / self.codes as f64;
+        self.pieces += 1;
+        let open = matches!(s.span, Span::Open(..));
+        self.best.offer(&total, || segment_row(s, self.codes));
+        if open {
+            self.intervals += 1;
+            self.best_interval.offer(&total, || segment_row(s, self.codes));
+        }
+        // Grid points held by this piece; any before it lie in no piece.
+        while let Some(&a) = self.alphas.get(self.next) {
+            let p = Point::exact(a);
+            if s.span.holds(&p) {
+                self.grid.push(GridValue {
+                    alpha: a.to_string(),
+                    mean,
+                    total: exact_string(&total),
+                    max_depth: s.outcome.max_depth(),
+                    first_queries: s.first_queries.to_vec(),
+                });
+            } else if p.order(s.span.end()).is_ge() {
+                break;
+            }
+            self.next += 1;
+        }
+        let (lo, hi) = self.extent;
+        let (a, b) = (s.span.start().enclosure().lo, s.span.end().enclosure().hi);
+        if self.bins.is_empty() || a > hi || b < lo {
+            return;
+        }
+        let count = self.bins.len();
+        let index = |x: f64| (((x - lo) / self.width).floor().max(0.0) as usize).min(count - 1);
+        let (first, last) = (index(a), index(b.min(hi)));
+        for bin in &mut self.bins[first..=last] {
             bin.pieces += 1;
             bin.least_mean = bin.least_mean.min(mean);
             bin.greatest_mean = bin.greatest_mean.max(mean);
         }
     }
-    out
+
+    /// Pieces added so far, and how many of them are open intervals.
+    pub fn counts(&self) -> (usize, usize) {
+        (self.pieces, self.intervals)
+    }
+
+    pub fn finish(self, head: OverviewHead) -> Overview {
+        let codes = self.codes;
+        let (best, min) = self.best.done();
+        let (best_interval, min_open) = self.best_interval.done();
+        Overview {
+            provenance: head.provenance,
+            game: head.game,
+            tie_rule: head.tie_rule,
+            codes,
+            domain: head.domain,
+            grid_step: self.step.to_string(),
+            pieces: self.pieces,
+            intervals: self.intervals,
+            nodes_evaluated: head.nodes_evaluated,
+            uncertified: head.uncertified,
+            best_total: exact_string(&min),
+            best_mean: exact_f64(&min) / codes as f64,
+            best,
+            best_interval_total: exact_string(&min_open),
+            best_interval,
+            grid: self.grid,
+            bins: self.bins,
+        }
+    }
 }
 
 #[cfg(test)]

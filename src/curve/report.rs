@@ -2,7 +2,7 @@
 
 use super::point::{Point, Witness};
 use super::steps::Span;
-use super::walk::Curve;
+use super::walk::{Curve, Segment};
 use crate::output::Provenance;
 use crate::search::outcome::{Exact, exact_f64, exact_string};
 use serde::Serialize;
@@ -97,8 +97,7 @@ impl Rows for CurveRows<'_> {
     }
 
     fn row(&self, i: usize) -> Cow<'_, Row> {
-        let s = &self.0.segments[i];
-        Cow::Owned(row(&s.span, &s.total(), self.0.codes, Some(s.outcome.max_depth()), s.first_queries.to_vec()))
+        Cow::Owned(segment_row(&self.0.segments[i], self.0.codes))
     }
 }
 
@@ -138,6 +137,11 @@ fn point_bounds(p: &Point) -> (f64, f64) {
     (e.lo, e.hi)
 }
 
+/// The row of one piece of a search-problem curve over `codes` codes.
+pub fn segment_row(s: &Segment, codes: u64) -> Row {
+    row(&s.span, &s.total(), codes, Some(s.outcome.max_depth()), s.first_queries.to_vec())
+}
+
 fn row(span: &Span, total: &Exact, codes: u64, max_depth: Option<usize>, first_queries: Vec<String>) -> Row {
     let (kind, lo, hi, lo_text, hi_text, crossing, certified) = match span {
         Span::At(p) => {
@@ -162,7 +166,8 @@ fn row(span: &Span, total: &Exact, codes: u64, max_depth: Option<usize>, first_q
     }
 }
 
-fn domain_text(d: &super::steps::Domain) -> String {
+/// A domain as the reports write it, e.g. `[1, 2]`.
+pub fn domain_text(d: &super::steps::Domain) -> String {
     format!("{}{}, {}{}", if d.lo_closed { "[" } else { "(" }, d.lo, d.hi, if d.hi_closed { "]" } else { ")" })
 }
 
@@ -177,27 +182,34 @@ struct Header {
     uncertified: u64,
 }
 
-/// The least total among the pieces offered, and their indices (ascending).
-#[derive(Default)]
-struct Least {
+/// The least total among the pieces offered, and what was kept of each
+/// piece that has it (in the order offered).
+pub(super) struct Least<T> {
     min: Option<Exact>,
-    at: Vec<usize>,
+    at: Vec<T>,
 }
 
-impl Least {
-    fn offer(&mut self, i: usize, t: &Exact) {
+impl<T> Default for Least<T> {
+    fn default() -> Self {
+        Least { min: None, at: Vec::new() }
+    }
+}
+
+impl<T> Least<T> {
+    /// Offers a piece of total `t`; `keep` is called only if it has the least total so far.
+    pub(super) fn offer(&mut self, t: &Exact, keep: impl FnOnce() -> T) {
         match self.min.as_ref().map(|m| t.cmp(m)) {
             Some(std::cmp::Ordering::Greater) => {}
-            Some(std::cmp::Ordering::Equal) => self.at.push(i),
+            Some(std::cmp::Ordering::Equal) => self.at.push(keep()),
             _ => {
                 self.min = Some(t.clone());
-                self.at = vec![i];
+                self.at = vec![keep()];
             }
         }
     }
 
-    /// The indices and the least total (0 if nothing was offered).
-    fn done(self) -> (Vec<usize>, Exact) {
+    /// What was kept and the least total (0 if nothing was offered).
+    pub(super) fn done(self) -> (Vec<T>, Exact) {
         (self.at, self.min.unwrap_or_default())
     }
 }
@@ -207,12 +219,12 @@ fn finish<S: Rows>(h: Header, segments: S, total: impl Fn(usize) -> Exact) -> Cu
     let Header { provenance, game, tie_rule, codes, domain, nodes, uncertified } = h;
     let n = segments.count();
     // One pass, each total made once (a 6c6p curve has 10^7 pieces).
-    let (mut all, mut open) = (Least::default(), Least::default());
+    let (mut all, mut open) = (Least::<usize>::default(), Least::<usize>::default());
     for i in 0..n {
         let t = total(i);
-        all.offer(i, &t);
+        all.offer(&t, || i);
         if segments.is_interval(i) {
-            open.offer(i, &t);
+            open.offer(&t, || i);
         }
     }
     let ((best, min), (best_interval, min_open)) = (all.done(), open.done());
@@ -288,38 +300,9 @@ impl<S: Rows> CurveReport<S> {
 
     /// [`Self::csv`], written row by row.
     pub fn write_csv(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        let p = &self.provenance;
-        writeln!(
-            out,
-            "# {} — {} — domain {} — {} {} — {} — {:.3} s",
-            self.game, self.tie_rule, self.domain, p.program, p.version, p.command, p.seconds
-        )?;
-        writeln!(
-            out,
-            "kind,lo,hi,lo_exact,hi_exact,total,mean,max_depth,first_queries,crossing_node_codes,crossing_below,crossing_above"
-        )?;
+        write_csv_head(out, &self.game, &self.tie_rule, &self.domain, &self.provenance)?;
         for i in 0..self.segments.count() {
-            let r = self.segments.row(i);
-            let (codes, below, above) = match &r.crossing {
-                Some(c) => (c.node_codes.to_string(), sizes(&c.below), sizes(&c.above)),
-                None => (String::new(), String::new(), String::new()),
-            };
-            writeln!(
-                out,
-                "{},{:.17},{:.17},\"{}\",\"{}\",{},{:.9},{},\"{}\",{},\"{}\",\"{}\"",
-                r.kind,
-                r.lo,
-                r.hi,
-                r.lo_text,
-                r.hi_text,
-                r.total,
-                r.mean,
-                r.max_depth.map(|d| d.to_string()).unwrap_or_default(),
-                r.first_queries.join(" "),
-                codes,
-                below,
-                above
-            )?;
+            write_csv_row(out, &self.segments.row(i))?;
         }
         Ok(())
     }
@@ -358,6 +341,49 @@ impl<S: Rows> CurveReport<S> {
         }
         lines
     }
+}
+
+/// The first two lines of a curve's CSV: what produced it, and the columns.
+pub fn write_csv_head(
+    out: &mut dyn Write,
+    game: &str,
+    tie_rule: &str,
+    domain: &str,
+    p: &Provenance,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "# {} — {} — domain {} — {} {} — {} — {:.3} s",
+        game, tie_rule, domain, p.program, p.version, p.command, p.seconds
+    )?;
+    writeln!(
+        out,
+        "kind,lo,hi,lo_exact,hi_exact,total,mean,max_depth,first_queries,crossing_node_codes,crossing_below,crossing_above"
+    )
+}
+
+/// One row of a curve's CSV.
+pub fn write_csv_row(out: &mut dyn Write, r: &Row) -> std::io::Result<()> {
+    let (codes, below, above) = match &r.crossing {
+        Some(c) => (c.node_codes.to_string(), sizes(&c.below), sizes(&c.above)),
+        None => (String::new(), String::new(), String::new()),
+    };
+    writeln!(
+        out,
+        "{},{:.17},{:.17},\"{}\",\"{}\",{},{:.9},{},\"{}\",{},\"{}\",\"{}\"",
+        r.kind,
+        r.lo,
+        r.hi,
+        r.lo_text,
+        r.hi_text,
+        r.total,
+        r.mean,
+        r.max_depth.map(|d| d.to_string()).unwrap_or_default(),
+        r.first_queries.join(" "),
+        codes,
+        below,
+        above
+    )
 }
 
 /// "α in (lo, hi)" or "α = p".

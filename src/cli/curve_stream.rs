@@ -1,0 +1,197 @@
+//! `curve … --merge-slices K`: a unit run's merge walked in K slices of α,
+//! its pieces written as each slice is done (CSV rows, the overview, the
+//! summary), so that a curve of 10⁷ pieces is never held whole.
+
+use super::curve::{CurveArgs, OVERVIEW_BINS, OVERVIEW_GRID_MAX, command_line};
+use renyi_search::alpha::Alpha;
+use renyi_search::curve::overview::{OverviewBuilder, OverviewHead, grid_to};
+use renyi_search::curve::report::{describe, domain_text, segment_row, write_csv_head, write_csv_row};
+use renyi_search::curve::unit_merge::SlicedMerge;
+use renyi_search::curve::units::{CurveUnitRun, CurveUnits, run_curve_units_in_slices};
+use renyi_search::curve::{Domain, Segment};
+use renyi_search::error::{Error, Result, invalid};
+use renyi_search::output::{Provenance, write_atomic_with, write_json};
+use renyi_search::progress::Progress;
+use renyi_search::search::{SearchProblem, TieRule};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// Most slices a merge is cut into.
+pub(super) const MERGE_SLICES_MAX: usize = 10_000;
+
+/// The K − 1 cuts of a finite α-range into K slices of equal width (exact
+/// rationals), or a one-line error.
+pub(super) fn cuts(domain: &Domain, slices: usize) -> Result<Vec<Alpha>> {
+    let bad = |why: &str| invalid(format!("--merge-slices {slices}: {why}"));
+    if !(2..=MERGE_SLICES_MAX).contains(&slices) {
+        return Err(bad(&format!("give 2 to {MERGE_SLICES_MAX} slices")));
+    }
+    let end = |p: &renyi_search::curve::Point| match p.alpha() {
+        Some(Alpha::Finite { num, den }) => Some((num as u128, den as u128)),
+        _ => None,
+    };
+    let (Some((a, b)), Some((c, d))) = (end(&domain.lo), end(&domain.hi)) else {
+        return Err(bad("slices need a finite --to"));
+    };
+    // α_k = lo + k·(hi − lo)/K = (a·d·K + k·(c·b − a·d)) / (b·d·K).
+    let k_max = slices as u128;
+    let den = b * d * k_max;
+    let width = (c * b).checked_sub(a * d).filter(|&w| w > 0).ok_or_else(|| bad("the α-range is a single point"))?;
+    (1..k_max)
+        .map(|k| {
+            let num = a * d * k_max + k * width;
+            let g = gcd(num, den);
+            let (n, m) = (num / g, den / g);
+            match (u64::try_from(n), u64::try_from(m)) {
+                (Ok(n), Ok(m)) => Alpha::ratio(n, m).map_err(|_| bad("a cut is not a valid α")),
+                _ => Err(bad("the cuts' fractions are too large; choose simpler --from/--to")),
+            }
+        })
+        .collect()
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The sliced merge with its outputs; `false` if units are still missing
+/// (what is known is printed).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn merge_in_slices<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    run: &CurveUnitRun,
+    slices: usize,
+    out: &CurveArgs,
+    started: SystemTime,
+    progress: &Progress,
+) -> Result<bool> {
+    let cuts = cuts(domain, slices)?;
+    let step = out.grid_step()?;
+    let alphas = grid_to(domain, domain.hi.enclosure().hi, step, OVERVIEW_GRID_MAX).unwrap_or_default();
+    let codes = problem.code_count() as u64;
+    let mut overview = OverviewBuilder::new(
+        codes,
+        step,
+        alphas,
+        Some((domain.lo.enclosure().lo, domain.hi.enclosure().hi)),
+        OVERVIEW_BINS,
+    );
+    let mut rows = out.csv.as_deref().map(RowsFile::create).transpose()?;
+    let mut sink = |s: &Segment| -> Result<()> {
+        if let Some(rows) = &mut rows {
+            rows.write(s, codes)?;
+        }
+        overview.add(s);
+        Ok(())
+    };
+    let merged = run_curve_units_in_slices(problem, tie, domain, run, &cuts, progress, &mut sink);
+    let (merge, units, evaluated, missing) = match merged? {
+        CurveUnits::Complete { curve, units, evaluated, missing } => (curve, units, evaluated, missing),
+        CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
+            super::curve::print_incomplete(units, known, unit_codes, known_codes, evaluated, out);
+            return Ok(false);
+        }
+    };
+    if missing > 0 {
+        eprintln!("DIAGNOSTIC: {missing} of {units} units missing, counted as zero: this is not the curve");
+    } else {
+        eprintln!("all {units} units known ({evaluated} evaluated by this process); merged in {slices} slices");
+    }
+    let provenance = Provenance::new(command_line(), started, merge.seconds);
+    let head = OverviewHead {
+        provenance: provenance.clone(),
+        game: problem.name(),
+        tie_rule: tie.to_string(),
+        domain: domain_text(domain),
+        nodes_evaluated: merge.nodes_evaluated,
+        uncertified: merge.uncertified,
+    };
+    if let (Some(rows), Some(path)) = (rows, &out.csv) {
+        rows.finish(path, &head)?;
+    }
+    let (pieces, intervals) = overview.counts();
+    let o = overview.finish(head);
+    if let Some(path) = &out.overview {
+        write_json(path, &o)?;
+    }
+    print_summary(&o, &merge, pieces, intervals);
+    Ok(true)
+}
+
+fn print_summary(o: &renyi_search::curve::overview::Overview, m: &SlicedMerge, pieces: usize, intervals: usize) {
+    println!(
+        "{} — {} — α in {}: {pieces} pieces ({intervals} intervals), {} nodes, {:.3} s{}",
+        o.game,
+        o.tie_rule,
+        o.domain,
+        m.nodes_evaluated,
+        m.seconds,
+        if m.uncertified > 0 { format!(", {} UNCERTIFIED breakpoints", m.uncertified) } else { String::new() }
+    );
+    let best: Vec<String> = o.best.iter().map(describe).collect();
+    println!("  best total {} (mean {:.6}) on {}", o.best_total, o.best_mean, best.join(" and "));
+    if !o.best_interval.is_empty() {
+        let open: Vec<String> = o.best_interval.iter().map(describe).collect();
+        println!("  best on an open interval: total {} on {}", o.best_interval_total, open.join(" and "));
+    }
+    println!("  {pieces} pieces: see --csv, --overview");
+}
+
+/// The CSV's rows while the merge runs: gzip (fast) in a temporary file next
+/// to the CSV, since its first line states the run time, known at the end.
+struct RowsFile {
+    path: PathBuf,
+    z: Option<flate2::write::GzEncoder<std::io::BufWriter<std::fs::File>>>,
+}
+
+impl RowsFile {
+    fn create(csv: &Path) -> Result<RowsFile> {
+        let mut name = csv.as_os_str().to_owned();
+        name.push(".rows.tmp.gz");
+        let path = PathBuf::from(name);
+        let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
+        let z = flate2::write::GzEncoder::new(
+            std::io::BufWriter::with_capacity(1 << 20, file),
+            flate2::Compression::fast(),
+        );
+        Ok(RowsFile { path, z: Some(z) })
+    }
+
+    fn write(&mut self, s: &Segment, codes: u64) -> Result<()> {
+        match &mut self.z {
+            Some(z) => write_csv_row(z, &segment_row(s, codes)).map_err(|e| io(&self.path, e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Writes the CSV (head, then the rows) atomically and removes the rows' file.
+    fn finish(mut self, csv: &Path, head: &OverviewHead) -> Result<()> {
+        let path = self.path.clone();
+        let done = self.z.take().map_or(Ok(()), |z| z.finish().and_then(|mut w| w.flush()));
+        done.map_err(|e| io(&path, e)).and_then(|()| {
+            write_atomic_with(csv, |w| {
+                write_csv_head(w, &head.game, &head.tie_rule, &head.domain, &head.provenance)?;
+                let mut rows = flate2::read::GzDecoder::new(std::io::BufReader::new(std::fs::File::open(&path)?));
+                std::io::copy(&mut rows, w).map(|_| ())
+            })
+        })
+        // Dropping `self` removes the rows' file.
+    }
+}
+
+impl Drop for RowsFile {
+    /// A merge that fails leaves no temporary file behind.
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn io(path: &Path, source: std::io::Error) -> Error {
+    Error::Io { path: path.display().to_string(), source }
+}
