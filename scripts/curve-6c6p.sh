@@ -18,6 +18,10 @@
 # equal (a unit recorded twice must agree), and takes the session counters of
 # the file read first (the live checkpoint).
 #
+# The merge runs in MERGE_SLICES slices of α (default 10: [1, 2] in tenths),
+# each written as it is done, so that it holds one slice of the curve, not
+# all of it (docs/curves.md).
+#
 # MIMALLOC_PURGE_DELAY=-1 keeps freed pages in the process (measured on unit
 # 1805 of [1,2]: 68 s → 52 s wall, sys 36 s → 14 s; peak 7.8 → 10 GB).
 # Runs a copy of the release binary (BIN, default /tmp/rs-curve-<pid>), so
@@ -40,4 +44,5 @@ BIN=${BIN:-/tmp/rs-curve-$$}
 cargo build --release --quiet && cp target/release/renyi-search "$BIN"
 MIMALLOC_PURGE_DELAY=-1 exec "$BIN" curve beams 6c6p --tie "$TIE" --from "$FROM" --to "$TO" \
     --levels 2 --checkpoint "$LIVE" ${SHARD:+--shard "$SHARD"} "$@" \
+    --merge-slices "${MERGE_SLICES:-10}" \
     --overview "$DIR/$NAME.overview.json" --csv "runs/beams-6c6p-$NAME.csv.gz" --progress

@@ -120,3 +120,24 @@ fn a_merge_in_slices_writes_what_the_whole_merge_writes() {
     let out = bin(&["curve", "mastermind", "--merge-slices", "3", "--to", "2"]);
     assert_eq!(out.status.code(), Some(2), "--merge-slices without a unit run");
 }
+
+/// A reader that stops early (`| head -1`) ends the process by SIGPIPE: every
+/// file asked for is written before anything is printed (the overview used
+/// to come after the pieces were printed, and was lost: 6c3p on [1, 2] has
+/// 1393 pieces, more lines than a pipe holds).
+#[test]
+fn files_are_written_before_the_pieces_are_printed() {
+    let dir = scratch("head");
+    let (csv, overview) = (dir.join("c.csv"), dir.join("o.json"));
+    let line = format!(
+        "'{}' curve beams 6c3p --from 1 --to 2 --all --csv '{}' --overview '{}' | head -1",
+        env!("CARGO_BIN_EXE_renyi-search"),
+        csv.display(),
+        overview.display()
+    );
+    let out = std::process::Command::new("sh").args(["-c", &line]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+    assert!(csv.exists() && overview.exists(), "{}", String::from_utf8_lossy(&out.stderr));
+    let o: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&overview).unwrap()).unwrap();
+    assert_eq!(o["grid"][0]["alpha"], "1");
+}

@@ -348,20 +348,27 @@ pub(super) const OVERVIEW_GRID_MAX: usize = 100_000;
 /// (`--grid` was checked before the curve was computed).
 fn emit_curve(c: &Curve, provenance: Provenance, out: &CurveArgs) -> Result<()> {
     let report = CurveReport::view(c, provenance);
-    emit(&report, out)?;
+    write_files(&report, out)?;
     if let Some(path) = &out.overview {
         let step = out.grid_step()?;
         let alphas = grid(c, step, OVERVIEW_GRID_MAX).unwrap_or_default();
-        if alphas.len() == OVERVIEW_GRID_MAX {
-            eprintln!(
-                "--grid {}: the overview holds the first {OVERVIEW_GRID_MAX} grid points only (up to α = {})",
-                out.grid,
-                alphas.last().map(|a| a.to_string()).unwrap_or_default()
-            );
-        }
+        warn_if_grid_cut(out, &alphas);
         write_json(path, &Overview::of(&report, c, step, &alphas, OVERVIEW_BINS))?;
     }
+    // Printed last: a reader that stops early (`| head`) ends the process.
+    print_report(&report, out);
     Ok(())
+}
+
+/// Says so if the overview's grid was cut at [`OVERVIEW_GRID_MAX`] points.
+pub(super) fn warn_if_grid_cut(out: &CurveArgs, alphas: &[Alpha]) {
+    if alphas.len() == OVERVIEW_GRID_MAX {
+        eprintln!(
+            "--grid {}: the overview holds the first {OVERVIEW_GRID_MAX} grid points only (up to α = {})",
+            out.grid,
+            alphas.last().map(|a| a.to_string()).unwrap_or_default()
+        );
+    }
 }
 
 /// Size-model curves take seconds: unit-run flags are refused.
@@ -406,24 +413,35 @@ fn model_report<M: SizeModel>(
 /// Writes the report's files (streamed: a curve's rows are made as they are
 /// written) and prints its summary and, unless there are many, its pieces.
 fn emit<S: Rows>(report: &CurveReport<S>, out: &CurveArgs) -> Result<()> {
+    write_files(report, out)?;
+    print_report(report, out);
+    Ok(())
+}
+
+/// Writes the report's --csv and --json (streamed: rows made as written).
+fn write_files<S: Rows>(report: &CurveReport<S>, out: &CurveArgs) -> Result<()> {
     if let Some(path) = &out.csv {
         write_atomic_with(path, |w| report.write_csv(w))?;
     }
     if let Some(path) = &out.json {
         write_json(path, report)?;
     }
+    Ok(())
+}
+
+/// Prints the report's summary and, unless there are many, its pieces.
+fn print_report<S: Rows>(report: &CurveReport<S>, out: &CurveArgs) {
     for line in report.summary() {
         println!("{line}");
     }
     let many = report.segments.count() > 120 && !out.all;
     if many {
         println!("  {} pieces: use --all to print them, or --csv/--json", report.segments.count());
-        return Ok(());
+        return;
     }
     for i in 0..report.segments.count() {
         println!("{}", piece_line(&report.segments.row(i)));
     }
-    Ok(())
 }
 
 fn piece_line(r: &Row) -> String {

@@ -74,6 +74,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     let cuts = cuts(domain, slices)?;
     let step = out.grid_step()?;
     let alphas = grid_to(domain, domain.hi.enclosure().hi, step, OVERVIEW_GRID_MAX).unwrap_or_default();
+    super::curve::warn_if_grid_cut(out, &alphas);
     let codes = problem.code_count() as u64;
     let mut overview = OverviewBuilder::new(
         codes,
