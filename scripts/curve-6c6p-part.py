@@ -4,20 +4,51 @@
 Reads the live checkpoint (runs/beams-6c6p-NAME*.units) and the parts
 results/runs/curves/beams-6c6p/NAME.part-*.units.{gz,xz}, and writes the records not
 yet in a part (whole lines only) to the next part, with the run's header line. New
-parts are xz-compressed (measured on part 8: 19.1 MB gzip, 12.3 MB xz -9e).
-Parts are immutable; every record is in exactly one part. Usage:
+parts are xz-compressed (measured on part 8: 19.1 MB gzip, 12.3 MB xz -9e), by
+the xz tool on two threads where it is installed (part 11 took 20 minutes in
+Python's single-threaded lzma). Parts are immutable; every record is in exactly
+one part. The run's manifest NAME.sha256 (sha256sum format, committed) lists
+every part with its SHA-256; the parts may live elsewhere (PARTS_DIR), the
+manifest is what ties them to the repository. Usage:
 
     scripts/curve-6c6p-part.py lex-c-1-2
+    scripts/curve-6c6p-part.py lex-c-1-2 --manifest-only   # (re)write the manifest
 """
 import glob
 import gzip
+import hashlib
 import json
 import lzma
 import os
+import shutil
+import subprocess
 import sys
 
 name = sys.argv[1]
-parts = sorted(glob.glob(f"results/runs/curves/beams-6c6p/{name}.part-*.units.[gx]z"))
+DIR = "results/runs/curves/beams-6c6p"
+PARTS = os.environ.get("PARTS_DIR", DIR)
+
+
+def write_manifest():
+    """NAME.sha256 in DIR: one 'sha256  file' line per part, as sha256sum -c reads it in PARTS_DIR."""
+    lines = []
+    for part in sorted(glob.glob(f"{PARTS}/{name}.part-*.units.[gx]z")):
+        h = hashlib.sha256()
+        with open(part, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        lines.append(f"{h.hexdigest()}  {os.path.basename(part)}\n")
+    path = f"{DIR}/{name}.sha256"
+    with open(path + ".tmp", "w") as f:
+        f.writelines(lines)
+    os.replace(path + ".tmp", path)
+    print(f"{path}: {len(lines)} parts")
+
+
+if "--manifest-only" in sys.argv:
+    write_manifest()
+    sys.exit(0)
+parts = sorted(glob.glob(f"{PARTS}/{name}.part-*.units.[gx]z"))
 known = set()
 for part in parts:
     with (gzip.open if part.endswith(".gz") else lzma.open)(part, "rt") as f:
@@ -40,8 +71,17 @@ for live in sorted(glob.glob(f"runs/beams-6c6p-{name}*.units")):
 if not new:
     print("nothing new")
     sys.exit(0)
-out = f"results/runs/curves/beams-6c6p/{name}.part-{len(parts) + 1:03d}.units.xz"
-with lzma.open(out + ".tmp", "wt", preset=9 | lzma.PRESET_EXTREME) as f:
-    f.write(header + "\n" + "".join(line + "\n" for line in new))
+out = f"{PARTS}/{name}.part-{len(parts) + 1:03d}.units.xz"
+text = (header + "\n" + "".join(line + "\n" for line in new)).encode()
+if shutil.which("xz"):
+    with open(out + ".tmp", "wb") as f:
+        subprocess.run(["xz", "-9e", "-T2", "-c"], input=text, stdout=f, check=True)
+else:
+    with lzma.open(out + ".tmp", "wb", preset=9 | lzma.PRESET_EXTREME) as f:
+        f.write(text)
+with lzma.open(out + ".tmp", "rb") as f:
+    if f.read() != text:
+        sys.exit(f"{out}.tmp: does not decompress to the records written")
 os.replace(out + ".tmp", out)
 print(f"{out}: {len(new)} records, {len(known)} in all parts")
+write_manifest()

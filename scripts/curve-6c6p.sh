@@ -35,11 +35,22 @@ NAME="$TIE-$FROM-$TO"
 DIR=results/runs/curves/beams-6c6p
 LIVE=${LIVE:-runs/beams-6c6p-$NAME${SHARD:+-$(echo "$SHARD" | tr / of)}.units}
 mkdir -p runs "$DIR"
+# The run's parts are those its manifest NAME.sha256 lists (committed next to
+# the overview); each is checked against its SHA-256 first. The parts may live
+# outside the repository (PARTS_DIR; see docs/curves.md, "Where records live").
+PARTS=${PARTS_DIR:-$DIR}
+MANIFEST="$DIR/$NAME.sha256"
 set --
-for part in "$DIR/$NAME".part-*.units.gz "$DIR/$NAME".part-*.units.xz; do
-    case " ${SKIP_PARTS:-} " in *" $(echo "$part" | sed 's/.*part-\([0-9]*\).*/\1/') "*) continue ;; esac
-    [ -e "$part" ] && set -- "$@" --with "$part"
-done
+if [ -e "$MANIFEST" ]; then
+    (cd "$PARTS" && sha256sum -c --quiet "$OLDPWD/$MANIFEST") || {
+        echo "$MANIFEST: a part in $PARTS is missing or differs" >&2
+        exit 2
+    }
+    for part in $(awk '{print $2}' "$MANIFEST"); do
+        case " ${SKIP_PARTS:-} " in *" $(echo "$part" | sed 's/.*part-\([0-9]*\).*/\1/') "*) continue ;; esac
+        set -- "$@" --with "$PARTS/$part"
+    done
+fi
 BIN=${BIN:-/tmp/rs-curve-$$}
 cargo build --release --quiet && cp target/release/renyi-search "$BIN"
 MIMALLOC_PURGE_DELAY=-1 exec "$BIN" curve beams 6c6p --tie "$TIE" --from "$FROM" --to "$TO" \
