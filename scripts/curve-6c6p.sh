@@ -20,7 +20,7 @@
 #
 # The merge runs in MERGE_SLICES slices of α (default 10: [1, 2] in tenths),
 # each written as it is done, so that it holds one slice of the curve, not
-# all of it (docs/curves.md).
+# all of it (docs/curves.md); with TO=inf, or MERGE_SLICES=0, in one piece.
 #
 # MIMALLOC_PURGE_DELAY=-1 keeps freed pages in the process (measured on unit
 # 1805 of [1,2]: 68 s → 52 s wall, sys 36 s → 14 s; peak 7.8 → 10 GB).
@@ -50,10 +50,16 @@ if [ -e "$MANIFEST" ]; then
         case " ${SKIP_PARTS:-} " in *" $(echo "$part" | sed 's/.*part-\([0-9]*\).*/\1/') "*) continue ;; esac
         set -- "$@" --with "$PARTS/$part"
     done
+elif ls "$PARTS/$NAME".part-* >/dev/null 2>&1; then
+    echo "$MANIFEST: missing, but $PARTS holds parts of $NAME (scripts/curve-6c6p-part.py $NAME --manifest-only)" >&2
+    exit 2
 fi
+# Slices need a finite upper end; MERGE_SLICES=0 merges the whole range at once.
+SLICES=${MERGE_SLICES:-10}
+case "$TO" in inf | infinity | ∞) SLICES=0 ;; esac
+if [ "$SLICES" -gt 0 ]; then set -- "$@" --merge-slices "$SLICES"; fi
 BIN=${BIN:-/tmp/rs-curve-$$}
 cargo build --release --quiet && cp target/release/renyi-search "$BIN"
 MIMALLOC_PURGE_DELAY=-1 exec "$BIN" curve beams 6c6p --tie "$TIE" --from "$FROM" --to "$TO" \
     --levels 2 --checkpoint "$LIVE" ${SHARD:+--shard "$SHARD"} "$@" \
-    --merge-slices "${MERGE_SLICES:-10}" \
     --overview "$DIR/$NAME.overview.json" --csv "runs/beams-6c6p-$NAME.csv.gz" --progress

@@ -106,7 +106,7 @@ pub struct CurveArgs {
     /// Print every piece even when there are many.
     #[arg(long)]
     all: bool,
-    /// Show progress on a terminal.
+    /// Show progress: a bar on a terminal, dated lines with ETA in a log.
     #[arg(long)]
     progress: bool,
     /// Work-unit run: cut the walk this many queries below the root (1 or 2);
@@ -163,7 +163,12 @@ impl CurveArgs {
         let domain = Domain::closed(lo, hi);
         if let Some(k) = self.merge_slices {
             if self.levels.is_none() {
-                return Err(invalid("--merge-slices belongs to a unit run: add --levels L --checkpoint FILE"));
+                return Err(invalid(
+                    "--merge-slices belongs to a unit run (Mastermind, Beams): add --levels L --checkpoint FILE",
+                ));
+            }
+            if self.all {
+                return Err(invalid("--merge-slices writes the pieces to --csv; --all would print millions of lines"));
             }
             if self.json.is_some() {
                 return Err(invalid(
@@ -344,8 +349,8 @@ pub(super) const OVERVIEW_BINS: usize = 1000;
 /// Most grid points of an overview.
 pub(super) const OVERVIEW_GRID_MAX: usize = 100_000;
 
-/// [`emit`] for a search-problem curve, then its overview if asked for
-/// (`--grid` was checked before the curve was computed).
+/// Writes a search-problem curve's --csv, --json and --overview (`--grid`
+/// was checked before the curve was computed), then prints its summary.
 fn emit_curve(c: &Curve, provenance: Provenance, out: &CurveArgs) -> Result<()> {
     let report = CurveReport::view(c, provenance);
     write_files(&report, out)?;

@@ -5,9 +5,9 @@
 use super::curve::{CurveArgs, OVERVIEW_BINS, OVERVIEW_GRID_MAX, command_line};
 use renyi_search::alpha::Alpha;
 use renyi_search::curve::overview::{OverviewBuilder, OverviewHead, grid_to};
-use renyi_search::curve::report::{describe, domain_text, segment_row, write_csv_head, write_csv_row};
-use renyi_search::curve::unit_merge::SlicedMerge;
+use renyi_search::curve::report::{segment_row, write_csv_head, write_csv_row};
 use renyi_search::curve::units::{CurveUnitRun, CurveUnits, run_curve_units_in_slices};
+use renyi_search::curve::walk::domain_text;
 use renyi_search::curve::{Domain, Segment};
 use renyi_search::error::{Error, Result, invalid};
 use renyi_search::output::{Provenance, write_atomic_with, write_json};
@@ -34,18 +34,22 @@ pub(super) fn cuts(domain: &Domain, slices: usize) -> Result<Vec<Alpha>> {
     let (Some((a, b)), Some((c, d))) = (end(&domain.lo), end(&domain.hi)) else {
         return Err(bad("slices need a finite --to"));
     };
-    // α_k = lo + k·(hi − lo)/K = (a·d·K + k·(c·b − a·d)) / (b·d·K).
+    // α_k = lo + k·(hi − lo)/K = (a·d·K + k·(c·b − a·d)) / (b·d·K), in u128
+    // (ends given as fractions with huge denominators are refused).
+    let too_large = || bad("the cuts' fractions are too large; choose simpler --from/--to");
     let k_max = slices as u128;
-    let den = b * d * k_max;
-    let width = (c * b).checked_sub(a * d).filter(|&w| w > 0).ok_or_else(|| bad("the α-range is a single point"))?;
+    let mul = |x: u128, y: u128| x.checked_mul(y).ok_or_else(too_large);
+    let den = mul(mul(b, d)?, k_max)?;
+    let (cb, ad) = (mul(c, b)?, mul(a, d)?);
+    let width = cb.checked_sub(ad).filter(|&w| w > 0).ok_or_else(|| bad("the α-range is a single point"))?;
+    let base = mul(ad, k_max)?;
     (1..k_max)
         .map(|k| {
-            let num = a * d * k_max + k * width;
+            let num = mul(k, width)?.checked_add(base).ok_or_else(too_large)?;
             let g = gcd(num, den);
-            let (n, m) = (num / g, den / g);
-            match (u64::try_from(n), u64::try_from(m)) {
+            match (u64::try_from(num / g), u64::try_from(den / g)) {
                 (Ok(n), Ok(m)) => Alpha::ratio(n, m).map_err(|_| bad("a cut is not a valid α")),
-                _ => Err(bad("the cuts' fractions are too large; choose simpler --from/--to")),
+                _ => Err(too_large()),
             }
         })
         .collect()
@@ -58,8 +62,8 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
-/// The sliced merge with its outputs; `false` if units are still missing
-/// (what is known is printed).
+/// The sliced merge and its outputs (if units are still missing, what is
+/// known is printed instead).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn merge_in_slices<P: SearchProblem>(
     problem: &P,
@@ -70,7 +74,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     out: &CurveArgs,
     started: SystemTime,
     progress: &Progress,
-) -> Result<bool> {
+) -> Result<()> {
     let cuts = cuts(domain, slices)?;
     let step = out.grid_step()?;
     let alphas = grid_to(domain, domain.hi.enclosure().hi, step, OVERVIEW_GRID_MAX).unwrap_or_default();
@@ -83,10 +87,16 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
         Some((domain.lo.enclosure().lo, domain.hi.enclosure().hi)),
         OVERVIEW_BINS,
     );
-    let mut rows = out.csv.as_deref().map(RowsFile::create).transpose()?;
+    // Made at the first piece: a process that only evaluates units makes none.
+    let mut rows: Option<RowsFile> = None;
     let mut sink = |s: &Segment| -> Result<()> {
-        if let Some(rows) = &mut rows {
-            rows.write(s, codes)?;
+        if let Some(csv) = &out.csv {
+            if rows.is_none() {
+                rows = Some(RowsFile::create(csv)?);
+            }
+            if let Some(rows) = &mut rows {
+                rows.write(s, codes)?;
+            }
         }
         overview.add(s);
         Ok(())
@@ -96,7 +106,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
         CurveUnits::Complete { curve, units, evaluated, missing } => (curve, units, evaluated, missing),
         CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
             super::curve::print_incomplete(units, known, unit_codes, known_codes, evaluated, out);
-            return Ok(false);
+            return Ok(());
         }
     };
     if missing > 0 {
@@ -116,36 +126,20 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     if let (Some(rows), Some(path)) = (rows, &out.csv) {
         rows.finish(path, &head)?;
     }
-    let (pieces, intervals) = overview.counts();
     let o = overview.finish(head);
     if let Some(path) = &out.overview {
         write_json(path, &o)?;
     }
-    print_summary(&o, &merge, pieces, intervals);
-    Ok(true)
-}
-
-fn print_summary(o: &renyi_search::curve::overview::Overview, m: &SlicedMerge, pieces: usize, intervals: usize) {
-    println!(
-        "{} — {} — α in {}: {pieces} pieces ({intervals} intervals), {} nodes, {:.3} s{}",
-        o.game,
-        o.tie_rule,
-        o.domain,
-        m.nodes_evaluated,
-        m.seconds,
-        if m.uncertified > 0 { format!(", {} UNCERTIFIED breakpoints", m.uncertified) } else { String::new() }
-    );
-    let best: Vec<String> = o.best.iter().map(describe).collect();
-    println!("  best total {} (mean {:.6}) on {}", o.best_total, o.best_mean, best.join(" and "));
-    if !o.best_interval.is_empty() {
-        let open: Vec<String> = o.best_interval.iter().map(describe).collect();
-        println!("  best on an open interval: total {} on {}", o.best_interval_total, open.join(" and "));
+    for line in o.summary() {
+        println!("{line}");
     }
-    println!("  {pieces} pieces: see --csv, --overview");
+    println!("  {} pieces in {} slices: written to --csv (rows) and --overview", o.pieces, merge.slices);
+    Ok(())
 }
 
 /// The CSV's rows while the merge runs: gzip (fast) in a temporary file next
-/// to the CSV, since its first line states the run time, known at the end.
+/// to the CSV (named with the process id, so that shards sharing a --csv name
+/// do not share it), since its first line states the run time, known at the end.
 struct RowsFile {
     path: PathBuf,
     z: Option<flate2::write::GzEncoder<std::io::BufWriter<std::fs::File>>>,
@@ -153,8 +147,11 @@ struct RowsFile {
 
 impl RowsFile {
     fn create(csv: &Path) -> Result<RowsFile> {
+        if let Some(dir) = csv.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        }
         let mut name = csv.as_os_str().to_owned();
-        name.push(".rows.tmp.gz");
+        name.push(format!(".rows-{}.tmp.gz", std::process::id()));
         let path = PathBuf::from(name);
         let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
         let z = flate2::write::GzEncoder::new(

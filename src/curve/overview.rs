@@ -118,6 +118,26 @@ pub struct OverviewHead {
 }
 
 impl Overview {
+    /// The terminal summary ([`super::report::Summary`]).
+    pub fn summary(&self) -> Vec<String> {
+        super::report::Summary {
+            game: &self.game,
+            tie_rule: &self.tie_rule,
+            domain: &self.domain,
+            pieces: self.pieces,
+            intervals: self.intervals,
+            nodes: self.nodes_evaluated,
+            seconds: self.provenance.seconds,
+            uncertified: self.uncertified,
+            best_total: &self.best_total,
+            best_mean: self.best_mean,
+            best: &self.best,
+            best_interval_total: &self.best_interval_total,
+            best_interval: &self.best_interval,
+        }
+        .lines()
+    }
+
     /// The overview of `curve` (whose report is `report`): its values at
     /// `alphas`, and `bins` bins over the finite part of its domain (from its
     /// lower end to its upper end, or to the last finite breakpoint if that

@@ -2,7 +2,7 @@
 
 use super::point::{Point, Witness};
 use super::steps::Span;
-use super::walk::{Curve, Segment};
+use super::walk::{Curve, Segment, domain_text};
 use crate::output::Provenance;
 use crate::search::outcome::{Exact, exact_f64, exact_string};
 use serde::Serialize;
@@ -166,11 +166,6 @@ fn row(span: &Span, total: &Exact, codes: u64, max_depth: Option<usize>, first_q
     }
 }
 
-/// A domain as the reports write it, e.g. `[1, 2]`.
-pub fn domain_text(d: &super::steps::Domain) -> String {
-    format!("{}{}, {}{}", if d.lo_closed { "[" } else { "(" }, d.lo, d.hi, if d.hi_closed { "]" } else { ")" })
-}
-
 /// What every report states besides its rows.
 struct Header {
     provenance: Provenance,
@@ -314,24 +309,63 @@ impl<S: Rows> CurveReport<S> {
 
     /// A few lines for the terminal: the best α and the points of interest.
     pub fn summary(&self) -> Vec<String> {
+        let rows = |at: &[usize]| at.iter().map(|&i| self.segments.row(i).into_owned()).collect::<Vec<Row>>();
+        Summary {
+            game: &self.game,
+            tie_rule: &self.tie_rule,
+            domain: &self.domain,
+            pieces: self.segments.count(),
+            intervals: self.intervals(),
+            nodes: self.nodes_evaluated,
+            seconds: self.provenance.seconds,
+            uncertified: self.uncertified,
+            best_total: &self.best_total,
+            best_mean: self.best_mean,
+            best: &rows(&self.best),
+            best_interval_total: &self.best_interval_total,
+            best_interval: &rows(&self.best_interval),
+        }
+        .lines()
+    }
+}
+
+/// What a curve's terminal summary states: what it is, how many pieces, the best α.
+pub struct Summary<'a> {
+    pub game: &'a str,
+    pub tie_rule: &'a str,
+    pub domain: &'a str,
+    pub pieces: usize,
+    pub intervals: usize,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub uncertified: u64,
+    pub best_total: &'a str,
+    pub best_mean: f64,
+    pub best: &'a [Row],
+    pub best_interval_total: &'a str,
+    pub best_interval: &'a [Row],
+}
+
+impl Summary<'_> {
+    pub fn lines(&self) -> Vec<String> {
         let mut lines = vec![format!(
             "{} — {} — α in {}: {} pieces ({} intervals), {} nodes, {:.3} s{}",
             self.game,
             self.tie_rule,
             self.domain,
-            self.segments.count(),
-            self.intervals(),
-            self.nodes_evaluated,
-            self.provenance.seconds,
+            self.pieces,
+            self.intervals,
+            self.nodes,
+            self.seconds,
             if self.uncertified > 0 {
                 format!(", {} UNCERTIFIED breakpoints", self.uncertified)
             } else {
                 String::new()
             }
         )];
-        let best: Vec<String> = self.best.iter().map(|&i| describe(&self.segments.row(i))).collect();
+        let best: Vec<String> = self.best.iter().map(describe).collect();
         lines.push(format!("  best total {} (mean {:.6}) on {}", self.best_total, self.best_mean, best.join(" and ")));
-        let open: Vec<String> = self.best_interval.iter().map(|&i| describe(&self.segments.row(i))).collect();
+        let open: Vec<String> = self.best_interval.iter().map(describe).collect();
         if !open.is_empty() {
             lines.push(format!(
                 "  best on an open interval: total {} on {}",

@@ -35,12 +35,13 @@ pub struct SlicedMerge {
     pub slices: usize,
     /// Pieces handed to the sink (after stitching).
     pub pieces: u64,
-    /// Nodes whose envelope was computed, over all slices.
+    /// Nodes whose envelope was computed, over all slices (the top levels
+    /// are walked once per slice, so more than in a whole merge).
     pub nodes_evaluated: u64,
     /// Breakpoints that could not be certified: the merge's and the units' sessions' (expected 0).
     pub uncertified: u64,
     pub float_decided_near_ties: u64,
-    /// The units' sessions and the merge.
+    /// The units' sessions and the merge's walks (as a whole merge counts them).
     pub seconds: f64,
 }
 
@@ -202,7 +203,6 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     progress: &Progress,
     sink: &mut dyn FnMut(&Segment) -> Result<()>,
 ) -> Result<SlicedMerge> {
-    let started = std::time::Instant::now();
     let mut by_trail: HashMap<String, Vec<(Domain, String)>> = HashMap::new();
     let packed = read_records(known, files, Some(&mut by_trail), progress)?;
     progress.begin("merge: slices of α walked", Some(slices.len() as u64));
@@ -219,6 +219,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
         progress.status(&format!("slice {}/{}: α in {}", i + 1, slices.len(), super::walk::domain_text(slice)));
         let curve = walk_units(problem, tie, slice, run, &fetch, &failure)?;
         out.nodes_evaluated += curve.nodes_evaluated;
+        out.seconds += curve.seconds;
         out.uncertified += curve.uncertified;
         out.float_decided_near_ties += curve.float_decided_near_ties;
         held.extend(curve.segments);
@@ -235,7 +236,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     }
     out.pieces += held.len() as u64;
     let (seconds, uncertified, float_ties) = sessions(known);
-    out.seconds = seconds + started.elapsed().as_secs_f64();
+    out.seconds += seconds;
     out.uncertified += uncertified;
     out.float_decided_near_ties += float_ties;
     Ok(out)

@@ -60,10 +60,19 @@ pub enum CurveUnits<M = Curve> {
     Complete { curve: M, units: u64, evaluated: u64, missing: u64 },
 }
 
-/// Where the preparation of a merge stands: units missing, or all known.
-enum Prepared {
-    Incomplete { units: u64, known: u64, unit_codes: u64, known_codes: u64, evaluated: u64 },
-    Known { known: HashMap<String, Digest>, files: Vec<PathBuf>, units: u64, evaluated: u64 },
+/// A run whose units are all known, ready to merge.
+struct Known {
+    known: HashMap<String, Digest>,
+    files: Vec<PathBuf>,
+    units: u64,
+    evaluated: u64,
+}
+
+impl Known {
+    /// Units counted as zero (the diagnostic `known_only`).
+    fn missing(&self) -> u64 {
+        self.units - self.known.len() as u64
+    }
 }
 
 /// The units of the curve walk cut `levels` below the root: (key, codes), sorted by key.
@@ -118,23 +127,21 @@ pub fn run_curve_units<P: SearchProblem>(
     run: &CurveUnitRun,
     progress: &Progress,
 ) -> Result<CurveUnits> {
-    let (known, files, units, evaluated) = match prepare_merge(problem, tie, domain, run, progress)? {
-        Prepared::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
-            return Ok(CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated });
-        }
-        Prepared::Known { known, files, units, evaluated } => (known, files, units, evaluated),
+    let k = match prepare_merge(problem, tie, domain, run, progress)? {
+        Ok(k) => k,
+        Err(incomplete) => return Ok(incomplete),
     };
-    let curve = merge_whole(problem, tie, domain, run, &known, &files, progress);
+    let curve = merge_whole(problem, tie, domain, run, &k.known, &k.files, progress);
     progress.end();
-    Ok(CurveUnits::Complete { curve: curve?, units, evaluated, missing: units - known.len() as u64 })
+    Ok(CurveUnits::Complete { curve: curve?, units: k.units, evaluated: k.evaluated, missing: k.missing() })
 }
 
 /// [`run_curve_units`], with the merge walked slice by slice of α (between
 /// the exact points `cuts`, strictly inside the domain and ascending) and
 /// every piece of the curve handed to `sink` in order, stitched across the
-/// cuts: the same pieces as the whole merge, while the memory of the merge
-/// is bounded by its largest slice, not by the whole curve (Beams(6c,6p) on
-/// [1, 2]: about 10⁷ pieces).
+/// cuts: the same pieces as the whole merge, while the merge holds the
+/// packed records and one slice of the curve, not the whole curve
+/// (Beams(6c,6p) on [1, 2]: about 10⁷ pieces).
 pub fn run_curve_units_in_slices<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
@@ -145,26 +152,24 @@ pub fn run_curve_units_in_slices<P: SearchProblem>(
     sink: &mut dyn FnMut(&Segment) -> Result<()>,
 ) -> Result<CurveUnits<SlicedMerge>> {
     let slices = slices(domain, cuts)?;
-    let (known, files, units, evaluated) = match prepare_merge(problem, tie, domain, run, progress)? {
-        Prepared::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
-            return Ok(CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated });
-        }
-        Prepared::Known { known, files, units, evaluated } => (known, files, units, evaluated),
+    let k = match prepare_merge(problem, tie, domain, run, progress)? {
+        Ok(k) => k,
+        Err(incomplete) => return Ok(incomplete),
     };
-    let merge = merge_in_slices(problem, tie, &slices, run, &known, &files, progress, sink);
+    let merge = merge_in_slices(problem, tie, &slices, run, &k.known, &k.files, progress, sink);
     progress.end();
-    Ok(CurveUnits::Complete { curve: merge?, units, evaluated, missing: units - known.len() as u64 })
+    Ok(CurveUnits::Complete { curve: merge?, units: k.units, evaluated: k.evaluated, missing: k.missing() })
 }
 
-/// Lists the run's units, reads its files, evaluates this process's units
-/// not yet known, and says whether every unit is known now.
-fn prepare_merge<P: SearchProblem>(
+/// Lists the run's units, reads its files and evaluates this process's
+/// units not yet known: every unit known now, or where the run stands.
+fn prepare_merge<P: SearchProblem, M>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
     run: &CurveUnitRun,
     progress: &Progress,
-) -> Result<Prepared> {
+) -> Result<std::result::Result<Known, CurveUnits<M>>> {
     if std::fs::read(run.checkpoint).is_ok_and(|b| b.starts_with(&[0x1f, 0x8b])) {
         return Err(invalid(format!(
             "{} is compressed: give it with --with and start a new --checkpoint",
@@ -246,15 +251,15 @@ fn prepare_merge<P: SearchProblem>(
     }
     let known_codes = known.values().map(|r| r.codes).sum();
     if (known.len() as u64) < id.units && !run.known_only {
-        return Ok(Prepared::Incomplete {
+        return Ok(Err(CurveUnits::Incomplete {
             units: id.units,
             known: known.len() as u64,
             unit_codes,
             known_codes,
             evaluated,
-        });
+        }));
     }
-    Ok(Prepared::Known { known, files, units: id.units, evaluated })
+    Ok(Ok(Known { known, files, units: id.units, evaluated }))
 }
 
 /// What a run keeps of a checked record until the merge: enough to name

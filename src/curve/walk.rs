@@ -463,7 +463,7 @@ impl<P: SearchProblem> Walker<'_, P> {
 }
 
 /// A domain as text, e.g. `[1.3, [1.337899921697562, 1.337899921697626])`: part of a unit's key.
-pub(crate) fn domain_text(d: &Domain) -> String {
+pub fn domain_text(d: &Domain) -> String {
     let (open, close) = (if d.lo_closed { '[' } else { '(' }, if d.hi_closed { ']' } else { ')' });
     format!("{open}{}, {}{close}", d.lo, d.hi)
 }
