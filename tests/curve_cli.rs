@@ -108,6 +108,9 @@ fn a_merge_in_slices_writes_what_the_whole_merge_writes() {
         vec!["--merge-slices", "1"],
         vec!["--merge-slices", "3", "--json", &csv],
         vec!["--merge-slices", "3", "--to", "inf"],
+        vec!["--merge-slices", "3", "--to", "2", "--all"],
+        // Cuts whose fractions do not fit: refused, not wrapped.
+        vec!["--merge-slices", "3", "--from", "1/18446744073709551557", "--to", "2/18446744073709551533"],
     ] {
         let units = p("bad.units");
         let mut args = vec!["curve", "mastermind", "--levels", "2", "--checkpoint", &units, "--csv", &csv];
