@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zlib
 
 name = sys.argv[1]
 DIR = "results/runs/curves/beams-6c6p"
@@ -71,6 +72,25 @@ for live in sorted(glob.glob(f"runs/beams-6c6p-{name}*.units")):
 if not new:
     print("nothing new")
     sys.exit(0)
+# Every record must pass its checksum (CRC-32 of its JSON, in hex) before it
+# goes into an immutable part; what the part holds is summed up for the docs.
+codes = points = 0
+seconds = 0.0
+sessions = {}  # session start -> (uncertified, float-decided ties) at its last record
+for line in new:
+    crc, text = line.split(" ", 1)
+    if int(crc, 16) != zlib.crc32(text.encode()):
+        sys.exit(f"a record fails its checksum: {text[:80]}")
+    r = json.loads(text)
+    codes, points, seconds = codes + r["codes"], points + len(r["points"]), seconds + r["seconds"]
+    u, f = sessions.get(r["session_started"], (0, 0))
+    sessions[r["session_started"]] = (max(u, r["session_uncertified"]), max(f, r["session_float_ties"]))
+uncertified = sum(u for u, _ in sessions.values())
+float_ties = sum(f for _, f in sessions.values())
+print(
+    f"{len(new)} records: {codes} codes, {points} points, {seconds:.0f} unit-seconds; "
+    f"{len(sessions)} sessions, {uncertified} uncertified events, {float_ties} float-decided ties"
+)
 out = f"{PARTS}/{name}.part-{len(parts) + 1:03d}.units.xz"
 text = (header + "\n" + "".join(line + "\n" for line in new)).encode()
 if shutil.which("xz"):
