@@ -144,3 +144,29 @@ fn files_are_written_before_the_pieces_are_printed() {
     let o: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&overview).unwrap()).unwrap();
     assert_eq!(o["grid"][0]["alpha"], "1");
 }
+
+/// The same on a Beams game: 6c3p LEX-c on [1, 2] (175 units, 1393 pieces)
+/// merged in 10 slices gives the rows of the whole merge.
+#[test]
+fn a_beams_merge_in_slices_writes_the_rows_of_the_whole_merge() {
+    let dir = scratch("slices-beams");
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let units = p("run.units");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["curve", "beams", "6c3p", "--from", "1", "--to", "2", "--levels", "2"];
+        args.extend(["--checkpoint", units.as_str()]);
+        args.extend(extra);
+        let out = bin(&args);
+        assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    run(&["--csv", &p("whole.csv")]);
+    run(&["--csv", &p("sliced.csv"), "--merge-slices", "10"]);
+    let rows = |name: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(p(name)).unwrap();
+        let mut rows = csv::ReaderBuilder::new().comment(Some(b'#')).from_reader(text.as_bytes());
+        rows.records().map(|r| r.unwrap()).map(|r| format!("{} {} {} {}", &r[0], &r[5], &r[7], &r[8])).collect()
+    };
+    let (whole, sliced) = (rows("whole.csv"), rows("sliced.csv"));
+    assert_eq!(whole.len(), 1393);
+    assert_eq!(sliced, whole);
+}
