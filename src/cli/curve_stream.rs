@@ -114,9 +114,8 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     } else {
         eprintln!("all {units} units known ({evaluated} evaluated by this process); merged in {slices} slices");
     }
-    let provenance = Provenance::new(command_line(), started, merge.seconds);
     let head = OverviewHead {
-        provenance: provenance.clone(),
+        provenance: Provenance::new(command_line(), started, merge.seconds),
         game: problem.name(),
         tie_rule: tie.to_string(),
         domain: domain_text(domain),
