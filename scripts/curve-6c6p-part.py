@@ -51,10 +51,13 @@ if "--manifest-only" in sys.argv:
     sys.exit(0)
 parts = sorted(glob.glob(f"{PARTS}/{name}.part-*.units.[gx]z"))
 known = set()
+codes_in_parts = 0
 for part in parts:
     with (gzip.open if part.endswith(".gz") else lzma.open)(part, "rt") as f:
         for line in f.read().splitlines()[1:]:
-            known.add(json.loads(line.split(" ", 1)[1])["key"])
+            r = json.loads(line.split(" ", 1)[1])
+            known.add(r["key"])
+            codes_in_parts += r["codes"]
 header, new = None, []
 for live in sorted(glob.glob(f"runs/beams-6c6p-{name}*.units")):
     text = open(live).read()
@@ -103,5 +106,5 @@ with lzma.open(out + ".tmp", "rb") as f:
     if f.read() != text:
         sys.exit(f"{out}.tmp: does not decompress to the records written")
 os.replace(out + ".tmp", out)
-print(f"{out}: {len(new)} records, {len(known)} in all parts")
+print(f"{out}: {len(new)} records; all parts: {len(known)} units, {codes_in_parts + codes} codes")
 write_manifest()
