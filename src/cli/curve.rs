@@ -242,17 +242,22 @@ fn whole_or_units<P: renyi_search::search::SearchProblem>(
     }
     match run_curve_units(problem, tie, domain, &run, &progress)? {
         CurveUnits::Complete { curve, units, evaluated, missing } => {
-            if missing > 0 {
-                eprintln!("DIAGNOSTIC: {missing} of {units} units missing, counted as zero: this is not the curve");
-            } else {
-                eprintln!("all {units} units known ({evaluated} evaluated by this process); merged");
-            }
+            say_merged(units, evaluated, missing, "merged");
             Ok(Some(curve))
         }
         CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
             print_incomplete(units, known, unit_codes, known_codes, evaluated, out);
             Ok(None)
         }
+    }
+}
+
+/// What a unit run that has merged says (`how`: "merged", "merged in K slices").
+pub(super) fn say_merged(units: u64, evaluated: u64, missing: u64, how: &str) {
+    if missing > 0 {
+        eprintln!("DIAGNOSTIC: {missing} of {units} units missing, counted as zero: this is not the curve");
+    } else {
+        eprintln!("all {units} units known ({evaluated} evaluated by this process); {how}");
     }
 }
 

@@ -109,11 +109,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
             return Ok(());
         }
     };
-    if missing > 0 {
-        eprintln!("DIAGNOSTIC: {missing} of {units} units missing, counted as zero: this is not the curve");
-    } else {
-        eprintln!("all {units} units known ({evaluated} evaluated by this process); merged in {slices} slices");
-    }
+    super::curve::say_merged(units, evaluated, missing, &format!("merged in {slices} slices"));
     let head = OverviewHead {
         provenance: Provenance::new(command_line(), started, merge.seconds),
         game: problem.name(),

@@ -287,34 +287,32 @@ pub fn unit_steps(r: &UnitSteps) -> std::result::Result<Steps<Arc<Outcome>>, Str
     let value = |i: usize| values.get(i).cloned().ok_or(format!("value index {i} out of range"));
     let mut out = Vec::with_capacity(r.steps.len());
     for s in &r.steps {
-        let step = match s[..] {
-            [i, v] => (Span::At(get(i)?), value(v)?),
-            [i, j, v] => (Span::Open(get(i)?, get(j)?), value(v)?),
-            _ => return Err("a step has neither one nor two points and a value".into()),
-        };
-        out.push(step);
+        let (span, v) = step_span(s, &get)?;
+        out.push((span, value(v)?));
     }
     Ok(out)
 }
 
-/// The sub-domain a unit's record covers: from its first span to its last
-/// (a span that is a point closes its end), without building the steps.
+/// A step record's span (its points by `point`) and its value index.
+fn step_span(
+    s: &StepRecord,
+    point: &dyn Fn(usize) -> std::result::Result<Point, String>,
+) -> std::result::Result<(Span, usize), String> {
+    match s[..] {
+        [i, v] => Ok((Span::At(point(i)?), v)),
+        [i, j, v] => Ok((Span::Open(point(i)?, point(j)?), v)),
+        _ => Err("a step has neither one nor two points and a value".into()),
+    }
+}
+
+/// The sub-domain a unit's record covers, from its first span to its last,
+/// without building the steps.
 pub fn record_domain(r: &UnitSteps) -> std::result::Result<Domain, String> {
     let point = |i: usize| r.points.get(i).ok_or(format!("point index {i} out of range")).and_then(point_of);
     let (Some(first), Some(last)) = (r.steps.first(), r.steps.last()) else {
         return Err("a record without steps".into());
     };
-    let (lo, lo_closed) = match first[..] {
-        [i, _] => (point(i)?, true),
-        [i, _, _] => (point(i)?, false),
-        _ => return Err("a step has neither one nor two points and a value".into()),
-    };
-    let (hi, hi_closed) = match last[..] {
-        [i, _] => (point(i)?, true),
-        [_, j, _] => (point(j)?, false),
-        _ => return Err("a step has neither one nor two points and a value".into()),
-    };
-    Ok(Domain { lo, lo_closed, hi, hi_closed })
+    Ok(Domain::of_run(&step_span(first, &point)?.0, &step_span(last, &point)?.0))
 }
 
 pub use crate::output::checked_line;
