@@ -7,7 +7,9 @@
 # merged curve has millions of pieces: its full CSV goes to runs/ (gzip,
 # git-ignored; the same command again rebuilds it from the parts), its
 # overview (best α, exact values every 1/100, least/greatest mean per 1/1000
-# of the range) next to the parts.
+# of the range) next to the parts. The live checkpoint in runs/ does not
+# survive a session: cut a part from it before the session stops (units
+# finished after the last cut are otherwise evaluated again).
 #
 #   TIE=lex-c FROM=1 TO=2 scripts/curve-6c6p.sh          # one process
 #   SHARD=0/2 scripts/curve-6c6p.sh                      # one shard of two
