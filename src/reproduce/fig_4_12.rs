@@ -66,7 +66,8 @@ pub fn section(dir: &Path) -> Result<String> {
         md += "No Beams(6c,6p) curve run has merged yet; the LEX-c run on [1, 2] is in progress, its finished units committed under `runs/curves/beams-6c6p/` (docs/curves.md, Status).\n";
         return Ok(md);
     }
-    md += "Each merged run's overview (`runs/curves/beams-6c6p/<run>.overview.json`): the best α, the exact value at every multiple of its grid step, and the least and greatest mean per 1/1000 of the range, drawn in `figures/fig-4.12-beams-6c6p-<run>.svg`. The full curve (one CSV row per piece, gigabytes) is rebuilt from the committed units by `scripts/curve-6c6p.sh`.\n\n";
+    md += "Each merged run's overview (`runs/curves/beams-6c6p/<run>.overview.json`): the best α, the exact value at every multiple of its grid step, and the least and greatest mean per 1/1000 of the range, drawn in `figures/fig-4.12-beams-6c6p-<run>.svg`; where a tie rule has several merged runs, `figures/fig-4.12-beams-6c6p-<rule>.svg` draws them together. The full curve (one CSV row per piece, gigabytes) is rebuilt from the committed units by `scripts/curve-6c6p.sh`.\n\n";
+    let mut by_rule: Vec<(String, String, Vec<OverviewFile>)> = Vec::new();
     for stem in &stems {
         let path = runs.join(format!("{stem}.overview.json"));
         let text = std::fs::read_to_string(&path)
@@ -89,8 +90,19 @@ pub fn section(dir: &Path) -> Result<String> {
             if o.best.len() > 3 { format!(" … ({} pieces)", o.best.len()) } else { String::new() }
         );
         md += &grid_table(dir, &o.grid, rule);
-        let chart = chart(&o, label);
+        let chart = chart(std::slice::from_ref(&o), label);
         crate::plot::write_svg(&chart, &layout::figure(dir, &format!("fig-4.12-beams-6c6p-{stem}.svg")))?;
+        let slug = rule.map_or("unknown", |r| r.slug()).to_string();
+        match by_rule.iter_mut().find(|(s, _, _)| *s == slug) {
+            Some((_, _, runs)) => runs.push(o),
+            None => by_rule.push((slug, label.to_string(), vec![o])),
+        }
+    }
+    for (slug, label, mut runs) in by_rule.into_iter().filter(|(_, _, runs)| runs.len() > 1) {
+        runs.sort_by(|a, b| a.bins.first().map(|b| b.lo).partial_cmp(&b.bins.first().map(|b| b.lo)).unwrap());
+        let name = format!("fig-4.12-beams-6c6p-{slug}.svg");
+        crate::plot::write_svg(&chart(&runs, &label), &layout::figure(dir, &name))?;
+        md += &format!("{label}, all {} merged runs together: `figures/{name}`.\n\n", runs.len());
     }
     Ok(md)
 }
@@ -137,23 +149,24 @@ fn grid_table(dir: &Path, grid: &[GridValue], rule: Option<BeamsRule>) -> String
     table.to_string() + "\n"
 }
 
-/// The figure of one overview: the band of least and greatest means per
-/// bin, the exact grid values as dots, the thesis' values as crosses.
-fn chart(o: &OverviewFile, label: &str) -> Chart {
+/// The figure of one overview, or of several runs of one tie rule in the
+/// order of α: the band of least and greatest means per bin, the exact grid
+/// values as dots, the thesis' values as crosses.
+fn chart(runs: &[OverviewFile], label: &str) -> Chart {
+    let bins = || runs.iter().flat_map(|o| &o.bins);
     let band = |least: bool| {
-        o.bins
-            .iter()
+        bins()
             .filter(|b| b.pieces > 0)
             .map(|b: &Bin| Step { lo: b.lo, hi: b.hi, y: if least { b.least_mean } else { b.greatest_mean } })
             .collect()
     };
-    let x_range = match (o.bins.first(), o.bins.last()) {
+    let x_range = match (bins().next(), bins().last()) {
         (Some(a), Some(b)) if a.lo < b.hi => (a.lo, b.hi),
         _ => (0.0, 1.0),
     };
-    let points = o
-        .grid
+    let points = runs
         .iter()
+        .flat_map(|o| &o.grid)
         .filter_map(|g| Some((g.alpha.parse::<crate::alpha::Alpha>().ok()?.to_f64(), g.mean)))
         .filter(|(x, _)| x.is_finite())
         .collect();
@@ -164,8 +177,12 @@ fn chart(o: &OverviewFile, label: &str) -> Chart {
         .filter(|(x, _)| *x >= x_range.0 && *x <= x_range.1)
         .map(|(x, y)| Marker { x, y, label: "thesis".into() })
         .collect();
+    let domains: Vec<&str> = runs.iter().map(|o| o.domain.as_str()).collect();
+    let mut grid_steps: Vec<&str> = runs.iter().map(|o| o.grid_step.as_str()).collect();
+    grid_steps.dedup();
+    let pieces: usize = runs.iter().map(|o| o.pieces).sum();
     Chart {
-        title: format!("Beams(6c,6p): exact E(α) of H_α, {label}, α in {} (Fig. 4.12)", o.domain),
+        title: format!("Beams(6c,6p): exact E(α) of H_α, {label}, α in {} (Fig. 4.12)", domains.join(" + ")),
         x_label: "α".into(),
         y_label: "mean number of queries".into(),
         x_range,
@@ -176,8 +193,9 @@ fn chart(o: &OverviewFile, label: &str) -> Chart {
         ],
         markers,
         tail_note: Some(format!(
-            "{} pieces; bins of 1/1000 of the range; dots: exact values every {}",
-            o.pieces, o.grid_step
+            "{pieces} pieces; bins of 1/1000 of {}; dots: exact values every {}",
+            if runs.len() > 1 { "each run's range" } else { "the range" },
+            grid_steps.join(", ")
         )),
     }
 }
@@ -215,6 +233,21 @@ mod tests {
         assert!(md.contains("| inf |"));
         let svg = std::fs::read_to_string(layout::figure(&dir, "fig-4.12-beams-6c6p-lex-c-0-inf.svg")).unwrap();
         assert!(svg.contains("LEX-c"));
+        assert!(!md.contains("merged runs together"), "{md}");
+        // Two runs of one rule on adjacent ranges get a figure of both too.
+        std::fs::remove_file(layout::runs(&dir, "curves/beams-6c6p").join("lex-c-0-inf.overview.json")).unwrap();
+        let one = Point::exact("1".parse().unwrap());
+        for (name, lo, hi) in [("lex-c-1-inf", one.clone(), Point::infinity()), ("lex-c-0-1", Point::zero(), one)] {
+            let c = curve(&mm, TieRule::lex(), &Domain::closed(lo, hi), None);
+            let report = CurveReport::view(&c, Provenance::new("test", std::time::SystemTime::now(), 0.0));
+            let o = Overview::of(&report, &c, step, &grid(&c, step, 1000).unwrap(), 50);
+            let path = layout::runs(&dir, "curves/beams-6c6p").join(format!("{name}.overview.json"));
+            crate::output::write_json(&path, &o).unwrap();
+        }
+        let md = section(&dir).unwrap();
+        assert!(md.contains("LEX-c, all 2 merged runs together: `figures/fig-4.12-beams-6c6p-lex-c.svg`"), "{md}");
+        let svg = std::fs::read_to_string(layout::figure(&dir, "fig-4.12-beams-6c6p-lex-c.svg")).unwrap();
+        assert!(svg.contains("α in [0, 1] + [1, inf]"), "{svg}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
