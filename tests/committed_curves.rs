@@ -9,11 +9,6 @@ use renyi_search::search::outcome::exact_string;
 use serde_json::Value;
 use std::path::Path;
 
-/// The tie rule a run's name starts with (the longest slug that fits).
-fn rule_of(stem: &str) -> Option<BeamsRule> {
-    BeamsRule::ALL.into_iter().filter(|r| stem.starts_with(&format!("{}-", r.slug()))).max_by_key(|r| r.slug().len())
-}
-
 fn overviews() -> Vec<(String, Value)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/runs/curves/beams-6c6p");
     let mut found: Vec<(String, Value)> = std::fs::read_dir(&dir)
@@ -36,7 +31,7 @@ fn curve_overviews_equal_the_analyze_runs_where_both_exist() {
     let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
     let mut compared = 0;
     for (stem, o) in overviews() {
-        let rule = rule_of(&stem).unwrap_or_else(|| panic!("{stem}: no tie rule in the name"));
+        let rule = BeamsRule::of_run_name(&stem).unwrap_or_else(|| panic!("{stem}: no tie rule in the name"));
         for g in o["grid"].as_array().expect("a grid") {
             let alpha = g["alpha"].as_str().expect("α as text");
             if !["0", "1", "2", "inf"].contains(&alpha) {

@@ -36,11 +36,6 @@ struct OverviewFile {
     bins: Vec<Bin>,
 }
 
-/// The tie rule a run's name starts with (the longest slug that fits).
-fn rule_of(stem: &str) -> Option<BeamsRule> {
-    BeamsRule::ALL.into_iter().filter(|r| stem.starts_with(&format!("{}-", r.slug()))).max_by_key(|r| r.slug().len())
-}
-
 /// "α = x" or "α in (a, b)" of a row of the overview's best pieces.
 fn place(row: &serde_json::Value) -> String {
     let text = |k: &str| row.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
@@ -74,7 +69,7 @@ pub fn section(dir: &Path) -> Result<String> {
             .map_err(|e| crate::error::Error::Io { path: path.display().to_string(), source: e })?;
         let o: OverviewFile = serde_json::from_str(&text)
             .map_err(|e| crate::error::invalid(format!("{}: not an overview ({e})", path.display())))?;
-        let rule = rule_of(stem);
+        let rule = BeamsRule::of_run_name(stem);
         let label = rule.map_or("?", |r| r.label());
         let best: Vec<String> = o.best.iter().take(3).map(place).collect();
         md += &format!(

@@ -47,6 +47,15 @@ impl BeamsRule {
         }
     }
 
+    /// The rule a run name `<slug>-…` starts with (the longest slug that
+    /// fits, so "mix-reduced-1-2" is MIX over the reduced list, not MIX).
+    pub fn of_run_name(name: &str) -> Option<BeamsRule> {
+        BeamsRule::ALL
+            .into_iter()
+            .filter(|r| name.starts_with(&format!("{}-", r.slug())))
+            .max_by_key(|r| r.slug().len())
+    }
+
     /// The canonical query order (LEX-d orders by diagonal first).
     pub fn query_order(self) -> QueryOrder {
         if self == BeamsRule::LexD { QueryOrder::DiagonalFirst } else { QueryOrder::ColourFirst }
@@ -83,5 +92,19 @@ impl FromStr for BeamsRule {
             .into_iter()
             .find(|r| r.slug() == s)
             .ok_or_else(|| invalid(format!("unknown tie rule {s:?}; accepted: lex-c, lex-d, mix, mix-reduced")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BeamsRule;
+
+    #[test]
+    fn a_run_name_gives_its_rule() {
+        assert_eq!(BeamsRule::of_run_name("mix-reduced-1-2"), Some(BeamsRule::MixReduced));
+        assert_eq!(BeamsRule::of_run_name("mix-1-2"), Some(BeamsRule::Mix));
+        assert_eq!(BeamsRule::of_run_name("lex-c-2-2.5"), Some(BeamsRule::LexC));
+        assert_eq!(BeamsRule::of_run_name("lex-d-0-inf"), Some(BeamsRule::LexD));
+        assert_eq!(BeamsRule::of_run_name("lex-1-2"), None);
     }
 }
