@@ -58,7 +58,7 @@ pub fn section(dir: &Path) -> Result<String> {
     stems.sort();
     let mut md = String::from("\n## Beams(6c,6p), Fig. 4.12: the exact curve from its work-unit runs\n\n");
     if stems.is_empty() {
-        md += "No Beams(6c,6p) curve run has merged yet; the LEX-c run on [1, 2] is in progress, its finished units committed under `runs/curves/beams-6c6p/` (docs/curves.md, Status).\n";
+        md += "No Beams(6c,6p) curve run has merged yet; a run in progress keeps its finished units under `runs/curves/beams-6c6p/` (docs/curves.md, Status).\n";
         return Ok(md);
     }
     md += "Each merged run's overview (`runs/curves/beams-6c6p/<run>.overview.json`): the best α, the exact value at every multiple of its grid step, and the least and greatest mean per 1/1000 of the range, drawn in `figures/fig-4.12-beams-6c6p-<run>.svg`; where a tie rule has several merged runs, `figures/fig-4.12-beams-6c6p-<rule>.svg` draws them together. The full curve (one CSV row per piece, gigabytes) is rebuilt from the committed units by `scripts/curve-6c6p.sh`.\n\n";
@@ -94,7 +94,8 @@ pub fn section(dir: &Path) -> Result<String> {
         }
     }
     for (slug, label, mut runs) in by_rule.into_iter().filter(|(_, _, runs)| runs.len() > 1) {
-        runs.sort_by(|a, b| a.bins.first().map(|b| b.lo).partial_cmp(&b.bins.first().map(|b| b.lo)).unwrap());
+        let start = |o: &OverviewFile| o.bins.first().map_or(f64::INFINITY, |b| b.lo);
+        runs.sort_by(|a, b| start(a).total_cmp(&start(b)));
         let name = format!("fig-4.12-beams-6c6p-{slug}.svg");
         crate::plot::write_svg(&chart(&runs, &label), &layout::figure(dir, &name))?;
         md += &format!("{label}, all {} merged runs together: `figures/{name}`.\n\n", runs.len());
