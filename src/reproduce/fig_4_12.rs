@@ -62,7 +62,7 @@ pub fn section(dir: &Path) -> Result<String> {
         return Ok(md);
     }
     md += "Each merged run's overview (`runs/curves/beams-6c6p/<run>.overview.json`): the best α, the exact value at every multiple of its grid step, and the least and greatest mean per 1/1000 of the range, drawn in `figures/fig-4.12-beams-6c6p-<run>.svg`; where a tie rule has several merged runs, `figures/fig-4.12-beams-6c6p-<rule>.svg` draws them together. The full curve (one CSV row per piece, gigabytes) is rebuilt from the committed units by `scripts/curve-6c6p.sh`.\n\n";
-    let mut by_rule: Vec<(String, String, Vec<OverviewFile>)> = Vec::new();
+    let mut by_rule: Vec<(Option<BeamsRule>, Vec<OverviewFile>)> = Vec::new();
     for stem in &stems {
         let path = runs.join(format!("{stem}.overview.json"));
         let text = std::fs::read_to_string(&path)
@@ -87,17 +87,17 @@ pub fn section(dir: &Path) -> Result<String> {
         md += &grid_table(dir, &o.grid, rule);
         let chart = chart(std::slice::from_ref(&o), label);
         crate::plot::write_svg(&chart, &layout::figure(dir, &format!("fig-4.12-beams-6c6p-{stem}.svg")))?;
-        let slug = rule.map_or("unknown", |r| r.slug()).to_string();
-        match by_rule.iter_mut().find(|(s, _, _)| *s == slug) {
-            Some((_, _, runs)) => runs.push(o),
-            None => by_rule.push((slug, label.to_string(), vec![o])),
+        match by_rule.iter_mut().find(|(r, _)| *r == rule) {
+            Some((_, runs)) => runs.push(o),
+            None => by_rule.push((rule, vec![o])),
         }
     }
-    for (slug, label, mut runs) in by_rule.into_iter().filter(|(_, _, runs)| runs.len() > 1) {
+    for (rule, mut runs) in by_rule.into_iter().filter(|(_, runs)| runs.len() > 1) {
+        let (slug, label) = rule.map_or(("unknown", "?"), |r| (r.slug(), r.label()));
         let start = |o: &OverviewFile| o.bins.first().map_or(f64::INFINITY, |b| b.lo);
         runs.sort_by(|a, b| start(a).total_cmp(&start(b)));
         let name = format!("fig-4.12-beams-6c6p-{slug}.svg");
-        crate::plot::write_svg(&chart(&runs, &label), &layout::figure(dir, &name))?;
+        crate::plot::write_svg(&chart(&runs, label), &layout::figure(dir, &name))?;
         md += &format!("{label}, all {} merged runs together: `figures/{name}`.\n\n", runs.len());
     }
     Ok(md)
