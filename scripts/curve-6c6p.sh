@@ -1,6 +1,6 @@
 #!/bin/sh
 # The exact α-curve of Beams(6c,6p) (thesis Fig. 4.12) as a resumable
-# work-unit run (docs/curves.md). Finished records are kept as compressed,
+# work-unit run (docs/curves-6c6p.md). Finished records are kept as compressed,
 # immutable parts under results/runs/curves/beams-6c6p/ (scripts/curve-6c6p-part.py
 # cuts the next part from the live checkpoint); this script resumes from all
 # parts and the live checkpoint, and merges once every unit is known. The
@@ -22,7 +22,7 @@
 #
 # The merge runs in MERGE_SLICES slices of α (default 10: [1, 2] in tenths),
 # each written as it is done, so that it holds one slice of the curve, not
-# all of it (docs/curves.md); with TO=inf, or MERGE_SLICES=0, in one piece.
+# all of it (docs/curves-6c6p.md); with TO=inf, or MERGE_SLICES=0, in one piece.
 #
 # MIMALLOC_PURGE_DELAY=-1 keeps freed pages in the process (measured on unit
 # 1805 of [1,2]: 68 s → 52 s wall, sys 36 s → 14 s; peak 7.8 → 10 GB).
@@ -39,7 +39,7 @@ LIVE=${LIVE:-runs/beams-6c6p-$NAME${SHARD:+-$(echo "$SHARD" | tr / of)}.units}
 mkdir -p runs "$DIR"
 # The run's parts are those its manifest NAME.sha256 lists (committed next to
 # the overview); each is checked against its SHA-256 first. The parts may live
-# outside the repository (PARTS_DIR; see docs/curves.md, "Where records live").
+# outside the repository (PARTS_DIR; see docs/curves-6c6p.md, "Where records live").
 PARTS=${PARTS_DIR:-$DIR}
 MANIFEST="$DIR/$NAME.sha256"
 set --

@@ -1,7 +1,7 @@
 //! Thesis Fig. 4.12, Beams(6c,6p): the exact E(α) from the overviews that
 //! its work-unit curve runs write when they merge
 //! (`scripts/curve-6c6p.sh`: `<results>/runs/curves/beams-6c6p/<rule>-<from>-<to>.overview.json`,
-//! docs/curves.md). The thesis drew the figure from a grid (Δα = 0.1, zoom
+//! docs/curves-6c6p.md). The thesis drew the figure from a grid (Δα = 0.1, zoom
 //! 0.02) at about 3000 CPU-hours (seed002-ch4.md, Fig. 4.12 cost note). The
 //! curve has millions of pieces, so the figure draws, per 1/1000 of the
 //! range, the least and the greatest mean of the pieces there, with the
@@ -58,7 +58,7 @@ pub fn section(dir: &Path) -> Result<String> {
     stems.sort();
     let mut md = String::from("\n## Beams(6c,6p), Fig. 4.12: the exact curve from its work-unit runs\n\n");
     if stems.is_empty() {
-        md += "No Beams(6c,6p) curve run has merged yet; a run in progress keeps its finished units under `runs/curves/beams-6c6p/` (docs/curves.md, Status).\n";
+        md += "No Beams(6c,6p) curve run has merged yet; a run in progress keeps its finished units under `runs/curves/beams-6c6p/` (docs/curves-6c6p.md, Status).\n";
         return Ok(md);
     }
     md += "Each merged run's overview (`runs/curves/beams-6c6p/<run>.overview.json`): the best α, the exact value at every multiple of its grid step, and the least and greatest mean per 1/1000 of the range, drawn in `figures/fig-4.12-beams-6c6p-<run>.svg`; where a tie rule has several merged runs, `figures/fig-4.12-beams-6c6p-<rule>.svg` draws them together. The full curve (one CSV row per piece, gigabytes) is rebuilt from the committed units by `scripts/curve-6c6p.sh`.\n\n";
