@@ -16,7 +16,7 @@ use crate::games::beams::rule::BeamsRule;
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, layout};
 use crate::plot::{Chart, Marker, Step, StepSeries};
-use crate::search::outcome::exact_string;
+use crate::search::outcome::{Exact, exact_string, parse_exact};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -98,9 +98,34 @@ pub fn section(dir: &Path) -> Result<String> {
         runs.sort_by(|a, b| start(a).total_cmp(&start(b)));
         let name = format!("fig-4.12-beams-6c6p-{slug}.svg");
         crate::plot::write_svg(&chart(&runs, label), &layout::figure(dir, &name))?;
-        md += &format!("{label}, all {} merged runs together: `figures/{name}`.\n\n", runs.len());
+        md += &format!("{label}, all {} merged runs together: `figures/{name}`.", runs.len());
+        md += &least_over(&runs)?;
+        md += "\n\n";
     }
     Ok(md)
+}
+
+/// " Least total over them: …": the least of the runs' exact best totals,
+/// with the run(s) and the place where it is attained.
+fn least_over(runs: &[OverviewFile]) -> Result<String> {
+    let totals = runs
+        .iter()
+        .map(|o| {
+            parse_exact(&o.best_total).ok_or_else(|| {
+                crate::error::invalid(format!("overview on {}: best total {:?}", o.domain, o.best_total))
+            })
+        })
+        .collect::<Result<Vec<Exact>>>()?;
+    let Some(least) = totals.iter().min() else { return Ok(String::new()) };
+    let at: Vec<&OverviewFile> = runs.iter().zip(&totals).filter(|(_, t)| *t == least).map(|(o, _)| o).collect();
+    let places: Vec<String> =
+        at.iter().map(|o| format!("{} ({})", o.domain, o.best.first().map(place).unwrap_or_default())).collect();
+    Ok(format!(
+        " Least total over them: {} (mean {:.6}), in the run on {}.",
+        exact_string(least),
+        at[0].best_mean,
+        places.join(" and in the run on ")
+    ))
 }
 
 /// The grid values at multiples of 0.1 (the thesis' grid), with the
@@ -242,6 +267,13 @@ mod tests {
         }
         let md = section(&dir).unwrap();
         assert!(md.contains("LEX-c, all 2 merged runs together: `figures/fig-4.12-beams-6c6p-lex-c.svg`"), "{md}");
+        // MM(3,4) LEX is least (208, as on [0, ∞] above) in both runs: at α = 0 and from α = 1.
+        assert!(
+            md.contains(
+                " Least total over them: 208 (mean 3.250000), in the run on [0, 1] (α = 0) and in the run on [1, inf] (α = 1)."
+            ),
+            "{md}"
+        );
         let svg = std::fs::read_to_string(layout::figure(&dir, "fig-4.12-beams-6c6p-lex-c.svg")).unwrap();
         assert!(svg.contains("α in [0, 1] + [1, inf]"), "{svg}");
         std::fs::remove_dir_all(&dir).unwrap();
