@@ -106,7 +106,8 @@ pub fn section(dir: &Path) -> Result<String> {
 }
 
 /// " Least total over them: …": the least of the runs' exact best totals,
-/// with the run(s) and the place where it is attained.
+/// with every run attaining it and the first of its best pieces (the rest
+/// are in the run's own line above).
 fn least_over(runs: &[OverviewFile]) -> Result<String> {
     let totals = runs
         .iter()
