@@ -13,6 +13,18 @@ fn v(s: &str) -> Variant {
     s.parse().unwrap()
 }
 
+/// A unit's depth counts from its subtree root, and a unit record's (which
+/// counts from the game's root, two queries above), padded with zeros to one
+/// length so that they compare.
+fn from_root(subtree: Vec<String>, recorded: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut mine: Vec<String> = ["0", "0"].iter().map(|z| z.to_string()).chain(subtree).collect();
+    let mut recorded = recorded.to_vec();
+    let len = mine.len().max(recorded.len());
+    mine.resize(len, "0".into());
+    recorded.resize(len, "0".into());
+    (mine, recorded)
+}
+
 /// Smoke test of the standard game Beams(6c,6p) with the bit-row core: the H_1
 /// root decision over all 3 048 812 640 codes, the counts of the bit rows
 /// against per-code answers on a subset of patterns, and a reduced instance
@@ -150,17 +162,7 @@ fn beams_6c6p_committed_run_units_recompute() {
         assert_eq!(set.size, unit.codes);
         let sub = Subproblem { inner: &g, state: state2, set };
         let (counts, penalty) = analyze(&sub, lex, RunOptions::default()).outcome.to_strings();
-        // The unit records depths from the root: two queries above the subtree.
-        let shifted: Vec<String> = ["0".to_string(), "0".to_string()].into_iter().chain(counts).collect();
-        let recorded: Vec<String> = unit
-            .depth_counts
-            .iter()
-            .cloned()
-            .chain(std::iter::repeat("0".to_string()))
-            .take(shifted.len().max(unit.depth_counts.len()))
-            .collect();
-        let mine: Vec<String> =
-            shifted.iter().cloned().chain(std::iter::repeat("0".to_string())).take(recorded.len()).collect();
+        let (mine, recorded) = from_root(counts, &unit.depth_counts);
         assert_eq!((mine, penalty), (recorded, unit.penalty.clone()), "unit {} {:?}", unit.index, unit.path);
         checked += 1;
     }
@@ -198,12 +200,7 @@ fn beams_6c6p_committed_mix_units_recompute() {
             assert_eq!(sub.set.size, unit.codes);
             let outcome = analyze(&sub, mix, RunOptions::default()).outcome;
             let (counts, penalty) = outcome.to_strings();
-            // The unit records depths from the root: two queries above the subtree.
-            let mut mine: Vec<String> = ["0", "0"].iter().map(|z| z.to_string()).chain(counts).collect();
-            let mut recorded = unit.depth_counts.clone();
-            let len = mine.len().max(recorded.len());
-            mine.resize(len, "0".into());
-            recorded.resize(len, "0".into());
+            let (mine, recorded) = from_root(counts, &unit.depth_counts);
             assert_eq!((mine, penalty), (recorded, unit.penalty.clone()), "{file} unit {} {:?}", unit.index, unit.path);
             if let Some(penalised) = &unit.penalised {
                 assert_eq!(&outcome.penalised_strings(), penalised, "{file} unit {}", unit.index);
