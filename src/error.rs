@@ -26,6 +26,17 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl Error {
+    /// The error with `place` (a file, a line of it) put before its message.
+    pub fn at(self, place: &str) -> Error {
+        match self {
+            Error::InvalidInput(msg) => Error::InvalidInput(format!("{place}: {msg}")),
+            Error::TooLarge(msg) => Error::TooLarge(format!("{place}: {msg}")),
+            io @ Error::Io { .. } => io,
+        }
+    }
+}
+
 /// Shorthand used throughout the crate.
 pub type Result<T> = std::result::Result<T, Error>;
 

@@ -180,6 +180,10 @@ fn bad_shards_are_refused() {
     assert!(merge(&[a.clone(), a.clone(), b.clone()]).unwrap_err().to_string().contains("twice"));
     let mut alien = b.clone();
     alien.header.alpha = "2".into();
+    // Edited in place, the header fails its own checksum; without one (as in
+    // files of older versions) it is another run's.
+    assert!(merge(&[a.clone(), alien.clone()]).unwrap_err().to_string().contains("header was altered"));
+    alien.header.crc = None;
     assert!(merge(&[a.clone(), alien]).unwrap_err().to_string().contains("another run"));
     assert!(merge(&[a.clone(), b.clone()]).is_ok());
     let mut unreadable = b;
@@ -218,7 +222,7 @@ fn edited_run_files_are_refused() {
     let mut reweighted = whole.clone();
     let j = reweighted.units.iter().position(|u| u.weight.is_some()).expect("MIX units carry weights");
     reweighted.units[j].weight = Some("1/1000".into());
-    reweighted.units[j] = reweighted.units[j].clone().sealed();
+    reweighted.units[j] = reweighted.units[j].clone().sealed(reweighted.header.record_key());
     assert!(err(&reweighted).contains("weighted"), "{}", err(&reweighted));
     // A checkpoint line edited in place is refused on resume, naming the file and unit.
     let text = std::fs::read_to_string(&path).unwrap();

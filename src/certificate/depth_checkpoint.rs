@@ -16,7 +16,7 @@
 
 use crate::error::{Error, Result, invalid};
 use crate::output::{checked_line, parse_checked_line as parse_checked};
-use crate::search::run_file::lock_checkpoint;
+use crate::search::checkpoint::lock_checkpoint;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::Write;

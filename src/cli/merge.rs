@@ -11,7 +11,8 @@ pub(super) fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> R
             serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a shard file: {e}", path.display())))?;
         shards.push(shard);
     }
-    let (header, outcome) = merge(&shards)?;
+    let named: Vec<(String, &ShardFile)> = files.iter().map(|p| p.display().to_string()).zip(&shards).collect();
+    let (header, outcome) = merge_named(&named)?;
     let codes = shards[0].codes_total;
     let total = outcome.total();
     let (histogram, penalty) = outcome.to_strings();

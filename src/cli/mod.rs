@@ -43,7 +43,7 @@ use renyi_search::reproduce::wurzel_free;
 use renyi_search::reproduce::{table_4_5, table_4_18};
 use renyi_search::search::outcome::{exact_f64, exact_string};
 use renyi_search::search::tree::{self, Replay, StrategyFile};
-use renyi_search::search::units::{RunHeader, Shard, ShardFile, UnitRun, merge, run_units, write_shard};
+use renyi_search::search::units::{RunHeader, Shard, ShardFile, UnitRun, merge_named, run_units, write_shard};
 use renyi_search::search::{Analysis, RunOptions, Strategy, TieBreak, TieRule, analyze};
 use renyi_search::sweep::{alpha_grid, sweep};
 use reproduce::*;

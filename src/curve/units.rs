@@ -26,7 +26,7 @@ use crate::error::{Error, Result, invalid};
 use crate::progress::Progress;
 use crate::search::SearchProblem;
 use crate::search::TieRule;
-use crate::search::run_file::{ends_with_newline, lock_checkpoint};
+use crate::search::checkpoint::{ends_with_newline, lock_checkpoint};
 use crate::search::units::Shard;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;

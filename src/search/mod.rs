@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod bounds;
+pub mod checkpoint;
 pub mod fasthash;
 pub mod memo;
 pub mod outcome;

@@ -5,12 +5,12 @@
 //! repeating all of it.
 
 use super::analysis::{RunOptions, subtree_outcome};
+use super::checkpoint::read_checkpoint_file;
 use super::outcome::{Exact, Outcome};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::Strategy;
 use super::units::{RunHeader, ShardFile, UnitRecord};
 use crate::error::{Error, Result, invalid};
-use std::io::BufRead;
 use std::path::Path;
 
 /// A run's header and unit records, from a checkpoint (`.jsonl`: header line,
@@ -18,24 +18,17 @@ use std::path::Path;
 pub fn read_run(path: &Path) -> Result<(RunHeader, Vec<UnitRecord>)> {
     let io = |e| Error::Io { path: path.display().to_string(), source: e };
     let text = std::fs::read_to_string(path).map_err(io)?;
-    let checked = |records: Vec<UnitRecord>| -> Result<Vec<UnitRecord>> {
-        for r in &records {
-            r.check().map_err(|e| invalid(format!("{}: {e}", path.display())))?;
-        }
-        Ok(records)
-    };
     if let Ok(file) = serde_json::from_str::<ShardFile>(&text) {
-        return Ok((file.header, checked(file.units)?));
+        let at = |e: Error| e.at(&path.display().to_string());
+        file.check().map_err(at)?;
+        for r in &file.units {
+            r.check(file.header.record_key()).map_err(at)?;
+        }
+        return Ok((file.header, file.units));
     }
-    let mut lines = std::io::Cursor::new(text).lines().map_while(|l| l.ok());
-    let header = lines.next().and_then(|l| serde_json::from_str::<RunHeader>(&l).ok());
-    let Some(header) = header else {
-        return Err(invalid(format!("{} is neither a run file nor a checkpoint of this program", path.display())));
-    };
-    Ok((
-        header,
-        checked(lines.filter(|l| !l.trim().is_empty()).filter_map(|l| serde_json::from_str(&l).ok()).collect())?,
-    ))
+    read_checkpoint_file(path)?.ok_or_else(|| {
+        invalid(format!("{} is neither a run file nor a checkpoint of this program (empty)", path.display()))
+    })
 }
 
 /// What rechecking one unit found.

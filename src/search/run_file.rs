@@ -1,8 +1,12 @@
 //! The files of a work-unit run ([`super::units`]): the run's identity
-//! ([`RunHeader`]), one record per finished unit ([`UnitRecord`]), the
-//! checkpoint (a JSON-lines file: the header, then one record per line,
-//! locked while a process appends to it) and the shard file of a finished
-//! shard, and the exact merge of shard files (same run, every unit once).
+//! ([`RunHeader`]), one record per finished unit ([`UnitRecord`]), the shard
+//! file of a finished shard, and the exact merge of shard files (same run,
+//! every unit once). The checkpoint is in [`super::checkpoint`].
+//!
+//! Integrity: the header carries a CRC-32 of itself, and each record a CRC-32
+//! of the header's CRC and the record, so an edited header, an edited record
+//! and a record of another run are each refused (files of older versions,
+//! without the header's CRC, get the record CRCs alone).
 
 use super::outcome::{Outcome, parse_exact};
 use super::problem::{AnswerId, QueryId};
@@ -10,9 +14,7 @@ use super::strategy::Strategy;
 use crate::error::{Error, Result, invalid};
 use crate::output::{crc32_hex, write_json};
 use serde::{Deserialize, Serialize};
-use std::io::{BufRead, Write};
 use std::path::Path;
-use std::sync::Mutex;
 
 /// What identifies a run: units of different runs must never be mixed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +32,11 @@ pub struct RunHeader {
     /// counts and penalty points are).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub penalty_split: Option<String>,
+    /// CRC-32 (hex) of the header's JSON without this field, set by
+    /// [`RunHeader::new`]; it also keys the records' checksums
+    /// ([`RunHeader::record_key`]). Absent in files of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crc: Option<String>,
 }
 
 /// [`RunHeader::penalty_split`] of MIX runs: a best code drawn uniformly
@@ -40,7 +47,7 @@ impl RunHeader {
     /// The header of a run of this program version: `strategy` on the problem
     /// named `problem`, cut into units `levels` queries below the root.
     pub fn new(problem: String, strategy: Strategy, levels: usize) -> RunHeader {
-        RunHeader {
+        let bare = RunHeader {
             program: "renyi-search".into(),
             version: crate::VERSION.into(),
             problem,
@@ -48,7 +55,37 @@ impl RunHeader {
             tie_rule: strategy.tie.to_string(),
             levels,
             penalty_split: (strategy.tie.kind == super::strategy::TieBreak::Mix).then(|| PENALTY_SPLIT_UNIFORM.into()),
+            crc: None,
+        };
+        RunHeader { crc: Some(bare.checksum()), ..bare }
+    }
+
+    /// The run's identity without its checksum (what two headers of one run share).
+    pub fn identity(&self) -> RunHeader {
+        RunHeader { crc: None, ..self.clone() }
+    }
+
+    /// The CRC-32 (hex) of the header's JSON without its `crc` field.
+    fn checksum(&self) -> String {
+        crc32_hex(serde_json::to_string(&self.identity()).expect("plain data").as_bytes())
+    }
+
+    /// Checks the header's own checksum, if it has one: an edited header
+    /// (another α, tie rule or variant) would relabel every record.
+    pub fn check(&self) -> Result<()> {
+        match &self.crc {
+            Some(crc) if *crc != self.checksum() => Err(invalid(format!(
+                "the run header's checksum {crc} does not match its contents ({}): the header was altered",
+                self.checksum()
+            ))),
+            _ => Ok(()),
         }
+    }
+
+    /// The key the records of this run are sealed with: the header's checksum
+    /// (`None` in files of older versions, whose records are sealed alone).
+    pub fn record_key(&self) -> Option<&str> {
+        self.crc.as_deref()
     }
 
     /// Whether the records' penalty split follows this version's definition
@@ -60,7 +97,7 @@ impl RunHeader {
     /// Whether `other` is the same run up to the penalty-split definition
     /// (its totals and depth counts are then valid here).
     pub fn same_run_as(&self, other: &RunHeader) -> bool {
-        RunHeader { penalty_split: None, ..self.clone() } == RunHeader { penalty_split: None, ..other.clone() }
+        RunHeader { penalty_split: None, ..self.identity() } == RunHeader { penalty_split: None, ..other.identity() }
     }
 }
 
@@ -94,34 +131,44 @@ pub struct UnitRecord {
     /// `None` in records of older versions (see [`sessions_wall_seconds`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<SessionTime>,
-    /// CRC-32 (hex) of the record's JSON without this field ([`UnitRecord::sealed`]);
-    /// absent in records of older versions, which get only the consistency checks.
+    /// CRC-32 (hex) of the run's record key and the record's JSON without
+    /// this field ([`UnitRecord::sealed`]); absent in records of older
+    /// versions, which get only the consistency checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crc: Option<String>,
 }
 
 impl UnitRecord {
-    /// The CRC-32 (hex) of the record's JSON without its `crc` field.
-    fn checksum(&self) -> String {
-        let bare = UnitRecord { crc: None, ..self.clone() };
-        crc32_hex(serde_json::to_string(&bare).expect("plain data").as_bytes())
+    /// The CRC-32 (hex) of `key` ([`RunHeader::record_key`]; none in files
+    /// of older versions) and the record's JSON without its `crc` field.
+    fn checksum(&self, key: Option<&str>) -> String {
+        let bare = serde_json::to_string(&UnitRecord { crc: None, ..self.clone() }).expect("plain data");
+        match key {
+            Some(key) => crc32_hex(format!("{key} {bare}").as_bytes()),
+            None => crc32_hex(bare.as_bytes()),
+        }
     }
 
-    /// The record with its checksum set (done once it is complete, before it is written).
-    pub fn sealed(self) -> UnitRecord {
-        let crc = Some(self.checksum());
+    /// The record with its checksum set under the run's `key` (done once it
+    /// is complete, before it is written).
+    pub fn sealed(self, key: Option<&str>) -> UnitRecord {
+        let crc = Some(self.checksum(key));
         UnitRecord { crc, ..self }
     }
 
-    /// Checks the record on its own: its checksum (if it has one), that its
-    /// depth counts add up to its codes, and that its penalty split adds up to
-    /// its penalty points. An edited record fails here with its unit named.
-    pub fn check(&self) -> Result<()> {
+    /// Checks the record in the run whose record key is `key`: its checksum
+    /// (if it has one), that its depth counts add up to its codes, and that
+    /// its penalty split adds up to its penalty points. An edited record, or
+    /// one of another run, fails here with its unit named.
+    pub fn check(&self, key: Option<&str>) -> Result<()> {
         let bad = |what: &str| Err(invalid(format!("unit {}: {what} (the record was altered or damaged)", self.index)));
         if let Some(crc) = &self.crc
-            && *crc != self.checksum()
+            && *crc != self.checksum(key)
         {
-            return bad(&format!("checksum {crc} does not match its contents ({})", self.checksum()));
+            return bad(&format!(
+                "checksum {crc} does not match its contents and its run's header ({}; a record of another run does not match either)",
+                self.checksum(key)
+            ));
         }
         let parse = |s: &String| parse_exact(s);
         let counts: Option<Vec<_>> = self.depth_counts.iter().map(parse).collect();
@@ -205,6 +252,7 @@ impl ShardFile {
     /// Checks the file's own checksum, if it has one (an edited header, such as
     /// another α, would relabel the merged result).
     pub fn check(&self) -> Result<()> {
+        self.header.check()?;
         match &self.crc {
             Some(crc) if *crc != self.identity_checksum() => Err(invalid(format!(
                 "shard {}/{}: checksum {crc} does not match its header and totals (the file was altered)",
@@ -233,100 +281,6 @@ impl std::str::FromStr for Shard {
     }
 }
 
-pub(super) fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<Vec<UnitRecord>> {
-    let Ok(file) = std::fs::File::open(path) else { return Ok(Vec::new()) };
-    let mut lines = std::io::BufReader::new(file).lines();
-    let first = lines.next().and_then(|l| l.ok()).unwrap_or_default();
-    if first.is_empty() && std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
-        // An empty file (e.g. created by a run killed before its header) is
-        // an empty checkpoint, not a foreign one.
-        return Ok(Vec::new());
-    }
-    let theirs: RunHeader = serde_json::from_str(&first)
-        .map_err(|_| invalid(format!("{} is not a checkpoint of this program (unreadable header)", path.display())))?;
-    if &theirs != header {
-        return Err(invalid(format!(
-            "checkpoint {} belongs to another run ({} {} α={} {} levels {}); this run is {} {} α={} {} levels {}; remove it or choose another file",
-            path.display(),
-            theirs.version,
-            theirs.problem,
-            theirs.alpha,
-            theirs.tie_rule,
-            theirs.levels,
-            header.version,
-            header.problem,
-            header.alpha,
-            header.tie_rule,
-            header.levels
-        )));
-    }
-    // A line cut off by a kill does not parse and is ignored (its unit is
-    // evaluated again); a record that parses must pass its checks.
-    let records: Vec<UnitRecord> = lines.map_while(|l| l.ok()).filter_map(|l| serde_json::from_str(&l).ok()).collect();
-    for r in &records {
-        r.check().map_err(|e| invalid(format!("checkpoint {}: {e}", path.display())))?;
-    }
-    Ok(records)
-}
-
-/// Opens the checkpoint for appending and takes an exclusive advisory lock
-/// on it (held until the run ends); a file locked by another run is refused.
-pub(crate) fn lock_checkpoint(path: Option<&Path>) -> Result<Option<std::fs::File>> {
-    let Some(path) = path else { return Ok(None) };
-    let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    let file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(std::fs::TryLockError::WouldBlock) => Err(invalid(format!(
-            "checkpoint {} is in use by another run (locked); wait for it to finish or choose another file",
-            path.display()
-        ))),
-        Err(std::fs::TryLockError::Error(e)) => Err(io(e)),
-    }
-}
-
-pub(super) fn prepare_checkpoint(
-    file: Option<std::fs::File>,
-    path: Option<&Path>,
-    header: &RunHeader,
-    fresh: bool,
-) -> Result<Option<std::fs::File>> {
-    let (Some(mut file), Some(path)) = (file, path) else { return Ok(None) };
-    let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    if fresh && file.metadata().map_err(io)?.len() == 0 {
-        writeln!(file, "{}", serde_json::to_string(header).expect("plain data")).map_err(io)?;
-    } else if !ends_with_newline(path).map_err(io)? {
-        // A line cut off by a kill (or a header without its newline): the
-        // records go on on a new line, so that none is glued to the fragment.
-        writeln!(file).map_err(io)?;
-    }
-    Ok(Some(file))
-}
-
-/// Whether the file at `path` is empty or ends with a newline.
-pub(crate) fn ends_with_newline(path: &Path) -> std::io::Result<bool> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path)?;
-    if file.seek(SeekFrom::End(0))? == 0 {
-        return Ok(true);
-    }
-    file.seek(SeekFrom::End(-1))?;
-    let mut last = [0u8; 1];
-    file.read_exact(&mut last)?;
-    Ok(last[0] == b'\n')
-}
-
-pub(super) fn append_record(log: &Mutex<Option<std::fs::File>>, record: &UnitRecord) -> Result<()> {
-    let mut guard = log.lock().expect("checkpoint lock");
-    if let Some(file) = guard.as_mut() {
-        let line = serde_json::to_string(record).expect("plain data");
-        writeln!(file, "{line}")
-            .and_then(|_| file.flush())
-            .map_err(|e| Error::Io { path: "checkpoint".into(), source: e })?;
-    }
-    Ok(())
-}
-
 /// Whether every unit of the shard files recorded how its penalty points split
 /// over the codes by this version's definition (records of older versions did
 /// not, or under MIX laid the first best code), so that the merged
@@ -344,29 +298,41 @@ pub fn write_shard(path: &Path, shard: &ShardFile) -> Result<()> {
 /// Adds the units of complete shard files exactly. Errors if the files come
 /// from different runs, a unit appears twice, or any unit is missing.
 pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
-    let Some(first) = shards.first() else { return Err(invalid("merge needs at least one shard file")) };
-    let mut seen = vec![false; first.units_total as usize];
+    let named: Vec<(String, &ShardFile)> =
+        shards.iter().enumerate().map(|(i, s)| (format!("shard file {}", i + 1), s)).collect();
+    merge_named(&named)
+}
+
+/// [`merge`], each file with a name (its path) that the errors give: the
+/// first file whose header, totals or record fails, or both files that hold
+/// a unit twice.
+pub fn merge_named(shards: &[(String, &ShardFile)]) -> Result<(RunHeader, Outcome)> {
+    let Some(&(ref first_name, first)) = shards.first() else {
+        return Err(invalid("merge needs at least one shard file"));
+    };
+    let mut seen: Vec<Option<usize>> = vec![None; first.units_total as usize];
     let mut total = Outcome::empty();
     // Σ weight·codes over the units: every code once (under MIX, its tie
     // branches' weights add up to 1).
     let mut mass = num_rational::BigRational::from_integer(0.into());
-    for s in shards {
-        s.check()?;
-        if s.header != first.header || s.units_total != first.units_total {
+    for (file, &(ref name, s)) in shards.iter().enumerate() {
+        let at = |e: Error| e.at(name);
+        s.check().map_err(at)?;
+        if s.header.identity() != first.header.identity() || s.units_total != first.units_total {
             return Err(invalid(format!(
-                "shard {}/{} belongs to another run than shard {}/{}",
+                "{name} (shard {}/{}) belongs to another run than {first_name} (shard {}/{})",
                 s.shard.0, s.shard.1, first.shard.0, first.shard.1
             )));
         }
         for r in &s.units {
-            let slot = seen
-                .get_mut(r.index as usize)
-                .ok_or_else(|| invalid(format!("unit {} is beyond the run's {} units", r.index, first.units_total)))?;
-            if std::mem::replace(slot, true) {
-                return Err(invalid(format!("unit {} appears twice", r.index)));
+            let slot = seen.get_mut(r.index as usize).ok_or_else(|| {
+                invalid(format!("{name}: unit {} is beyond the run's {} units", r.index, first.units_total))
+            })?;
+            if let Some(before) = slot.replace(file) {
+                return Err(invalid(format!("unit {} appears twice: in {} and in {name}", r.index, shards[before].0)));
             }
-            r.check()?;
-            let unreadable = || invalid(format!("unit {} has unreadable values", r.index));
+            r.check(s.header.record_key()).map_err(at)?;
+            let unreadable = || invalid(format!("{name}: unit {} has unreadable values", r.index));
             let mut o = Outcome::from_strings(&r.depth_counts, &r.penalty, r.penalised.as_deref().unwrap_or(&[]))
                 .ok_or_else(unreadable)?;
             let weight = match &r.weight {
@@ -380,8 +346,8 @@ pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
             total.add_shifted(&o, 0);
         }
     }
-    if let Some(missing) = seen.iter().position(|s| !s) {
-        let count = seen.iter().filter(|s| !**s).count();
+    if let Some(missing) = seen.iter().position(|s| s.is_none()) {
+        let count = seen.iter().filter(|s| s.is_none()).count();
         return Err(invalid(format!(
             "{count} of {} units are missing (first: unit {missing}); merge every shard of the run",
             first.units_total
@@ -423,11 +389,12 @@ mod float_tests {
                 session: Some(SessionTime { started: seconds, at: seconds / 3.0 }),
                 crc: None,
             }
-            .sealed();
+            .sealed(Some("0123abcd"));
             let text = serde_json::to_string(&record).unwrap();
             let back: UnitRecord = serde_json::from_str(&text).unwrap();
             assert_eq!(back.seconds.to_bits(), seconds.to_bits(), "{text}");
-            back.check().unwrap();
+            back.check(Some("0123abcd")).unwrap();
+            assert!(back.check(Some("0123abce")).is_err(), "a record checks only in its own run");
         }
     }
 }

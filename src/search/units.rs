@@ -17,15 +17,15 @@
 //! games for LEX and MIX.
 
 use super::analysis::{LARGE_SET_BYTES, is_large_set, root_representatives, subtree_outcome};
+use super::checkpoint::{append_record, lock_checkpoint, prepare_checkpoint, read_checkpoint};
 use super::outcome::{Exact, Outcome, exact_f64, exact_string};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 pub use super::run_file::{
-    PENALTY_SPLIT_UNIFORM, RunHeader, SessionTime, Shard, ShardFile, UnitRecord, merge, penalty_split_known,
-    sessions_wall_seconds, write_shard,
+    PENALTY_SPLIT_UNIFORM, RunHeader, SessionTime, Shard, ShardFile, UnitRecord, merge, merge_named,
+    penalty_split_known, sessions_wall_seconds, write_shard,
 };
-use super::run_file::{append_record, lock_checkpoint, prepare_checkpoint, read_checkpoint};
 use super::strategy::{Strategy, decide};
-use crate::error::Result;
+use crate::error::{Result, invalid};
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::path::Path;
@@ -168,7 +168,13 @@ struct UnitSink<'a, P: SearchProblem> {
     problem: &'a P,
     strategy: Strategy,
     shard: Shard,
-    finished: std::collections::HashSet<u64>,
+    /// The checkpoint's units of this shard, with their paths (checked
+    /// against the units this walk numbers).
+    finished: std::collections::HashMap<u64, Vec<AnswerId>>,
+    /// [`RunHeader::record_key`] of the run's header: new records are sealed with it.
+    key: Option<String>,
+    /// The checkpoint's path, for messages.
+    checkpoint: String,
     log: Mutex<Option<std::fs::File>>,
     progress: Progress,
     /// Codes done, weighted by the units' weights (for the root-class notes).
@@ -195,7 +201,7 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
         problem: &'a P,
         strategy: Strategy,
         run: &UnitRun,
-        resumed: Vec<UnitRecord>,
+        (key, resumed): (Option<String>, Vec<UnitRecord>),
         log: Mutex<Option<std::fs::File>>,
     ) -> Self {
         run.progress.begin("codes", Some(problem.code_count() as u64));
@@ -203,7 +209,9 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
             problem,
             strategy,
             shard: run.shard,
-            finished: resumed.iter().map(|r| r.index).collect(),
+            finished: resumed.iter().map(|r| (r.index, r.path.clone())).collect(),
+            key,
+            checkpoint: run.checkpoint.map_or(String::new(), |p| p.display().to_string()),
             log,
             progress: run.progress.clone(),
             codes_done: std::sync::atomic::AtomicU64::new(0),
@@ -245,21 +253,31 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
             self.codes_done.fetch_add(codes, std::sync::atomic::Ordering::Relaxed);
             self.progress.advance(codes);
         };
+        for (i, u) in (first..).zip(&batch) {
+            if let Some(path) = self.finished.get(&i)
+                && *path != u.path
+            {
+                return Err(invalid(format!(
+                    "checkpoint {}: unit {i} is recorded with answers {path:?}, but this run's unit {i} has answers {:?} (a record of another numbering)",
+                    self.checkpoint, u.path
+                )));
+            }
+        }
         let mine: Vec<(u64, &Pending<P>)> = (first..)
             .zip(&batch)
             .filter(|(i, u)| {
-                let skip = i % self.shard.count != self.shard.index || self.finished.contains(i);
+                let skip = i % self.shard.count != self.shard.index || self.finished.contains_key(i);
                 if skip {
                     advance(u.weighted_codes(problem));
                 }
                 !skip
             })
             .collect();
-        let (session_started, started) = (self.session_started, self.started);
+        let (session_started, started, key) = (self.session_started, self.started, self.key.as_deref());
         let finish = |(index, unit): &(u64, &Pending<P>)| -> Result<UnitRecord> {
             let mut record = unit.evaluate(*index, problem, strategy);
             record.session = Some(SessionTime { started: session_started, at: started.elapsed().as_secs_f64() });
-            let record = record.sealed();
+            let record = record.sealed(key);
             append_record(log, &record)?;
             advance(unit.weighted_codes(problem));
             Ok(record)
@@ -312,7 +330,7 @@ fn root_unit<P: SearchProblem>(problem: &P) -> Pending<P> {
 /// is the one this program walks).
 pub fn unit_paths<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize) -> Result<Vec<UnitPath>> {
     let run = UnitRun { levels, shard: Shard { index: 0, count: 1 }, checkpoint: None, progress: Progress::none() };
-    let mut sink = UnitSink::new(problem, strategy, &run, Vec::new(), Mutex::new(None));
+    let mut sink = UnitSink::new(problem, strategy, &run, (None, Vec::new()), Mutex::new(None));
     sink.listing = Some(Vec::new());
     walk(problem, strategy, levels, root_unit(problem), &mut sink)?;
     sink.flush()?;
@@ -328,17 +346,25 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
     // The checkpoint is locked before it is read, so that a second run on the
     // same file is refused instead of appending duplicate units.
     let locked = lock_checkpoint(run.checkpoint)?;
-    let done = match run.checkpoint {
+    let (header, done) = match run.checkpoint {
         Some(path) => read_checkpoint(path, &header)?,
-        None => Vec::new(),
+        None => (header, Vec::new()),
     };
-    let log = Mutex::new(prepare_checkpoint(locked, run.checkpoint, &header, done.is_empty())?);
+    let log = Mutex::new(prepare_checkpoint(locked, run.checkpoint, &header)?);
     let resumed: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
     let resumed_units = resumed.len() as u64;
-    let mut sink = UnitSink::new(problem, strategy, run, resumed, log);
+    let key = header.record_key().map(str::to_string);
+    let mut sink = UnitSink::new(problem, strategy, run, (key, resumed), log);
     walk(problem, strategy, run.levels, root_unit(problem), &mut sink)?;
     sink.flush()?;
     sink.progress.end();
+    if let Some(beyond) = sink.finished.keys().find(|&&i| i >= sink.next_index) {
+        return Err(invalid(format!(
+            "checkpoint {}: unit {beyond} is recorded, but this run has {} units",
+            run.checkpoint.map_or(String::new(), |p| p.display().to_string()),
+            sink.next_index
+        )));
+    }
     let mut records = sink.records;
     records.sort_by_key(|r| r.index);
     Ok(ShardFile {

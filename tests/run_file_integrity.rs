@@ -1,0 +1,169 @@
+//! Checkpoints and shard files of work-unit runs are tamper-evident: an
+//! edited header, a damaged or cut line inside the file, a unit recorded
+//! twice and a record of another run are refused before any result is
+//! written, naming the file and the line; only a last line cut off by a kill
+//! is dropped (and cut from the file on resume). Found by an input audit
+//! (issue 26): each case here gave a silent answer before.
+
+mod common;
+use common::scratch;
+
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::search::recheck::read_run;
+use renyi_search::search::units::{RunHeader, ShardFile, UnitRun, merge_named, run_units};
+use renyi_search::search::{Strategy, TieRule};
+use std::path::Path;
+
+fn game() -> Mastermind {
+    Mastermind::new(3, 4, true).unwrap()
+}
+
+fn strategy(alpha: &str) -> Strategy {
+    Strategy::new(alpha.parse().unwrap(), TieRule::lex())
+}
+
+fn run(alpha: &str, checkpoint: &Path) -> renyi_search::error::Result<ShardFile> {
+    run_units(
+        &game(),
+        strategy(alpha),
+        &UnitRun {
+            levels: 2,
+            shard: "0/1".parse().unwrap(),
+            checkpoint: Some(checkpoint),
+            progress: Default::default(),
+        },
+    )
+}
+
+/// A fresh checkpoint of the α = `alpha` run, as lines (header first).
+fn checkpoint_lines(name: &str, alpha: &str) -> (std::path::PathBuf, Vec<String>) {
+    let path = scratch(name);
+    let _ = std::fs::remove_file(&path);
+    run(alpha, &path).unwrap();
+    let lines = std::fs::read_to_string(&path).unwrap().lines().map(String::from).collect();
+    (path, lines)
+}
+
+fn refused(alpha: &str, path: &Path) -> String {
+    run(alpha, path).expect_err("the checkpoint must be refused").to_string()
+}
+
+#[test]
+fn an_edited_header_is_refused_not_read_as_another_alpha() {
+    // Before: the α = 0 records, their header's α set to 1, were resumed as
+    // an α = 1 run and gave the α = 0 total as H_1's.
+    let (path, mut lines) = checkpoint_lines("integrity-header.jsonl", "0");
+    let header: RunHeader = serde_json::from_str(&lines[0]).unwrap();
+    assert!(header.crc.is_some(), "a new checkpoint's header carries its checksum");
+    assert!(lines[0].contains(r#""alpha":"0""#));
+    lines[0] = lines[0].replace(r#""alpha":"0""#, r#""alpha":"1""#);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let message = refused("1", &path);
+    assert!(message.contains("line 1") && message.contains("header was altered"), "{message}");
+    // The header re-sealed for α = 1 (a deliberate forgery of the header):
+    // the records, keyed by the α = 0 header, are refused as another run's.
+    let mut forged: RunHeader = serde_json::from_str(&lines[0]).unwrap();
+    forged.crc = RunHeader::new(forged.problem.clone(), strategy("1"), forged.levels).crc;
+    lines[0] = serde_json::to_string(&forged).unwrap();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let message = refused("1", &path);
+    assert!(message.contains("line 2") && message.contains("another run"), "{message}");
+}
+
+#[test]
+fn a_damaged_or_cut_line_inside_the_file_is_refused_with_its_line() {
+    let (path, lines) = checkpoint_lines("integrity-damaged.jsonl", "1");
+    assert!(lines.len() > 6, "a run of several units");
+    // One byte flipped: the line no longer parses.
+    let mut flipped = lines.clone();
+    flipped[4] = flipped[4].replacen('"', "#", 1);
+    std::fs::write(&path, flipped.join("\n") + "\n").unwrap();
+    let message = refused("1", &path);
+    assert!(message.contains("integrity-damaged.jsonl line 5") && message.contains("does not parse"), "{message}");
+    // A line cut in half with the later lines kept.
+    let mut cut = lines.clone();
+    cut[3] = cut[3][..cut[3].len() / 2].to_string();
+    std::fs::write(&path, cut.join("\n") + "\n").unwrap();
+    let message = refused("1", &path);
+    assert!(message.contains("line 4"), "{message}");
+    // The same damage is named by a recheck, whatever unit it asks for.
+    let message = read_run(&path).unwrap_err().to_string();
+    assert!(message.contains("line 4"), "{message}");
+}
+
+#[test]
+fn a_unit_recorded_twice_is_refused_before_the_shard_file_is_written() {
+    let (path, mut lines) = checkpoint_lines("integrity-twice.jsonl", "1");
+    let again = lines[3].clone();
+    lines.push(again);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let message = refused("1", &path);
+    assert!(message.contains(&format!("line {}", lines.len())) && message.contains("second time"), "{message}");
+    assert!(message.contains("first on line 4"), "{message}");
+    assert!(read_run(&path).unwrap_err().to_string().contains("second time"));
+}
+
+#[test]
+fn a_record_cut_off_by_a_kill_is_dropped_and_cut_from_the_file() {
+    let (path, lines) = checkpoint_lines("integrity-kill.jsonl", "1");
+    let whole = run("1", &path).unwrap();
+    // The last record cut off mid-line, as a kill leaves it.
+    let last = lines.last().unwrap();
+    let mut text = lines[..lines.len() - 1].join("\n") + "\n";
+    text.push_str(&last[..last.len() / 2]);
+    std::fs::write(&path, &text).unwrap();
+    let resumed = run("1", &path).unwrap();
+    assert_eq!(resumed.units.len(), whole.units.len());
+    assert_eq!(
+        serde_json::to_string(&resumed.units.iter().map(|u| &u.depth_counts).collect::<Vec<_>>()).unwrap(),
+        serde_json::to_string(&whole.units.iter().map(|u| &u.depth_counts).collect::<Vec<_>>()).unwrap()
+    );
+    // Every line of the file is whole again, each unit once.
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(after.ends_with('\n'));
+    assert_eq!(after.lines().count(), lines.len());
+    assert_eq!(read_run(&path).unwrap().1.len(), whole.units.len());
+}
+
+#[test]
+fn a_checkpoint_of_an_older_version_still_resumes() {
+    // Older versions wrote no header checksum and sealed records alone; such
+    // a run goes on in its own format (the committed 6c6p checkpoints).
+    let (path, lines) = checkpoint_lines("integrity-legacy.jsonl", "1");
+    let whole = run("1", &path).unwrap();
+    let mut header: RunHeader = serde_json::from_str(&lines[0]).unwrap();
+    header.crc = None;
+    let legacy_records: Vec<String> = lines[1..lines.len() - 2]
+        .iter()
+        .map(|l| {
+            let r: renyi_search::search::units::UnitRecord = serde_json::from_str(l).unwrap();
+            serde_json::to_string(&renyi_search::search::units::UnitRecord { crc: None, ..r }.sealed(None)).unwrap()
+        })
+        .collect();
+    let text = std::iter::once(serde_json::to_string(&header).unwrap()).chain(legacy_records).collect::<Vec<_>>();
+    std::fs::write(&path, text.join("\n") + "\n").unwrap();
+    let resumed = run("1", &path).unwrap();
+    assert_eq!(resumed.header.crc, None, "the run goes on under the checkpoint's own header");
+    assert_eq!(resumed.units.len(), whole.units.len());
+    assert_eq!(resumed.resumed_units, Some(lines.len() as u64 - 3));
+    assert_eq!(read_run(&path).unwrap().1.len(), whole.units.len());
+}
+
+#[test]
+fn merge_names_the_file_at_fault() {
+    let path = scratch("integrity-merge.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let whole = run("1", &path).unwrap();
+    let mut edited = whole.clone();
+    edited.units[2].penalty = "99".into();
+    let named = |a: &ShardFile, b: &ShardFile| {
+        merge_named(&[("good.json".to_string(), a), ("bad.json".to_string(), b)]).unwrap_err().to_string()
+    };
+    let (mut first, mut second) = (whole.clone(), edited.clone());
+    first.units.truncate(2);
+    second.units.drain(..2);
+    let message = named(&first, &second);
+    assert!(message.contains("bad.json: unit") && message.contains("checksum"), "{message}");
+    let message = named(&whole, &whole);
+    assert!(message.contains("appears twice: in good.json and in bad.json"), "{message}");
+}
