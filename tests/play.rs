@@ -2,6 +2,8 @@
 //! exact total of the tree analysis; a seeded simulation contains the exact
 //! mean in its 2σ interval; the command line refuses bad secrets and answers.
 
+mod common;
+
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::games::mastermind::Mastermind;
@@ -126,4 +128,23 @@ fn penalty_split_equals_playing_every_secret() {
     let played: Vec<String> = by_points.iter().map(|n| n.to_string()).collect();
     assert!(by_points.iter().sum::<u64>() > 0, "the reduced instance has penalised codes");
     assert_eq!(analysis.penalty_histogram, played);
+}
+
+/// An opening book that cannot be cached (here a directory stands where the
+/// book file would go, which fails for every user, root included, like a
+/// read-only codes directory) is a warning: the game is played from memory
+/// (audit N12: it was a hard error).
+#[test]
+fn an_opening_book_that_cannot_be_cached_is_a_warning() {
+    let codes = common::scratch_dir("play-book");
+    let book = format!("book-3c6p-a1-lex-c-v{}.json", renyi_search::VERSION);
+    std::fs::create_dir_all(codes.join(&book).join("occupied")).unwrap();
+    let beams = BeamsRule::LexC.game(enumerate("3c6p".parse().unwrap())).unwrap();
+    let secret = beams.code_label(77);
+    let dir = codes.display().to_string();
+    let (ok, out, err) = bin(&["play", "beams", "3c6p", "--secret", &secret, "--codes", &dir], "");
+    assert!(ok, "{err}");
+    assert!(err.contains("opening book not cached") && err.trim().lines().all(|l| !l.contains("panicked")), "{err}");
+    assert!(out.contains(&format!("lay code {secret}")) && out.contains("0 wrong cell"), "{out}");
+    let _ = std::fs::remove_dir_all(&codes);
 }

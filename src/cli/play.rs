@@ -121,7 +121,11 @@ fn load_root(args: &AgentArgs, game: &Game<Beams>, book: &OpeningBook) -> Result
         }
         None => {
             let root = game.candidates(book);
-            write_json(&path, &root)?;
+            // A book that cannot be written (read-only codes directory, full
+            // disk) costs only the next game's first decision.
+            if let Err(e) = write_json(&path, &root) {
+                eprintln!("warning: opening book not cached ({e}); computed in memory");
+            }
         }
     }
     Ok(())
