@@ -360,3 +360,29 @@ fn northcott() {
         }
     }
 }
+
+/// The work a heap table announces (its progress total and the estimate
+/// `solve grundy` prints for long jobs) is the number of options it examines,
+/// for every rule; and Nim's direct marking gives γ(x) = x.
+#[test]
+fn heap_table_work_counts_every_option() {
+    use renyi_search::graph::grundy::heap_table_options;
+    let rules = [
+        HeapRule::Nim,
+        HeapRule::Lasker,
+        HeapRule::GrundySplit,
+        HeapRule::Subtraction(vec![1, 3, 4]),
+        HeapRule::octal("0.07").unwrap(),
+        HeapRule::octal("0.137").unwrap(),
+        HeapRule::octal("0.4007").unwrap(),
+    ];
+    for rule in &rules {
+        for upto in [0, 1, 2, 7, 40] {
+            let listed: u64 = (0..=upto).map(|x| rule.options(x).len() as u64).sum();
+            assert_eq!(heap_table_options(rule, upto), listed, "{rule:?} up to {upto}");
+        }
+    }
+    assert_eq!(heap_table_options(&HeapRule::Nim, 2_000_000), 2_000_000 * 2_000_001 / 2);
+    let nim = heap_values(&HeapRule::Nim, 3000);
+    assert!(nim.iter().enumerate().all(|(x, &g)| g as usize == x));
+}

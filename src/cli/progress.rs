@@ -210,6 +210,14 @@ pub(super) fn progress_if(flag: bool) -> Progress {
     }
 }
 
+/// For commands without `--progress` that can run long (Cram, heap games):
+/// on a terminal a bar once the job has run [`AUTO_BAR_AFTER`]; off it, dated
+/// lines once a phase has run [`LOG_EVERY`], so a short job stays quiet and a
+/// long one leaves its progress and ETA in the log.
+pub(super) fn progress_auto() -> Progress {
+    if std::io::stderr().is_terminal() { progress_if(false) } else { progress(true) }
+}
+
 /// A bar for a command that reports through its own callbacks: drawn at once
 /// with `--progress`, after [`AUTO_BAR_AFTER`] without it (call
 /// [`CallbackBar::update`]), never off a terminal.

@@ -5,7 +5,7 @@ use renyi_search::chess::position::parse_position;
 use renyi_search::chess::{Endgame, Metric, Tablebase};
 use renyi_search::error::{Result, invalid};
 use renyi_search::graph::explicit::{ExplicitGraph, Node};
-use renyi_search::graph::grundy::{HeapRule, heap_values, heap_values_with_progress, sum_moves};
+use renyi_search::graph::grundy::{HeapRule, heap_table_options, heap_values, heap_values_with_progress, sum_moves};
 use renyi_search::nim::boards::chomp_rectangle;
 use renyi_search::nim::cram::cram_with_progress;
 use renyi_search::nim::heaps::subtraction_table;
@@ -97,7 +97,13 @@ pub fn run(game: SolveGame) -> Result<()> {
                 return heap_position(&rule, &heaps, 0);
             }
             let started = std::time::Instant::now();
-            let g = heap_values_with_progress(&rule, upto, &super::progress::progress(true));
+            let options = heap_table_options(&rule, upto);
+            if options > LONG_HEAP_JOB {
+                eprintln!(
+                    "γ(0..={upto}) examines {options} options (quadratic in --upto; 10^8 to 10^9 per second): progress lines follow"
+                );
+            }
+            let g = heap_values_with_progress(&rule, upto, &super::progress::progress_auto());
             println!("γ(0..={upto}) in {:.2} s", started.elapsed().as_secs_f64());
             for (x, v) in g.iter().enumerate().take(200) {
                 println!("{x}\t{v}");
@@ -131,7 +137,7 @@ pub fn run(game: SolveGame) -> Result<()> {
         }
         SolveGame::Cram { board } => {
             let (r, c) = board_size(&board)?;
-            let s = cram_with_progress(r, c, &super::progress::progress_if(false))?;
+            let s = cram_with_progress(r, c, &super::progress::progress_auto())?;
             println!(
                 "Cram {r}×{c}: γ = {}, {} regions solved (up to translation), winning first moves (squares, row-major): {:?}",
                 s.grundy, s.positions, s.winning_moves
@@ -245,3 +251,7 @@ fn chess(name: &str, metric: &str, position: Option<&str>, white_to_move: bool) 
     }
     Ok(())
 }
+
+/// Options beyond which a heap-game table takes minutes or more (about 10^8
+/// options per second per core), so the command says so before it starts.
+const LONG_HEAP_JOB: u64 = 10_000_000_000;

@@ -129,8 +129,28 @@ impl HeapRule {
                     g[y] ^ g[x - y]
                 })
             }),
+            HeapRule::Nim => g[..x].iter().for_each(|&v| seen.insert(v)),
             _ => self.options(x).iter().for_each(|heaps| seen.insert(heaps.iter().fold(0, |a, &h| a ^ g[h]))),
         }
+    }
+
+    /// Number of options of a heap of size x (the work of its [`Self::mark`]s).
+    fn option_work(&self, x: usize) -> u64 {
+        let n = match self {
+            HeapRule::Subtraction(set) => set.iter().filter(|&&s| s <= x).count(),
+            HeapRule::Nim => x,
+            HeapRule::Lasker => x + x / 2,
+            HeapRule::GrundySplit => x.div_ceil(2).saturating_sub(1),
+            HeapRule::Octal(digits) => (1..=digits.len())
+                .zip(digits)
+                .map(|(k, &d)| {
+                    usize::from(d & 1 != 0 && x == k)
+                        + usize::from(d & 2 != 0 && x > k)
+                        + if d & 4 != 0 && x >= k + 2 { (x - k) / 2 } else { 0 }
+                })
+                .sum(),
+        };
+        n as u64
     }
 
     /// Number of option indices used by [`Self::mark`] for a heap of size x.
@@ -153,6 +173,12 @@ pub fn heap_values(rule: &HeapRule, upto: usize) -> Vec<u32> {
     heap_values_with_progress(rule, upto, &crate::progress::Progress::none())
 }
 
+/// The options [`heap_values`] examines for heaps 0..=upto: its work, which
+/// grows quadratically in `upto` for Nim, Lasker's and Grundy's game.
+pub fn heap_table_options(rule: &HeapRule, upto: usize) -> u64 {
+    (0..=upto).map(|x| rule.option_work(x)).sum()
+}
+
 /// [`heap_values`], reporting the options scanned (Σ option counts, known in
 /// advance, so the ETA of rules with x/2 or 3x/2 options per heap is right
 /// although the time is quadratic in `upto`).
@@ -160,12 +186,11 @@ pub fn heap_values_with_progress(rule: &HeapRule, upto: usize, progress: &crate:
     const CHUNK: usize = 1 << 14;
     let mut g: Vec<u32> = Vec::with_capacity(upto + 1);
     if progress.is_observed() {
-        let options: u64 = (0..=upto).map(|x| rule.option_count(x) as u64).sum();
-        progress.begin("options", Some(options));
+        progress.begin("options", Some(heap_table_options(rule, upto)));
     }
     for x in 0..=upto {
         let count = rule.option_count(x);
-        progress.advance(count as u64);
+        progress.advance(rule.option_work(x));
         let seen = if count <= CHUNK || matches!(rule, HeapRule::Subtraction(_) | HeapRule::Octal(_) | HeapRule::Nim) {
             let mut s = SmallSet::default();
             rule.mark(x, &g, 0, count, &mut s);
