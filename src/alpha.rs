@@ -103,27 +103,39 @@ impl FromStr for Alpha {
             return Ok(Alpha::Infinity);
         }
         let bad = || invalid(format!("α = {text:?} is not valid ({ACCEPTED})"));
+        // Well-formed, but beyond the exact form α is kept in.
+        let too_large = || {
+            invalid(format!(
+                "α = {text:?} is too large: α is kept as an exact fraction whose numerator and denominator are below 2^64 (for α = ∞ give inf)"
+            ))
+        };
+        let all_digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
         if let Some((n, d)) = t.split_once('/') {
-            let num: u64 = n.trim().parse().map_err(|_| bad())?;
-            let den: u64 = d.trim().parse().map_err(|_| bad())?;
+            let (n, d) = (n.trim(), d.trim());
+            if !all_digits(n) || !all_digits(d) {
+                return Err(bad());
+            }
+            let num: u64 = n.parse().map_err(|_| too_large())?;
+            let den: u64 = d.parse().map_err(|_| too_large())?;
             if den == 0 {
                 return Err(bad());
             }
             return Alpha::ratio(num, den);
         }
         let (int_part, frac_part) = t.split_once('.').unwrap_or((t, ""));
-        let all_digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
-        if (int_part.is_empty() && frac_part.is_empty())
-            || !all_digits(int_part)
-            || !all_digits(frac_part)
-            || frac_part.len() > 12
-        {
+        let digits_or_empty = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+        if (int_part.is_empty() && frac_part.is_empty()) || !digits_or_empty(int_part) || !digits_or_empty(frac_part) {
             return Err(bad());
         }
+        if frac_part.len() > 12 {
+            return Err(invalid(format!(
+                "α = {text:?} has more than 12 decimals (give a fraction such as 1/3 instead)"
+            )));
+        }
         let den = 10u64.pow(frac_part.len() as u32);
-        let int: u64 = if int_part.is_empty() { 0 } else { int_part.parse().map_err(|_| bad())? };
+        let int: u64 = if int_part.is_empty() { 0 } else { int_part.parse().map_err(|_| too_large())? };
         let frac: u64 = if frac_part.is_empty() { 0 } else { frac_part.parse().map_err(|_| bad())? };
-        let num = int.checked_mul(den).and_then(|x| x.checked_add(frac)).ok_or_else(bad)?;
+        let num = int.checked_mul(den).and_then(|x| x.checked_add(frac)).ok_or_else(too_large)?;
         Alpha::ratio(num, den)
     }
 }
@@ -147,6 +159,21 @@ mod tests {
     fn rejects_negative_and_non_numbers() {
         for bad in ["-1", "nan", "", "abc", "1/0", "1.2.3", "-0.5", "1e3"] {
             assert!(bad.parse::<Alpha>().is_err(), "{bad} should be rejected");
+        }
+    }
+
+    #[test]
+    fn too_large_values_say_so() {
+        for big in
+            ["18446744073709551616", "1/18446744073709551616", "18446744073709551616/3", "18446744073709551615.5"]
+        {
+            let message = big.parse::<Alpha>().unwrap_err().to_string();
+            assert!(message.contains("too large") && message.contains("2^64"), "{big}: {message}");
+        }
+        assert_eq!("18446744073709551615".parse::<Alpha>().unwrap(), Alpha::integer(u64::MAX));
+        assert!("0.1234567890123".parse::<Alpha>().unwrap_err().to_string().contains("12 decimals"));
+        for bad in ["+1/2", "1/-2", " /2", "1/"] {
+            assert!(!bad.parse::<Alpha>().unwrap_err().to_string().contains("too large"), "{bad}");
         }
     }
 
