@@ -342,3 +342,12 @@ fn output_survives_a_closed_pipe_and_an_unwritable_cache() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not cached"));
     assert!(String::from_utf8_lossy(&out.stdout).contains("total     7412"));
 }
+
+/// `--max-memory` applies to Beams analyses too (audit, 2026-11-27: a budget
+/// of 1 KiB was ignored): the least an analysis holds, its table and two sets
+/// of all codes, is checked before it starts.
+#[test]
+fn beams_analyses_respect_the_memory_budget() {
+    assert_rejected(&["--max-memory", "0.000001", "analyze", "beams", "6c3p", "--tie", "mix"], "69.2 KiB");
+    assert_rejected(&["--max-memory", "0.000001", "sweep", "beams", "3c6p", "--alpha", "1"], "a lower bound");
+}

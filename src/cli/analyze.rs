@@ -47,7 +47,16 @@ pub(super) fn beams_game(b: &BeamsArgs) -> Result<Beams> {
     if let CacheStatus::Built { reason } = status {
         eprintln!("pattern table: {reason}");
     }
+    let table_bytes = (patterns.pieces.len() * std::mem::size_of::<u64>()) as u64;
     let mut g = b.tie.game(patterns)?;
+    // What an analysis holds at least (beyond the table, most runs need
+    // several times this: 6c6p peaks at 4.5–8 GiB): the table and two sets
+    // of all codes, the root's and its answer classes', at a bit per code.
+    let codes = renyi_search::search::SearchProblem::code_count(&g) as u64;
+    renyi_search::memory::check_budget(
+        &format!("analysing {variant} ({codes} codes; a lower bound: the table and two sets of all codes)"),
+        table_bytes.checked_add(2 * codes.div_ceil(8)),
+    )?;
     g.penalty = match b.penalty {
         BeamsPenalty::Best => Penalty::BestGuess,
         BeamsPenalty::Random => Penalty::RandomGuess,
