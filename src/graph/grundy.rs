@@ -153,11 +153,12 @@ impl HeapRule {
         n as u64
     }
 
-    /// Number of option indices used by [`Self::mark`] for a heap of size x.
+    /// Number of option indices used by [`Self::mark`] for a heap of size x:
+    /// one per option where `mark` can scan a range of them (so large heaps
+    /// are split into parallel chunks), else 1 (all marked at once).
     fn option_count(&self, x: usize) -> usize {
         match self {
-            HeapRule::GrundySplit => x.div_ceil(2).saturating_sub(1),
-            HeapRule::Lasker => x + x / 2,
+            HeapRule::GrundySplit | HeapRule::Lasker => self.option_work(x) as usize,
             _ => 1,
         }
     }

@@ -22,16 +22,21 @@ use std::sync::Mutex;
 /// killed before it wrote its header).
 pub fn read_checkpoint_file(path: &Path) -> Result<Option<(RunHeader, Vec<UnitRecord>)>> {
     let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    let text = match std::fs::read(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io(e)),
-    };
+    match std::fs::read(path) {
+        Ok(text) => parse_checkpoint(path, &text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io(e)),
+    }
+}
+
+/// [`read_checkpoint_file`] on the file's contents `text`, already read
+/// (`path` names it in messages).
+pub fn parse_checkpoint(path: &Path, text: &[u8]) -> Result<Option<(RunHeader, Vec<UnitRecord>)>> {
     if text.is_empty() {
         return Ok(None);
     }
     let whole = text.ends_with(b"\n");
-    let lines: Vec<&[u8]> = text.strip_suffix(b"\n").unwrap_or(&text).split(|&b| b == b'\n').collect();
+    let lines: Vec<&[u8]> = text.strip_suffix(b"\n").unwrap_or(text).split(|&b| b == b'\n').collect();
     let line_at = |number: usize| format!("{} line {number}", path.display());
     let header: RunHeader =
         std::str::from_utf8(lines[0]).ok().and_then(|l| serde_json::from_str(l).ok()).ok_or_else(|| {

@@ -5,7 +5,7 @@
 //! repeating all of it.
 
 use super::analysis::{RunOptions, subtree_outcome};
-use super::checkpoint::read_checkpoint_file;
+use super::checkpoint::parse_checkpoint;
 use super::outcome::{Exact, Outcome};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::strategy::Strategy;
@@ -26,7 +26,7 @@ pub fn read_run(path: &Path) -> Result<(RunHeader, Vec<UnitRecord>)> {
         }
         return Ok((file.header, file.units));
     }
-    read_checkpoint_file(path)?.ok_or_else(|| {
+    parse_checkpoint(path, text.as_bytes())?.ok_or_else(|| {
         invalid(format!("{} is neither a run file nor a checkpoint of this program (empty)", path.display()))
     })
 }
