@@ -345,9 +345,30 @@ fn output_survives_a_closed_pipe_and_an_unwritable_cache() {
 
 /// `--max-memory` applies to Beams analyses too (audit, 2026-11-27: a budget
 /// of 1 KiB was ignored): the least an analysis holds, its table and two sets
-/// of all codes, is checked before it starts.
+/// of all codes, is checked before it starts. The pattern tables are built
+/// first in a scratch directory, so that the check under test is reached on a
+/// fresh checkout too (without a cached table the enumeration's own estimate
+/// refuses first).
 #[test]
 fn beams_analyses_respect_the_memory_budget() {
-    assert_rejected(&["--max-memory", "0.000001", "analyze", "beams", "6c3p", "--tie", "mix"], "69.2 KiB");
-    assert_rejected(&["--max-memory", "0.000001", "sweep", "beams", "3c6p", "--alpha", "1"], "a lower bound");
+    let dir = scratch("budget-analysis");
+    let codes = dir.to_str().unwrap();
+    for variant in ["6c3p", "3c6p"] {
+        let out = bin(&["beams", "info", variant, "--codes", codes]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert_rejected(
+        &["--max-memory", "0.000001", "analyze", "beams", "6c3p", "--tie", "mix", "--codes", codes],
+        "analysing Beams(6c,3p) (223920 codes; a lower bound: the table and two sets of all codes) would need about 69.2 KiB",
+    );
+    assert_rejected(
+        &["--max-memory", "0.000001", "sweep", "beams", "3c6p", "--alpha", "1", "--codes", codes],
+        "analysing Beams(3c,6p) (1860 codes; a lower bound: the table and two sets of all codes) would need about 7.7 KiB",
+    );
+    // Without a table, enumerating the patterns is estimated and refused first.
+    let empty = scratch("budget-no-table");
+    assert_rejected(
+        &["--max-memory", "0.000001", "analyze", "beams", "6c3p", "--codes", empty.to_str().unwrap()],
+        "enumerating the patterns of Beams(6c,3p) (connected sets of 3 cells) would need about 7.9 KiB",
+    );
 }
