@@ -26,6 +26,10 @@
 #
 # MIMALLOC_PURGE_DELAY=-1 keeps freed pages in the process (measured on unit
 # 1805 of [1,2]: 68 s → 52 s wall, sys 36 s → 14 s; peak 7.8 → 10 GB).
+# The process stops with exit code 2 once it holds more than its memory budget
+# (default: three quarters of the machine, at most nine tenths of what is free
+# at its start; MAX_MEMORY=GIB sets it); the units finished so far are in the
+# checkpoint, so run it again with a larger budget or less beside it.
 # Runs a copy of the release binary (BIN, default /tmp/rs-curve-<pid>), so
 # rebuilding the tree meanwhile is safe.
 set -eu
@@ -62,6 +66,6 @@ case "$TO" in inf | infinity | ∞) SLICES=0 ;; esac
 if [ "$SLICES" -gt 0 ]; then set -- "$@" --merge-slices "$SLICES"; fi
 BIN=${BIN:-/tmp/rs-curve-$$}
 cargo build --release --quiet && cp target/release/renyi-search "$BIN"
-MIMALLOC_PURGE_DELAY=-1 exec "$BIN" curve beams 6c6p --tie "$TIE" --from "$FROM" --to "$TO" \
+MIMALLOC_PURGE_DELAY=-1 exec "$BIN" ${MAX_MEMORY:+--max-memory "$MAX_MEMORY"} curve beams 6c6p --tie "$TIE" --from "$FROM" --to "$TO" \
     --levels 2 --checkpoint "$LIVE" ${SHARD:+--shard "$SHARD"} "$@" \
     --overview "$DIR/$NAME.overview.json" --csv "runs/beams-6c6p-$NAME.csv.gz" --progress

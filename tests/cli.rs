@@ -343,9 +343,10 @@ fn output_survives_a_closed_pipe_and_an_unwritable_cache() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("total     7412"));
 }
 
-/// `--max-memory` applies to Beams analyses too (audit, 2026-11-27: a budget
-/// of 1 KiB was ignored): the least an analysis holds, its table and two sets
-/// of all codes, is checked before it starts. The pattern tables are built
+/// `--max-memory` applies to Beams analyses and curves too (audit,
+/// 2026-11-27: a budget of 1 KiB was ignored): the least an analysis holds,
+/// its table and two sets of all codes, is checked before it starts, and the
+/// process is watched while it runs. The pattern tables are built
 /// first in a scratch directory, so that the check under test is reached on a
 /// fresh checkout too (without a cached table the enumeration's own estimate
 /// refuses first).
@@ -370,5 +371,24 @@ fn beams_analyses_respect_the_memory_budget() {
     assert_rejected(
         &["--max-memory", "0.000001", "analyze", "beams", "6c3p", "--codes", empty.to_str().unwrap()],
         "enumerating the patterns of Beams(6c,3p) (connected sets of 3 cells) would need about 7.9 KiB",
+    );
+    // Past the lower bound, the running job is watched: a 6c3p MIX analysis
+    // (peak about 33 MiB as units) stops at a 25.6 MiB budget, writes no
+    // --out, and its checkpoint resumes to the exact total.
+    let (checkpoint, out) = (scratch("budget-watch.jsonl"), scratch("budget-watch.json"));
+    let args = |budget: Option<&'static str>| {
+        let mut a: Vec<&str> = budget.map_or(vec![], |b| vec!["--max-memory", b]);
+        a.extend(["analyze", "beams", "6c3p", "--tie", "mix", "--codes", codes]);
+        a.extend(["--checkpoint", checkpoint.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        a
+    };
+    assert_rejected(&args(Some("0.025")), "the analysis of Beams(6c,3p) passed the memory budget of 25.6 MiB");
+    assert!(!out.exists(), "no --out from a stopped run");
+    let resumed = bin(&args(None));
+    let text = String::from_utf8_lossy(&resumed.stdout);
+    assert!(resumed.status.success() && text.contains("total     15510346952/9009 over 223920 codes"), "{text}");
+    assert_rejected(
+        &["--max-memory", "0.025", "curve", "beams", "6c3p", "--from", "1", "--to", "2", "--codes", codes],
+        "the curve of Beams(6c,3p) passed the memory budget of 25.6 MiB",
     );
 }

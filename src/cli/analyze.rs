@@ -57,6 +57,7 @@ pub(super) fn beams_game(b: &BeamsArgs) -> Result<Beams> {
         &format!("analysing {variant} ({codes} codes; a lower bound: the table and two sets of all codes)"),
         table_bytes.checked_add(2 * codes.div_ceil(8)),
     )?;
+    super::memory_guard::guard_memory(format!("the analysis of {variant}"));
     g.penalty = match b.penalty {
         BeamsPenalty::Best => Penalty::BestGuess,
         BeamsPenalty::Random => Penalty::RandomGuess,

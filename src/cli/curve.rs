@@ -330,6 +330,7 @@ pub fn run(game: CurveGame) -> Result<()> {
             }
             let (patterns, _) = load_or_build(v, Some(codes))?;
             let g = column.game(patterns)?;
+            super::memory_guard::guard_memory(format!("the curve of {v}"));
             let Some(c) = whole_or_units(&g, column.tie_rule(), &domain, out, &callback_bar, started)? else {
                 return Ok(());
             };

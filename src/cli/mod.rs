@@ -6,6 +6,7 @@ mod beams;
 mod curve;
 mod curve_stream;
 mod mc;
+mod memory_guard;
 mod merge;
 mod perfect;
 mod play;
