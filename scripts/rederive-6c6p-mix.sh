@@ -2,7 +2,8 @@
 # Re-derives the four Beams(6c,6p) MIX cells of Table 4.10 from scratch
 # (docs/runs.md, "penalty splits re-derived"), one after another.
 #
-# The work directory is results/runs/beams-6c6p/rederive/ (committed), because
+# The work directory is rederive/ beside the runs ($RUNS/rederive, committed
+# while a re-derivation is under way; removed once all four were in place), because
 # a session's runs/ does not survive it: commit that directory before a
 # session stops, and the next session resumes where this one was. A cell is
 # skipped when the committed run beside it already records the penalty split
