@@ -3,6 +3,8 @@
 //! reference prototypes, plus the tree analysis against a plain per-code
 //! player. Beams(6c,6p) at full scale: tests/beams_6c6p.rs.
 
+mod common;
+
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
 use renyi_search::games::beams::geometry::Board;
@@ -455,7 +457,7 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
     use renyi_search::search::Exact;
     use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
     use renyi_search::search::units::{ShardFile, merge};
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/runs/beams-6c3p/");
+    let dir = format!("{}/results/runs/beams-6c3p/", common::root().display());
     let g = Beams::new(enumerate(v("6c3p")), QueryOrder::ColourFirst, Penalty::BestGuess)
         .unwrap()
         .with_offer(ColourOffer::ReducedUnweighted);

@@ -3,6 +3,8 @@
 //! committed full-scale runs (results/runs/beams-6c6p/) recomputed unit by
 //! unit by the current code.
 
+mod common;
+
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
@@ -137,11 +139,8 @@ fn beams_6c6p_committed_run_units_recompute() {
     use renyi_search::search::strategy::decide;
     use renyi_search::search::subproblem::Subproblem;
     use renyi_search::search::units::{ShardFile, merge};
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/results/runs/beams-6c6p/beams-6c6p-h1-lex-c.json"
-    ))
-    .unwrap();
+    let text =
+        std::fs::read_to_string(common::root().join("results/runs/beams-6c6p/beams-6c6p-h1-lex-c.json")).unwrap();
     let run: ShardFile = serde_json::from_str(&text).unwrap();
     let (_, merged) = merge(std::slice::from_ref(&run)).unwrap();
     assert_eq!(merged.total().to_string(), "31350697259");
@@ -177,7 +176,7 @@ fn beams_6c6p_committed_run_units_recompute() {
 fn beams_6c6p_committed_mix_units_recompute() {
     use renyi_search::search::subproblem::Subproblem;
     use renyi_search::search::units::ShardFile;
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/results/runs/beams-6c6p/");
+    let dir = format!("{}/results/runs/beams-6c6p/", common::root().display());
     let patterns = enumerate(v("6c6p"));
     let mut checked = 0;
     let runs = [
@@ -222,8 +221,7 @@ fn beams_6c6p_committed_unit_numbering_is_stable() {
     for (file, alpha, column) in
         [("beams-6c6p-h1-mix.jsonl", "1", BeamsRule::Mix), ("beams-6c6p-hinf-lex-d.jsonl", "inf", BeamsRule::LexD)]
     {
-        let text =
-            std::fs::read_to_string(format!("{}/results/runs/beams-6c6p/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let text = std::fs::read_to_string(common::root().join("results/runs/beams-6c6p").join(file)).unwrap();
         let records: Vec<UnitRecord> = text.lines().skip(1).filter_map(|l| serde_json::from_str(l).ok()).collect();
         assert!(records.len() >= 50, "{file}: {} records", records.len());
         let g = column.game(enumerate(v("6c6p"))).unwrap();

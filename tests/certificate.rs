@@ -215,7 +215,7 @@ fn committed_certificates_prove_the_committed_trees_optimal() {
     use renyi_search::certificate::read_certificate;
     use renyi_search::games::GameSpec;
     use renyi_search::search::tree::read_strategy_file;
-    let trees = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/data/trees");
+    let trees = common::root().join("results/data/trees");
     for (name, distinct) in [("perfect-mm360", true), ("perfect-mm1296", false)] {
         let file = read_certificate::<GameSpec>(&trees.join(format!("{name}.cert"))).unwrap();
         assert!(file.broken.is_empty(), "{name}: seal");

@@ -514,7 +514,7 @@ fn bad_values_exit_with_code_2_and_a_short_message() {
     assert!(all.len() > 500, "{} cases", all.len());
     eprintln!("{} cases, {} of them known defects", all.len(), KNOWN_DEFECTS.len());
     let todo: Vec<Vec<String>> = all.into_iter().filter(|a| !known.contains(&line(a).as_str())).collect();
-    let found = run_all(todo, env!("CARGO_MANIFEST_DIR").as_ref());
+    let found = run_all(todo, common::root().as_ref());
     let report: Vec<String> = found.iter().map(|(l, c)| format!("renyi-search {l}\n    {c}")).collect();
     assert!(found.is_empty(), "{} inputs not rejected cleanly:\n{}", found.len(), report.join("\n"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -539,7 +539,7 @@ fn every_base_command_is_accepted() {
     let failed: Vec<String> = checked
         .iter()
         .filter_map(|args| {
-            let ran = run(args, env!("CARGO_MANIFEST_DIR").as_ref());
+            let ran = run(args, common::root().as_ref());
             (ran.code != Some(0)).then(|| format!("{}: exit {:?}, {}", line(args), ran.code, ran.stderr.trim()))
         })
         .collect();
@@ -569,11 +569,8 @@ fn known_defects_still_misbehave() {
     let dir = scratch_dir("cli-sweep-defects");
     let cases: Vec<Vec<String>> =
         cases(&files(&dir)).into_iter().filter(|a| KNOWN_DEFECTS.iter().any(|d| d.0 == line(a))).collect();
-    let fixed: Vec<String> = cases
-        .iter()
-        .filter(|a| complaint(&run(a, env!("CARGO_MANIFEST_DIR").as_ref())).is_none())
-        .map(|a| line(a))
-        .collect();
+    let fixed: Vec<String> =
+        cases.iter().filter(|a| complaint(&run(a, common::root().as_ref())).is_none()).map(|a| line(a)).collect();
     assert!(fixed.is_empty(), "fixed, remove from KNOWN_DEFECTS: {fixed:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,14 +3,15 @@
 //! computations — wherever both exist (α = 0, 1, 2, ∞), and each overview's
 //! own figures are consistent with each other.
 
+mod common;
+
 use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::reproduce::beams_runs::full_run_total;
 use renyi_search::search::outcome::exact_string;
 use serde_json::Value;
-use std::path::Path;
 
 fn overviews() -> Vec<(String, Value)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/runs/curves/beams-6c6p");
+    let dir = common::root().join("results/runs/curves/beams-6c6p");
     let mut found: Vec<(String, Value)> = std::fs::read_dir(&dir)
         .map(|d| {
             d.filter_map(|e| {
@@ -28,7 +29,7 @@ fn overviews() -> Vec<(String, Value)> {
 
 #[test]
 fn curve_overviews_equal_the_analyze_runs_where_both_exist() {
-    let results = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    let results = common::root().join("results");
     let mut compared = 0;
     let overviews = overviews();
     for (stem, o) in &overviews {

@@ -2,6 +2,8 @@
 //! trees): the branch-and-bound against exhaustive minimisation on small games,
 //! the published values, and the exported trees replayed code by code.
 
+mod common;
+
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
@@ -118,8 +120,7 @@ fn mm_3_8_perfect_is_2359_with_symmetry_reduction() {
 #[test]
 fn committed_mm_4_7_tree_verifies_to_11228() {
     use renyi_search::search::tree::StrategyFile;
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/results/data/trees/perfect-mm47.json")).unwrap();
+    let text = std::fs::read_to_string(common::root().join("results/data/trees/perfect-mm47.json")).unwrap();
     let file: StrategyFile<renyi_search::games::GameSpec> = serde_json::from_str(&text).unwrap();
     let checked = verify(&Mastermind::new(4, 7, false).unwrap(), &file.tree).unwrap();
     assert_eq!((checked.total, file.total), (11228, 11228));

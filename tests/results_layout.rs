@@ -1,13 +1,13 @@
 //! The results folder keeps the layout docs/layout.md describes, and every
 //! results path that the README, the docs and the scripts name exists.
 
-use std::path::Path;
+mod common;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+use common::root;
 
 #[test]
 fn results_has_the_four_folders_and_nothing_loose() {
-    let mut entries: Vec<String> = std::fs::read_dir(Path::new(ROOT).join("results"))
+    let mut entries: Vec<String> = std::fs::read_dir(root().join("results"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| !n.starts_with('.'))
@@ -16,7 +16,7 @@ fn results_has_the_four_folders_and_nothing_loose() {
     assert_eq!(entries, ["data", "figures", "runs", "tables"]);
     for table in ["table-4.5", "table-4.10", "table-4.10-6c6p", "table-4.15", "table-4.18", "perfect", "chess", "nim"] {
         for ext in ["md", "json"] {
-            let path = Path::new(ROOT).join(format!("results/tables/{table}.{ext}"));
+            let path = root().join(format!("results/tables/{table}.{ext}"));
             assert!(path.is_file(), "{} is missing", path.display());
         }
     }
@@ -26,9 +26,9 @@ fn results_has_the_four_folders_and_nothing_loose() {
 /// placeholders such as `<name>` or `*` are skipped; a path ending in `/` is a folder).
 #[test]
 fn every_results_path_named_in_the_docs_exists() {
-    let mut docs = vec![Path::new(ROOT).join("README.md"), Path::new(ROOT).join("ARCHITECTURE.md")];
+    let mut docs = vec![root().join("README.md"), root().join("ARCHITECTURE.md")];
     for dir in ["docs", "scripts"] {
-        for e in std::fs::read_dir(Path::new(ROOT).join(dir)).unwrap() {
+        for e in std::fs::read_dir(root().join(dir)).unwrap() {
             docs.push(e.unwrap().path());
         }
     }
@@ -46,7 +46,7 @@ fn every_results_path_named_in_the_docs_exists() {
             if path == "results/" || rest.starts_with(['<', '*', '{', '$']) || path.ends_with('-') {
                 continue;
             }
-            let full = Path::new(ROOT).join(path);
+            let full = root().join(path);
             assert!(full.exists(), "{} names {path}, which does not exist", doc.display());
             checked += 1;
         }

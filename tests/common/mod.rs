@@ -12,6 +12,15 @@ pub fn bin(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_renyi-search")).args(args).output().expect("runs")
 }
 
+/// The checkout under test. Read at run time (cargo sets `CARGO_MANIFEST_DIR`
+/// for the tests it runs), so that a test binary reused from a shared target
+/// directory, compiled in another checkout of the same sources, reads this
+/// checkout's files rather than that one's; the compile-time value is the
+/// fallback for a binary run by hand.
+pub fn root() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
+}
+
 /// A fresh path in the temp directory, unique to this process and `name`;
 /// whatever was there (file or directory) is removed.
 pub fn scratch(name: &str) -> PathBuf {
