@@ -457,13 +457,13 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
     use renyi_search::search::Exact;
     use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
     use renyi_search::search::units::{ShardFile, merge};
-    let dir = format!("{}/results/runs/beams-6c3p/", common::root().display());
+    let dir = common::root().join("results/runs/beams-6c3p");
     let g = Beams::new(enumerate(v("6c3p")), QueryOrder::ColourFirst, Penalty::BestGuess)
         .unwrap()
         .with_offer(ColourOffer::ReducedUnweighted);
     let strategy = Strategy::new("0".parse().unwrap(), TieRule::mix());
-    let run_path = format!("{dir}beams-6c3p-h0-mix-reduced.json");
-    let (header, records) = read_run(std::path::Path::new(&run_path)).unwrap();
+    let run_path = dir.join("beams-6c3p-h0-mix-reduced.json");
+    let (header, records) = read_run(&run_path).unwrap();
     check_header(&g, strategy, &header).unwrap();
     let plain = RunOptions { merge_equivalent: false, ..RunOptions::default() };
     let small: Vec<_> = records.iter().filter(|r| r.codes <= 1200).take(6).collect();
@@ -480,10 +480,9 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
     let (_, outcome) = merge(std::slice::from_ref(&file)).unwrap();
     assert_eq!(outcome.codes(), Exact::from_integer(223_920.into()));
     let mean = renyi_search::search::outcome::exact_f64(&outcome.total()) / 223_920.0;
-    let mc: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(format!("{dir}beams-6c3p-h0-mix-reduced-montecarlo.json")).unwrap(),
-    )
-    .unwrap();
+    let mc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("beams-6c3p-h0-mix-reduced-montecarlo.json")).unwrap())
+            .unwrap();
     let interval = &mc["simulation"]["interval"];
     let (low, high) = (interval[0].as_f64().unwrap(), interval[1].as_f64().unwrap());
     assert!(low <= mean && mean <= high, "exact mean {mean} outside the Monte-Carlo interval [{low}, {high}]");

@@ -176,7 +176,7 @@ fn beams_6c6p_committed_run_units_recompute() {
 fn beams_6c6p_committed_mix_units_recompute() {
     use renyi_search::search::subproblem::Subproblem;
     use renyi_search::search::units::ShardFile;
-    let dir = format!("{}/results/runs/beams-6c6p/", common::root().display());
+    let dir = common::root().join("results/runs/beams-6c6p");
     let patterns = enumerate(v("6c6p"));
     let mut checked = 0;
     let runs = [
@@ -186,7 +186,7 @@ fn beams_6c6p_committed_mix_units_recompute() {
         ("beams-6c6p-h1-mix-reduced.json", "1", ColourOffer::ReducedUnweighted),
     ];
     for (file, alpha, offer) in runs {
-        let run: ShardFile = serde_json::from_str(&std::fs::read_to_string(format!("{dir}{file}")).unwrap()).unwrap();
+        let run: ShardFile = serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
         let g = Beams::new(patterns.clone(), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap().with_offer(offer);
         let all = g.full_set();
         let mix = Strategy::new(alpha.parse().unwrap(), TieRule::mix());
