@@ -13,6 +13,14 @@ manifest is what ties them to the repository. Usage:
 
     scripts/curve-6c6p-part.py lex-c-1-2
     scripts/curve-6c6p-part.py lex-c-1-2 --manifest-only   # (re)write the manifest
+    scripts/curve-6c6p-part.py lex-c-1-2 --replace 001,006 runs/beams-6c6p-lex-c-1-2-redo.units
+
+--replace rewrites the named parts from a checkpoint in which their units were
+evaluated again (curve-6c6p.sh with SKIP_PARTS and LIVE): every unit of a part
+must be in the checkpoint, with a valid checksum and the same step function
+(points, values, steps) as the part's record; only its timing and session
+counters differ. The new part takes the old one's number (as .xz), so the
+units' session counters are those of the new evaluation.
 """
 import glob
 import gzip
@@ -46,8 +54,65 @@ def write_manifest():
     print(f"{path}: {len(lines)} parts")
 
 
+def compress(text, out):
+    """Writes text xz-compressed to out through out.tmp, checked by decompressing it."""
+    if shutil.which("xz"):
+        with open(out + ".tmp", "wb") as f:
+            subprocess.run(["xz", "-9e", "-T2", "-c"], input=text, stdout=f, check=True)
+    else:
+        with lzma.open(out + ".tmp", "wb", preset=9 | lzma.PRESET_EXTREME) as f:
+            f.write(text)
+    with lzma.open(out + ".tmp", "rb") as f:
+        if f.read() != text:
+            sys.exit(f"{out}.tmp: does not decompress to the records written")
+    os.replace(out + ".tmp", out)
+
+
+def record(line, where):
+    """The record of a 'crc32 json' line, its checksum checked."""
+    crc, text = line.split(" ", 1)
+    if int(crc, 16) != zlib.crc32(text.encode()):
+        sys.exit(f"{where}: a record fails its checksum: {text[:80]}")
+    return json.loads(text)
+
+
+def replace(numbers, live):
+    """Rewrites parts NNN from the records of the same units in the checkpoint live."""
+    lines = open(live).read().split("\n")[:-1]
+    again = {}
+    for line in lines[1:]:
+        again[record(line, live)["key"]] = line
+    same = ("key", "codes", "points", "values", "steps")
+    for number in numbers:
+        [old] = glob.glob(f"{PARTS}/{name}.part-{number}.units.[gx]z")
+        with (gzip.open if old.endswith(".gz") else lzma.open)(old, "rt") as f:
+            old_lines = f.read().splitlines()
+        if old_lines[0] != lines[0]:
+            sys.exit(f"{live}: another run's header than {old}")
+        new, sessions = [], set()
+        for line in old_lines[1:]:
+            r = record(line, old)
+            if r["key"] not in again:
+                sys.exit(f"{live}: no record of unit {r['key']} of {old}")
+            n = record(again[r["key"]], live)
+            if any(r[k] != n[k] for k in same):
+                sys.exit(f"{live}: unit {r['key']} differs from its record in {old}")
+            new.append(again[r["key"]])
+            sessions.add((n["session_started"], n["session_uncertified"], n["session_float_ties"]))
+        out = f"{PARTS}/{name}.part-{number}.units.xz"
+        compress((lines[0] + "\n" + "".join(line + "\n" for line in new)).encode(), out)
+        if old != out:
+            os.remove(old)
+        print(f"{out}: {len(new)} records equal to {os.path.basename(old)}'s; their sessions (start, uncertified, float ties) now {sorted(sessions)}")
+    write_manifest()
+
+
 if "--manifest-only" in sys.argv:
     write_manifest()
+    sys.exit(0)
+if "--replace" in sys.argv:
+    i = sys.argv.index("--replace")
+    replace(sys.argv[i + 1].split(","), sys.argv[i + 2])
     sys.exit(0)
 parts = sorted(glob.glob(f"{PARTS}/{name}.part-*.units.[gx]z"))
 known = set()
@@ -81,10 +146,7 @@ codes = points = 0
 seconds = 0.0
 sessions = {}  # session start -> (uncertified, float-decided ties) at its last record
 for line in new:
-    crc, text = line.split(" ", 1)
-    if int(crc, 16) != zlib.crc32(text.encode()):
-        sys.exit(f"a record fails its checksum: {text[:80]}")
-    r = json.loads(text)
+    r = record(line, "the live checkpoint")
     codes, points, seconds = codes + r["codes"], points + len(r["points"]), seconds + r["seconds"]
     u, f = sessions.get(r["session_started"], (0, 0))
     sessions[r["session_started"]] = (max(u, r["session_uncertified"]), max(f, r["session_float_ties"]))
@@ -95,16 +157,6 @@ print(
     f"{len(sessions)} sessions, {uncertified} uncertified events, {float_ties} float-decided ties"
 )
 out = f"{PARTS}/{name}.part-{len(parts) + 1:03d}.units.xz"
-text = (header + "\n" + "".join(line + "\n" for line in new)).encode()
-if shutil.which("xz"):
-    with open(out + ".tmp", "wb") as f:
-        subprocess.run(["xz", "-9e", "-T2", "-c"], input=text, stdout=f, check=True)
-else:
-    with lzma.open(out + ".tmp", "wb", preset=9 | lzma.PRESET_EXTREME) as f:
-        f.write(text)
-with lzma.open(out + ".tmp", "rb") as f:
-    if f.read() != text:
-        sys.exit(f"{out}.tmp: does not decompress to the records written")
-os.replace(out + ".tmp", out)
+compress((header + "\n" + "".join(line + "\n" for line in new)).encode(), out)
 print(f"{out}: {len(new)} records; all parts: {len(known)} units, {codes_in_parts + codes} codes")
 write_manifest()
