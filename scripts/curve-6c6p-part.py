@@ -83,8 +83,12 @@ def replace(numbers, live):
     for line in lines[1:]:
         again[record(line, live)["key"]] = line
     same = ("key", "codes", "points", "values", "steps")
+    checked = []  # every part is checked before any is written
     for number in numbers:
-        [old] = glob.glob(f"{PARTS}/{name}.part-{number}.units.[gx]z")
+        found = glob.glob(f"{PARTS}/{name}.part-{number}.units.[gx]z")
+        if len(found) != 1:
+            sys.exit(f"{PARTS}: no single part {number} of {name}")
+        old = found[0]
         with (gzip.open if old.endswith(".gz") else lzma.open)(old, "rt") as f:
             old_lines = f.read().splitlines()
         if old_lines[0] != lines[0]:
@@ -99,6 +103,8 @@ def replace(numbers, live):
                 sys.exit(f"{live}: unit {r['key']} differs from its record in {old}")
             new.append(again[r["key"]])
             sessions.add((n["session_started"], n["session_uncertified"], n["session_float_ties"]))
+        checked.append((number, old, new, sessions))
+    for number, old, new, sessions in checked:
         out = f"{PARTS}/{name}.part-{number}.units.xz"
         compress((lines[0] + "\n" + "".join(line + "\n" for line in new)).encode(), out)
         if old != out:
