@@ -68,6 +68,12 @@ def compress(text, out):
     os.replace(out + ".tmp", out)
 
 
+def part_lines(path):
+    """The lines of a part (.gz or .xz): the run's header, then one record each."""
+    with (gzip.open if path.endswith(".gz") else lzma.open)(path, "rt") as f:
+        return f.read().splitlines()
+
+
 def record(line, where):
     """The record of a 'crc32 json' line, its checksum checked."""
     crc, text = line.split(" ", 1)
@@ -89,8 +95,7 @@ def replace(numbers, live):
         if len(found) != 1:
             sys.exit(f"{PARTS}: no single part {number} of {name}")
         old = found[0]
-        with (gzip.open if old.endswith(".gz") else lzma.open)(old, "rt") as f:
-            old_lines = f.read().splitlines()
+        old_lines = part_lines(old)
         if old_lines[0] != lines[0]:
             sys.exit(f"{live}: another run's header than {old}")
         new, sessions = [], set()
@@ -124,11 +129,10 @@ parts = sorted(glob.glob(f"{PARTS}/{name}.part-*.units.[gx]z"))
 known = set()
 codes_in_parts = 0
 for part in parts:
-    with (gzip.open if part.endswith(".gz") else lzma.open)(part, "rt") as f:
-        for line in f.read().splitlines()[1:]:
-            r = json.loads(line.split(" ", 1)[1])
-            known.add(r["key"])
-            codes_in_parts += r["codes"]
+    for line in part_lines(part)[1:]:
+        r = json.loads(line.split(" ", 1)[1])
+        known.add(r["key"])
+        codes_in_parts += r["codes"]
 header, new = None, []
 for live in sorted(glob.glob(f"runs/beams-6c6p-{name}*.units")):
     text = open(live).read()
