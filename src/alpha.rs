@@ -60,28 +60,44 @@ impl Alpha {
     }
 }
 
+/// Most decimals [`Alpha`]'s parser accepts; Display uses a decimal only up to this.
+const MAX_DECIMALS: u32 = 12;
+
 impl fmt::Display for Alpha {
+    /// Exact and accepted by [`Alpha::from_str`] giving the same α: a whole
+    /// number, a terminating decimal of at most 12 decimals whose digits fit
+    /// in a u64 (den = 2^a·5^b, written from the integers: 1.34, 1.5, 0.25),
+    /// else `num/den`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Alpha::Infinity => write!(f, "inf"),
             Alpha::Finite { num, den: 1 } => write!(f, "{num}"),
-            Alpha::Finite { num, den } => {
-                // A terminating decimal (den = 2^a·5^b) prints as one: 1.34, 1.5, 0.25.
-                let (twos, fives) = (den.trailing_zeros(), {
-                    let (mut d, mut k) = (den >> den.trailing_zeros(), 0);
-                    while d % 5 == 0 {
-                        d /= 5;
-                        k += 1;
-                    }
-                    if d == 1 { Some(k) } else { None }
-                });
-                match fives {
-                    Some(fives) => write!(f, "{:.*}", twos.max(fives) as usize, num as f64 / den as f64),
-                    None => write!(f, "{num}/{den}"),
+            Alpha::Finite { num, den } => match decimal_places(den) {
+                // The parser reads the decimal digits as one u64 (num·10^places/den).
+                Some(places)
+                    if places <= MAX_DECIMALS
+                        && num as u128 * (10u128.pow(places) / den as u128) <= u64::MAX as u128 =>
+                {
+                    let scale = 10u128.pow(places);
+                    let scaled = num as u128 * (scale / den as u128);
+                    let (whole, frac) = (scaled / scale, scaled % scale);
+                    write!(f, "{whole}.{frac:0width$}", width = places as usize)
                 }
-            }
+                _ => write!(f, "{num}/{den}"),
+            },
         }
     }
+}
+
+/// The number of decimals of 1/den if it terminates (den = 2^a·5^b: max(a, b)).
+fn decimal_places(den: u64) -> Option<u32> {
+    let twos = den.trailing_zeros();
+    let (mut rest, mut fives) = (den >> twos, 0);
+    while rest % 5 == 0 {
+        rest /= 5;
+        fives += 1;
+    }
+    (rest == 1).then_some(twos.max(fives))
 }
 
 impl Serialize for Alpha {
@@ -127,7 +143,7 @@ impl FromStr for Alpha {
         if (int_part.is_empty() && frac_part.is_empty()) || !digits_or_empty(int_part) || !digits_or_empty(frac_part) {
             return Err(bad());
         }
-        if frac_part.len() > 12 {
+        if frac_part.len() > MAX_DECIMALS as usize {
             return Err(invalid(format!(
                 "α = {text:?} has more than 12 decimals (give a fraction such as 1/3 instead)"
             )));
@@ -184,5 +200,33 @@ mod tests {
         assert_eq!("1/3".parse::<Alpha>().unwrap().to_string(), "1/3");
         assert_eq!(Alpha::Infinity.to_string(), "inf");
         assert_eq!(Alpha::integer(2).to_string(), "2");
+    }
+
+    /// Display is exact and parses back to the same α (it used to go through
+    /// f64: 1 + 2^-53 printed as 1.000…0 with 53 zeros).
+    #[test]
+    fn display_round_trips() {
+        for text in [
+            "9007199254740993/9007199254740992",
+            "1337899921697600/1000000000000000",
+            "1.000000001",
+            "0.000000000001",
+            "123456789.125",
+            "18446744073709551615/1024",
+            "18446744073709551615/4096",
+            "4503599627370497.5",
+            "7/3",
+        ] {
+            let a: Alpha = text.parse().unwrap();
+            let shown = a.to_string();
+            assert_eq!(shown.parse::<Alpha>().unwrap(), a, "{text} shown as {shown}");
+        }
+        assert_eq!(
+            "9007199254740993/9007199254740992".parse::<Alpha>().unwrap().to_string(),
+            "9007199254740993/9007199254740992"
+        );
+        assert_eq!("1.000000001".parse::<Alpha>().unwrap().to_string(), "1.000000001");
+        assert_eq!("4503599627370497.5".parse::<Alpha>().unwrap().to_string(), "4503599627370497.5");
+        assert_eq!(Alpha::ratio(1, 1 << 20).unwrap().to_string(), "1/1048576");
     }
 }

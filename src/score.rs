@@ -1,4 +1,6 @@
-//! Exact comparison of answer partitions by Rényi entropy.
+//! Exact comparison of answer partitions by Rényi entropy: the one comparison
+//! of H_α(P) against H_α(Q) that every consumer uses (analyze, sweep, play,
+//! simulate, the size models, perfect, the curve's decisions at exact α).
 //!
 //! Within one decision every query partitions the same set M (|M| = n), so H_α
 //! is a monotone function of the class sizes c_i alone (seed002-ch4.md §1.1):
@@ -11,68 +13,60 @@
 //! | α > 1        | smaller Σ c_i^α                          |
 //! | ∞            | smaller max c_i                          |
 //!
-//! [`RenyiScore::compare`] decides these exactly: integer arithmetic for α = 0,
-//! integer α and ∞; unique prime factorisation for α = 1 (two partitions tie iff
-//! Π c^c are equal, e.g. {4,1,1,1,1} and {2,2,2,2}); for α = p/q not an integer,
-//! equality is decided exactly by writing c^{p/q} = k·r^{1/q} with r free of q-th
-//! powers — q-th roots of distinct q-th-power-free integers are linearly
-//! independent over ℚ (Besicovitch 1940) — and only the sign of a difference that
-//! is not an exact tie is taken from floating point.
+//! [`RenyiScore::compare`] decides these exactly at every rational α and ∞.
+//! First a fast key with a rigorous error bound ([`key`]: continuous through
+//! α = 1, formed from the integers of α, never from an f64 α); a pair whose
+//! keys the bounds do not separate is decided by the certified path: integer
+//! arithmetic for α = 0, integer α and ∞; for α = 1 an exact tie test by
+//! prime exponents (Π c^c equal, e.g. {4,1,1,1,1} and {2,2,2,2}); for α = p/q
+//! not an integer an exact tie test by writing c^{p/q} = k·r^{1/q} with r free
+//! of q-th powers — q-th roots of distinct q-th-power-free integers are
+//! linearly independent over ℚ (Besicovitch 1940) — and, for a pair that does
+//! not tie, the sign by arithmetic at rising precision ([`certified`]), which
+//! ends because the difference is not 0. No decision is taken from an
+//! unbounded floating-point value. α = 1 is the Shannon case only when α is
+//! exactly 1.
 
+mod certified;
 mod exact;
+pub mod key;
 mod run_key;
 
 pub use exact::multiset_difference;
+pub use key::{Key, contenders};
 pub use run_key::RunKey;
 
 use crate::alpha::Alpha;
-use crate::entropy::renyi_of_sizes;
 use exact::{compare_rational_power_sums, compare_shannon, power_sum_big, radical_decomposition};
+use key::KeyForm;
 use std::cmp::Ordering;
-use std::sync::atomic::AtomicU64;
-
-/// Counts decisions between different partitions whose order had to be taken
-/// from floating point because their difference was below 1e-12 relative and
-/// they were provably not tied. Reported with every analysis; expected to stay 0.
-pub static FLOAT_DECIDED_NEAR_TIES: AtomicU64 = AtomicU64::new(0);
-
-/// Relative band within which two approximate H_α values are treated as a
-/// possible tie and handed to the exact comparison.
-pub const NEAR_TIE_BAND: f64 = 1e-9;
 
 /// The Rényi score of partitions for one order α.
 #[derive(Clone, Copy, Debug)]
 pub struct RenyiScore {
     alpha: Alpha,
+    form: KeyForm,
 }
 
 impl RenyiScore {
     pub fn new(alpha: Alpha) -> Self {
-        RenyiScore { alpha }
+        RenyiScore { alpha, form: KeyForm::new(alpha) }
     }
 
     pub fn alpha(&self) -> Alpha {
         self.alpha
     }
 
-    /// H_α (bits) of the partition with these non-zero class sizes; a fast key.
-    /// α = 1 and 2 use the class sizes directly — H_1 = log2 n − (1/n)·Σ c·log2 c
-    /// with a table of c·log2 c, H_2 = log2(n² / Σ c²) — which costs at most one
-    /// logarithm per partition; the error stays far below [`NEAR_TIE_BAND`].
-    pub fn approx(&self, sizes: &[u64]) -> f64 {
-        match self.alpha {
-            Alpha::Finite { num, den } if num == den => shannon_bits(sizes),
-            Alpha::Finite { num: 2, den: 1 } => {
-                let n = sizes.iter().sum::<u64>() as f64;
-                (n * n / sizes.iter().map(|&c| (c as f64) * (c as f64)).sum::<f64>()).log2()
-            }
-            _ => renyi_of_sizes(self.alpha, sizes),
-        }
+    /// The fast key of the partition with these class sizes (zeros ignored):
+    /// larger is better, within its error bound of the exact key. Not H_α
+    /// itself (see [`key`]); keys are comparable among partitions of one set.
+    pub fn key(&self, sizes: &[u64]) -> Key {
+        self.form.key_of_runs(sizes.iter().map(|&c| (c, 1)))
     }
 
-    /// True if two approximate scores are close enough to need [`Self::compare`].
-    pub fn near(a: f64, b: f64) -> bool {
-        (a - b).abs() <= NEAR_TIE_BAND * a.abs().max(b.abs()).max(1.0)
+    /// [`Self::key`] of a partition given as runs (class size, number of classes).
+    pub fn key_of_runs(&self, runs: &[(u64, u64)]) -> Key {
+        self.form.key_of_runs(runs.iter().copied())
     }
 
     /// Exact order of two partitions of the same set: `Greater` if `a` has the
@@ -84,18 +78,26 @@ impl RenyiScore {
         if a == b {
             return Ordering::Equal;
         }
+        if let Some(order) = self.key(&a).separated(self.key(&b)) {
+            return order;
+        }
+        self.compare_certified(&a, &b)
+    }
+
+    /// [`Self::compare`] without the fast key, for sorted, different `a`, `b`.
+    fn compare_certified(&self, a: &[u64], b: &[u64]) -> Ordering {
         match self.alpha {
             Alpha::Infinity => b.last().cmp(&a.last()),
             Alpha::Finite { num: 0, .. } => a.len().cmp(&b.len()),
-            Alpha::Finite { num, den } if beyond_lexicographic_threshold(num, den, &a) => {
+            Alpha::Finite { num, den } if beyond_lexicographic_threshold(num, den, a) => {
                 // The larger power sum belongs to the side whose largest
                 // differing class is larger (see the threshold); for α > 1
                 // the smaller sum is better.
-                let (ra, rb) = multiset_difference(&a, &b);
+                let (ra, rb) = multiset_difference(a, b);
                 rb.last().cmp(&ra.last())
             }
             Alpha::Finite { num, den } => {
-                let (ra, rb) = multiset_difference(&a, &b);
+                let (ra, rb) = multiset_difference(a, b);
                 if num == den {
                     compare_shannon(&ra, &rb)
                 } else if den == 1 {
@@ -156,45 +158,27 @@ fn beyond_lexicographic_threshold(num: u64, den: u64, sizes: &[u64]) -> bool {
     (num as f64) >= (2.0 * n * n.ln() + 2.0) * den as f64
 }
 
-/// Class sizes below this have their c·log2 c in a table.
-const XLOG2X_TABLE: usize = 4096;
-
-/// Shannon entropy (bits) of a partition: log2 n − (1/n)·Σ c·log2 c.
-fn shannon_bits(sizes: &[u64]) -> f64 {
-    static TABLE: std::sync::OnceLock<Vec<f64>> = std::sync::OnceLock::new();
-    let table = TABLE
-        .get_or_init(|| (0..XLOG2X_TABLE).map(|c| if c == 0 { 0.0 } else { c as f64 * (c as f64).log2() }).collect());
-    let n = sizes.iter().sum::<u64>() as f64;
-    let sum: f64 = sizes
-        .iter()
-        .map(|&c| match table.get(c as usize) {
-            Some(&x) => x,
-            None => c as f64 * (c as f64).log2(),
-        })
-        .sum();
-    n.log2() - sum / n
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::entropy::renyi_of_sizes;
 
     fn score(a: &str) -> RenyiScore {
         RenyiScore::new(a.parse().unwrap())
     }
 
-    /// The fast keys of α = 1 and 2 are H_α itself, to far below the tie band.
+    /// Keys of an exact H_1 tie are not separated (so the tie is decided
+    /// exactly), and the key just above 1 (|α − 1| = 2⁻⁵³) still orders.
     #[test]
-    fn fast_keys_equal_entropy() {
-        let partitions: [&[u64]; 6] =
-            [&[4, 1, 1, 1, 1], &[2, 2, 2, 2], &[5, 5], &[7, 1], &[3_000_000_000, 1], &[5000, 4095, 4096, 1, 1, 17]];
-        for alpha in ["1", "2"] {
-            for sizes in partitions {
-                let (fast, plain) = (score(alpha).approx(sizes), renyi_of_sizes(alpha.parse().unwrap(), sizes));
-                assert!((fast - plain).abs() < 1e-12, "α = {alpha}, {sizes:?}: {fast} vs {plain}");
-            }
-        }
-        assert_eq!(score("1").approx(&[4, 1, 1, 1, 1]), score("1").approx(&[2, 2, 2, 2]));
+    fn keys_hand_ties_to_the_certified_path() {
+        let s = score("1");
+        assert_eq!(s.key(&[4, 1, 1, 1, 1]).separated(s.key(&[2, 2, 2, 2])), None);
+        let near_one = score("9007199254740993/9007199254740992");
+        assert_eq!(near_one.key(&[3, 3, 3]).separated(near_one.key(&[7, 1, 1])), Some(Ordering::Greater));
+        // {4,1,1,1,1} vs {2,2,2,2} just above 1: D(α)/ε → D'(1) = 0, decided by the certified sign.
+        assert_eq!(near_one.compare(&[4, 1, 1, 1, 1], &[2, 2, 2, 2]), Ordering::Less);
+        let below = score("9007199254740991/9007199254740992");
+        assert_eq!(below.compare(&[4, 1, 1, 1, 1], &[2, 2, 2, 2]), Ordering::Greater);
     }
 
     #[test]
@@ -208,9 +192,8 @@ mod tests {
 
     #[test]
     fn collision_entropy_tie() {
-        // 5² + 5² = 7² + 1² = 50 (the example; as power sums).
-        assert_eq!(score("2").compare(&[5, 5], &[7, 1]), Ordering::Equal);
-        // Within one set (n = 12): 1²+5²+6² = 2²+3²+7² = 62; no tie at α = 3 (342 < 378).
+        // {5,5} and {7,1} (5² + 5² = 7² + 1²) partition different sets, outside
+        // the contract of `compare`. Within one set (n = 12): 1²+5²+6² = 2²+3²+7² = 62; no tie at α = 3 (342 < 378).
         assert_eq!(score("2").compare(&[1, 5, 6], &[2, 3, 7]), Ordering::Equal);
         assert_eq!(score("3").compare(&[1, 5, 6], &[2, 3, 7]), Ordering::Greater);
     }
@@ -283,9 +266,9 @@ mod tests {
             let b = split(&mut next);
             for alpha in ["0.5", "1", "1.5", "2", "3", "inf", "7/3"] {
                 let s = score(alpha);
-                let (ha, hb) = (s.approx(&a), s.approx(&b));
+                let (ha, hb) = (renyi_of_sizes(s.alpha(), &a), renyi_of_sizes(s.alpha(), &b));
                 let exact = s.compare(&a, &b);
-                if !RenyiScore::near(ha, hb) {
+                if (ha - hb).abs() > 1e-9 {
                     assert_eq!(exact, ha.partial_cmp(&hb).unwrap(), "{a:?} {b:?} α={alpha}");
                 }
             }

@@ -13,7 +13,7 @@ use super::interval::Interval;
 use super::point::{Point, Root, UNCERTIFIED, Witness, common_root_in, dyadic_between, exact_root_in};
 use super::steps::{Domain, Span};
 use crate::alpha::Alpha;
-use crate::score::RenyiScore;
+use crate::score::{Key, RenyiScore, contenders as key_contenders};
 use std::cmp::Ordering;
 use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
@@ -102,40 +102,22 @@ fn contenders(parts: &[Vec<u64>], at: Interval) -> Vec<usize> {
 /// The exactly maximal partitions at a rational α, 0 or ∞ (ascending indices).
 pub fn best_at_exact(parts: &[Vec<u64>], alpha: Alpha) -> Vec<usize> {
     let score = RenyiScore::new(alpha);
-    let keys: Vec<f64> = parts.iter().map(|p| score.approx(p)).collect();
-    let top = keys.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let band: Vec<usize> = (0..parts.len()).filter(|&i| RenyiScore::near(keys[i], top)).collect();
+    let keys: Vec<Key> = parts.iter().map(|p| score.key(p)).collect();
+    // Every partition not among the contenders is certainly below one that is.
+    let band = key_contenders(&keys);
     let mut best = band[0];
     for &i in &band[1..] {
-        if compare_exact(&parts[i], &parts[best], alpha) == Ordering::Greater {
+        if score.compare(&parts[i], &parts[best]) == Ordering::Greater {
             best = i;
         }
     }
-    band.into_iter()
-        .filter(|&i| i == best || compare_exact(&parts[i], &parts[best], alpha) == Ordering::Equal)
-        .collect()
+    band.into_iter().filter(|&i| i == best || score.compare(&parts[i], &parts[best]) == Ordering::Equal).collect()
 }
 
-/// The exact order of H_α of two partitions at a rational α, 0 or ∞:
-/// [`RenyiScore::compare`] where it is exact throughout (0, ∞, 1, small
-/// integers), else the certified sign of the pair's D(α) and, if that is 0
-/// to 256-bit precision, the exact tie test.
+/// The exact order of H_α of two partitions at a rational α, 0 or ∞: the one
+/// comparison of the crate, [`RenyiScore::compare`].
 pub fn compare_exact(a: &[u64], b: &[u64], alpha: Alpha) -> Ordering {
-    let small_integer = alpha.as_integer().is_some_and(|k| k <= 64);
-    if alpha == Alpha::Infinity || small_integer {
-        return RenyiScore::new(alpha).compare(a, b);
-    }
-    let Some(pair) = PairFunction::new(a, b) else { return Ordering::Equal };
-    let above_one = alpha.to_f64() > 1.0;
-    match pair.sign_on(Point::exact(alpha).enclosure()).and_then(|s| PairFunction::p_better(s, above_one)) {
-        Some(true) => Ordering::Greater,
-        Some(false) => Ordering::Less,
-        None if pair.ties_at(alpha) => Ordering::Equal,
-        None => {
-            UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
-            RenyiScore::new(alpha).compare(a, b)
-        }
-    }
+    RenyiScore::new(alpha).compare(a, b)
 }
 
 /// The order of H at the crossing `root` of two partitions, certified.

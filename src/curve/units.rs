@@ -378,11 +378,10 @@ fn evaluate<P: SearchProblem>(
     progress: &Progress,
 ) -> Result<Vec<Digest>> {
     use super::point::UNCERTIFIED;
-    use crate::score::FLOAT_DECIDED_NEAR_TIES;
     let clock = std::time::Instant::now();
     let session_started =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
-    let (unc0, float0) = (UNCERTIFIED.load(Ordering::Relaxed), FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed));
+    let unc0 = UNCERTIFIED.load(Ordering::Relaxed);
     let log = Mutex::new((file, Vec::<Digest>::new(), None::<Error>));
     let total = todo.len();
     let finished = |key: &str, codes: u64, steps: &NodeSteps, started: std::time::Instant| {
@@ -391,7 +390,8 @@ fn evaluate<P: SearchProblem>(
         r.session_started = session_started;
         r.session_seconds = clock.elapsed().as_secs_f64();
         r.session_uncertified = UNCERTIFIED.load(Ordering::Relaxed) - unc0;
-        r.session_float_ties = FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed) - float0;
+        // No decision is taken from floating point since issue 48.
+        r.session_float_ties = 0;
         let line = checked_line(&r);
         let mut guard = log.lock().unwrap_or_else(|e| e.into_inner());
         let (file, done, error) = &mut *guard;

@@ -14,7 +14,6 @@ use super::envelope::envelope;
 use super::point::{Point, UNCERTIFIED, Witness, shared_label};
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
 use crate::alpha::Alpha;
-use crate::score::FLOAT_DECIDED_NEAR_TIES;
 use crate::search::analysis::root_representatives;
 use crate::search::memo::Memo;
 use crate::search::outcome::{Exact, Outcome};
@@ -60,7 +59,8 @@ pub struct Curve {
     pub nodes_evaluated: u64,
     /// Breakpoints that could not be certified (expected 0; see [`UNCERTIFIED`]).
     pub uncertified: u64,
-    /// Near ties at rational α decided in floating point (expected 0).
+    /// Always 0: no decision is taken from floating point since issue 48
+    /// ([`crate::score`]); kept for the layout of committed curve files.
     pub float_decided_near_ties: u64,
     pub seconds: f64,
 }
@@ -101,7 +101,7 @@ pub(crate) fn walk_with_cut<P: SearchProblem>(
     cut: Option<&Cut>,
 ) -> Curve {
     let start = Instant::now();
-    let (unc0, float0) = (UNCERTIFIED.load(Ordering::Relaxed), FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed));
+    let unc0 = UNCERTIFIED.load(Ordering::Relaxed);
     let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo: Memo::new(tie.kind == TieBreak::Mix), cut };
     let root_trail = cut.map(|_| String::new());
     let state = problem.initial_state();
@@ -140,7 +140,7 @@ pub(crate) fn walk_with_cut<P: SearchProblem>(
         segments: coalesce_segments(segments),
         nodes_evaluated: walker.nodes.load(Ordering::Relaxed),
         uncertified: UNCERTIFIED.load(Ordering::Relaxed) - unc0,
-        float_decided_near_ties: FLOAT_DECIDED_NEAR_TIES.load(Ordering::Relaxed) - float0,
+        float_decided_near_ties: 0,
         seconds: start.elapsed().as_secs_f64(),
     }
 }

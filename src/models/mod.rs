@@ -14,7 +14,7 @@ pub mod wurzel;
 
 use crate::alpha::Alpha;
 use crate::error::{Result, invalid};
-use crate::score::{RenyiScore, RunKey};
+use crate::score::{Key, RenyiScore, RunKey, contenders};
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieBreak};
 use num_bigint::BigInt;
@@ -97,14 +97,13 @@ pub trait SizeModel: Sync {
 /// candidates (found by `key`, confirmed by `score`), reduced to the
 /// canonically first for LEX.
 pub fn chosen_splits(score: &RenyiScore, key: &RunKey, tie: TieBreak, candidates: &[Split]) -> Vec<Split> {
-    let keys: Vec<f64> = candidates.iter().map(|s| key.key(s.runs())).collect();
-    let Some(top) = keys.iter().copied().reduce(f64::max) else { return Vec::new() };
-    let band: Vec<(Vec<u64>, Split)> = candidates
-        .iter()
-        .zip(&keys)
-        .filter(|(_, k)| RenyiScore::near(**k, top))
-        .map(|(s, _)| (s.expand(), *s))
-        .collect();
+    let keys: Vec<Key> = candidates.iter().map(|s| key.key(s.runs())).collect();
+    if keys.is_empty() {
+        return Vec::new();
+    }
+    // Every candidate not among the contenders is certainly below one that is.
+    let band: Vec<(Vec<u64>, Split)> =
+        contenders(&keys).into_iter().map(|i| (candidates[i].expand(), candidates[i])).collect();
     let mut best = &band[0].0;
     for (sizes, _) in &band[1..] {
         if score.compare(sizes, best) == Ordering::Greater {

@@ -1,16 +1,14 @@
 //! The exact arithmetic behind [`super::RenyiScore`]: multiset differences,
 //! prime factorisations, power sums as big integers, Π c^c compared through
 //! prime exponents (α = 1) and Σ c^{p/q} decomposed into q-th-power-free
-//! radicals (fractional α). Floating point only gives the sign of a difference
-//! that is provably not a tie; a sign too close to call is counted in
-//! [`super::FLOAT_DECIDED_NEAR_TIES`].
+//! radicals (fractional α). The sign of a difference that is provably not a
+//! tie comes from [`super::certified`] (rising precision with an error bound).
 
-use super::FLOAT_DECIDED_NEAR_TIES;
+use super::certified::{sign_of_log_combination, sign_of_power_sum_difference};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
-use std::sync::atomic::Ordering as AtomicOrdering;
 
 /// Removes the common elements of two sorted multisets: (a \ b, b \ a).
 pub fn multiset_difference(a: &[u64], b: &[u64]) -> (Vec<u64>, Vec<u64>) {
@@ -63,10 +61,10 @@ pub(super) fn power_sum_big(sizes: &[u64], k: u64) -> BigUint {
     sizes.iter().map(|&c| BigUint::from(c).pow(k as u32)).sum()
 }
 
-/// α = 1: the better partition has the smaller Π c^c. Decided exactly: the
-/// products are equal iff their prime exponent vectors are; otherwise the sign of
-/// Σ_p e_p·ln p is taken in floating point and, when that is too close to call,
-/// from the exact products.
+/// α = 1: the better partition has the smaller Π c^c. The products are
+/// equal iff their prime exponent vectors are; otherwise the sign of
+/// Σ_p e_p·ln p (not 0: logarithms of primes are linearly independent over ℚ)
+/// is certified at rising precision.
 pub(super) fn compare_shannon(a: &[u64], b: &[u64]) -> Ordering {
     let mut exponents: BTreeMap<u64, i128> = BTreeMap::new();
     for (sizes, sign) in [(a, 1i128), (b, -1i128)] {
@@ -80,46 +78,18 @@ pub(super) fn compare_shannon(a: &[u64], b: &[u64]) -> Ordering {
     if exponents.is_empty() {
         return Ordering::Equal;
     }
-    let log_ratio: f64 = exponents.iter().map(|(&p, &e)| e as f64 * (p as f64).ln()).sum();
-    let scale: f64 = exponents.iter().map(|(&p, &e)| (e as f64 * (p as f64).ln()).abs()).sum();
-    if log_ratio.abs() > 1e-12 * scale.max(1.0) {
-        // a has the larger product (log_ratio > 0) → a is worse.
-        return if log_ratio > 0.0 { Ordering::Less } else { Ordering::Greater };
-    }
-    let bits: f64 = scale / std::f64::consts::LN_2;
-    if bits < 5e7 {
-        let side = |positive: bool| -> BigUint {
-            exponents
-                .iter()
-                .filter(|&(_, &e)| (e > 0) == positive)
-                .map(|(&p, &e)| BigUint::from(p).pow(e.unsigned_abs() as u32))
-                .fold(BigUint::one(), |acc, x| acc * x)
-        };
-        return side(false).cmp(&side(true));
-    }
-    FLOAT_DECIDED_NEAR_TIES.fetch_add(1, AtomicOrdering::Relaxed);
-    if log_ratio > 0.0 { Ordering::Less } else { Ordering::Greater }
+    let terms: Vec<(u64, i128)> = exponents.into_iter().collect();
+    // a has the larger product (positive log ratio) → a is worse.
+    sign_of_log_combination(&terms).reverse()
 }
 
-/// Compares Σ_{c∈a} c^{p/q} with Σ_{c∈b} c^{p/q} (p/q not an integer).
+/// Compares Σ_{c∈a} c^{p/q} with Σ_{c∈b} c^{p/q} (p/q not an integer; a and b
+/// disjoint): exact tie test by radicals, else the certified sign.
 pub(super) fn compare_rational_power_sums(a: &[u64], b: &[u64], p: u64, q: u64) -> Ordering {
     if radical_decomposition(a, p, q) == radical_decomposition(b, p, q) {
         return Ordering::Equal;
     }
-    let alpha = p as f64 / q as f64;
-    let log_sum = |s: &[u64]| -> f64 {
-        if s.is_empty() {
-            return f64::NEG_INFINITY;
-        }
-        let m = s.iter().map(|&c| (c as f64).ln()).fold(f64::NEG_INFINITY, f64::max);
-        alpha * m + s.iter().map(|&c| (alpha * ((c as f64).ln() - m)).exp()).sum::<f64>().ln()
-    };
-    let (la, lb) = (log_sum(a), log_sum(b));
-    let clearly_apart = (la - lb).abs() > 1e-12 * la.abs().max(lb.abs()).max(1.0);
-    if !clearly_apart {
-        FLOAT_DECIDED_NEAR_TIES.fetch_add(1, AtomicOrdering::Relaxed);
-    }
-    la.partial_cmp(&lb).unwrap_or(Ordering::Equal)
+    sign_of_power_sum_difference(a, b, p, q)
 }
 
 /// Σ c^{p/q} as a map from the q-th-power-free radical r (its prime exponents,

@@ -3,7 +3,7 @@
 
 use super::problem::{ClassSizes, QueryId, SearchProblem};
 use crate::alpha::Alpha;
-use crate::score::RenyiScore;
+use crate::score::{Key, RenyiScore, contenders};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -192,18 +192,11 @@ fn best_among<P: SearchProblem>(
 ) -> (Vec<QueryId>, Vec<u64>) {
     let n = problem.set_size(set);
     let sizes = batch_class_sizes(problem, queries, set);
-    let keyed: Vec<(usize, f64)> = (0..sizes.len())
-        .filter(|&i| sizes.get(i).iter().all(|&x| x < n))
-        .map(|i| (i, score.approx(sizes.get(i))))
-        .collect();
-    let Some(top) = keyed.iter().map(|k| k.1).reduce(f64::max) else {
-        return (Vec::new(), Vec::new());
-    };
-    let band: Vec<(QueryId, Vec<u64>)> = keyed
-        .iter()
-        .filter(|(_, key)| RenyiScore::near(*key, top))
-        .map(|&(i, _)| (queries[i], sizes.get(i).to_vec()))
-        .collect();
+    let sensible: Vec<usize> = (0..sizes.len()).filter(|&i| sizes.get(i).iter().all(|&x| x < n)).collect();
+    let keys: Vec<Key> = sensible.iter().map(|&i| score.key(sizes.get(i))).collect();
+    // Every query not among the contenders is certainly below one that is.
+    let band: Vec<(QueryId, Vec<u64>)> =
+        contenders(&keys).into_iter().map(|j| (queries[sensible[j]], sizes.get(sensible[j]).to_vec())).collect();
     exact_maxima(score, band)
 }
 
