@@ -57,7 +57,13 @@ impl RunHeader {
             penalty_split: (strategy.tie.kind == super::strategy::TieBreak::Mix).then(|| PENALTY_SPLIT_UNIFORM.into()),
             crc: None,
         };
-        RunHeader { crc: Some(bare.checksum()), ..bare }
+        bare.sealed()
+    }
+
+    /// The header with its checksum set over its other fields.
+    pub fn sealed(self) -> RunHeader {
+        let crc = Some(RunHeader { crc: None, ..self.clone() }.checksum());
+        RunHeader { crc, ..self }
     }
 
     /// The run's identity without its checksum (what two headers of one run share).
