@@ -2,7 +2,8 @@
 //! edited header, a damaged or cut line inside the file, a unit recorded
 //! twice and a record of another run are refused before any result is
 //! written, naming the file and the line; only a last line cut off by a kill
-//! is dropped (and cut from the file on resume). Found by an input audit
+//! is dropped (and cut from the file on resume). A header or record without
+//! its checksum is refused too, and α in a header is exact text. Found by an input audit
 //! (issue 26): each case here gave a silent answer before.
 
 mod common;
@@ -125,28 +126,58 @@ fn a_record_cut_off_by_a_kill_is_dropped_and_cut_from_the_file() {
     assert_eq!(read_run(&path).unwrap().1.len(), whole.units.len());
 }
 
+/// A checkpoint whose `crc` fields are deleted is refused, not read as an
+/// older format: before, an edited α or depth count then resumed silently.
 #[test]
-fn a_checkpoint_of_an_older_version_still_resumes() {
-    // Older versions wrote no header checksum and sealed records alone; such
-    // a run goes on in its own format (the committed 6c6p checkpoints).
-    let (path, lines) = checkpoint_lines("integrity-legacy.jsonl", "1");
-    let whole = run("1", &path).unwrap();
-    let mut header: RunHeader = serde_json::from_str(&lines[0]).unwrap();
-    header.crc = None;
-    let legacy_records: Vec<String> = lines[1..lines.len() - 2]
-        .iter()
-        .map(|l| {
-            let r: renyi_search::search::units::UnitRecord = serde_json::from_str(l).unwrap();
-            serde_json::to_string(&renyi_search::search::units::UnitRecord { crc: None, ..r }.sealed(None)).unwrap()
-        })
-        .collect();
-    let text = std::iter::once(serde_json::to_string(&header).unwrap()).chain(legacy_records).collect::<Vec<_>>();
-    std::fs::write(&path, text.join("\n") + "\n").unwrap();
-    let resumed = run("1", &path).unwrap();
-    assert_eq!(resumed.header.crc, None, "the run goes on under the checkpoint's own header");
-    assert_eq!(resumed.units.len(), whole.units.len());
-    assert_eq!(resumed.resumed_units, Some(lines.len() as u64 - 3));
-    assert_eq!(read_run(&path).unwrap().1.len(), whole.units.len());
+fn a_checkpoint_without_its_checksums_is_refused() {
+    let (path, lines) = checkpoint_lines("integrity-unsealed.jsonl", "1");
+    let strip = |line: &str| {
+        let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+        value.as_object_mut().unwrap().remove("crc").expect("every line is sealed");
+        serde_json::to_string(&value).unwrap()
+    };
+    // The header's checksum deleted and its α edited.
+    let mut unsealed = lines.clone();
+    unsealed[0] = strip(&lines[0]).replace(r#""alpha":"1""#, r#""alpha":"101/100""#);
+    std::fs::write(&path, unsealed.join("\n") + "\n").unwrap();
+    let message = refused("101/100", &path);
+    assert!(message.contains("line 1") && message.contains("no checksum"), "{message}");
+    // One record's checksum deleted and a depth count moved.
+    let mut unsealed = lines.clone();
+    let mut record: serde_json::Value = serde_json::from_str(&strip(&lines[3])).unwrap();
+    let counts = record["depth_counts"].as_array_mut().unwrap();
+    let d = counts.iter().position(|c| c != "0").unwrap();
+    let n: u64 = counts[d].as_str().unwrap().parse().unwrap();
+    counts[d] = (n - 1).to_string().into();
+    counts[d + 1] = (counts[d + 1].as_str().unwrap().parse::<u64>().unwrap() + 1).to_string().into();
+    unsealed[3] = serde_json::to_string(&record).unwrap();
+    std::fs::write(&path, unsealed.join("\n") + "\n").unwrap();
+    let message = refused("1", &path);
+    assert!(message.contains("line 4") && message.contains("no checksum"), "{message}");
+    assert!(read_run(&path).unwrap_err().to_string().contains("no checksum"));
+}
+
+/// α is written as exact text and compared by value: two α whose decimal
+/// display once coincided are two runs, and a header whose α is not exact
+/// text is refused.
+#[test]
+fn alpha_in_a_header_is_exact() {
+    let (a, b) = (strategy("4503599627370497.5"), strategy("4503599627370498.5"));
+    let (ha, hb) = (RunHeader::new("p".into(), a, 2), RunHeader::new("p".into(), b, 2));
+    assert_eq!((ha.alpha.as_str(), hb.alpha.as_str()), ("9007199254740995/2", "9007199254740997/2"));
+    assert_ne!(ha.identity(), hb.identity());
+    assert_eq!(ha.alpha().unwrap(), "9007199254740995/2".parse().unwrap());
+    assert_eq!(RunHeader::new("p".into(), strategy("inf"), 2).alpha, "inf");
+    assert_eq!(RunHeader::new("p".into(), strategy("1.34"), 2).alpha, "67/50");
+    // A decimal α, sealed as it is: refused, it is not exact text.
+    let decimal = RunHeader { alpha: "4503599627370497.5".into(), crc: None, ..ha.clone() }.sealed();
+    assert!(decimal.check().unwrap_err().to_string().contains("not an exact α"));
+    // A checkpoint of one of the two (its header alone) is refused by the other.
+    let path = scratch("integrity-alpha.jsonl");
+    let header = RunHeader::new(renyi_search::search::SearchProblem::name(&game()), a, 2);
+    std::fs::write(&path, serde_json::to_string(&header).unwrap() + "\n").unwrap();
+    let message = refused("4503599627370498.5", &path);
+    assert!(message.contains("another run") && message.contains("9007199254740995/2"), "{message}");
 }
 
 #[test]

@@ -180,23 +180,26 @@ fn bad_shards_are_refused() {
     assert!(merge(&[a.clone(), a.clone(), b.clone()]).unwrap_err().to_string().contains("twice"));
     let mut alien = b.clone();
     alien.header.alpha = "2".into();
-    // Edited in place, the header fails its own checksum; without one (as in
-    // files of older versions) it is another run's.
+    // Edited in place, the header fails its own checksum; without one it is
+    // refused; re-sealed, it is another run's.
     assert!(merge(&[a.clone(), alien.clone()]).unwrap_err().to_string().contains("header was altered"));
     alien.header.crc = None;
+    assert!(merge(&[a.clone(), alien.clone()]).unwrap_err().to_string().contains("no checksum"));
+    alien.header = alien.header.sealed();
+    let alien = alien.sealed();
     assert!(merge(&[a.clone(), alien]).unwrap_err().to_string().contains("another run"));
     assert!(merge(&[a.clone(), b.clone()]).is_ok());
     let mut unreadable = b;
     unreadable.units[0].weight = Some("1/x".into());
     assert!(merge(&[a.clone(), unreadable.clone()]).unwrap_err().to_string().contains("checksum"));
-    unreadable.units[0].crc = None; // as in records of older versions
+    unreadable.units[0] = unreadable.units[0].clone().sealed(unreadable.header.record_key());
     assert!(merge(&[a, unreadable]).unwrap_err().to_string().contains("unreadable"));
 }
 
 /// Edited records are refused with their unit named (hardening item 7): each
-/// record carries a CRC-32 of its contents; records without one (older
-/// versions) must still have depth counts that add up to their codes and a
-/// penalty split that adds up to their points; and a merge checks that the
+/// record carries a CRC-32 of its contents; a record re-sealed after an edit
+/// must still have depth counts that add up to its codes and a penalty split
+/// that adds up to its points; and a merge checks that the
 /// units hold every code once (Σ weight·codes = the run's codes, so a MIX
 /// weight or a unit's code count cannot be changed either).
 #[test]
@@ -215,8 +218,8 @@ fn edited_run_files_are_refused() {
     edited.units[i].depth_counts[d] = format!("{}1", edited.units[i].depth_counts[d]);
     let index = edited.units[i].index;
     assert!(err(&edited).contains(&format!("unit {index}: checksum")), "{}", err(&edited));
-    // The same edit without a checksum: the counts no longer add up.
-    edited.units[i].crc = None;
+    // The same edit re-sealed: the counts no longer add up.
+    edited.units[i] = edited.units[i].clone().sealed(edited.header.record_key());
     assert!(err(&edited).contains("add up to"), "{}", err(&edited));
     // A consistent record re-sealed with another weight or code count: the run's code mass is off.
     let mut reweighted = whole.clone();

@@ -3,8 +3,9 @@
 //! finished unit, appended as each finishes and locked while a process
 //! appends to it.
 //!
-//! Reading is strict: a header that fails its checksum, a record line that
-//! does not parse or fails its checks, and a unit recorded twice are errors
+//! Reading is strict: a header or record without its checksum or failing
+//! it, a record line that does not parse or fails its checks, and a unit
+//! recorded twice are errors
 //! naming the file and the line. The one exception is the last line when the
 //! file does not end with a line break: a record cut off by a kill, which is
 //! dropped (and cut from the file when the run resumes, so that every line of
@@ -73,9 +74,9 @@ pub fn parse_checkpoint(path: &Path, text: &[u8]) -> Result<Option<(RunHeader, V
 }
 
 /// The records of the checkpoint at `path` for the run `header`, and the
-/// header the run goes on under: the checkpoint's own (a checkpoint of an
-/// older version, without the header checksum, keeps sealing its records
-/// that way), or `header` for a new one. A checkpoint of another run is refused.
+/// header the run goes on under: the checkpoint's own, or `header` for a new
+/// one. A checkpoint of another run (another α by value, tie rule, problem,
+/// levels or version) is refused.
 pub(super) fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<(RunHeader, Vec<UnitRecord>)> {
     let Some((theirs, records)) = read_checkpoint_file(path)? else { return Ok((header.clone(), Vec::new())) };
     if theirs.identity() != header.identity() {

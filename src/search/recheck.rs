@@ -131,10 +131,12 @@ pub fn outcome_after<P: SearchProblem>(
     Ok(outcome)
 }
 
-/// Checks that `header` is the header of `strategy` on `problem` (any version).
+/// Checks that `header` is the header of `strategy` on `problem` (any
+/// version), α compared by value.
 pub fn check_header<P: SearchProblem>(problem: &P, strategy: Strategy, header: &RunHeader) -> Result<()> {
     let mine = RunHeader::new(problem.name(), strategy, header.levels);
-    if (&mine.problem, &mine.alpha, &mine.tie_rule) != (&header.problem, &header.alpha, &header.tie_rule) {
+    let same_alpha = header.alpha().is_ok_and(|a| a == strategy.score.alpha());
+    if !same_alpha || (&mine.problem, &mine.tie_rule) != (&header.problem, &header.tie_rule) {
         return Err(invalid(format!(
             "the run file is {} α={} {}; this is {} α={} {}",
             header.problem, header.alpha, header.tie_rule, mine.problem, mine.alpha, mine.tie_rule

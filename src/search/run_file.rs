@@ -3,14 +3,19 @@
 //! file of a finished shard, and the exact merge of shard files (same run,
 //! every unit once). The checkpoint is in [`super::checkpoint`].
 //!
-//! Integrity: the header carries a CRC-32 of itself, and each record a CRC-32
-//! of the header's CRC and the record, so an edited header, an edited record
-//! and a record of another run are each refused (files of older versions,
-//! without the header's CRC, get the record CRCs alone).
+//! Integrity: the header carries a CRC-32 of itself, each record a CRC-32 of
+//! the header's CRC and the record, and a shard file a CRC-32 of its header
+//! and totals, so an edited header, an edited record and a record of another
+//! run are each refused; a header, record or shard file without its CRC is
+//! refused too (the committed runs were converted once, re-verified, when the
+//! reader of the older, unsealed format was removed). α is written as its
+//! exact rational text (`p/q`, an integer as `p`, ∞ as `inf`; [`alpha_text`])
+//! and compared as the [`Alpha`] it parses to.
 
 use super::outcome::{Outcome, parse_exact};
 use super::problem::{AnswerId, QueryId};
 use super::strategy::Strategy;
+use crate::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::output::{crc32_hex, write_json};
 use serde::{Deserialize, Serialize};
@@ -22,6 +27,7 @@ pub struct RunHeader {
     pub program: String,
     pub version: String,
     pub problem: String,
+    /// α as its exact text ([`alpha_text`]).
     pub alpha: String,
     pub tie_rule: String,
     pub levels: usize,
@@ -34,9 +40,28 @@ pub struct RunHeader {
     pub penalty_split: Option<String>,
     /// CRC-32 (hex) of the header's JSON without this field, set by
     /// [`RunHeader::new`]; it also keys the records' checksums
-    /// ([`RunHeader::record_key`]). Absent in files of older versions.
+    /// ([`RunHeader::record_key`]). Required on reading ([`RunHeader::check`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crc: Option<String>,
+}
+
+/// α as exact rational text: `inf`, `p` for a whole number, else `p/q` in
+/// lowest terms. [`Alpha`] parses it back to the same value, whatever its
+/// `Display` prints (a decimal display of 4503599627370497.5 and
+/// 4503599627370498.5 may coincide; their texts here do not).
+pub fn alpha_text(alpha: Alpha) -> String {
+    match alpha {
+        Alpha::Infinity => "inf".into(),
+        Alpha::Finite { num, den: 1 } => num.to_string(),
+        Alpha::Finite { num, den } => format!("{num}/{den}"),
+    }
+}
+
+/// The α of an exact text ([`alpha_text`]); `None` for any other text
+/// (a decimal, a fraction not in lowest terms, spaces).
+pub fn parse_alpha_text(text: &str) -> Option<Alpha> {
+    let alpha: Alpha = text.parse().ok()?;
+    (alpha_text(alpha) == text).then_some(alpha)
 }
 
 /// [`RunHeader::penalty_split`] of MIX runs: a best code drawn uniformly
@@ -51,7 +76,7 @@ impl RunHeader {
             program: "renyi-search".into(),
             version: crate::VERSION.into(),
             problem,
-            alpha: strategy.score.alpha().to_string(),
+            alpha: alpha_text(strategy.score.alpha()),
             tie_rule: strategy.tie.to_string(),
             levels,
             penalty_split: (strategy.tie.kind == super::strategy::TieBreak::Mix).then(|| PENALTY_SPLIT_UNIFORM.into()),
@@ -66,32 +91,45 @@ impl RunHeader {
         RunHeader { crc, ..self }
     }
 
-    /// The run's identity without its checksum (what two headers of one run share).
+    /// The run's identity without its checksum (what two headers of one run
+    /// share), its α as the exact text of the [`Alpha`] it parses to, so
+    /// that headers compare by the value of α.
     pub fn identity(&self) -> RunHeader {
-        RunHeader { crc: None, ..self.clone() }
+        let alpha = self.alpha.parse::<Alpha>().map_or_else(|_| self.alpha.clone(), alpha_text);
+        RunHeader { crc: None, alpha, ..self.clone() }
+    }
+
+    /// The run's α ([`RunHeader::check`] has made sure it is exact text).
+    pub fn alpha(&self) -> Result<Alpha> {
+        parse_alpha_text(&self.alpha)
+            .ok_or_else(|| invalid(format!("the run header's α {:?} is not an exact α (p/q, p or inf)", self.alpha)))
     }
 
     /// The CRC-32 (hex) of the header's JSON without its `crc` field.
     fn checksum(&self) -> String {
-        crc32_hex(serde_json::to_string(&self.identity()).expect("plain data").as_bytes())
+        crc32_hex(serde_json::to_string(&RunHeader { crc: None, ..self.clone() }).expect("plain data").as_bytes())
     }
 
-    /// Checks the header's own checksum, if it has one: an edited header
-    /// (another α, tie rule or variant) would relabel every record.
+    /// Checks the header's checksum (an edited header, such as another α, tie
+    /// rule or variant, would relabel every record; a header without one is
+    /// refused) and that its α is exact text.
     pub fn check(&self) -> Result<()> {
         match &self.crc {
+            None => Err(invalid(
+                "the run header has no checksum (an unsealed file: this program writes and reads only sealed run files)",
+            )),
             Some(crc) if *crc != self.checksum() => Err(invalid(format!(
                 "the run header's checksum {crc} does not match its contents ({}): the header was altered",
                 self.checksum()
             ))),
-            _ => Ok(()),
+            Some(_) => self.alpha().map(|_| ()),
         }
     }
 
     /// The key the records of this run are sealed with: the header's checksum
-    /// (`None` in files of older versions, whose records are sealed alone).
-    pub fn record_key(&self) -> Option<&str> {
-        self.crc.as_deref()
+    /// (empty for a header without one, which [`RunHeader::check`] refuses).
+    pub fn record_key(&self) -> &str {
+        self.crc.as_deref().unwrap_or_default()
     }
 
     /// Whether the records' penalty split follows this version's definition
@@ -138,39 +176,36 @@ pub struct UnitRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<SessionTime>,
     /// CRC-32 (hex) of the run's record key and the record's JSON without
-    /// this field ([`UnitRecord::sealed`]); absent in records of older
-    /// versions, which get only the consistency checks.
+    /// this field ([`UnitRecord::sealed`]); required on reading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crc: Option<String>,
 }
 
 impl UnitRecord {
-    /// The CRC-32 (hex) of `key` ([`RunHeader::record_key`]; none in files
-    /// of older versions) and the record's JSON without its `crc` field.
-    fn checksum(&self, key: Option<&str>) -> String {
+    /// The CRC-32 (hex) of `key` ([`RunHeader::record_key`]) and the
+    /// record's JSON without its `crc` field.
+    fn checksum(&self, key: &str) -> String {
         let bare = serde_json::to_string(&UnitRecord { crc: None, ..self.clone() }).expect("plain data");
-        match key {
-            Some(key) => crc32_hex(format!("{key} {bare}").as_bytes()),
-            None => crc32_hex(bare.as_bytes()),
-        }
+        crc32_hex(format!("{key} {bare}").as_bytes())
     }
 
     /// The record with its checksum set under the run's `key` (done once it
     /// is complete, before it is written).
-    pub fn sealed(self, key: Option<&str>) -> UnitRecord {
+    pub fn sealed(self, key: &str) -> UnitRecord {
         let crc = Some(self.checksum(key));
         UnitRecord { crc, ..self }
     }
 
     /// Checks the record in the run whose record key is `key`: its checksum
-    /// (if it has one), that its depth counts add up to its codes, and that
-    /// its penalty split adds up to its penalty points. An edited record, or
-    /// one of another run, fails here with its unit named.
-    pub fn check(&self, key: Option<&str>) -> Result<()> {
+    /// (a record without one is refused), that its depth counts add up to its
+    /// codes, and that its penalty split adds up to its penalty points. An
+    /// edited record, or one of another run, fails here with its unit named.
+    pub fn check(&self, key: &str) -> Result<()> {
         let bad = |what: &str| Err(invalid(format!("unit {}: {what} (the record was altered or damaged)", self.index)));
-        if let Some(crc) = &self.crc
-            && *crc != self.checksum(key)
-        {
+        let Some(crc) = &self.crc else {
+            return bad("the record has no checksum");
+        };
+        if *crc != self.checksum(key) {
             return bad(&format!(
                 "checksum {crc} does not match its contents and its run's header ({}; a record of another run does not match either)",
                 self.checksum(key)
@@ -241,8 +276,8 @@ pub struct ShardFile {
     pub resumed_units: Option<u64>,
     pub units: Vec<UnitRecord>,
     /// CRC-32 (hex) of what identifies the file — header, shard, unit and code
-    /// totals — set by [`write_shard`] (the units carry their own); absent in
-    /// files of older versions.
+    /// totals — set by [`write_shard`] (the units carry their own); required
+    /// on reading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crc: Option<String>,
 }
@@ -255,11 +290,21 @@ impl ShardFile {
         crc32_hex(identity.as_bytes())
     }
 
-    /// Checks the file's own checksum, if it has one (an edited header, such as
-    /// another α, would relabel the merged result).
+    /// The file with its checksum set over its header and totals.
+    pub fn sealed(self) -> ShardFile {
+        let crc = Some(self.identity_checksum());
+        ShardFile { crc, ..self }
+    }
+
+    /// Checks the file's own checksum (an edited header, such as another α,
+    /// would relabel the merged result; a file without one is refused).
     pub fn check(&self) -> Result<()> {
         self.header.check()?;
         match &self.crc {
+            None => Err(invalid(format!(
+                "shard {}/{}: the file has no checksum (an unsealed file: this program reads only sealed run files)",
+                self.shard.0, self.shard.1
+            ))),
             Some(crc) if *crc != self.identity_checksum() => Err(invalid(format!(
                 "shard {}/{}: checksum {crc} does not match its header and totals (the file was altered)",
                 self.shard.0, self.shard.1
@@ -295,10 +340,9 @@ pub fn penalty_split_known(shards: &[ShardFile]) -> bool {
     shards.iter().all(|s| s.header.split_is_current() && s.units.iter().all(|u| u.penalised.is_some()))
 }
 
-/// Writes a shard file (atomically).
+/// Writes a shard file (atomically), sealed.
 pub fn write_shard(path: &Path, shard: &ShardFile) -> Result<()> {
-    let crc = Some(shard.identity_checksum());
-    write_json(path, &ShardFile { crc, ..shard.clone() })
+    write_json(path, &shard.clone().sealed())
 }
 
 /// Adds the units of complete shard files exactly. Errors if the files come
@@ -395,12 +439,14 @@ mod float_tests {
                 session: Some(SessionTime { started: seconds, at: seconds / 3.0 }),
                 crc: None,
             }
-            .sealed(Some("0123abcd"));
+            .sealed("0123abcd");
             let text = serde_json::to_string(&record).unwrap();
             let back: UnitRecord = serde_json::from_str(&text).unwrap();
             assert_eq!(back.seconds.to_bits(), seconds.to_bits(), "{text}");
-            back.check(Some("0123abcd")).unwrap();
-            assert!(back.check(Some("0123abce")).is_err(), "a record checks only in its own run");
+            back.check("0123abcd").unwrap();
+            assert!(back.check("0123abce").is_err(), "a record checks only in its own run");
+            let unsealed = UnitRecord { crc: None, ..back };
+            assert!(unsealed.check("0123abcd").unwrap_err().to_string().contains("no checksum"));
         }
     }
 }

@@ -172,7 +172,7 @@ struct UnitSink<'a, P: SearchProblem> {
     /// against the units this walk numbers).
     finished: std::collections::HashMap<u64, Vec<AnswerId>>,
     /// [`RunHeader::record_key`] of the run's header: new records are sealed with it.
-    key: Option<String>,
+    key: String,
     /// The checkpoint's path, for messages.
     checkpoint: String,
     log: Mutex<Option<std::fs::File>>,
@@ -201,7 +201,7 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
         problem: &'a P,
         strategy: Strategy,
         run: &UnitRun,
-        (key, resumed): (Option<String>, Vec<UnitRecord>),
+        (key, resumed): (String, Vec<UnitRecord>),
         log: Mutex<Option<std::fs::File>>,
     ) -> Self {
         run.progress.begin("codes", Some(problem.code_count() as u64));
@@ -273,7 +273,7 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
                 !skip
             })
             .collect();
-        let (session_started, started, key) = (self.session_started, self.started, self.key.as_deref());
+        let (session_started, started, key) = (self.session_started, self.started, self.key.as_str());
         let finish = |(index, unit): &(u64, &Pending<P>)| -> Result<UnitRecord> {
             let mut record = unit.evaluate(*index, problem, strategy);
             record.session = Some(SessionTime { started: session_started, at: started.elapsed().as_secs_f64() });
@@ -330,7 +330,7 @@ fn root_unit<P: SearchProblem>(problem: &P) -> Pending<P> {
 /// is the one this program walks).
 pub fn unit_paths<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize) -> Result<Vec<UnitPath>> {
     let run = UnitRun { levels, shard: Shard { index: 0, count: 1 }, checkpoint: None, progress: Progress::none() };
-    let mut sink = UnitSink::new(problem, strategy, &run, (None, Vec::new()), Mutex::new(None));
+    let mut sink = UnitSink::new(problem, strategy, &run, (String::new(), Vec::new()), Mutex::new(None));
     sink.listing = Some(Vec::new());
     walk(problem, strategy, levels, root_unit(problem), &mut sink)?;
     sink.flush()?;
@@ -353,7 +353,7 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
     let log = Mutex::new(prepare_checkpoint(locked, run.checkpoint, &header)?);
     let resumed: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
     let resumed_units = resumed.len() as u64;
-    let key = header.record_key().map(str::to_string);
+    let key = header.record_key().to_string();
     let mut sink = UnitSink::new(problem, strategy, run, (key, resumed), log);
     walk(problem, strategy, run.levels, root_unit(problem), &mut sink)?;
     sink.flush()?;
@@ -377,5 +377,6 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         resumed_units: Some(resumed_units),
         units: records,
         crc: None,
-    })
+    }
+    .sealed())
 }
