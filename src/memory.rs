@@ -61,10 +61,30 @@ pub fn budget_bytes() -> u64 {
 
 static BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 static DEFAULT_BUDGET: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+/// The user's text of the budget (`--max-memory 0.5`), for messages.
+static GIVEN: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
 
 /// Sets the budget of [`budget_bytes`] (0: the default).
 pub fn set_budget_bytes(bytes: u64) {
     BUDGET.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Sets the budget as the user gave it: `bytes`, and `given` (e.g.
+/// `--max-memory 0.5`) named in every refusal.
+pub fn set_budget_given(bytes: u64, given: impl Into<String>) {
+    set_budget_bytes(bytes);
+    *GIVEN.lock().unwrap_or_else(|p| p.into_inner()) = Some(given.into());
+}
+
+/// The budget for a message: "25.6 MiB, set by --max-memory 0.025", or
+/// "18.0 GiB, the default" when the user gave none.
+pub fn budget_text() -> String {
+    let given = GIVEN.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    let source = match BUDGET.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => "the default".to_string(),
+        _ => format!("set by {}", given.unwrap_or_else(|| "the caller".into())),
+    };
+    format!("{}, {source}", human_bytes(budget_bytes()))
 }
 
 /// The default budget from the text of `/proc/meminfo` and this process's
@@ -92,14 +112,12 @@ pub fn human_bytes(b: u64) -> String {
 /// Refuses a job whose estimated size (`None`: beyond 2^64 bytes) exceeds the
 /// budget, with the estimate in the message.
 pub fn check_budget(what: &str, estimate: Option<u64>) -> crate::error::Result<()> {
-    let budget = budget_bytes();
-    let gib = human_bytes;
     match estimate {
-        Some(b) if b <= budget => Ok(()),
+        Some(b) if b <= budget_bytes() => Ok(()),
         _ => Err(crate::error::Error::TooLarge(format!(
             "{what} would need {} (the budget is {}; raise it with --max-memory GIB if the machine has it)",
-            estimate.map_or("more than 16 EiB".to_string(), |b| format!("about {}", gib(b))),
-            gib(budget)
+            estimate.map_or("more than 16 EiB".to_string(), |b| format!("about {}", human_bytes(b))),
+            budget_text()
         ))),
     }
 }

@@ -1,13 +1,17 @@
-//! Writing results: files appear complete or not at all (temp file + rename),
+//! Writing results: files appear complete or not at all (temp file + rename;
+//! devices and stdout in place, see [`target`]),
 //! and every results file carries what produced it.
 
-use crate::error::{Error, Result, invalid};
+use crate::error::{Result, invalid};
 use serde::Serialize;
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub mod markdown;
+pub mod same_file;
+pub mod target;
 pub use markdown::{Align, MarkdownTable};
+pub use target::{all_or_none, forget_temporary, remove_temporary_files, track_temporary};
 
 /// What produced a results file.
 #[derive(Clone, Debug, Serialize)]
@@ -99,55 +103,30 @@ pub fn parse_checked_line<T: for<'de> serde::Deserialize<'de>>(line: &str) -> Op
     (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
 }
 
-/// Runs `write` on a temporary file beside `path` (its directory created if
-/// need be) and renames it over `path`; on failure the temporary file is removed.
-fn atomically(path: &Path, write: impl FnOnce(&Path) -> std::io::Result<()>) -> Result<()> {
-    let io = |source| Error::Io { path: path.display().to_string(), source };
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
-    let file_name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{file_name}.tmp{}", std::process::id()));
-    let result = write(&tmp).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
-}
-
-/// Writes `contents` to `path` atomically: a temporary file in the same
-/// directory is written, flushed, and renamed over the target.
+/// Writes `contents` to `path`: atomically (a temporary file in the same
+/// directory is written, flushed, and renamed over the target), or in place
+/// for stdout (`-`), devices and FIFOs ([`target`]).
 pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    atomically(path, |tmp| {
-        use std::io::Write;
-        let mut f = std::fs::File::create(tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()
-    })
+    target::write_output(path, |w| w.write_all(contents))
 }
 
-/// Writes `path` atomically like [`write_atomic`], its contents streamed by
-/// `fill` (for files too large to hold, e.g. a curve of millions of pieces).
-/// A path ending in `.gz` or `.xz` is compressed (gzip, or xz at level 6)
-/// on the way.
+/// Writes `path` like [`write_atomic`], its contents streamed by `fill` (for
+/// files too large to hold, e.g. a curve of millions of pieces). A path
+/// ending in `.gz` or `.xz` is compressed (gzip, or xz at level 6) on the way.
 pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> Result<()> {
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-    atomically(path, |tmp| {
-        let file = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(tmp)?);
-        let file = if name.ends_with(".gz") {
+    target::write_output(path, |file| {
+        if name.ends_with(".gz") {
             let mut z = flate2::write::GzEncoder::new(file, flate2::Compression::default());
             fill(&mut z)?;
-            z.finish()?
+            z.finish().map(drop)
         } else if name.ends_with(".xz") {
             let mut z = liblzma::write::XzEncoder::new(file, 6);
             fill(&mut z)?;
-            z.finish()?
+            z.finish().map(drop)
         } else {
-            let mut file = file;
-            fill(&mut file)?;
-            file
-        };
-        file.into_inner().map_err(|e| e.into_error())?.sync_all()
+            fill(file)
+        }
     })
 }
 
@@ -192,10 +171,13 @@ pub fn write_json_compact<T: Serialize>(path: &Path, value: &T) -> Result<()> {
 
 /// Writes a reproduced table as its two files, `tables/<stem>.json` (pretty JSON of
 /// `json`, which carries the target's [`Provenance`]; `curves` keeps it in each
-/// curve's file instead) and `tables/<stem>.md`, each atomically, JSON first.
+/// curve's file instead) and `tables/<stem>.md`: both renamed into place once
+/// both were written ([`all_or_none`]).
 pub fn write_table<T: Serialize>(results: &Path, stem: &str, json: &T, markdown: &str) -> Result<()> {
-    write_json(&layout::table(results, &format!("{stem}.json")), json)?;
-    write_atomic(&layout::table(results, &format!("{stem}.md")), markdown.as_bytes())
+    all_or_none(|| {
+        write_json(&layout::table(results, &format!("{stem}.json")), json)?;
+        write_atomic(&layout::table(results, &format!("{stem}.md")), markdown.as_bytes())
+    })
 }
 
 /// Formats a time as `YYYY-MM-DDTHH:MM:SSZ` (UTC).

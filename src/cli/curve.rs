@@ -15,7 +15,7 @@ use renyi_search::models::SizeModel;
 use renyi_search::models::curve::model_curve;
 use renyi_search::models::free::FreeSearch;
 use renyi_search::models::wurzel::Wurzel;
-use renyi_search::output::{Provenance, write_atomic_with, write_json};
+use renyi_search::output::{Provenance, all_or_none, write_atomic_with, write_json};
 use renyi_search::search::units::Shard;
 use renyi_search::search::{TieBreak, TieRule};
 use std::path::PathBuf;
@@ -138,6 +138,16 @@ pub struct CurveArgs {
 }
 
 impl CurveArgs {
+    /// What the run reads (its checkpoint, the other shards' run files) and
+    /// writes (--csv, --json, --overview), for `files::check_files`.
+    pub(super) fn files(&self) -> (super::files::Named<'_>, super::files::Named<'_>) {
+        let mut inputs: super::files::Named<'_> =
+            self.checkpoint.as_deref().map(|p| ("--checkpoint", p)).into_iter().collect();
+        inputs.extend(self.with.iter().map(|p| ("--with", p.as_path())));
+        let outputs = [("--csv", &self.csv), ("--json", &self.json), ("--overview", &self.overview)];
+        (inputs, outputs.into_iter().filter_map(|(flag, p)| Some((flag, p.as_deref()?))).collect())
+    }
+
     /// The overview's grid step: a positive finite rational.
     pub(super) fn grid_step(&self) -> Result<Alpha> {
         match self.grid.parse::<Alpha>() {
@@ -356,16 +366,20 @@ pub(super) const OVERVIEW_BINS: usize = 1000;
 pub(super) const OVERVIEW_GRID_MAX: usize = 100_000;
 
 /// Writes a search-problem curve's --csv, --json and --overview (`--grid`
-/// was checked before the curve was computed), then prints its summary.
+/// was checked before the curve was computed; all renamed into place once
+/// all were written), then prints its summary.
 fn emit_curve(c: &Curve, provenance: Provenance, out: &CurveArgs) -> Result<()> {
     let report = CurveReport::view(c, provenance);
-    write_files(&report, out)?;
-    if let Some(path) = &out.overview {
-        let step = out.grid_step()?;
-        let alphas = grid(c, step, OVERVIEW_GRID_MAX).unwrap_or_default();
-        warn_if_grid_cut(out, &alphas);
-        write_json(path, &Overview::of(&report, c, step, &alphas, OVERVIEW_BINS))?;
-    }
+    all_or_none(|| {
+        write_files(&report, out)?;
+        if let Some(path) = &out.overview {
+            let step = out.grid_step()?;
+            let alphas = grid(c, step, OVERVIEW_GRID_MAX).unwrap_or_default();
+            warn_if_grid_cut(out, &alphas);
+            write_json(path, &Overview::of(&report, c, step, &alphas, OVERVIEW_BINS))?;
+        }
+        Ok(())
+    })?;
     // Printed last: a reader that stops early (`| head`) ends the process.
     print_report(&report, out);
     Ok(())
@@ -429,15 +443,18 @@ fn emit<S: Rows>(report: &CurveReport<S>, out: &CurveArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes the report's --csv and --json (streamed: rows made as written).
+/// Writes the report's --csv and --json (streamed: rows made as written),
+/// both renamed into place once both were written.
 fn write_files<S: Rows>(report: &CurveReport<S>, out: &CurveArgs) -> Result<()> {
-    if let Some(path) = &out.csv {
-        write_atomic_with(path, |w| report.write_csv(w))?;
-    }
-    if let Some(path) = &out.json {
-        write_json(path, report)?;
-    }
-    Ok(())
+    all_or_none(|| {
+        if let Some(path) = &out.csv {
+            write_atomic_with(path, |w| report.write_csv(w))?;
+        }
+        if let Some(path) = &out.json {
+            write_json(path, report)?;
+        }
+        Ok(())
+    })
 }
 
 /// Prints the report's summary and, unless there are many, its pieces.

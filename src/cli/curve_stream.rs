@@ -118,13 +118,16 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
         nodes_evaluated: merge.nodes_evaluated,
         uncertified: merge.uncertified,
     };
-    if let (Some(rows), Some(path)) = (rows, &out.csv) {
-        rows.finish(path, &head)?;
-    }
-    let o = overview.finish(head);
-    if let Some(path) = &out.overview {
-        write_json(path, &o)?;
-    }
+    let o = renyi_search::output::all_or_none(|| {
+        if let (Some(rows), Some(path)) = (rows, &out.csv) {
+            rows.finish(path, &head)?;
+        }
+        let o = overview.finish(head);
+        if let Some(path) = &out.overview {
+            write_json(path, &o)?;
+        }
+        Ok(o)
+    })?;
     for line in o.summary() {
         println!("{line}");
     }
@@ -145,10 +148,20 @@ impl RowsFile {
         if let Some(dir) = csv.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         }
-        let mut name = csv.as_os_str().to_owned();
-        name.push(format!(".rows-{}.tmp.gz", std::process::id()));
-        let path = PathBuf::from(name);
-        let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
+        let path = if renyi_search::output::target::writes_in_place(csv) {
+            // Stdout or a device: the rows wait in the temp directory.
+            std::env::temp_dir().join(format!("renyi-search-rows-{}.tmp.gz", std::process::id()))
+        } else {
+            let mut name = csv.as_os_str().to_owned();
+            name.push(format!(".rows-{}.tmp.gz", std::process::id()));
+            PathBuf::from(name)
+        };
+        // Listed before it exists, so that SIGINT/SIGTERM remove it.
+        renyi_search::output::track_temporary(&path);
+        let file = std::fs::File::create(&path).map_err(|e| {
+            renyi_search::output::forget_temporary(&path);
+            io(&path, e)
+        })?;
         let z = flate2::write::GzEncoder::new(
             std::io::BufWriter::with_capacity(1 << 20, file),
             flate2::Compression::fast(),
@@ -182,6 +195,7 @@ impl Drop for RowsFile {
     /// A merge that fails leaves no temporary file behind.
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
+        renyi_search::output::forget_temporary(&self.path);
     }
 }
 

@@ -1,45 +1,73 @@
-//! A watch on the resident memory of jobs whose peak cannot be estimated
-//! before they start: Beams analyses and sweeps (their estimate is a lower
-//! bound, the table and two sets of all codes; 6c6p peaks at 4.4–8 GiB
-//! against its 0.9 GiB bound) and the Beams α-curves. Such a job is checked
-//! against `--max-memory` before it allocates and watched while it runs: once
-//! the process holds more than the budget, it stops with a one-line error and
-//! exit code 2 instead of driving the machine out of memory, where the kernel
-//! may kill it or a neighbour. Nothing is lost that a kill would keep: a
-//! checkpoint holds every finished unit (a line cut off mid-write is dropped
-//! on resume), and output files are written to a temporary name and renamed
-//! only when complete.
+//! A watch on the resident memory of every job (issue 48 item 5): Beams
+//! pattern enumerations, Mastermind tables and walks, analyses, sweeps,
+//! curves, perfect searches. Jobs estimate their size before they allocate
+//! and refuse beyond `--max-memory` (`memory::check_budget`), but an
+//! estimate is often a lower bound (a Beams analysis holds its table and two
+//! sets of all codes at least; 6c6p peaks at 4.4–8 GiB against its 0.9 GiB
+//! bound). So the process is watched while it runs: once it holds more than
+//! the budget, it stops with a one-line error and exit code 2 instead of
+//! driving the machine out of memory, where the kernel may kill it or a
+//! neighbour. Nothing is lost that a kill would keep: a checkpoint holds
+//! every finished unit (a line cut off mid-write is dropped on resume), and
+//! output files are written to a temporary name and renamed only when
+//! complete (the temporary files are removed on the way out).
 
-use renyi_search::memory::{budget_bytes, human_bytes, resident_bytes};
-use std::time::Duration;
+use renyi_search::memory::{budget_bytes, budget_text, human_bytes, resident_bytes};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// How often the resident memory is read (`/proc/self/statm`, about a
 /// microsecond).
-const POLL: Duration = Duration::from_millis(100);
+const POLL: Duration = Duration::from_millis(50);
 
-/// Starts a thread that ends the process once its resident memory passes the
-/// budget; `what` names the job in the message. Where the kernel does not
-/// report resident memory, nothing is watched.
+/// How long the watch of a whole command waits before its first reading: a
+/// job's own estimate, checked in its first moments, names the job better
+/// than the watch would (a tiny `--max-memory` is below the program's own
+/// size).
+const GRACE: Duration = Duration::from_secs(1);
+
+/// The job named in the message, and from when it is watched.
+static JOB: Mutex<Option<(String, Instant)>> = Mutex::new(None);
+
+/// Watches the command from [`GRACE`] on under the name `what` (e.g. "`analyze
+/// mastermind`"); [`guard_memory`] names the job more precisely later.
+pub(super) fn guard_command(what: String) {
+    watch(what, Instant::now() + GRACE);
+}
+
+/// Watches the job `what` from now on (its estimate was checked already).
 pub(super) fn guard_memory(what: String) {
-    let budget = budget_bytes();
-    if resident_bytes().is_none() {
+    watch(what, Instant::now());
+}
+
+/// Sets the job's name and start, and starts the watching thread once.
+fn watch(what: String, from: Instant) {
+    let first = JOB.lock().unwrap_or_else(|p| p.into_inner()).replace((what, from)).is_none();
+    if !first || resident_bytes().is_none() {
         return;
     }
-    let watch = move || {
-        loop {
-            std::thread::sleep(POLL);
-            if let Some(held) = resident_bytes().filter(|&held| held > budget) {
-                eprintln!(
-                    "error: {what} passed the memory budget of {} (the process held {}); run it again with a larger \
-                     --max-memory GIB, or with less beside it (with --checkpoint, its finished units are kept)",
-                    human_bytes(budget),
-                    human_bytes(held)
-                );
-                std::process::exit(2);
-            }
-        }
-    };
     // Without the thread the job runs unwatched, as before this guard; its
     // estimate was checked already.
-    let _ = std::thread::Builder::new().name("memory-guard".into()).spawn(watch);
+    let _ = std::thread::Builder::new().name("memory-guard".into()).spawn(|| {
+        loop {
+            std::thread::sleep(POLL);
+            let job = JOB.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            let Some((what, _)) = job.filter(|(_, from)| Instant::now() >= *from) else { continue };
+            if let Some(held) = resident_bytes().filter(|&held| held > budget_bytes()) {
+                stop(&what, held);
+            }
+        }
+    });
+}
+
+/// Ends the process: one line, the command's temporary files removed, exit code 2.
+fn stop(what: &str, held: u64) -> ! {
+    let _files = renyi_search::output::remove_temporary_files();
+    eprintln!(
+        "error: {what} passed the memory budget of {} (the process held {}); run it again with a larger \
+         --max-memory GIB, or with less beside it (with --checkpoint, its finished units are kept)",
+        budget_text(),
+        human_bytes(held)
+    );
+    std::process::exit(2);
 }

@@ -1,10 +1,12 @@
 //! The command line: argument types and dispatch. One file per subcommand;
 //! each calls library functions and prints (the library never prints).
 
+pub(crate) mod allocator;
 mod analyze;
 mod beams;
 mod curve;
 mod curve_stream;
+mod files;
 mod mc;
 mod memory_guard;
 mod merge;
@@ -12,6 +14,7 @@ mod perfect;
 mod play;
 mod progress;
 mod reproduce;
+pub(crate) mod signals;
 mod solve;
 mod sweep;
 mod variants;
@@ -60,8 +63,8 @@ pub(crate) struct Cli {
     command: Command,
     /// Memory budget in GiB: jobs estimated to need more are refused before
     /// they allocate (default: three quarters of the machine's memory, at most nine tenths of what is free at the start).
-    #[arg(long, global = true)]
-    max_memory: Option<f64>,
+    #[arg(long, global = true, value_name = "GIB", allow_hyphen_values = true)]
+    max_memory: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -410,16 +413,17 @@ pub(crate) fn quiet_on_closed_pipe() {
 pub(crate) fn quiet_on_closed_pipe() {}
 
 pub(crate) fn run(cli: Cli) -> Result<()> {
-    if let Some(gib) = cli.max_memory {
-        if !(gib > 0.0 && gib <= (1u64 << 20) as f64) {
-            return Err(invalid(format!("--max-memory {gib}: give a number of GiB above 0")));
-        }
-        renyi_search::memory::set_budget_bytes((gib * (1u64 << 30) as f64) as u64);
+    if let Some(text) = &cli.max_memory {
+        let bytes = budget_from_gib(text)?;
+        renyi_search::memory::set_budget_given(bytes, format!("--max-memory {text}"));
     }
+    files::check_files(&cli.command)?;
+    memory_guard::guard_command(job_name(&cli.command).to_string());
     match cli.command {
         Command::Analyze { game: Game::Mastermind(m) } => {
             let alpha: Alpha = m.strategy.alpha.parse()?;
             let mm = m.variant.build()?;
+            memory_guard::guard_memory(format!("the analysis of {}", renyi_search::search::SearchProblem::name(&mm)));
             let result = analyze(
                 &mm,
                 Strategy::new(alpha, m.strategy.tie_rule()),
@@ -482,6 +486,40 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         Command::Reproduce { targets, results, codes, full, full_report } => {
             reproduce(&targets, &results, &codes, full, full_report)
         }
+    }
+}
+
+/// Most GiB `--max-memory` accepts: 1 PiB.
+const MAX_MEMORY_GIB: f64 = (1u64 << 20) as f64;
+
+/// `--max-memory GIB` in bytes: a number above 0 (decimal, `1e2`, `0.5`) and
+/// at most [`MAX_MEMORY_GIB`]; whole bytes, at least one.
+fn budget_from_gib(text: &str) -> Result<u64> {
+    let gib: f64 = text.trim().parse().map_err(|_| {
+        invalid(format!("--max-memory {text}: give a number of GiB above 0 (e.g. 0.5, 16, 1e3), not {text:?}"))
+    })?;
+    if !(gib > 0.0 && gib <= MAX_MEMORY_GIB) {
+        return Err(invalid(format!(
+            "--max-memory {text}: give a number of GiB above 0 and at most {MAX_MEMORY_GIB} (1 PiB)"
+        )));
+    }
+    Ok(((gib * (1u64 << 30) as f64) as u64).max(1))
+}
+
+/// The job a command runs, for the memory guard's message.
+fn job_name(command: &Command) -> &'static str {
+    match command {
+        Command::Analyze { .. } => "the analysis",
+        Command::Sweep { .. } => "the sweep",
+        Command::Perfect { .. } => "the perfect search",
+        Command::Play { .. } => "the game",
+        Command::Simulate { .. } => "the simulation",
+        Command::Merge { .. } => "the merge",
+        Command::Verify { .. } => "the verification",
+        Command::Beams { .. } => "the pattern enumeration",
+        Command::Curve { .. } => "the curve",
+        Command::Solve { .. } => "the game-graph solver",
+        Command::Reproduce { .. } => "the reproduction",
     }
 }
 

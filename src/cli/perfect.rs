@@ -10,10 +10,10 @@ use renyi_search::search::perfect::{Constraints, Objective, TableKeys, optimise}
 pub(crate) struct PerfectOptions {
     /// Write the optimal strategy tree as JSON to this file (sealed with CRC-32s; `verify` reads it).
     #[arg(long, global = true)]
-    tree: Option<PathBuf>,
+    pub(super) tree: Option<PathBuf>,
     /// Write an optimality certificate (the lower bound, checked by `verify --certificate`) to this file.
     #[arg(long, global = true)]
-    certificate: Option<PathBuf>,
+    pub(super) certificate: Option<PathBuf>,
     /// Every code must be found within this many queries (the least total subject to that).
     #[arg(long, global = true)]
     max_depth: Option<u32>,
@@ -34,7 +34,7 @@ pub(crate) struct PerfectOptions {
     /// With --depth-bound: keep each finished query of the root in this file (locked while the run
     /// appends) and, when run again, prove only the others; stop the run at any time.
     #[arg(long, global = true)]
-    checkpoint: Option<PathBuf>,
+    pub(super) checkpoint: Option<PathBuf>,
     /// Solve only the subtree below these steps, QUERY:ANSWER asked in turn from the root (numbers as
     /// in `analyze beams --after` and the run files, e.g. 3:5,31:23): the least total of its codes,
     /// queries counted from that node.
@@ -145,38 +145,41 @@ pub(super) fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, option
             println!("  step      {cap:<10} total {found:<14} {} nodes in {:.2} s", step.nodes, step.seconds);
         }
     }
-    if let Some(path) = &options.tree {
-        let node = tree::export(&optimum.search, problem)?;
-        let checked = tree::verify(problem, &node)?;
-        if (checked.total, checked.max_depth) != (result.total, result.max_depth) {
-            return Err(invalid(format!(
-                "internal error: the exported tree replays to total {} (worst {}) instead of {} (worst {})",
-                checked.total, checked.max_depth, result.total, result.max_depth
-            )));
+    // Tree and certificate are renamed into place once both were written.
+    renyi_search::output::all_or_none(|| {
+        if let Some(path) = &options.tree {
+            let node = tree::export(&optimum.search, problem)?;
+            let checked = tree::verify(problem, &node)?;
+            if (checked.total, checked.max_depth) != (result.total, result.max_depth) {
+                return Err(invalid(format!(
+                    "internal error: the exported tree replays to total {} (worst {}) instead of {} (worst {})",
+                    checked.total, checked.max_depth, result.total, result.max_depth
+                )));
+            }
+            let file = StrategyFile {
+                game: spec.clone(),
+                codes: result.codes,
+                total: result.total,
+                constraints: result.constraints,
+                max_depth: Some(checked.max_depth),
+                program: "renyi-search".into(),
+                version: renyi_search::VERSION.into(),
+                tree: node,
+                seal: None,
+            };
+            write_json(path, &file.sealed())?;
+            println!(
+                "  tree      {} (verified by replaying every code: total {}, max depth {})",
+                path.display(),
+                checked.total,
+                checked.max_depth
+            );
         }
-        let file = StrategyFile {
-            game: spec.clone(),
-            codes: result.codes,
-            total: result.total,
-            constraints: result.constraints,
-            max_depth: Some(checked.max_depth),
-            program: "renyi-search".into(),
-            version: renyi_search::VERSION.into(),
-            tree: node,
-            seal: None,
-        };
-        write_json(path, &file.sealed())?;
-        println!(
-            "  tree      {} (verified by replaying every code: total {}, max depth {})",
-            path.display(),
-            checked.total,
-            checked.max_depth
-        );
-    }
-    if let Some(path) = &options.certificate {
-        write_certificate_file(&optimum.search, problem, spec, result.total, path)?;
-    }
-    Ok(())
+        if let Some(path) = &options.certificate {
+            write_certificate_file(&optimum.search, problem, spec, result.total, path)?;
+        }
+        Ok(())
+    })
 }
 
 /// `perfect … --depth-bound K`: the lower bound of the tree expanded K

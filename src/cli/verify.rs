@@ -96,8 +96,7 @@ fn beams_game(variant: &str, order: &str) -> Result<Beams> {
 fn verify_file(path: &Path) -> Result<(GameSpec, u64)> {
     let text = std::fs::read_to_string(path)
         .map_err(|source| renyi_search::error::Error::Io { path: path.display().to_string(), source })?;
-    let (file, seal) =
-        read_strategy_file::<GameSpec>(&text).map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+    let (file, seal) = read_strategy_file::<GameSpec>(&text).map_err(|e| e.at(&path.display().to_string()))?;
     let edited = match &seal {
         SealCheck::Broken(parts) => Some(format!(
             "the file was edited after it was written: the CRC-32 of its {} does not match",

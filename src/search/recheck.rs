@@ -64,8 +64,8 @@ pub fn recheck_unit<P: SearchProblem>(
         )));
     }
     let steps: Vec<(QueryId, AnswerId)> = record.queries.iter().copied().zip(record.path.iter().copied()).collect();
-    let outcome = outcome_after(problem, strategy, &steps, options)
-        .map_err(|e| invalid(format!("unit {}: {e}", record.index)))?;
+    let outcome =
+        outcome_after(problem, strategy, &steps, options).map_err(|e| e.at(&format!("unit {}", record.index)))?;
     if outcome.codes() != Exact::from_integer(record.codes.into()) {
         return Err(invalid(format!(
             "unit {}: its path leads to {} codes, the record has {}",
@@ -114,7 +114,14 @@ pub fn outcome_after<P: SearchProblem>(
 ) -> Result<Outcome> {
     let (mut state, mut set, mut solved) = (problem.initial_state(), problem.full_set(), false);
     for &(query, answer) in steps {
-        if solved || !problem.is_admissible(&state, query) {
+        if usize::from(answer) >= problem.answer_count() {
+            return Err(invalid(format!(
+                "step {query}:{answer}: answer {answer} is out of range (the answers of {} are 0 to {})",
+                problem.name(),
+                problem.answer_count() - 1
+            )));
+        }
+        if solved || query as usize >= problem.query_count() || !problem.is_admissible(&state, query) {
             return Err(invalid(format!("query {query} cannot be asked after the steps before it")));
         }
         set = problem.restrict(query, answer, &set);
