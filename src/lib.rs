@@ -19,6 +19,7 @@
 pub mod alpha;
 pub mod certificate;
 pub mod chess;
+pub mod connection;
 pub mod curve;
 pub mod entropy;
 pub mod error;

@@ -1,0 +1,20 @@
+//! Bridg-It and the Shannon switching game (thesis ch. 5;
+//! `../shared/reference/seed002-ch1235.md §4`).
+//!
+//! - [`board`]: the game graph with two terminals, Bridg-It graphs of order M
+//!   (Def 5.5) with the thesis' cell names, edge-list input, the planar dual (Satz 5.4).
+//! - [`position`]: a position (deleted and marked edges), its contraction and the win tests.
+//! - [`network`]: the resistor network of a position (marked edges merged, deleted
+//!   removed, split-off parts dropped) and its float solvers (direct, Gauss–Seidel/SOR).
+//! - [`exact`]: exact potentials by modular elimination and CRT.
+//! - [`heuristic`]: Shannon's rule, the edge with the largest |x_i − x_j|, ties exact.
+//! - [`analysis`]: exact results over all tie choices on the game-graph layer.
+//! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees.
+
+pub mod board;
+pub mod edge_set;
+pub mod exact;
+pub mod heuristic;
+pub mod network;
+pub mod position;
+pub mod solver;
