@@ -4,6 +4,7 @@
 pub(crate) mod allocator;
 mod analyze;
 mod beams;
+mod bridg_it;
 mod curve;
 mod curve_stream;
 mod files;

@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) const TARGETS: &str =
-    "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, mc-agents, all";
+    "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, mc-agents, bridg-it, all";
 
 pub(super) fn reproduce(
     targets: &[String],
@@ -25,9 +25,10 @@ pub(super) fn reproduce(
                 "nim",
                 "curves",
                 "mc-agents",
+                "bridg-it",
             ]),
             "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" | "chess" | "nim" | "curves"
-            | "mc-agents" => wanted.push(t),
+            | "mc-agents" | "bridg-it" => wanted.push(t),
             other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
         }
     }
@@ -69,6 +70,13 @@ pub(super) fn reproduce(
                     "mc-agents: Table 2.4 {equal} of 21 exact values equal; Table 2.14 n* {n_star} of 6; {holds} of {} statements hold",
                     r.facts.len() + r.chapter_3.len()
                 );
+            }
+            "bridg-it" => {
+                // Default: self-play up to M = 10 (seconds); --full: up to M = 20.
+                let max_order = if full { 20 } else { 10 };
+                let r = renyi_search::reproduce::bridg_it::reproduce(dir, max_order, |line| eprintln!("{line}"))?;
+                let holds = r.assertions.iter().filter(|a| a.verdict.starts_with("holds")).count();
+                eprintln!("bridg-it: {holds} of {} assertions hold", r.assertions.len());
             }
             "curves" => {
                 let curves = renyi_search::reproduce::curves::reproduce(dir, Some(codes))?;

@@ -66,6 +66,8 @@ pub enum SolveGame {
     Chomp { board: String },
     /// Cram ("Fliesentetris") on a rows×cols board, e.g. 4x5.
     Cram { board: String },
+    /// Bridg-It / Shannon switching game: positions with potentials, the heuristic's analyses (thesis ch. 5).
+    BridgIt(super::bridg_it::BridgItArgs),
     /// Pure Monte-Carlo agents MC(k) against MC(2k), exactly (thesis ch. 2; docs/mc-agents.md).
     Mc {
         #[command(subcommand)]
@@ -86,6 +88,7 @@ pub fn run(game: SolveGame) -> Result<()> {
     match game {
         SolveGame::Chess { endgame, metric, position, black } => chess(&endgame, &metric, position.as_deref(), !black),
         SolveGame::Mc { game } => super::mc::run(game),
+        SolveGame::BridgIt(args) => super::bridg_it::run(args),
         SolveGame::Nim { piles, to } => heap_position(&HeapRule::Nim, &piles, to),
         SolveGame::Grundy { rule, upto, set, code, heaps } => {
             let rule = heap_rule(&rule, set, code)?;

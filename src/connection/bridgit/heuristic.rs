@@ -79,3 +79,31 @@ pub fn best_edges(board: &Board, pos: &Position, solver: &Solver) -> Vec<usize> 
     let top = exact.iter().max().expect("near is not empty").clone();
     near.iter().zip(&exact).filter(|(_, x)| **x == top).map(|(&i, _)| net.links[i].0).collect()
 }
+
+/// Def 5.7: the temperature agent's move probabilities p ∝ (ΔX/ΔX_max)^{1/T}
+/// over the edges with ΔX > 0 (T > 0); zero drops get probability 0.
+pub fn temperature_weights(drops: &[f64], temperature: f64) -> Vec<f64> {
+    let max = drops.iter().copied().fold(0.0, f64::max);
+    if max <= 0.0 {
+        return vec![0.0; drops.len()];
+    }
+    let w: Vec<f64> = drops.iter().map(|&d| if d > 0.0 { (d / max).powf(1.0 / temperature) } else { 0.0 }).collect();
+    let z: f64 = w.iter().sum();
+    w.into_iter().map(|x| x / z).collect()
+}
+
+/// A heuristic game from `start`: at every move the maximiser named in `picks`
+/// for that move number (1-based) if it is among the ties, else the first tie.
+/// Returns the moves until the game is over.
+pub fn replay(board: &Board, start: &Position, picks: &[(usize, usize)]) -> Vec<usize> {
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    while pos.winner(board).is_none() {
+        let best = best_edges(board, &pos, &Solver::Direct);
+        let n = moves.len() + 1;
+        let pick = picks.iter().find(|p| p.0 == n && best.contains(&p.1)).map_or(best[0], |p| p.1);
+        moves.push(pick);
+        pos = pos.play(pick);
+    }
+    moves
+}

@@ -11,10 +11,12 @@
 //! - [`analysis`]: exact results over all tie choices on the game-graph layer.
 //! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees.
 
+pub mod analysis;
 pub mod board;
 pub mod edge_set;
 pub mod exact;
 pub mod heuristic;
+pub mod lehman;
 pub mod network;
 pub mod position;
 pub mod solver;
