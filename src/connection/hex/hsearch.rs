@@ -1,0 +1,205 @@
+//! H-search (Anshelevich; Def 3.1 of seed 004): virtual connections (VCs) and
+//! semi-connections (SCs) with carriers, derived by
+//! - the base case: {x, y} ∈ E gives the VC (x, ∅, y);
+//! - the AND rules: VCs (x, A, u), (u, B, y) with x ≠ y, x ∉ B, y ∉ A, A ∩ B = ∅
+//!   give the VC (x, A ∪ B, y) if u is occupied (AV) and the SC
+//!   (x, A ∪ {u} ∪ B, y) if u is free (AS);
+//! - the OR rule: SCs (x, C_k, y) with ⋂ C_k = ∅ give the VC (x, ⋃ C_k, y).
+//!
+//! Per unordered pair only the inclusion-minimal carriers are kept (exact for
+//! "is there a VC", `seed004-hex.md` §3 notes: every rule stays applicable when a
+//! carrier shrinks). [`Limits::EXHAUSTIVE`] runs all rules to the fixpoint;
+//! bounded limits (OR fan-in, carrier size) give the practical H-search, which
+//! derives a subset. `av_plus = false` restricts AV to empty carriers (AV₀,
+//! Def 5.2), the variant that Satz 5.4 shows loses nothing.
+
+use super::board::Bits;
+use super::graph::HexGraph;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Which rule applications are allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest number of SCs one OR combines (≥ 2).
+    pub max_or: usize,
+    /// The largest carrier kept (number of free nodes).
+    pub max_carrier: u32,
+    /// Whether AV may combine non-empty carriers (AV₊).
+    pub av_plus: bool,
+    /// At most this many minimal carriers per pair and kind (later ones are dropped).
+    pub max_per_pair: usize,
+}
+
+impl Limits {
+    /// All rules without bounds (the fixpoint of Def 3.1; exponential).
+    pub const EXHAUSTIVE: Limits =
+        Limits { max_or: usize::MAX, max_carrier: u32::MAX, av_plus: true, max_per_pair: usize::MAX };
+    /// The bounded mode used by the solver.
+    pub const SOLVER: Limits = Limits { max_or: 4, max_carrier: 12, av_plus: true, max_per_pair: 12 };
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Vc,
+    Sc,
+}
+
+/// The derived connections of one graph: minimal carriers per unordered pair.
+pub struct Connections {
+    n: usize,
+    vc: Vec<Vec<Bits>>,
+    sc: Vec<Vec<Bits>>,
+    partners: Vec<Bits>,
+}
+
+impl Connections {
+    fn pair(&self, x: usize, y: usize) -> usize {
+        x.min(y) * self.n + x.max(y)
+    }
+
+    /// The minimal VC carriers between x and y.
+    pub fn vcs(&self, x: usize, y: usize) -> &[Bits] {
+        &self.vc[self.pair(x, y)]
+    }
+
+    /// The minimal SC carriers between x and y.
+    pub fn scs(&self, x: usize, y: usize) -> &[Bits] {
+        &self.sc[self.pair(x, y)]
+    }
+
+    /// The smallest VC carrier between x and y, if any.
+    pub fn smallest_vc(&self, x: usize, y: usize) -> Option<Bits> {
+        self.vcs(x, y).iter().copied().min_by_key(|c| c.count_ones())
+    }
+
+    /// All (x, y, carrier) with x < y, VCs or SCs.
+    pub fn all(&self, semi: bool) -> Vec<(usize, usize, Bits)> {
+        let lists = if semi { &self.sc } else { &self.vc };
+        let mut out = Vec::new();
+        for x in 0..self.n {
+            for y in x + 1..self.n {
+                out.extend(lists[x * self.n + y].iter().map(|&c| (x, y, c)));
+            }
+        }
+        out
+    }
+
+    /// The mustplay region against the player of this graph: the intersection of
+    /// his x–y SC carriers (the opponent must play there, else the key move of
+    /// one intact SC connects). `None` if there is no SC.
+    pub fn mustplay(&self, x: usize, y: usize) -> Option<Bits> {
+        let scs = self.scs(x, y);
+        if scs.is_empty() { None } else { Some(scs.iter().fold(!0, |m, c| m & c)) }
+    }
+}
+
+struct Search<'a> {
+    graph: &'a HexGraph,
+    limits: Limits,
+    found: Connections,
+    queue: BinaryHeap<Reverse<(u32, Kind, usize, usize, Bits)>>,
+}
+
+/// Runs H-search on `graph` with `limits` to its fixpoint.
+pub fn h_search(graph: &HexGraph, limits: Limits) -> Connections {
+    let n = graph.len();
+    let found = Connections { n, vc: vec![Vec::new(); n * n], sc: vec![Vec::new(); n * n], partners: vec![0; n] };
+    let mut s = Search { graph, limits, found, queue: BinaryHeap::new() };
+    for x in 0..n {
+        for y in super::board::cells_of(graph.adjacency[x]) {
+            if x < y {
+                s.add(Kind::Vc, x, y, 0);
+            }
+        }
+    }
+    while let Some(Reverse((_, kind, x, y, carrier))) = s.queue.pop() {
+        let pair = s.found.pair(x, y);
+        let list = if kind == Kind::Vc { &s.found.vc[pair] } else { &s.found.sc[pair] };
+        if !list.contains(&carrier) {
+            continue;
+        }
+        match kind {
+            Kind::Vc => s.and_rules(x, y, carrier),
+            Kind::Sc => s.or_rule(x, y, carrier),
+        }
+    }
+    s.found
+}
+
+impl Search<'_> {
+    /// Adds a carrier if no kept one is a subset; drops the supersets it replaces.
+    fn add(&mut self, kind: Kind, x: usize, y: usize, carrier: Bits) {
+        if carrier.count_ones() > self.limits.max_carrier {
+            return;
+        }
+        let pair = self.found.pair(x, y);
+        let list = if kind == Kind::Vc { &mut self.found.vc[pair] } else { &mut self.found.sc[pair] };
+        if list.iter().any(|&c| c & carrier == c) {
+            return;
+        }
+        list.retain(|&c| c & carrier != carrier);
+        if list.len() >= self.limits.max_per_pair {
+            return;
+        }
+        list.push(carrier);
+        if kind == Kind::Vc {
+            self.found.partners[x] |= 1 << y;
+            self.found.partners[y] |= 1 << x;
+        }
+        self.queue.push(Reverse((carrier.count_ones(), kind, x.min(y), x.max(y), carrier)));
+    }
+
+    /// AND with the new VC (x, a, y) on either side, over every VC at its other end.
+    fn and_rules(&mut self, x: usize, y: usize, a: Bits) {
+        for (end, mid) in [(x, y), (y, x)] {
+            let occupied = self.graph.occupied >> mid & 1 == 1;
+            if occupied && !self.limits.av_plus && a != 0 {
+                continue;
+            }
+            for z in super::board::cells_of(self.found.partners[mid] & !(1 << end)) {
+                if a >> z & 1 == 1 {
+                    continue;
+                }
+                let others = self.found.vcs(mid, z).to_vec();
+                for b in others {
+                    if b >> end & 1 == 1 || a & b != 0 {
+                        continue;
+                    }
+                    if occupied {
+                        if self.limits.av_plus || b == 0 {
+                            self.add(Kind::Vc, end, z, a | b);
+                        }
+                    } else {
+                        self.add(Kind::Sc, end, z, a | b | 1 << mid);
+                    }
+                }
+            }
+        }
+    }
+
+    /// OR over SC families containing the new SC `c` with empty intersection.
+    fn or_rule(&mut self, x: usize, y: usize, c: Bits) {
+        let scs = self.found.scs(x, y).to_vec();
+        self.or_extend(x, y, &scs, c, c, 1);
+    }
+
+    fn or_extend(&mut self, x: usize, y: usize, scs: &[Bits], union: Bits, common: Bits, used: usize) {
+        if self.found.vcs(x, y).iter().any(|&v| v & union == v) {
+            return;
+        }
+        if common == 0 {
+            self.add(Kind::Vc, x, y, union);
+            return;
+        }
+        if used >= self.limits.max_or || union.count_ones() > self.limits.max_carrier {
+            return;
+        }
+        let avoid = common & common.wrapping_neg();
+        for &s in scs {
+            if s & avoid == 0 {
+                self.or_extend(x, y, scs, union | s, common & s, used + 1);
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! Hex with virtual connections, after seed 004 (Kiefer 2003, "Die Menge der
+//! Virtuellen Verbindungen im Spiel Hex ist PSPACE-vollständig"; notes in
+//! `../shared/reference/seed004-hex.md`).
+//!
+//! - [`board`]: n×m boards as 128-bit bitboards (n, m ≤ 11), coordinates `a1`…,
+//!   the six neighbours, the winning-chain test.
+//! - [`position`]: stones and side to move; text diagrams and SGF (FF[4], GM[11]).
+//! - [`graph`]: general Hex graphs (Def 2.1) and the graph of a position from one
+//!   player's view (own groups merged, opponent stones deleted, edges occupied).
+//! - [`hsearch`]: H-search (Def 3.1): VCs and SCs with inclusion-minimal carriers,
+//!   exhaustive or bounded, and the mustplay region.
+//! - [`solver`]: an exact depth-first solver with a transposition table, pruned by
+//!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
+//! - [`proof`] and [`check`]: the proof file and its independent checker.
+//! - [`plain`]: plain exhaustive minimax, an oracle for small boards.
+
+pub mod board;
+pub mod check;
+pub mod graph;
+pub mod hsearch;
+pub mod plain;
+pub mod position;
+pub mod proof;
+pub mod solver;
