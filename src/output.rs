@@ -13,8 +13,14 @@ pub mod target;
 pub use markdown::{Align, MarkdownTable};
 pub use target::{all_or_none, forget_temporary, remove_temporary_files, track_temporary};
 
-/// What produced a results file.
-#[derive(Clone, Debug, Serialize)]
+/// What produced a results file: program, version and command, and for a
+/// timed run also when it started, how long it took and on how many threads.
+///
+/// Invariant: a provenance made by [`Provenance::stable`] (every `reproduce`
+/// target) serialises and prints only program, version and command, so that a
+/// results file is the same bytes on every run and machine (issue 52 item 3);
+/// its time stays in memory for the run log and the terminal.
+#[derive(Clone, Debug)]
 pub struct Provenance {
     pub program: &'static str,
     pub version: &'static str,
@@ -23,9 +29,28 @@ pub struct Provenance {
     pub started: String,
     pub seconds: f64,
     pub threads: usize,
+    /// Whether start, seconds and threads belong in the file (false: a results file).
+    pub timed: bool,
+}
+
+impl Serialize for Provenance {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("Provenance", if self.timed { 6 } else { 3 })?;
+        s.serialize_field("program", self.program)?;
+        s.serialize_field("version", self.version)?;
+        s.serialize_field("command", &self.command)?;
+        if self.timed {
+            s.serialize_field("started", &self.started)?;
+            s.serialize_field("seconds", &self.seconds)?;
+            s.serialize_field("threads", &self.threads)?;
+        }
+        s.end()
+    }
 }
 
 impl Provenance {
+    /// A timed provenance (user runs: `curve`, `play`, …): start, seconds and threads are written.
     pub fn new(command: impl Into<String>, started: SystemTime, seconds: f64) -> Provenance {
         Provenance {
             program: "renyi-search",
@@ -34,17 +59,26 @@ impl Provenance {
             started: iso_utc(started),
             seconds,
             threads: rayon::current_num_threads(),
+            timed: true,
         }
     }
 
+    /// The provenance of a results file: program, version and command only in
+    /// the file; `seconds` is kept for the run log.
+    pub fn stable(command: impl Into<String>, seconds: f64) -> Provenance {
+        Provenance { timed: false, ..Provenance::new(command, UNIX_EPOCH, seconds) }
+    }
+
     /// The provenance sentence of a results table (without its full stop):
-    /// "Produced by renyi-search 0.1.0 (`command`), started …, 7.7 s on 2
-    /// threads", with `scope` after the seconds (e.g. " in this session").
+    /// "Produced by renyi-search 0.1.0 (`command`)", and for a timed run
+    /// ", started …, 7.7 s on 2 threads" with `scope` after the seconds
+    /// (e.g. " in this session").
     pub fn produced_by(&self, scope: &str) -> String {
-        format!(
-            "Produced by {} {} (`{}`), started {}, {:.1} s{scope} on {} threads",
-            self.program, self.version, self.command, self.started, self.seconds, self.threads
-        )
+        let head = format!("Produced by {} {} (`{}`)", self.program, self.version, self.command);
+        if !self.timed {
+            return head;
+        }
+        format!("{head}, started {}, {:.1} s{scope} on {} threads", self.started, self.seconds, self.threads)
     }
 }
 
@@ -130,17 +164,13 @@ pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn std::io::Write)
     })
 }
 
-/// CSV text written by the `csv` crate: optional `# ` comment lines, the header,
-/// then one record per row (tuples or structs of fields; a field with a comma,
+/// CSV text written by the `csv` crate: the header row first (a plain
+/// `pandas.read_csv` reads it; provenance belongs in the JSON beside it), then one record per row (tuples or structs of fields; a field with a comma,
 /// quote or line break is quoted). Floats are best given as formatted strings:
 /// the crate writes `1.0` where Rust's `Display` writes `1`.
-pub fn csv_text<R: Serialize>(
-    comment: &[String],
-    header: &[&str],
-    rows: impl IntoIterator<Item = R>,
-) -> Result<String> {
+pub fn csv_text<R: Serialize>(header: &[&str], rows: impl IntoIterator<Item = R>) -> Result<String> {
     let bad = |e: csv::Error| invalid(format!("CSV: {e}"));
-    let mut out: Vec<u8> = comment.iter().flat_map(|c| format!("# {c}\n").into_bytes()).collect();
+    let mut out: Vec<u8> = Vec::new();
     let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(&mut out);
     w.write_record(header).map_err(bad)?;
     for row in rows {

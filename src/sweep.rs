@@ -64,7 +64,6 @@ pub fn sweep<P: SearchProblem>(problem: &P, alphas: &[Alpha], tie: TieRule) -> V
 /// first queries).
 pub fn sweep_csv(points: &[Analysis]) -> Result<String> {
     crate::output::csv_text(
-        &[],
         &["alpha", "alpha_value", "total", "mean", "max_depth", "first_query"],
         points.iter().map(|p| {
             let (value, mean) = (p.alpha.to_f64().to_string(), p.mean.to_string());

@@ -8,14 +8,14 @@ pub(super) fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: imp
     let upto = checked_size(a.upto)?;
     let alpha: Alpha = a.strategy.alpha.parse()?;
     let totals = strategy_totals(model, Strategy::new(alpha, a.strategy.tie_rule()), upto)?;
-    let comment = [format!("{} — H_{alpha} {}", model.name(), a.strategy.tie_rule())];
+    let about = format!("{} — H_{alpha} {}", model.name(), a.strategy.tie_rule());
     let rows = (1..=upto).map(|n| {
         let p = perfect(n);
         let ratio = if p == 0 { 1.0 } else { exact_f64(&totals[n as usize]) / p as f64 };
         (n, p, exact_string(&totals[n as usize]), ratio.to_string())
     });
-    let csv = csv_text(&comment, &["n", "perfect_total", "renyi_total", "renyi_over_perfect"], rows)?;
-    emit_text(&csv, &a.strategy.output.out)
+    let csv = csv_text(&["n", "perfect_total", "renyi_total", "renyi_over_perfect"], rows)?;
+    emit_csv(&csv, about, &a.strategy.output.out)
 }
 
 pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {

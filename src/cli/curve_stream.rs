@@ -120,7 +120,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     };
     let o = renyi_search::output::all_or_none(|| {
         if let (Some(rows), Some(path)) = (rows, &out.csv) {
-            rows.finish(path, &head)?;
+            rows.finish(path)?;
         }
         let o = overview.finish(head);
         if let Some(path) = &out.overview {
@@ -176,13 +176,14 @@ impl RowsFile {
         }
     }
 
-    /// Writes the CSV (head, then the rows) atomically and removes the rows' file.
-    fn finish(mut self, csv: &Path, head: &OverviewHead) -> Result<()> {
+    /// Writes the CSV (its column row, then the rows) atomically and removes the rows' file;
+    /// what produced it is in the overview JSON.
+    fn finish(mut self, csv: &Path) -> Result<()> {
         let path = self.path.clone();
         let done = self.z.take().map_or(Ok(()), |z| z.finish().and_then(|mut w| w.flush()));
         done.map_err(|e| io(&path, e)).and_then(|()| {
             write_atomic_with(csv, |w| {
-                write_csv_head(w, &head.game, &head.tie_rule, &head.domain, &head.provenance)?;
+                write_csv_head(w)?;
                 let mut rows = flate2::read::GzDecoder::new(std::io::BufReader::new(std::fs::File::open(&path)?));
                 std::io::copy(&mut rows, w).map(|_| ())
             })

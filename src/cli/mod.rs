@@ -43,9 +43,6 @@ use renyi_search::models::free::{FreeSearch, perfect_total_closed};
 use renyi_search::models::wurzel::{self, Wurzel};
 use renyi_search::models::{SizeModel, strategy_totals};
 use renyi_search::output::{csv_text, write_atomic, write_json};
-use renyi_search::reproduce::table_4_10;
-use renyi_search::reproduce::wurzel_free;
-use renyi_search::reproduce::{table_4_5, table_4_18};
 use renyi_search::search::outcome::{exact_f64, exact_string};
 use renyi_search::search::tree::{self, Replay, StrategyFile};
 use renyi_search::search::units::{RunHeader, Shard, ShardFile, UnitRun, merge_named, run_units, write_shard};
@@ -533,6 +530,24 @@ fn checked_size(n: u64) -> Result<u64> {
         n if n > MAX_SIZE => Err(invalid(format!("set size {n} is above the supported {MAX_SIZE}"))),
         n => Ok(n),
     }
+}
+
+/// A CSV (header row first) to `out` or stdout; with `out`, what it holds
+/// (`about`) and what produced it go to the sidecar `<out>.json` beside it,
+/// so that the CSV itself opens in any reader (issue 49 item 8).
+fn emit_csv(csv: &str, about: String, out: &Option<PathBuf>) -> Result<()> {
+    if let Some(path) = out {
+        #[derive(serde::Serialize)]
+        struct Sidecar {
+            about: String,
+            provenance: renyi_search::output::Provenance,
+        }
+        let provenance = renyi_search::output::Provenance::stable(curve::command_line(), 0.0);
+        let mut sidecar = path.clone().into_os_string();
+        sidecar.push(".json");
+        write_json(std::path::Path::new(&sidecar), &Sidecar { about, provenance })?;
+    }
+    emit_text(csv, out)
 }
 
 fn emit_text(text: &str, out: &Option<PathBuf>) -> Result<()> {

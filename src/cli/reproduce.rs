@@ -1,6 +1,13 @@
-//! `reproduce …`: the published tables recomputed into results/.
+//! `reproduce …`: the published tables recomputed into results/, then the
+//! summary the library builds (one line per target and a verdict), printed
+//! and written with the run's volatile facts (date, host, version, times) to
+//! the one run log, `<results>/runs/last-reproduce.log` (git-ignored).
+//! Exit code 0 when every check held (documented differences aside), 1 when
+//! one failed, 2 for bad input.
 
 use super::*;
+use renyi_search::reproduce::run::{Options, run};
+use renyi_search::reproduce::summary::{Summary, Target};
 
 pub(super) const TARGETS: &str =
     "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, mc-agents, bridg-it, all";
@@ -12,101 +19,60 @@ pub(super) fn reproduce(
     full: bool,
     full_report: bool,
 ) -> Result<()> {
-    let mut wanted: Vec<&str> = Vec::new();
-    for t in targets {
-        match t.as_str() {
-            "all" => wanted.extend([
-                "table-4.5",
-                "table-4.18",
-                "table-4.15",
-                "table-4.10",
-                "perfect",
-                "chess",
-                "nim",
-                "curves",
-                "mc-agents",
-                "bridg-it",
-            ]),
-            "table-4.5" | "table-4.18" | "table-4.15" | "table-4.10" | "perfect" | "chess" | "nim" | "curves"
-            | "mc-agents" | "bridg-it" => wanted.push(t),
-            other => return Err(invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})"))),
-        }
-    }
-    wanted.dedup();
+    let wanted = Target::parse_list(targets)
+        .map_err(|other| invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})")))?;
+    let options = Options { dir: dir.to_path_buf(), codes: codes.to_path_buf(), full, full_report };
+    let started = renyi_search::output::iso_utc(std::time::SystemTime::now());
+    let mut summary = Summary::default();
     for target in wanted {
-        eprintln!("reproduce {target} → {}", dir.display());
-        match target {
-            "table-4.5" => {
-                let cells = table_4_5::reproduce(dir, &progress(true))?;
-                let equal = cells.iter().filter(|c| c.total.equal).count();
-                eprintln!("table-4.5: {equal} of {} totals equal to the thesis", cells.len());
-            }
-            "table-4.15" => wurzel_free::reproduce(dir, &progress(true))?,
-            "chess" => {
-                let report = renyi_search::reproduce::chess::reproduce(dir, &progress(true))?;
-                let equal = report.rows.iter().filter(|r| r.equal == Some(true)).count();
-                eprintln!(
-                    "chess: {equal} of 5 thesis maxima equal; all tables solved in {:.1} s",
-                    report.total_solve_seconds
-                );
-            }
-            "nim" => {
-                let report = renyi_search::reproduce::nim::reproduce(dir, 100_000)?;
-                eprintln!(
-                    "nim: {} of {} published rows equal",
-                    report.rows.iter().filter(|r| r.equal).count(),
-                    report.rows.len()
-                );
-            }
-            "perfect" => {
-                renyi_search::reproduce::perfect::reproduce(dir, Some(codes), &progress(true))?;
-            }
-            "mc-agents" => {
-                let r = renyi_search::reproduce::mc_agents::reproduce(dir)?;
-                let equal: usize = r.table_2_4.iter().map(|row| row.equal.iter().filter(|e| **e).count()).sum();
-                let n_star = r.table_2_14.iter().filter(|row| row.n_star_equal).count();
-                let holds = r.facts.iter().chain(&r.chapter_3).filter(|f| f.holds).count();
-                eprintln!(
-                    "mc-agents: Table 2.4 {equal} of 21 exact values equal; Table 2.14 n* {n_star} of 6; {holds} of {} statements hold",
-                    r.facts.len() + r.chapter_3.len()
-                );
-            }
-            "bridg-it" => {
-                // Default: self-play up to M = 10 (seconds); --full: up to M = 20.
-                let max_order = if full { 20 } else { 10 };
-                let r = renyi_search::reproduce::bridg_it::reproduce(dir, max_order, |line| eprintln!("{line}"))?;
-                let holds = r.assertions.iter().filter(|a| a.verdict.starts_with("holds")).count();
-                eprintln!("bridg-it: {holds} of {} assertions hold", r.assertions.len());
-            }
-            "curves" => {
-                let curves = renyi_search::reproduce::curves::reproduce(dir, Some(codes))?;
-                let unc: u64 = curves.iter().map(|c| c.report.uncertified).sum();
-                eprintln!("curves: {} exact curves, {unc} uncertified breakpoints", curves.len());
-            }
-            "table-4.10" if full_report => {
-                let cells = renyi_search::reproduce::beams_runs::reproduce_full(dir, codes, &progress(false), false)?;
-                eprintln!("table-4.10 --full-report: {} finished Beams(6c,6p) cells", cells.len());
-            }
-            "table-4.10" => {
-                let cells = table_4_10::reproduce(dir, Some(codes), &progress(true))?;
-                let proto: Vec<_> = cells.iter().filter_map(|c| c.total_vs_prototype.as_ref()).collect();
-                eprintln!(
-                    "table-4.10: {} of {} prototype totals equal",
-                    proto.iter().filter(|c| c.equal).count(),
-                    proto.len()
-                );
-                // Without --full the finished 6c6p runs (results/runs/beams-6c6p/) are reported.
-                let cells = renyi_search::reproduce::beams_runs::reproduce_full(dir, codes, &progress(true), full)?;
-                eprintln!(
-                    "table-4.10: {} of {} Beams(6c,6p) cells computed",
-                    cells.len(),
-                    renyi_search::reproduce::beams_runs::FULL_ROWS.len()
-                );
-            }
-            _ => {
-                table_4_18::reproduce(dir, &progress(true))?;
-            }
-        }
+        eprintln!("reproduce {} → {}", target.name(), dir.display());
+        let report = run(target, &options, &progress(true))?;
+        eprintln!("{}", report.line());
+        summary.targets.push(report);
+    }
+    let lines = summary.lines();
+    println!("\nsummary of `reproduce{}`:", if full { " --full" } else { "" });
+    for line in &lines {
+        println!("  {line}");
+    }
+    let log = renyi_search::output::layout::runs(dir, "last-reproduce.log");
+    write_atomic(&log, run_log(&started, full, &summary, &lines).as_bytes())?;
+    println!("  (run log: {})", log.display());
+    if !summary.holds() {
+        std::process::exit(1);
     }
     Ok(())
+}
+
+/// The run log: what is volatile about the run (when, where, which build,
+/// how long, what was replayed) — never in a results file.
+fn run_log(started: &str, full: bool, summary: &Summary, lines: &[String]) -> String {
+    let host = std::fs::read_to_string("/etc/hostname").unwrap_or_default().trim().to_string();
+    let git = std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into());
+    let mut s = format!(
+        "reproduce{}: started {started} on {host}, {} threads; renyi-search {} (git {git})\n\n",
+        if full { " --full" } else { "" },
+        rayon::current_num_threads(),
+        renyi_search::VERSION
+    );
+    for line in lines {
+        s += line;
+        s += "\n";
+    }
+    for t in &summary.targets {
+        s += &format!("\n{}:\n", t.target.name());
+        for note in &t.notes {
+            s += &format!("  {note}\n");
+        }
+        for file in &t.files_written {
+            s += &format!("  wrote {file}\n");
+        }
+    }
+    s
 }

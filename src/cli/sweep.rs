@@ -14,9 +14,9 @@ pub(super) fn size_model_sweep<M: SizeModel>(model: &M, a: &SizeArgs) -> Result<
             Ok((alpha.to_string(), alpha.to_f64().to_string(), exact_string(&t[size as usize])))
         })
         .collect::<Result<_>>()?;
-    let comment = [format!("{} — size {size}, {tie}", model.name())];
-    let csv = csv_text(&comment, &["alpha", "alpha_value", "total"], rows)?;
-    emit_text(&csv, &a.strategy.output.out)
+    let about = format!("{} — size {size}, {tie}", model.name());
+    let csv = csv_text(&["alpha", "alpha_value", "total"], rows)?;
+    emit_csv(&csv, about, &a.strategy.output.out)
 }
 
 /// `sweep beams`: `analyze beams` at every α of a grid, one CSV row per α

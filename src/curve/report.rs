@@ -295,7 +295,7 @@ impl<S: Rows> CurveReport<S> {
 
     /// [`Self::csv`], written row by row.
     pub fn write_csv(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        write_csv_head(out, &self.game, &self.tie_rule, &self.domain, &self.provenance)?;
+        write_csv_head(out)?;
         for i in 0..self.segments.count() {
             write_csv_row(out, &self.segments.row(i))?;
         }
@@ -377,19 +377,9 @@ impl Summary<'_> {
     }
 }
 
-/// The first two lines of a curve's CSV: what produced it, and the columns.
-pub fn write_csv_head(
-    out: &mut dyn Write,
-    game: &str,
-    tie_rule: &str,
-    domain: &str,
-    p: &Provenance,
-) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "# {} — {} — domain {} — {} {} — {} — {:.3} s",
-        game, tie_rule, domain, p.program, p.version, p.command, p.seconds
-    )?;
+/// The first line of a curve's CSV: its columns. What produced the curve
+/// (game, tie rule, domain, program, command) is in its JSON (issue 49 item 8).
+pub fn write_csv_head(out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         out,
         "kind,lo,hi,lo_exact,hi_exact,total,mean,max_depth,first_queries,crossing_node_codes,crossing_below,crossing_above"

@@ -21,7 +21,7 @@ use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 /// Small-variant cells too long for `reproduce table-4.10` (thesis: Monte-Carlo
 /// only), computed by resumable work-unit runs whose files are kept in
@@ -180,7 +180,6 @@ fn gnu_time_peak_bytes(text: &str) -> Option<u64> {
 /// With `run_missing` false only finished runs are reported (the rest is listed as not computed).
 pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: &Progress, run_missing: bool) -> Result<Vec<FullCell>> {
     use crate::search::units::{Shard, UnitRun, run_units, write_shard};
-    let started = SystemTime::now();
     let clock = Instant::now();
     let runs = runs_dir(dir, "6c6p");
     std::fs::create_dir_all(&runs)
@@ -231,9 +230,8 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: &Progress, run_mis
         ));
         cells.push(cell);
     }
-    let provenance = Provenance::new(
+    let provenance = Provenance::stable(
         if run_missing { "reproduce table-4.10 --full" } else { "reproduce table-4.10 (finished 6c6p runs only)" },
-        started,
         clock.elapsed().as_secs_f64(),
     );
     #[derive(Serialize)]

@@ -13,7 +13,7 @@ use crate::output::{MarkdownTable, Provenance, write_table};
 use crate::progress::Progress;
 use serde::Serialize;
 use std::path::Path;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 /// One endgame under one metric.
 #[derive(Serialize)]
@@ -27,6 +27,8 @@ pub struct EndgameRow {
     pub equal: Option<bool>,
     pub white_to_move: SideSummary,
     pub black_to_move: SideSummary,
+    /// Run log only, not the results file.
+    #[serde(skip)]
     pub solve_seconds: f64,
     /// Positions where the forward re-check disagrees (0 proves the table).
     pub forward_check_mismatches: u64,
@@ -51,7 +53,8 @@ pub struct Report {
     pub examples: Vec<ExampleRow>,
     /// Ströhlein's 4-man position count (§9): published and ours.
     pub quadrant_count: (u64, u64),
-    /// Sum of the retrograde solve times of all tables.
+    /// Sum of the retrograde solve times of all tables (run log only).
+    #[serde(skip)]
     pub total_solve_seconds: f64,
 }
 
@@ -83,7 +86,6 @@ pub fn max_triple(s: &SideSummary) -> String {
 
 /// Solves all five endgames under all three metrics and writes `chess.md` and `chess.json`.
 pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Report> {
-    let started = SystemTime::now();
     let clock = Instant::now();
     let mut base = Tablebase::new();
     let mut rows = Vec::new();
@@ -130,7 +132,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Report> {
         });
     }
     let total_solve_seconds = rows.iter().map(|r| r.solve_seconds).sum();
-    let provenance = Provenance::new("reproduce chess", started, clock.elapsed().as_secs_f64());
+    let provenance = Provenance::stable("reproduce chess", clock.elapsed().as_secs_f64());
     let report = Report {
         provenance,
         rows,
@@ -145,7 +147,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Report> {
 fn markdown(r: &Report) -> String {
     let p = &r.provenance;
     let mut s = String::from("# Ströhlein's endgame tables (1970), recomputed\n\n");
-    s += &format!("{}; retrograde solving of all 15 tables {:.1} s.\n\n", p.produced_by(""), r.total_solve_seconds);
+    s += &format!("{}.\n\n", p.produced_by(""));
     s += "Full board, legal positions (distinct squares, kings apart, side not to move not in check), stalemate = draw, \
 no 50-move rule. Depth in moves of the winning side, White to move. Metrics: DTM (to mate), DTC (to mate or a \
 winning capture), Ströhlein (to the capture of the king — mate + 1 — or of the black piece; his §9). \
@@ -160,7 +162,6 @@ winning capture), Ströhlein (to the capture of the king — mate + 1 — or of 
         ("won wtm", Right),
         ("lost btm", Right),
         ("max btm loss", Right),
-        ("solve s", Right),
         ("forward check", Left),
     ]);
     for row in &r.rows {
@@ -179,7 +180,6 @@ winning capture), Ströhlein (to the capture of the king — mate + 1 — or of 
             row.white_to_move.won.to_string(),
             row.black_to_move.lost.to_string(),
             row.black_to_move.max_lost().map_or("—".into(), |m| m.to_string()),
-            format!("{:.2}", row.solve_seconds),
             if row.forward_check_mismatches == 0 {
                 "0 mismatches".to_string()
             } else {

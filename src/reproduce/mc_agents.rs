@@ -12,7 +12,7 @@ use num_rational::BigRational;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::Path;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 /// Table 2.4, ESR(5,6,1): k, simulated games, simulated (Hin, Rück, mean), exact (Hin, Rück, mean).
 type Table24 = (u32, f64, [&'static str; 3], [&'static str; 3]);
@@ -37,6 +37,8 @@ pub struct Row24 {
     pub published_simulated: [&'static str; 3],
     /// (simulated − exact)/σ for Hin and Rück, σ = √(p(1−p)/games).
     pub simulation_sigmas: [f64; 2],
+    /// Run log only, not the results file.
+    #[serde(skip)]
     pub seconds: f64,
 }
 
@@ -297,7 +299,6 @@ pub fn log_grid(lo: u32, hi: u32, count: usize) -> Vec<u32> {
 
 /// Computes everything and writes `mc-agents.md`, `mc-agents.json`, CSVs and figures.
 pub fn reproduce(dir: &Path) -> Result<Report> {
-    let started = SystemTime::now();
     let clock = Instant::now();
     let mut facts = Vec::new();
     let mut files = Vec::new();
@@ -308,7 +309,7 @@ pub fn reproduce(dir: &Path) -> Result<Report> {
     super::mc_scans::esr_figures(dir, &mut files)?;
     super::mc_scans::dsc_figures(dir, &mut facts, &mut files)?;
     let chapter_3 = super::mc_chapter3::facts()?;
-    let provenance = Provenance::new("reproduce mc-agents", started, clock.elapsed().as_secs_f64());
+    let provenance = Provenance::stable("reproduce mc-agents", clock.elapsed().as_secs_f64());
     let report = Report { provenance, table_2_4, table_2_14, facts, chapter_3, files };
     write_table(dir, "mc-agents", &report, &super::mc_markdown::markdown(&report))?;
     Ok(report)

@@ -44,7 +44,6 @@ rows beside, with their deviation from the exact value in standard errors.\n\n";
             "",
             "simulated (games) Hin / Rück / mean",
             "σ Hin / Rück",
-            "ours s",
         ]
         .map(|title| (title, Left)),
     );
@@ -66,7 +65,6 @@ rows beside, with their deviation from the exact value in standard errors.\n\n";
             mark(row.equal[2]).to_string(),
             simulated,
             format!("{:+.1} / {:+.1}", row.simulation_sigmas[0], row.simulation_sigmas[1]),
-            format!("{:.3}", row.seconds),
         ]);
     }
     s += &table.to_string();

@@ -18,6 +18,8 @@ pub mod nim;
 pub mod perfect;
 pub mod perfect_committed;
 pub mod perfect_constrained;
+pub mod run;
+pub mod summary;
 pub mod table_4_10;
 pub mod table_4_18;
 pub mod table_4_5;
@@ -79,6 +81,19 @@ impl Comparison {
     pub fn mark(&self) -> &'static str {
         if self.equal { "=" } else { "≠" }
     }
+}
+
+/// Serialises an analysis without its run time: results files hold no
+/// timings (issue 52 item 3); the time is in the run log.
+pub fn untimed_analysis<S: serde::Serializer>(
+    a: &crate::search::Analysis,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    let mut value = serde_json::to_value(a).map_err(serde::ser::Error::custom)?;
+    if let Some(fields) = value.as_object_mut() {
+        fields.remove("seconds");
+    }
+    value.serialize(serializer)
 }
 
 #[cfg(test)]

@@ -14,47 +14,72 @@ use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance, layout, write_json, write_table};
 use crate::progress::Progress;
 use crate::search::outcome::Exact;
-use crate::search::perfect::{PerfectResult, solve_perfect};
+use crate::search::perfect::{PerfectSearch, solve_perfect};
 use crate::search::tree::{StrategyFile, export, verify};
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::Path;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
-/// A computed optimum.
+/// An optimum: searched in this run, or replayed from its committed tree.
+///
+/// Invariant: what is serialised is the same whether the row was searched or
+/// replayed (the results file does not depend on `--full`); how it was
+/// obtained and what it took is in [`RowRun`], for the run log.
 #[derive(Serialize)]
 pub struct Row {
-    pub result: PerfectResult,
+    pub problem: String,
+    pub codes: u64,
+    pub total: u64,
+    pub mean: f64,
+    /// The counting bound at the root (thesis Satz 4.2).
+    pub lower_bound_at_root: u64,
     /// Thesis (or literature) value, where there is one.
     pub published: Option<(String, Comparison)>,
-    /// The tree file written, verified by replay.
+    /// The tree file written (or committed), verified by replay.
     pub tree: Option<String>,
-    /// The certificate written, read back and checked.
+    /// The certificate written (or committed), read back and checked.
     pub certificate: Option<CertificateRow>,
+    #[serde(skip)]
+    pub run: RowRun,
 }
 
-/// A certificate of a row: where, how large, and what checking it took.
+/// How a row was obtained in this run (for the run log, never a results file).
+#[derive(Clone, Debug, Default)]
+pub struct RowRun {
+    /// Replayed from the committed tree (and certificate) instead of searched.
+    pub replayed: bool,
+    /// Search nodes (0 when replayed) and seconds (search, or replay and checks).
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// A certificate of a row: where, how large, and the bound it proves.
 #[derive(Serialize)]
 pub struct CertificateRow {
     pub file: String,
     pub nodes: u64,
     pub bytes: u64,
-    pub build_seconds: f64,
-    /// The checker's time on the file read back (table and generator checks included).
-    pub check_seconds: f64,
-    /// The lower bound the checker proved (equal to the total: verified).
+    /// The lower bound proved (equal to the total: optimal).
     pub bound: u64,
+    /// Whether this run checked the whole proof (false: its seal only); for the run log.
+    #[serde(skip)]
+    pub proof_checked: bool,
+    /// Seconds to build (0 when committed) and to check (0 when only the seal was read).
+    #[serde(skip)]
+    pub build_seconds: f64,
+    #[serde(skip)]
+    pub check_seconds: f64,
 }
 
-/// A certificate's cell in a table: the proven bound, file, size and check time.
+/// A certificate's cell in a table: the proven bound, file and size.
 pub(super) fn certificate_cell(c: &CertificateRow) -> String {
     format!(
-        "verified: ≥ {} ({}, {} nodes, {:.1} kB, checked in {:.2} s)",
+        "≥ {} ({}, {} nodes, {:.1} kB)",
         c.bound,
         c.file.rsplit('/').next().unwrap_or(&c.file),
         c.nodes,
-        c.bytes as f64 / 1000.0,
-        c.check_seconds
+        c.bytes as f64 / 1000.0
     )
 }
 
@@ -86,9 +111,10 @@ fn certify<P: Certify>(
         file: path.display().to_string(),
         nodes: checked.nodes,
         bytes,
+        bound: checked.bound,
+        proof_checked: true,
         build_seconds: built.seconds,
         check_seconds: checked.seconds,
-        bound: checked.bound,
     })
 }
 
@@ -136,52 +162,138 @@ fn row<P: Certify>(
         }
         None => None,
     };
-    let total = Exact::from_integer(BigInt::from(result.total));
-    let published = published.map(|(source, value, stated)| {
-        let ours = match stated {
-            Stated::Total => total.clone(),
-            Stated::Mean => &total / Exact::from_integer(BigInt::from(result.codes)),
-        };
-        (source.to_string(), Comparison::new(&ours, Published(value), 0))
-    });
-    Ok(Row { result, published, tree, certificate })
+    let run = RowRun { replayed: false, nodes: result.nodes, seconds: result.seconds };
+    let published = compare(published, result.total, result.codes);
+    Ok(Row {
+        problem: result.problem,
+        codes: result.codes,
+        total: result.total,
+        mean: result.mean,
+        lower_bound_at_root: result.lower_bound_at_root,
+        published,
+        tree,
+        certificate,
+        run,
+    })
 }
 
-/// Computes the optima and writes `perfect.md/.json` (and the Beams tree) into `dir`.
-pub fn reproduce(dir: &Path, codes: Option<&Path>, progress: &Progress) -> Result<Vec<Row>> {
-    let started = SystemTime::now();
+/// Our total (or mean) next to a published value.
+fn compare(published: Option<(&str, &'static str, Stated)>, total: u64, codes: u64) -> Option<(String, Comparison)> {
+    let total = Exact::from_integer(BigInt::from(total));
+    published.map(|(source, value, stated)| {
+        let ours = match stated {
+            Stated::Total => total.clone(),
+            Stated::Mean => &total / Exact::from_integer(BigInt::from(codes)),
+        };
+        (source.to_string(), Comparison::new(&ours, Published(value), 0))
+    })
+}
+
+/// A long search's row from its committed tree and certificate (issue 52):
+/// the tree's seal checked and every code replayed through it, the
+/// certificate's seal checked and, with `check_proof`, its whole proof.
+fn replayed<P: Certify>(
+    problem: &P,
+    dir: &Path,
+    stem: &str,
+    published: Option<(&str, &'static str, Stated)>,
+    check_proof: bool,
+    progress: &Progress,
+) -> Result<Row> {
+    let clock = Instant::now();
+    let committed = super::perfect_committed::committed_row(problem, dir, stem, None, None, check_proof)?
+        .ok_or_else(|| invalid(format!("{}: the committed tree is missing; run `reproduce perfect --full`", stem)))?;
+    let certificate = committed.certificate;
+    if certificate.as_ref().is_some_and(|c| c.bound != committed.total) {
+        return Err(invalid(format!("{stem}: the certificate does not prove the tree's total {}", committed.total)));
+    }
+    let codes = committed.codes;
+    let run = RowRun { replayed: true, nodes: 0, seconds: clock.elapsed().as_secs_f64() };
+    progress.note(&format!(
+        "  {:<45} perfect {:>6} replayed from {} in {:.2} s (certificate {})",
+        committed.problem,
+        committed.total,
+        committed.tree,
+        run.seconds,
+        if check_proof { "checked in full" } else { "seal checked" }
+    ));
+    Ok(Row {
+        problem: committed.problem,
+        codes,
+        total: committed.total,
+        mean: committed.total as f64 / codes as f64,
+        lower_bound_at_root: PerfectSearch::new(problem).lower_bound(codes),
+        published: compare(published, committed.total, codes),
+        tree: Some(committed.tree),
+        certificate,
+        run,
+    })
+}
+
+/// Certificates up to this size are checked in full when their row is
+/// replayed (a few seconds each); larger ones (MM(5,5) 2.4 MB, Beams(3c,6p)
+/// 5.3 MB, each tens of seconds to check) have their seal checked, and are
+/// checked in full by `reproduce perfect --full` and `verify --certificate`.
+pub const PROOF_CHECK_BYTES: u64 = 1_500_000;
+
+/// Whether the certificate at `path` is small enough to check its proof in a replay.
+pub(super) fn cheap_to_check(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.len() <= PROOF_CHECK_BYTES)
+}
+
+/// Computes the optima and writes `perfect.md/.json` into `dir`. Without
+/// `full`, the searches of a minute or more (Beams(3c,6p), MM(4,7), MM(5,5))
+/// are replayed from their committed trees and certificates and the
+/// Beams(6c,3p) bound certificates above [`PROOF_CHECK_BYTES`] have their seal
+/// checked; with `full`, they are searched (trees and certificates written
+/// again) and every certificate is checked in full. The files written are
+/// the same either way.
+pub fn reproduce(dir: &Path, codes: Option<&Path>, full: bool, progress: &Progress) -> Result<Vec<Row>> {
     let clock = Instant::now();
     let mut rows = Vec::new();
     for (pegs, colors) in [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (4, 4), (4, 5)] {
         rows.push(row(&Mastermind::new(pegs, colors, false)?, None, None, None, progress)?);
     }
-    // A Mastermind row with its tree and certificate, perfect-<stem>.json|cert.
-    let mm = |pegs, colors, distinct, published, stem: &str| -> Result<Row> {
+    // A Mastermind row with its tree and certificate, perfect-<stem>.json|cert;
+    // `long`: replayed unless `full`.
+    let mm = |pegs, colors, distinct, published, stem: &str, long: bool| -> Result<Row> {
+        let game = Mastermind::new(pegs, colors, distinct)?;
+        let stem = format!("perfect-{stem}");
+        if long && !full {
+            let check = cheap_to_check(&layout::tree(dir, &format!("{stem}.cert")));
+            return replayed(&game, dir, &stem, published, check, progress);
+        }
         let spec = GameSpec::Mastermind { pegs, colors, distinct };
-        let (tree, cert) =
-            (layout::tree(dir, &format!("perfect-{stem}.json")), layout::tree(dir, &format!("perfect-{stem}.cert")));
-        row(&Mastermind::new(pegs, colors, distinct)?, published, Some((&tree, spec)), Some(&cert), progress)
+        let (tree, cert) = (layout::tree(dir, &format!("{stem}.json")), layout::tree(dir, &format!("{stem}.cert")));
+        row(&game, published, Some((&tree, spec)), Some(&cert), progress)
     };
-    rows.push(mm(4, 6, true, Some(("thesis §4.3 (MM-360)", "1446", Stated::Total)), "mm360")?);
+    rows.push(mm(4, 6, true, Some(("thesis §4.3 (MM-360)", "1446", Stated::Total)), "mm360", false)?);
     let beams = Beams::new(load_or_build("3c6p".parse()?, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
-    let spec = GameSpec::Beams { variant: "Beams(3c,6p)".into(), order: "lex-c".into() };
-    rows.push(row(
-        &beams,
-        Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total)),
-        Some((&layout::tree(dir, "perfect-beams-3c6p.json"), spec)),
-        Some(&layout::tree(dir, "perfect-beams-3c6p.cert")),
-        progress,
-    )?);
-    rows.push(mm(4, 6, false, Some(("thesis §4.3 / Koyama–Lai 1993 (MM-1296)", "5625", Stated::Total)), "mm1296")?);
-    rows.push(mm(4, 7, false, Some(("mean, Ville 2013 (MM(4,7))", "4.676", Stated::Mean)), "mm47")?);
+    let beams_published = Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total));
+    rows.push(if full {
+        let spec = GameSpec::Beams { variant: "Beams(3c,6p)".into(), order: "lex-c".into() };
+        row(
+            &beams,
+            beams_published,
+            Some((&layout::tree(dir, "perfect-beams-3c6p.json"), spec)),
+            Some(&layout::tree(dir, "perfect-beams-3c6p.cert")),
+            progress,
+        )?
+    } else {
+        let check = cheap_to_check(&layout::tree(dir, "perfect-beams-3c6p.cert"));
+        replayed(&beams, dir, "perfect-beams-3c6p", beams_published, check, progress)?
+    });
+    let mm1296 = Some(("thesis §4.3 / Koyama–Lai 1993 (MM-1296)", "5625", Stated::Total));
+    rows.push(mm(4, 6, false, mm1296, "mm1296", false)?);
+    rows.push(mm(4, 7, false, Some(("mean, Ville 2013 (MM(4,7))", "4.676", Stated::Mean)), "mm47", true)?);
     // Not in the thesis; whether Ville 2013's table of further variants lists
     // it could not be checked here, so no published value is claimed.
-    rows.push(mm(5, 5, false, None, "mm55")?);
+    rows.push(mm(5, 5, false, None, "mm55", true)?);
     progress.note("perfect strategies under constraints:");
     let constrained = super::perfect_constrained::rows(codes, progress)?;
-    let committed = super::perfect_committed::rows(dir)?;
-    let bounds = super::perfect_committed::bounds_rows(dir, codes, true)?;
-    let provenance = Provenance::new("reproduce perfect", started, clock.elapsed().as_secs_f64());
+    let committed = super::perfect_committed::rows(dir, full)?;
+    let bounds = super::perfect_committed::bounds_rows(dir, codes, full, progress)?;
+    let provenance = Provenance::stable("reproduce perfect", clock.elapsed().as_secs_f64());
     #[derive(Serialize)]
     struct Report<'a> {
         provenance: Provenance,
@@ -217,8 +329,6 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
         ("published", Left),
         ("", Left),
         ("counting bound", Right),
-        ("nodes", Right),
-        ("time s", Right),
         ("tree", Left),
         ("certificate", Left),
     ]);
@@ -228,15 +338,13 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
             .as_ref()
             .map_or((String::from("—"), ""), |(src, c)| (format!("{} ({src})", c.published), c.mark()));
         table.row([
-            r.result.problem.to_string(),
-            r.result.codes.to_string(),
-            r.result.total.to_string(),
-            format!("{:.4}", r.result.mean),
+            r.problem.to_string(),
+            r.codes.to_string(),
+            r.total.to_string(),
+            format!("{:.4}", r.mean),
             published,
             mark.to_string(),
-            r.result.lower_bound_at_root.to_string(),
-            r.result.nodes.to_string(),
-            format!("{:.2}", r.result.seconds),
+            r.lower_bound_at_root.to_string(),
             r.tree.clone().unwrap_or_default(),
             r.certificate.as_ref().map_or(String::new(), certificate_cell),
         ]);
@@ -247,6 +355,11 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
 `renyi-search verify results/data/trees/perfect-beams-3c6p.json` replays every code through it independently.\n";
     s += "MM(5,5): an optimum beyond the thesis, computed here with tree and certificate; no published value was found to compare \
 (Ville 2013 reports further variants, but its table could not be consulted).\n";
+    s += "`reproduce` searches the rows up to MM-1296 (seconds each) and replays Beams(3c,6p), MM(4,7) and MM(5,5) \
+(searches of a minute or more) from their committed trees and certificates: the seals are checked, every code is replayed \
+through the tree, and a certificate of at most 1.5 MB is checked in full (the larger ones by `reproduce perfect --full`, \
+which searches every row again, or `verify --certificate`); the run log says which. Search nodes and times are in the run \
+log (`results/runs/last-reproduce.log`), not here.\n";
     s += "Trees are checked by replaying every secret with per-code answers before they are written, and sealed with CRC-32s of their header and tree (`verify` refuses an edited file).\n";
     s += "Certificates (`*.cert`, docs/certificates.md) prove the lower bound: the branch-and-bound proof with, per node, the claim, \
 the symmetries used (words over generators the checker verifies against its own answer table) and the classes whose counting bound \

@@ -16,7 +16,7 @@ use crate::sweep::{alpha_grid, plateaus, sweep};
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::Path;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 /// The α grid of the scan (thesis Fig. 4.6 plots 0 < α ≤ 6).
 pub const GRID: &str = "0.02:6:0.02";
@@ -66,7 +66,6 @@ struct Report<'a> {
 
 /// Writes `table-4.18.md/.json` and the scans `alpha-scan-mm1296.csv`, `alpha-scan-mm360.csv`.
 pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<BestRenyi>> {
-    let started = SystemTime::now();
     let clock = Instant::now();
     let mut rows = Vec::new();
     for (distinct, published, delta, file) in
@@ -91,7 +90,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<BestRenyi>> {
         write_atomic(&layout::data(dir, file), crate::sweep::sweep_csv(&points)?.as_bytes())?;
         rows.push(best);
     }
-    let provenance = Provenance::new("reproduce table-4.18", started, clock.elapsed().as_secs_f64());
+    let provenance = Provenance::stable("reproduce table-4.18", clock.elapsed().as_secs_f64());
     let beams = "Beams columns: not computed yet (Beams issues)";
     let report = Report {
         table: "Thesis Table 4.18 (best Rényi strategy), Mastermind columns",

@@ -17,7 +17,7 @@ use crate::search::{Analysis, RunOptions, SearchProblem, Strategy, TieBreak, Tie
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::Path;
-use std::time::{Instant, SystemTime};
+use std::time::Instant;
 
 /// One published cell of Table 4.5.
 struct Row {
@@ -98,6 +98,7 @@ pub struct Cell {
     pub mean: Comparison,
     pub delta_percent: Comparison,
     pub note: Option<&'static str>,
+    #[serde(serialize_with = "super::untimed_analysis")]
     pub analysis: Analysis,
 }
 
@@ -160,7 +161,6 @@ pub fn first_guess_crossover(mm: &Mastermind) -> Crossover {
 
 /// Computes Table 4.5 and writes `table-4.5.md` and `table-4.5.json` into `dir`.
 pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<Cell>> {
-    let started = SystemTime::now();
     let clock = Instant::now();
     let full = Mastermind::new(4, 6, false)?;
     let junior = Mastermind::new(4, 6, true)?;
@@ -185,7 +185,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<Cell>> {
         })
         .collect();
     let crossover = first_guess_crossover(&full);
-    let provenance = Provenance::new("reproduce table-4.5", started, clock.elapsed().as_secs_f64());
+    let provenance = Provenance::stable("reproduce table-4.5", clock.elapsed().as_secs_f64());
     let report = Report {
         table: "Thesis Table 4.5 (Mastermind, H_α strategies)",
         provenance: provenance.clone(),
@@ -220,7 +220,6 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
         ("", Left),
         ("first query", Left),
         ("max depth", Right),
-        ("time s", Right),
     ]);
     for c in cells {
         let first = c.analysis.first_queries.first().cloned().unwrap_or_default();
@@ -244,7 +243,6 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
             c.delta_percent.mark().to_string(),
             first + &more,
             c.analysis.max_depth.to_string(),
-            format!("{:.2}", c.analysis.seconds),
         ]);
     }
     s += &table.to_string();
@@ -266,10 +264,5 @@ fn markdown(cells: &[Cell], crossover: &Crossover, p: &Provenance) -> String {
         }
     );
     s += &format!("\nAll totals equal: {}.\n", cells.iter().all(|c| c.total.equal));
-    for (kind, name) in [("LEX", "LEX"), ("MIX", "MIX")] {
-        let secs: f64 = cells.iter().filter(|c| c.strategy.ends_with(kind)).map(|c| c.analysis.seconds).sum();
-        s += &format!("\nTiming: all eight {name} analyses {secs:.2} s in total ({} threads).", p.threads);
-    }
-    s += "\n";
     s
 }

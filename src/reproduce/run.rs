@@ -1,0 +1,151 @@
+//! Runs one `reproduce` target and reports what it checked
+//! ([`super::summary::TargetReport`]): every published value it compares and
+//! every statement it tests, labelled so that the documented differences
+//! ([`super::summary::KNOWN_DIFFERENCES`]) can be told from failures.
+
+use super::summary::{Check, Target, TargetReport, process_cpu_seconds, snapshot, written};
+use crate::error::Result;
+use crate::progress::Progress;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Where a run writes and what it recomputes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The results directory (`results/`).
+    pub dir: PathBuf,
+    /// The code-table cache (`codes/`).
+    pub codes: PathBuf,
+    /// Recompute everything from scratch: the long perfect searches and
+    /// certificate checks (otherwise replayed from their committed, sealed
+    /// results) and, with table-4.10, the Beams(6c,6p) cells still missing.
+    pub full: bool,
+    /// With table-4.10: report the finished Beams(6c,6p) runs only.
+    pub full_report: bool,
+}
+
+/// Runs `target` and reports its checks, time and files written.
+pub fn run(target: Target, options: &Options, progress: &Progress) -> Result<TargetReport> {
+    let before = snapshot(&options.dir);
+    let (clock, cpu) = (Instant::now(), process_cpu_seconds());
+    let (checks, notes) = checks(target, options, progress)?;
+    let cpu_seconds = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
+    let files_written = written(&before, &snapshot(&options.dir));
+    Ok(TargetReport { target, seconds: clock.elapsed().as_secs_f64(), cpu_seconds, checks, files_written, notes })
+}
+
+fn checks(target: Target, o: &Options, progress: &Progress) -> Result<(Vec<Check>, Vec<String>)> {
+    let (dir, codes) = (o.dir.as_path(), Some(o.codes.as_path()));
+    let mut checks = Vec::new();
+    let mut notes = Vec::new();
+    match target {
+        Target::Table4_5 => {
+            for c in super::table_4_5::reproduce(dir, progress)? {
+                let at = format!("{} {}", c.variant, c.strategy);
+                checks.push(Check::published(format!("{at} total"), c.total.equal));
+                checks.push(Check::published(format!("{at} mean"), c.mean.equal));
+                checks.push(Check::published(format!("{at} Δ %"), c.delta_percent.equal));
+            }
+        }
+        Target::Table4_18 => {
+            for r in super::table_4_18::reproduce(dir, progress)? {
+                checks.push(Check::published(format!("{} best mean", r.variant), r.best_mean.equal));
+                if let Some(d) = &r.delta_percent {
+                    checks.push(Check::published(format!("{} Δ %", r.variant), d.equal));
+                }
+            }
+        }
+        Target::Table4_15 => {
+            for (n, c) in super::wurzel_free::reproduce(dir, progress)?.iter().enumerate() {
+                checks.push(Check::published(format!("Wurzel perfect total |C| = {}", n + 1), c.equal));
+            }
+        }
+        Target::Table4_10 => table_4_10(o, progress, &mut checks, &mut notes)?,
+        Target::Perfect => perfect(o, progress, &mut checks, &mut notes)?,
+        Target::Chess => {
+            let r = super::chess::reproduce(dir, progress)?;
+            for row in &r.rows {
+                let at = format!("{} {}", row.endgame, row.metric.name());
+                if let Some(equal) = row.equal {
+                    checks.push(Check::published(format!("{at} max / positions / classes"), equal));
+                }
+                checks.push(Check::own(format!("{at}: forward re-check"), row.forward_check_mismatches == 0));
+            }
+            for e in &r.examples {
+                let at = format!("{} {} {}", e.endgame, e.position, e.metric.name());
+                checks.push(Check::published(format!("{at} example depth"), e.ours == Some(e.published)));
+            }
+            notes.push(format!("chess: retrograde solving of all tables {:.1} s", r.total_solve_seconds));
+        }
+        Target::Nim => {
+            let r = super::nim::reproduce(dir, 100_000)?;
+            checks.extend(r.rows.iter().map(|row| Check::published(row.name.clone(), row.equal)));
+            checks.extend(r.facts.iter().map(|f| Check::own(f.statement.clone(), f.holds)));
+            notes.push(format!("nim: Grundy's game to {} in {:.2} s", r.grundy_game.0, r.grundy_seconds));
+        }
+        Target::Curves => {
+            let (curves, anchors) = super::curves::reproduce_checked(dir, codes)?;
+            for c in &curves {
+                let uncertified = c.report.uncertified;
+                checks.push(Check::own(format!("{}: {uncertified} uncertified breakpoints", c.stem), uncertified == 0));
+            }
+            for a in &anchors {
+                checks.push(Check::published(format!("{} at α = {}", a.curve, a.alpha), a.equal));
+            }
+        }
+        Target::McAgents => {
+            let r = super::mc_agents::reproduce(dir)?;
+            for row in &r.table_2_4 {
+                for (i, equal) in row.equal.iter().enumerate() {
+                    checks.push(Check::published(format!("Table 2.4 k = {} value {}", row.k, i + 1), *equal));
+                }
+            }
+            for row in &r.table_2_14 {
+                checks.push(Check::published(format!("Table 2.14 {} n*", row.game), row.n_star_equal));
+            }
+            checks.extend(r.facts.iter().chain(&r.chapter_3).map(|f| Check::own(f.statement.clone(), f.holds)));
+        }
+    }
+    Ok((checks, notes))
+}
+
+fn table_4_10(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Vec<String>) -> Result<()> {
+    if !o.full_report {
+        for c in super::table_4_10::reproduce(&o.dir, Some(&o.codes), progress)? {
+            let at = format!("{} H_{} {}", c.variant, c.alpha, c.column);
+            checks.push(Check::published(format!("{at} mean vs thesis"), c.mean_vs_thesis.equal));
+            if let Some(p) = &c.total_vs_prototype {
+                checks.push(Check::published(format!("prototype total {at}"), p.equal));
+            }
+        }
+    }
+    // Without --full the finished 6c6p runs (results/runs/beams-6c6p/) are reported.
+    let cells = super::beams_runs::reproduce_full(&o.dir, &o.codes, progress, o.full && !o.full_report)?;
+    for c in &cells {
+        let at = format!("Beams(6c,6p) H_{} {}", c.alpha, c.column);
+        checks.push(Check::published(format!("{at} mean vs thesis"), c.mean_vs_thesis.equal));
+    }
+    let all = super::beams_runs::FULL_ROWS.len();
+    notes.push(format!("table-4.10: {} of {all} Beams(6c,6p) cells from their committed runs", cells.len()));
+    checks.push(Check::own(
+        format!("{} of {all} Beams(6c,6p) cells have finished runs", cells.len()),
+        cells.len() == all,
+    ));
+    Ok(())
+}
+
+fn perfect(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Vec<String>) -> Result<()> {
+    let rows = super::perfect::reproduce(&o.dir, Some(&o.codes), o.full, progress)?;
+    for r in &rows {
+        if let Some((_, c)) = &r.published {
+            checks.push(Check::published(format!("{} perfect total", r.problem), c.equal));
+        }
+        if let Some(c) = &r.certificate {
+            checks.push(Check::own(format!("{}: certificate proves the tree's total", r.problem), c.bound == r.total));
+            let how = if c.proof_checked { "proof checked in full" } else { "seal checked" };
+            let run = if r.run.replayed { "replayed from its committed tree" } else { "searched" };
+            notes.push(format!("perfect {}: {run}, certificate {how} ({:.1} s)", r.problem, r.run.seconds));
+        }
+    }
+    Ok(())
+}
