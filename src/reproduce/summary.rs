@@ -22,10 +22,11 @@ pub enum Target {
     Nim,
     Curves,
     McAgents,
+    BridgIt,
 }
 
 impl Target {
-    pub const ALL: [Target; 9] = [
+    pub const ALL: [Target; 10] = [
         Target::Table4_5,
         Target::Table4_18,
         Target::Table4_15,
@@ -35,6 +36,7 @@ impl Target {
         Target::Nim,
         Target::Curves,
         Target::McAgents,
+        Target::BridgIt,
     ];
 
     /// The name on the command line (`table-4.5`, …).
@@ -49,6 +51,7 @@ impl Target {
             Target::Nim => "nim",
             Target::Curves => "curves",
             Target::McAgents => "mc-agents",
+            Target::BridgIt => "bridg-it",
         }
     }
 
