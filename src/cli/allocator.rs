@@ -62,7 +62,7 @@ fn out_of_memory(size: usize) -> ! {
         }
     }
     put(&digits[at..]);
-    put(b" bytes; run the job with a smaller --max-memory, or with more memory free\n");
+    put(b" bytes (a ulimit or the machine is full); free memory, or give --max-memory below the limit\n");
     exit_with(&line[..len])
 }
 
