@@ -1,7 +1,7 @@
 #!/bin/sh
 # Are two curves the same? Compares the JSON (every field but provenance:
-# command, start, seconds, threads) and the CSV rows (the first line, a
-# comment with command and time, is skipped) of two `curve` outputs, e.g. a
+# command, start, seconds, threads) and the CSV rows (a `#` comment line, which
+# CSVs written before issue 49 item 8 begin with, is skipped) of two `curve` outputs, e.g. a
 # one-process run and a merged work-unit run. Needs jq.
 #
 #   scripts/curve-same.sh one.json one.csv merged.json merged.csv
@@ -15,8 +15,8 @@ trap 'rm -rf "$tmp"' EXIT
 # walks the top levels only): compared separately, reported, not a difference.
 jq -S 'del(.provenance, .nodes_evaluated)' "$1" >"$tmp/a.json"
 jq -S 'del(.provenance, .nodes_evaluated)' "$3" >"$tmp/b.json"
-tail -n +2 "$2" >"$tmp/a.csv"
-tail -n +2 "$4" >"$tmp/b.csv"
+grep -v '^#' "$2" >"$tmp/a.csv" || true
+grep -v '^#' "$4" >"$tmp/b.csv" || true
 same=yes
 for f in json csv; do
     if cmp -s "$tmp/a.$f" "$tmp/b.$f"; then
