@@ -178,7 +178,8 @@ impl<'a> Cutter<'a> {
         let best0 = best_at_exact(parts, a0);
         let at0 = Point::exact(a0);
         if best0.len() > 1 {
-            let at0 = at0.with_witness(witness(best0[0], best0[1]));
+            let (below, above) = better_below(parts, best0[0], best0[1], a0);
+            let at0 = at0.with_witness(witness(below, above));
             self.open_part(lo, &at0, out);
             out.push(EnvelopePiece { span: Span::At(at0.clone()), best: best0 });
             self.open_part(&at0, hi, out);
@@ -234,6 +235,26 @@ impl<'a> Cutter<'a> {
             }
             None => out.push(EnvelopePiece { span: Span::Open(start, hi.clone()), best: vec![p] }),
         }
+    }
+}
+
+/// Two partitions that tie exactly at the rational α₀, ordered (better just
+/// below α₀, better just above). With D(α₀) = 0, F = D/M^α has F'(α₀) =
+/// D'(α₀)/M^α₀, so just below α₀ the sign of F is −sign F'(α₀); at α₀ = 1
+/// (D(1) = 0 always) an exact H_1 tie has D'(1) = 0 too, so D is about
+/// D''(1)·ε²/2: the sign of F''(1) on both sides. H(P) is the larger just
+/// below where F has the sign [`PairFunction::p_better`] asks. Index order
+/// where no derivative sign is certified.
+fn better_below(parts: &[Vec<u64>], i: usize, j: usize, a0: Alpha) -> (usize, usize) {
+    let Some(pair) = PairFunction::new(&parts[i], &parts[j]) else { return (i, j) };
+    let at = Point::exact(a0).enclosure();
+    // Just below α₀ lies on α₀'s side of 1 (below it for α₀ = 1).
+    let above_one = matches!(a0, Alpha::Finite { num, den } if num > den);
+    let sign_below =
+        if a0 == Alpha::integer(1) { pair.eval(at, 2).sign() } else { pair.eval(at, 1).sign().map(Ordering::reverse) };
+    match sign_below.and_then(|s| PairFunction::p_better(s, above_one)) {
+        Some(false) => (j, i),
+        _ => (i, j),
     }
 }
 

@@ -261,9 +261,27 @@ impl fmt::Display for Point {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Point::Exact { alpha, .. } => write!(f, "{alpha}"),
-            Point::Root { root, .. } => write!(f, "[{:.15}, {:.15}]", root.at.lo, root.at.hi),
+            Point::Root { root, .. } => {
+                write!(f, "[{}, {}]", decimal_outward(root.at.lo, 15, false), decimal_outward(root.at.hi, 15, true))
+            }
         }
     }
+}
+
+/// `x` with `places` decimals, rounded outward: down (`up` false) or up, so
+/// that a printed enclosure [lo↓, hi↑] contains the enclosure itself. Exact:
+/// the f64 is a dyadic rational, floored or ceiled at 10^-places.
+pub fn decimal_outward(x: f64, places: u32, up: bool) -> String {
+    let Some(exact) = BigRational::from_float(x) else { return x.to_string() };
+    let scale = BigInt::from(10u32).pow(places);
+    let scaled = exact * BigRational::from_integer(scale.clone());
+    let n = if up { scaled.ceil() } else { scaled.floor() }.to_integer();
+    let (sign, n) = if n < BigInt::zero() { ("-", -n) } else { ("", n) };
+    let (whole, frac) = (&n / &scale, &n % &scale);
+    if places == 0 {
+        return format!("{sign}{whole}");
+    }
+    format!("{sign}{whole}.{:0>width$}", frac.to_string(), width = places as usize)
 }
 
 /// A rational strictly between two points (`lo` < `hi`), as simple as
@@ -356,6 +374,26 @@ mod tests {
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(n.into(), d.into())
+    }
+
+    /// The MM-1296 LEX crossing of the issue: root 9.98012432979601402…, an
+    /// enclosure whose hi rounded to nearest printed …014 (below the root).
+    #[test]
+    fn enclosures_print_outward() {
+        let decimal = |s: &str| {
+            let digits: BigInt = s.replace('.', "").parse().unwrap();
+            BigRational::new(digits, BigInt::from(10u64.pow(15)))
+        };
+        for hi in [9.980_124_329_796_014, 9.980_124_329_796_014_f64.next_up(), 9.980_124_329_795_956] {
+            let exact = BigRational::from_float(hi).unwrap();
+            assert!(decimal(&decimal_outward(hi, 15, true)) >= exact);
+            assert!(decimal(&decimal_outward(hi, 15, false)) <= exact);
+        }
+        assert_eq!(decimal_outward(0.1, 3, false), "0.100");
+        assert_eq!(decimal_outward(0.1, 17, true), "0.10000000000000001");
+        assert_eq!(decimal_outward(0.1, 17, false), "0.10000000000000000");
+        assert_eq!(decimal_outward(-1.25, 1, false), "-1.3");
+        assert_eq!(decimal_outward(2.0, 0, true), "2");
     }
 
     #[test]

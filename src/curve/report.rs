@@ -1,6 +1,6 @@
 //! A curve as rows for CSV, JSON and plots, with what produced it.
 
-use super::point::{Point, Witness};
+use super::point::{Point, Witness, decimal_outward};
 use super::steps::Span;
 use super::walk::{Curve, Segment, domain_text};
 use crate::output::Provenance;
@@ -126,6 +126,13 @@ pub struct CurveReport<S = Vec<Row>> {
     pub nodes_evaluated: u64,
     /// Breakpoints not certified (expected 0).
     pub uncertified: u64,
+}
+
+/// The CSV's float column of a row's end: a point's enclosure rounded
+/// outward at 17 decimals; an interval's ends (representatives) to nearest.
+fn bound_text(r: &Row, upper: bool) -> String {
+    let x = if upper { r.hi } else { r.lo };
+    if r.kind == "point" && x.is_finite() { decimal_outward(x, 17, upper) } else { format!("{x:.17}") }
 }
 
 fn point_text(p: &Point) -> String {
@@ -394,10 +401,10 @@ pub fn write_csv_row(out: &mut dyn Write, r: &Row) -> std::io::Result<()> {
     };
     writeln!(
         out,
-        "{},{:.17},{:.17},\"{}\",\"{}\",{},{:.9},{},\"{}\",{},\"{}\",\"{}\"",
+        "{},{},{},\"{}\",\"{}\",{},{:.9},{},\"{}\",{},\"{}\",\"{}\"",
         r.kind,
-        r.lo,
-        r.hi,
+        bound_text(r, false),
+        bound_text(r, true),
         r.lo_text,
         r.hi_text,
         r.total,

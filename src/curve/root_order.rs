@@ -121,6 +121,31 @@ pub(super) fn common_root_in(zone: Interval, g: &ExpPoly, roots: &[&Root]) -> bo
             .all(|r| r.certified && zone.lo <= r.at.lo && r.at.hi <= zone.hi && !r.pair.eval(zone, 1).contains_zero())
 }
 
+/// Where the exact α (not a root of the pair: no exact tie there) lies
+/// against a certified root, the only root of the pair's F in its enclosure:
+/// F has one sign on each side, so α is on the side whose sign F has at α.
+/// F's sign at α is the certified H_α comparison of the pair (sign(F) =
+/// sign(D), and H_α(P) > H_α(Q) ⟺ D(α)·(1 − α) > 0); its signs at the
+/// enclosure's ends are certified as well. `None` where any is not known.
+fn side_of_certified_root(alpha: Alpha, root: &Root) -> Option<Ordering> {
+    let Alpha::Finite { num, den } = alpha else { return None };
+    if !root.certified || num == den || num == 0 {
+        return None;
+    }
+    let p_better = crate::score::RenyiScore::new(alpha).compare(&root.pair.p, &root.pair.q);
+    let above_one = num > den;
+    let f_at_alpha = if above_one { p_better.reverse() } else { p_better };
+    if f_at_alpha == Ordering::Equal {
+        return None;
+    }
+    let (left, right) = (root.pair.sign_at_point(root.at.lo)?, root.pair.sign_at_point(root.at.hi)?);
+    match (left == f_at_alpha, right == f_at_alpha) {
+        (true, false) => Some(Ordering::Less),
+        (false, true) => Some(Ordering::Greater),
+        _ => None,
+    }
+}
+
 pub(super) fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {
     let a = Point::exact(alpha).enclosure();
     if let Some(o) = disjoint(a, root.at) {
@@ -128,6 +153,9 @@ pub(super) fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {
     }
     if alpha != Alpha::Infinity && root.pair.ties_at(alpha) {
         return Ordering::Equal;
+    }
+    if let Some(side) = side_of_certified_root(alpha, root) {
+        return side;
     }
     UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
     a.mid().partial_cmp(&root.at.mid()).unwrap_or(Ordering::Equal)
