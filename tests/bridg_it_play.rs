@@ -158,7 +158,11 @@ fn strategy_never_loses(board: &Board) -> usize {
 
 #[test]
 fn tree_strategy_never_loses_small_bridgit() {
-    for m in 2..=4 {
+    for m in 2..=5 {
+        let b = Board::bridgit(m).unwrap();
+        assert!(TreeStrategy::opening(&b).is_some());
+    }
+    for m in 2..=3 {
         let b = Board::bridgit(m).unwrap();
         // Self-dual: the second player loses (Satz 5.2 with 5.1.3), the first wins.
         assert!(!short_wins_second(b.nodes(), b.edges(), b.a(), b.b()));

@@ -1,6 +1,7 @@
 //! `solve bridg-it …`: Bridg-It and the Shannon switching game (thesis ch. 5).
 
 use clap::Args;
+use renyi_search::connection::bridgit::agents::{Agent, short_win_probability};
 use renyi_search::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
 use renyi_search::connection::bridgit::board::Board;
 use renyi_search::connection::bridgit::heuristic::{best_edges, exact_drops};
@@ -22,7 +23,7 @@ pub struct BridgItArgs {
     #[arg(long)]
     graph: Option<PathBuf>,
     /// The terminals A,B of --graph.
-    #[arg(long, value_delimiter = ',', num_args = 2)]
+    #[arg(long, value_delimiter = ',')]
     terminals: Vec<String>,
     /// Moves from the empty board, Cut first, e.g. A5,C5,C3,A1; each is shown with its potentials.
     #[arg(long, value_delimiter = ',')]
@@ -36,6 +37,13 @@ pub struct BridgItArgs {
     /// Lehman's criterion (Satz 5.2) and Short's two-tree opening.
     #[arg(long)]
     lehman: bool,
+    /// Short plays the temperature agent (Def 5.7) with this T against the heuristic Cut:
+    /// Short's exact win probability.
+    #[arg(long)]
+    temperature: Option<f64>,
+    /// With --temperature: Short's potentials come from this many Gauss–Seidel sweeps (5.4.4).
+    #[arg(long)]
+    sweeps: Option<usize>,
 }
 
 pub fn run(args: BridgItArgs) -> Result<()> {
@@ -55,12 +63,25 @@ pub fn run(args: BridgItArgs) -> Result<()> {
             args.order
         )));
     }
+    let agent = match (args.temperature, args.sweeps) {
+        (Some(t), None) => Some(Agent::Temperature(t)),
+        (Some(t), Some(n)) => Some(Agent::FiniteGaussSeidel { iterations: n, temperature: t }),
+        (None, Some(_)) => return Err(invalid("--sweeps needs --temperature")),
+        (None, None) => None,
+    };
+    if let Some(a) = agent {
+        a.validate()?;
+    }
     let edges: Vec<usize> = args.moves.iter().map(|m| board.parse_edge(m)).collect::<Result<_>>()?;
-    let mut pos = Position::start(&board, Player::Cut);
+    let mut check = Position::start(&board, Player::Cut);
     for (i, &e) in edges.iter().enumerate() {
-        if !pos.is_free(e) || pos.winner(&board).is_some() {
+        if !check.is_free(e) || check.winner(&board).is_some() {
             return Err(invalid(format!("move {} ({}) is not legal here", i + 1, board.edge_name(e))));
         }
+        check = check.play(e);
+    }
+    let mut pos = Position::start(&board, Player::Cut);
+    for (i, &e) in edges.iter().enumerate() {
         show_potentials(&board, &pos, i + 1);
         println!("{}. {:?} plays {}", i + 1, pos.to_move, board.edge_name(e));
         pos = pos.play(e);
@@ -97,6 +118,10 @@ pub fn run(args: BridgItArgs) -> Result<()> {
             Some((e, _)) => println!("Short moving first wins, opening {}", board.edge_name(e)),
             None => println!("Short moving first has no winning opening"),
         }
+    }
+    if let Some(a) = agent {
+        let (p, states) = short_win_probability(&board, Agent::Heuristic, a, 4 << 30)?;
+        println!("{a:?} (Short) vs heuristic Cut (first): Short wins with probability {p:.9} ({states} positions)");
     }
     Ok(())
 }

@@ -12,22 +12,70 @@
 
 use super::board::Board;
 use super::heuristic::best_edges;
+use super::network::{Network, Pole};
 use super::position::{Player, Position};
 use super::solver::Solver;
 use crate::error::Result;
 use crate::graph::explicit::{ExplicitGraph, Node};
 use crate::graph::stochastic;
 use num_rational::BigRational;
-use num_traits::One;
+use num_traits::{One, Zero};
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 
-/// The self-play game graph of the heuristic from `start`.
-pub fn self_play_graph(board: &Board, start: Position) -> ExplicitGraph<Position> {
-    ExplicitGraph::explore([start], |p: &Position| {
+/// The mover, whether the game is over, and the links (edge, end, end).
+type NetworkKey = (Player, bool, Box<[(u32, u32, u32)]>);
+
+/// A position keyed by its network: the free edges that can carry current
+/// with their ends (inner nodes numbered as in [`Network::of`]) and the mover.
+/// Positions that differ only in dead edges (Cut's choice between the two
+/// edges of a 2-chain) share one key; the heuristic's play from them is the
+/// same, because it reads only the network.
+#[derive(Clone, Debug)]
+pub struct PlayState {
+    key: NetworkKey,
+    pub position: Position,
+}
+
+impl PartialEq for PlayState {
+    fn eq(&self, other: &PlayState) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for PlayState {}
+
+impl Hash for PlayState {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.key.hash(h);
+    }
+}
+
+impl PlayState {
+    /// The state of `position`.
+    pub fn new(board: &Board, position: Position) -> PlayState {
+        let net = Network::of(board, &position);
+        let code = |p: Pole| match p {
+            Pole::A => u32::MAX,
+            Pole::B => u32::MAX - 1,
+            Pole::Inner(i) => i as u32,
+        };
+        let links = net.links.iter().map(|&(e, u, v)| (e as u32, code(u), code(v))).collect();
+        let over = position.winner(board).is_some();
+        PlayState { key: (position.to_move, over, links), position }
+    }
+}
+
+/// The self-play game graph of the heuristic from the given roots.
+pub fn self_play_graph(board: &Board, roots: Vec<Position>) -> ExplicitGraph<PlayState> {
+    let roots: Vec<PlayState> = roots.into_iter().map(|p| PlayState::new(board, p)).collect();
+    ExplicitGraph::explore(roots, |s: &PlayState| {
+        let p = &s.position;
         if p.winner(board).is_some() {
             return Node::Moves(Vec::new());
         }
-        Node::Moves(best_edges(board, p, &Solver::Direct).into_iter().map(|e| p.play(e)).collect())
+        let moves = best_edges(board, p, &Solver::Direct);
+        Node::Moves(moves.into_iter().map(|e| PlayState::new(board, p.play(e))).collect())
     })
 }
 
@@ -42,27 +90,27 @@ pub struct SelfPlay {
     pub states: usize,
 }
 
-/// Shannon vs Shannon with `first` moving first on `board`.
+/// Shannon vs Shannon with `first` moving first on `board`. Openings are
+/// explored once per symmetry class ([`Board::symmetric_images`]).
 pub fn self_play(board: &Board, first: Player) -> Result<SelfPlay> {
     let start = Position::start(board, first);
-    let graph = self_play_graph(board, start.clone());
+    let openings = best_edges(board, &start, &Solver::Direct);
+    let class = |e: usize| board.symmetric_images(e).into_iter().min().unwrap_or(e);
+    let reps: Vec<usize> = openings.iter().copied().filter(|&e| class(e) == e).collect();
+    let graph = self_play_graph(board, reps.iter().map(|&e| start.play(e)).collect());
     let layers = stochastic::layers(&graph)?;
     let values = stochastic::random_values::<_, BigRational>(&graph, &layers);
-    let root = graph.index_of(&start).expect("the root is explored");
-    let after = |c: usize| match graph.terminal(c) {
-        Some(_) => BigRational::one(),
-        None => BigRational::one() - values[c].clone().expect("solved"),
+    let after = |e: usize| {
+        let c = graph.index_of(&PlayState::new(board, start.play(class(e)))).expect("explored root");
+        match graph.terminal(c) {
+            Some(_) => BigRational::one(),
+            None => BigRational::one() - values[c].clone().expect("solved"),
+        }
     };
-    let openings = graph
-        .successors(root)
-        .iter()
-        .map(|&c| {
-            let pos = graph.state(c as usize);
-            let edge = (0..board.edges().len()).find(|&e| pos.is_free(e) != start.is_free(e)).expect("one move");
-            (edge, after(c as usize))
-        })
-        .collect();
-    Ok(SelfPlay { first_wins: values[root].clone().expect("the root has moves"), openings, states: graph.len() })
+    let openings: Vec<(usize, BigRational)> = openings.iter().map(|&e| (e, after(e))).collect();
+    let total = openings.iter().fold(BigRational::zero(), |acc, o| acc + &o.1);
+    let first_wins = total / BigRational::from_integer((openings.len() as i64).into());
+    Ok(SelfPlay { first_wins, openings, states: graph.len() })
 }
 
 /// How Cut's ties are resolved when Short searches for a win.

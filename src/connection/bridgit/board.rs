@@ -171,6 +171,16 @@ impl Board {
         self.cells.iter().position(|&c| c == (column, row))
     }
 
+    /// The images of edge `e` under the symmetries of a Bridg-It board (the
+    /// left–right mirror and the top–bottom mirror, which swaps A and B; the
+    /// heuristic is invariant under both because |x_i − x_j| is invariant under
+    /// x → 1 − x). Just `[e]` on other boards.
+    pub fn symmetric_images(&self, e: usize) -> Vec<usize> {
+        let (Some(m), Some(&(c, r))) = (self.order, self.cells.get(e)) else { return vec![e] };
+        let n = 2 * m;
+        [(c, r), (n - c, r), (c, n - r), (n - c, n - r)].iter().filter_map(|&(c, r)| self.edge_at(c, r)).collect()
+    }
+
     /// Whether edge `e` is a vertical Bridg-It edge (odd column and row).
     pub fn is_vertical(&self, e: usize) -> bool {
         self.cells.get(e).is_some_and(|&(c, _)| c % 2 == 1)

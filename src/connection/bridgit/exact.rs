@@ -72,11 +72,11 @@ fn is_prime(n: u64) -> bool {
         return false;
     }
     const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
-    if let Some(&b) = BASES.iter().find(|&&b| n % b == 0) {
+    if let Some(&b) = BASES.iter().find(|&&b| n.is_multiple_of(b)) {
         return n == b;
     }
     let (mut d, mut s) = (n - 1, 0);
-    while d % 2 == 0 {
+    while d.is_multiple_of(2) {
         d /= 2;
         s += 1;
     }

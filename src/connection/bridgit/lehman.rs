@@ -244,10 +244,8 @@ impl TreeStrategy {
             .collect();
         let mut packing = Packing::new(board.nodes(), local);
         packing.forest = vec![Some(0); list.len()];
-        if let Some(cycle) = packing.path(0, mu, mv) {
-            if let Some(&drop) = cycle.first() {
-                self.trees[other].remove(list[drop]);
-            }
+        if let Some(&drop) = packing.path(0, mu, mv).as_ref().and_then(|cycle| cycle.first()) {
+            self.trees[other].remove(list[drop]);
         }
         Some(mark)
     }

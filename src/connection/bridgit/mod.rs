@@ -11,6 +11,7 @@
 //! - [`analysis`]: exact results over all tie choices on the game-graph layer.
 //! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees.
 
+pub mod agents;
 pub mod analysis;
 pub mod board;
 pub mod edge_set;

@@ -162,6 +162,7 @@ impl<F: Field> Skyline<F> {
 
     /// Factors in place into L (unit lower, below the diagonal) and D (the
     /// diagonal); returns the pivots D, or `None` if a pivot is zero.
+    #[allow(clippy::needless_range_loop)] // envelope index arithmetic over rows i, j and k
     pub fn factor(&mut self) -> Option<Vec<F>> {
         let n = self.first.len();
         let mut inv_d: Vec<F> = Vec::with_capacity(n);

@@ -1,0 +1,95 @@
+//! Randomised agents (thesis 5.4, reference note §4.4) and their exact win
+//! probabilities by backward induction on the game graph (no sampling).
+//!
+//! - [`Agent::Heuristic`]: Shannon's rule, ties uniform (exact ties).
+//! - [`Agent::Temperature`]: Def 5.7, p ∝ (ΔX/ΔX_max)^{1/T} over ΔX > 0
+//!   (drops below 10⁻¹² ΔX_max count as 0: float noise of zero currents).
+//! - [`Agent::FiniteGaussSeidel`]: 5.4.4, the same with potentials from a fixed
+//!   number of Gauss–Seidel sweeps (ω = 1, start ½).
+//!
+//! The probabilities are computed in `f64` (the move weights are powers of
+//! float drops); every game of the policy pair is counted, none sampled.
+
+use super::board::Board;
+use super::heuristic::{best_edges, float_drops, temperature_weights};
+use super::position::{Player, Position};
+use super::solver::Solver;
+use crate::error::{Result, invalid};
+use crate::graph::explicit::{ExplicitGraph, Node};
+use crate::graph::stochastic;
+
+/// A move policy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Agent {
+    /// The heuristic with uniform choice among exact ties.
+    Heuristic,
+    /// Def 5.7 with temperature T > 0.
+    Temperature(f64),
+    /// Def 5.7 on the potentials of `iterations` Gauss–Seidel sweeps.
+    FiniteGaussSeidel { iterations: usize, temperature: f64 },
+}
+
+impl Agent {
+    /// The agent's moves with positive probability and their probabilities.
+    pub fn policy(&self, board: &Board, pos: &Position) -> Vec<(usize, f64)> {
+        let (solver, t) = match *self {
+            Agent::Heuristic => {
+                let best = best_edges(board, pos, &Solver::Direct);
+                let p = 1.0 / best.len() as f64;
+                return best.into_iter().map(|e| (e, p)).collect();
+            }
+            Agent::Temperature(t) => (Solver::Direct, t),
+            Agent::FiniteGaussSeidel { iterations, temperature } => {
+                (Solver::finite_gauss_seidel(iterations), temperature)
+            }
+        };
+        let drops = float_drops(board, pos, &solver);
+        let max = drops.iter().map(|d| d.1).fold(0.0, f64::max);
+        let cleaned: Vec<f64> = drops.iter().map(|d| if d.1 > 1e-12 * max { d.1 } else { 0.0 }).collect();
+        let w = temperature_weights(&cleaned, t);
+        drops.iter().zip(w).filter(|(_, p)| *p > 0.0).map(|(d, p)| (d.0, p)).collect()
+    }
+
+    /// Checks the parameters: T > 0 and finite, at least one sweep.
+    pub fn validate(&self) -> Result<()> {
+        let t = match *self {
+            Agent::Heuristic => return Ok(()),
+            Agent::Temperature(t) => t,
+            Agent::FiniteGaussSeidel { iterations, temperature } => {
+                if iterations == 0 {
+                    return Err(invalid("the Gauss–Seidel agent needs at least one sweep"));
+                }
+                temperature
+            }
+        };
+        if t.is_finite() && t > 0.0 { Ok(()) } else { Err(invalid(format!("temperature T = {t} must be > 0"))) }
+    }
+}
+
+/// Short's exact win probability (Cut moves first) and the number of positions,
+/// or an error if the game graph passes `limit_bytes`.
+pub fn short_win_probability(board: &Board, cut: Agent, short: Agent, limit_bytes: u64) -> Result<(f64, usize)> {
+    cut.validate()?;
+    short.validate()?;
+    let agent = |p: &Position| if p.to_move == Player::Cut { cut } else { short };
+    let start = Position::start(board, Player::Cut);
+    let graph = ExplicitGraph::explore_within(
+        [start.clone()],
+        |p: &Position| {
+            if p.winner(board).is_some() {
+                return Node::Moves(Vec::new());
+            }
+            Node::Moves(agent(p).policy(board, p).into_iter().map(|(e, _)| p.play(e)).collect())
+        },
+        limit_bytes,
+    )
+    .map_err(|n| invalid(format!("the agents' game graph passed the memory limit after {n} positions")))?;
+    let layers = stochastic::layers(&graph)?;
+    let values = stochastic::play_values::<_, f64>(&graph, &layers, |v| {
+        let p = graph.state(v);
+        agent(p).policy(board, p).into_iter().map(|x| x.1).collect()
+    });
+    let root = graph.index_of(&start).expect("the root is explored");
+    let cut_wins = values[root].expect("the root has moves");
+    Ok((1.0 - cut_wins, graph.len()))
+}

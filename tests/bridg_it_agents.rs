@@ -1,0 +1,55 @@
+//! Randomised agents (thesis 5.4): the game-graph values of a policy pair
+//! against a plain recursive evaluator of the same policies.
+
+use renyi_search::connection::bridgit::agents::{Agent, short_win_probability};
+use renyi_search::connection::bridgit::board::Board;
+use renyi_search::connection::bridgit::position::{Player, Position};
+use std::collections::HashMap;
+
+/// Short's win probability by direct recursion with memo.
+fn plain(board: &Board, pos: &Position, cut: Agent, short: Agent, memo: &mut HashMap<Position, f64>) -> f64 {
+    match pos.winner(board) {
+        Some(Player::Short) => return 1.0,
+        Some(Player::Cut) => return 0.0,
+        None => {}
+    }
+    if let Some(&v) = memo.get(pos) {
+        return v;
+    }
+    let agent = if pos.to_move == Player::Cut { cut } else { short };
+    let v = agent.policy(board, pos).into_iter().map(|(e, p)| p * plain(board, &pos.play(e), cut, short, memo)).sum();
+    memo.insert(pos.clone(), v);
+    v
+}
+
+#[test]
+fn agent_values_equal_plain_recursion() {
+    for m in [2, 3] {
+        let b = Board::bridgit(m).unwrap();
+        for short in [
+            Agent::Temperature(0.1),
+            Agent::Temperature(1.0),
+            Agent::FiniteGaussSeidel { iterations: 2, temperature: 0.2 },
+        ] {
+            let (p, _) = short_win_probability(&b, Agent::Heuristic, short, 1 << 30).unwrap();
+            let q = plain(&b, &Position::start(&b, Player::Cut), Agent::Heuristic, short, &mut HashMap::new());
+            assert!((p - q).abs() < 1e-12, "M = {m}, {short:?}: {p} vs {q}");
+            assert!(p > -1e-12 && p < 1.0 && (m == 2 || p > 1e-6), "M = {m}, {short:?}: {p}");
+        }
+        // Both heuristic: the first player (Cut) always wins for M ≤ 8 (assertion 5.6).
+        let (p, _) = short_win_probability(&b, Agent::Heuristic, Agent::Heuristic, 1 << 30).unwrap();
+        assert!(p.abs() < 1e-12, "{p}");
+    }
+    assert!(Agent::Temperature(0.0).validate().is_err());
+    assert!(Agent::FiniteGaussSeidel { iterations: 0, temperature: 0.1 }.validate().is_err());
+}
+
+#[test]
+fn temperature_limits() {
+    let b = Board::bridgit(3).unwrap();
+    let pos = Position::start(&b, Player::Cut);
+    // T → ∞: uniform over ΔX > 0, i.e. over the 9 vertical edges.
+    let hot = Agent::Temperature(1e9).policy(&b, &pos);
+    assert_eq!(hot.len(), 9);
+    assert!(hot.iter().all(|x| (x.1 - 1.0 / 9.0).abs() < 1e-9));
+}
