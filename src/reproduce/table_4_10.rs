@@ -169,7 +169,6 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
         ("penalty total", Right),
         ("codes paying p points", Left),
         ("max depth", Right),
-        ("time s", Right),
     ]);
     for c in cells {
         let (pt, pm) = c.total_vs_prototype.as_ref().map_or(("—", ""), |x| (x.published, x.mark()));
@@ -186,7 +185,6 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
             c.penalty_total.to_string(),
             penalty_split_text(&c.analysis.penalty_histogram),
             c.analysis.max_depth.to_string(),
-            format!("{:.2}", c.analysis.seconds),
         ]);
     }
     s += &table.to_string();
@@ -200,21 +198,6 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
         thesis_equal,
         cells.len()
     );
-    for variant in ["Beams(3c,6p)", "Beams(6c,3p)"] {
-        let secs = |lex: bool| -> f64 {
-            cells
-                .iter()
-                .filter(|c| c.variant == variant && c.column.starts_with("LEX") == lex)
-                .map(|c| c.analysis.seconds)
-                .sum()
-        };
-        s += &format!(
-            "Timing {variant}: all LEX cells {:.2} s, all MIX cells {:.2} s ({} threads).\n",
-            secs(true),
-            secs(false),
-            p.threads
-        );
-    }
     s += "Not computed here: 6c3p H_0 MIX (thesis ≈ 8.080, a Monte-Carlo estimate): its tie sets are so large that the exact \
 MIX tree takes about 40 minutes (reduced list) or more; it runs in resumable work units (next section).\n";
     s
