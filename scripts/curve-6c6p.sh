@@ -49,7 +49,7 @@ MANIFEST="$DIR/$NAME.sha256"
 set --
 if [ -e "$MANIFEST" ]; then
     (cd "$PARTS" && sha256sum -c --quiet "$OLDPWD/$MANIFEST") || {
-        echo "$MANIFEST: a part in $PARTS is missing or differs" >&2
+        echo "$MANIFEST: a part in $PARTS is missing or differs (scripts/fetch-curve-parts.sh $MANIFEST $PARTS brings them back)" >&2
         exit 2
     }
     for part in $(awk '{print $2}' "$MANIFEST"); do
