@@ -34,7 +34,7 @@ mkdir -p "$dest" || die "cannot create $dest"
 repo=$(git -C "$mdir" rev-parse --show-toplevel 2>/dev/null || true)
 
 tmp=""
-cleanup() { [ -n "$tmp" ] && rm -f "$tmp"; }
+cleanup() { if [ -n "$tmp" ]; then rm -f "$tmp"; fi; }
 trap cleanup EXIT
 trap 'cleanup; exit 130' INT
 trap 'cleanup; exit 143' TERM
@@ -56,7 +56,7 @@ fetch_one() {
         if [ -n "$commit" ]; then
             for c in "$commit" "$commit^"; do
                 if git -C "$repo" cat-file -e "$c:$rel" 2>/dev/null; then
-                    git -C "$repo" show "$c:$rel" >"$tmp" && echo "git ${c:0:12}" && return 0
+                    git -C "$repo" show "$c:$rel" >"$tmp" && echo "git $(git -C "$repo" rev-parse --short=12 "$c")" && return 0
                 fi
             done
         fi
