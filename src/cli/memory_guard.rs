@@ -1,4 +1,5 @@
-//! A watch on the resident memory of every job (issue 48 item 5): Beams
+//! The memory budget of a command: `--max-memory` read from the user's text,
+//! and a watch on the resident memory of every job (issue 48 item 5): Beams
 //! pattern enumerations, Mastermind tables and walks, analyses, sweeps,
 //! curves, perfect searches. Jobs estimate their size before they allocate
 //! and refuse beyond `--max-memory` (`memory::check_budget`), but an
@@ -70,4 +71,40 @@ fn stop(what: &str, held: u64) -> ! {
         human_bytes(held)
     );
     std::process::exit(2);
+}
+
+/// Most GiB `--max-memory` accepts: 1 PiB.
+const MAX_MEMORY_GIB: f64 = (1u64 << 20) as f64;
+
+/// `--max-memory GIB` in bytes: a number above 0 (decimal, `1e2`, `0.5`) and
+/// at most [`MAX_MEMORY_GIB`]; whole bytes, at least one.
+pub(super) fn budget_from_gib(text: &str) -> renyi_search::error::Result<u64> {
+    let gib: f64 = text.trim().parse().map_err(|_| {
+        renyi_search::error::invalid(format!(
+            "--max-memory {text}: give a number of GiB above 0 (e.g. 0.5, 16, 1e3), not {text:?}"
+        ))
+    })?;
+    if !(gib > 0.0 && gib <= MAX_MEMORY_GIB) {
+        return Err(renyi_search::error::invalid(format!(
+            "--max-memory {text}: give a number of GiB above 0 and at most {MAX_MEMORY_GIB} (1 PiB)"
+        )));
+    }
+    Ok(((gib * (1u64 << 30) as f64) as u64).max(1))
+}
+
+/// The job a command runs, for the memory guard's message.
+pub(super) fn job_name(command: &super::Command) -> &'static str {
+    match command {
+        super::Command::Analyze { .. } => "the analysis",
+        super::Command::Sweep { .. } => "the sweep",
+        super::Command::Perfect { .. } => "the perfect search",
+        super::Command::Play { .. } => "the game",
+        super::Command::Simulate { .. } => "the simulation",
+        super::Command::Merge { .. } => "the merge",
+        super::Command::Verify { .. } => "the verification",
+        super::Command::Beams { .. } => "the pattern enumeration",
+        super::Command::Curve { .. } => "the curve",
+        super::Command::Solve { .. } => "the game-graph solver",
+        super::Command::Reproduce { .. } => "the reproduction",
+    }
 }

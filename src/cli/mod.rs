@@ -412,14 +412,14 @@ pub(crate) fn quiet_on_closed_pipe() {}
 
 pub(crate) fn run(cli: Cli) -> Result<()> {
     if let Some(text) = &cli.max_memory {
-        let bytes = budget_from_gib(text)?;
+        let bytes = memory_guard::budget_from_gib(text)?;
         renyi_search::memory::set_budget_given(bytes, format!("--max-memory {text}"));
     }
     files::check_files(&cli.command)?;
     // The game-graph solver holds its tables to the budget itself and says
     // which table did not fit (`solve cram 6x6`); every other job is watched.
     if !matches!(cli.command, Command::Solve { .. }) {
-        memory_guard::guard_command(job_name(&cli.command).to_string());
+        memory_guard::guard_command(memory_guard::job_name(&cli.command).to_string());
     }
     match cli.command {
         Command::Analyze { game: Game::Mastermind(m) } => {
@@ -488,40 +488,6 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         Command::Reproduce { targets, results, codes, full, full_report } => {
             reproduce(&targets, &results, &codes, full, full_report)
         }
-    }
-}
-
-/// Most GiB `--max-memory` accepts: 1 PiB.
-const MAX_MEMORY_GIB: f64 = (1u64 << 20) as f64;
-
-/// `--max-memory GIB` in bytes: a number above 0 (decimal, `1e2`, `0.5`) and
-/// at most [`MAX_MEMORY_GIB`]; whole bytes, at least one.
-fn budget_from_gib(text: &str) -> Result<u64> {
-    let gib: f64 = text.trim().parse().map_err(|_| {
-        invalid(format!("--max-memory {text}: give a number of GiB above 0 (e.g. 0.5, 16, 1e3), not {text:?}"))
-    })?;
-    if !(gib > 0.0 && gib <= MAX_MEMORY_GIB) {
-        return Err(invalid(format!(
-            "--max-memory {text}: give a number of GiB above 0 and at most {MAX_MEMORY_GIB} (1 PiB)"
-        )));
-    }
-    Ok(((gib * (1u64 << 30) as f64) as u64).max(1))
-}
-
-/// The job a command runs, for the memory guard's message.
-fn job_name(command: &Command) -> &'static str {
-    match command {
-        Command::Analyze { .. } => "the analysis",
-        Command::Sweep { .. } => "the sweep",
-        Command::Perfect { .. } => "the perfect search",
-        Command::Play { .. } => "the game",
-        Command::Simulate { .. } => "the simulation",
-        Command::Merge { .. } => "the merge",
-        Command::Verify { .. } => "the verification",
-        Command::Beams { .. } => "the pattern enumeration",
-        Command::Curve { .. } => "the curve",
-        Command::Solve { .. } => "the game-graph solver",
-        Command::Reproduce { .. } => "the reproduction",
     }
 }
 

@@ -124,6 +124,12 @@ pub fn all_or_none<T>(write_all: impl FnOnce() -> Result<T>) -> Result<T> {
     let outer = STAGED.with(|s| s.borrow_mut().replace(Vec::new()));
     let result = write_all();
     let staged = STAGED.with(|s| std::mem::replace(&mut *s.borrow_mut(), outer)).unwrap_or_default();
+    // Inside another `all_or_none`: its end renames these too.
+    let nested = result.is_ok() && STAGED.with(|s| s.borrow().is_some());
+    if nested {
+        STAGED.with(|s| s.borrow_mut().as_mut().map(|list| list.extend(staged)));
+        return result;
+    }
     let committed = result.and_then(|value| {
         for (i, (tmp, path)) in staged.iter().enumerate() {
             if let Err(source) = std::fs::rename(tmp, path) {
@@ -187,7 +193,15 @@ fn replace(real: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>
         discard(&tmp);
         return Err(e);
     }
-    let staged = STAGED.with(|s| s.borrow_mut().as_mut().map(|list| list.push((tmp.clone(), real.to_path_buf()))));
+    // A file written twice in one batch is staged once (its last contents).
+    let staged = STAGED.with(|s| {
+        let mut staged = s.borrow_mut();
+        let list = staged.as_mut()?;
+        if !list.iter().any(|(t, _)| *t == tmp) {
+            list.push((tmp.clone(), real.to_path_buf()));
+        }
+        Some(())
+    });
     if staged.is_some() {
         return Ok(());
     }
@@ -197,4 +211,66 @@ fn replace(real: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>
     }
     forget_temporary(&tmp);
     renamed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("rs-target-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn targets_are_told_apart() {
+        assert_eq!(target_of(Path::new("-")), Target::Stdout);
+        assert!(matches!(target_of(Path::new("/dev/null")), Target::InPlace(_) | Target::Stdout));
+        let dir = scratch("kinds");
+        let file = dir.join("f.txt");
+        std::fs::write(&file, "x").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&file, dir.join("link")).unwrap();
+            let real = std::fs::canonicalize(&file).unwrap();
+            assert_eq!(target_of(&dir.join("link")), Target::Replace(real), "a link's target is replaced");
+        }
+        assert_eq!(target_of(&dir.join("new")), Target::Replace(dir.join("new")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn batches_rename_all_or_none_and_nest() {
+        let dir = scratch("batch");
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        std::fs::write(&a, "old a").unwrap();
+        let failed: Result<()> = all_or_none(|| {
+            write_output(&a, |w| w.write_all(b"new a"))?;
+            write_output(&b, |w| w.write_all(b"new b"))?;
+            Err(crate::error::invalid("the third output failed"))
+        });
+        assert!(failed.is_err());
+        assert_eq!((std::fs::read_to_string(&a).unwrap(), names(&dir)), ("old a".into(), vec!["a".to_string()]));
+        all_or_none(|| {
+            write_output(&a, |w| w.write_all(b"first"))?;
+            all_or_none(|| write_output(&b, |w| w.write_all(b"inner b")))?;
+            assert!(!b.exists(), "an inner batch waits for the outer one");
+            write_output(&a, |w| w.write_all(b"second a"))
+        })
+        .unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "second a");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "inner b");
+        assert_eq!(names(&dir), ["a", "b"]);
+        assert!(temporary().iter().all(|t| !t.starts_with(&dir)), "no temporary file listed");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
