@@ -25,7 +25,7 @@ const POLL: Duration = Duration::from_millis(50);
 /// job's own estimate, checked in its first moments, names the job better
 /// than the watch would (a tiny `--max-memory` is below the program's own
 /// size).
-const GRACE: Duration = Duration::from_secs(1);
+const GRACE: Duration = Duration::from_secs(3);
 
 /// The job named in the message, and from when it is watched.
 static JOB: Mutex<Option<(String, Instant)>> = Mutex::new(None);
