@@ -183,3 +183,35 @@ fn signals_remove_temporary_files() {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// A checkpointed run interrupted by SIGINT (once it holds a unit) exits with
+/// 130 and leaves a checkpoint that resumes to the exact total of the whole
+/// run (Beams 6c3p MIX, tests/cli.rs: 15510346952/9009), and no --out.
+#[test]
+fn an_interrupted_checkpoint_resumes_to_the_exact_total() {
+    let dir = scratch_dir("files-sigint-checkpoint");
+    let (checkpoint, out) = (dir.join("run.jsonl"), dir.join("shard.json"));
+    let args = ["analyze", "beams", "6c3p", "--tie", "mix", "--checkpoint", s(&checkpoint), "--out", s(&out)];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_renyi-search"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let holds_a_unit = || std::fs::read_to_string(&checkpoint).is_ok_and(|t| t.lines().count() >= 2);
+    while !holds_a_unit() && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
+    let status = child.wait().unwrap();
+    // Interrupted (130), unless the run was done before the signal came.
+    assert!(status.code() == Some(130) || status.success(), "{status:?}");
+    if status.code() == Some(130) {
+        assert!(!out.exists(), "no --out from an interrupted run");
+        assert!(names(&dir).iter().all(|n| !n.contains(".tmp")), "{:?}", names(&dir));
+    }
+    let resumed = bin(&args);
+    let text = String::from_utf8_lossy(&resumed.stdout);
+    assert!(resumed.status.success() && text.contains("total     15510346952/9009 over 223920 codes"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
