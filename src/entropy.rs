@@ -35,16 +35,18 @@ fn renyi_of_weighted<I: Iterator<Item = (f64, f64)> + Clone>(alpha: Alpha, items
         Alpha::Infinity => -p.map(|(x, _)| x).fold(0.0, f64::max).log2(),
         Alpha::Finite { num: 0, .. } => p.map(|(_, w)| w).sum::<f64>().log2(),
         Alpha::Finite { num, den } if num == den => -p.map(|(x, w)| w * x * x.log2()).sum::<f64>(),
-        _ => {
-            let a = alpha.to_f64();
-            let ln_sum = if (a - 1.0).abs() <= 0.5 {
+        Alpha::Finite { num, den } => {
+            // ε = α − 1 from the integers: 1 ± 2⁻⁶⁰ is not 1 (as an f64 α would be, giving 0/0).
+            let eps = (num as i128 - den as i128) as f64 / den as f64;
+            let a = num as f64 / den as f64;
+            let ln_sum = if eps.abs() <= 0.5 {
                 // Σ p^α = 1 + Σ p·(p^(α−1) − 1): accurate when α is close to 1.
-                p.map(|(x, w)| w * x * ((a - 1.0) * x.ln()).exp_m1()).sum::<f64>().ln_1p()
+                p.map(|(x, w)| w * x * (eps * x.ln()).exp_m1()).sum::<f64>().ln_1p()
             } else {
                 let m = p.clone().map(|(x, _)| x.ln()).fold(f64::NEG_INFINITY, f64::max);
                 a * m + p.map(|(x, w)| w * (a * (x.ln() - m)).exp()).sum::<f64>().ln()
             };
-            ln_sum / ((1.0 - a) * ln2)
+            ln_sum / (-eps * ln2)
         }
     }
 }
@@ -93,6 +95,16 @@ mod tests {
             last = h;
         }
         assert!(renyi_entropy(Alpha::Infinity, &p) <= last);
+    }
+
+    /// α = 1 ± 2⁻⁶⁰ is not α = 1 but its H is H_1 to far below 1e-12 (it used
+    /// to be NaN: 1 − α rounded to 0 in f64).
+    #[test]
+    fn finite_next_to_one() {
+        let p = [0.5, 0.25, 0.25];
+        for near in ["1152921504606846977/1152921504606846976", "1152921504606846975/1152921504606846976"] {
+            assert!((renyi_entropy(a(near), &p) - 1.5).abs() < 1e-12, "α = {near}");
+        }
     }
 
     #[test]
