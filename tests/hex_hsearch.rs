@@ -16,3 +16,39 @@ fn figure_4_counts_and_no_vc() {
     // White connects x–y with Black to move (seed §9.10).
     assert!(graph_connects(&g, x, y, g.free(), false));
 }
+
+#[test]
+fn bridge_and_second_row_template() {
+    use renyi_search::connection::hex::board::Colour;
+    use renyi_search::connection::hex::graph::HexGraph;
+    use renyi_search::connection::hex::position::Position;
+    // Seed §9.18: a Black stone on the second row has a VC to the top edge with carrier its two top neighbours.
+    let p = Position::from_diagram(". . . .\n. B . .\n. . . .\n. . . .", Colour::White).unwrap();
+    let pg = HexGraph::from_position(&p, Colour::Black);
+    let stone = pg.graph.names.iter().position(|n| n == "b2").unwrap();
+    let found = h_search(&pg.graph, Limits::EXHAUSTIVE);
+    let carriers: Vec<String> = found.vcs(pg.edges.0, stone).iter().map(|&c| pg.graph.set_names(c)).collect();
+    assert_eq!(carriers, ["b1,c1"]);
+}
+
+#[test]
+fn satz_5_4_and_dvls_on_random_graphs() {
+    use renyi_search::connection::hex::seed_checks::{Rng, av_plus_unneeded, dvls_agrees, random_graph};
+    let mut rng = Rng(7);
+    for k in 0..10 {
+        assert!(av_plus_unneeded(&random_graph(8 + k % 3, 3, 30, &mut rng)));
+        let (pairs, differ) = dvls_agrees(&random_graph(7 + k % 2, 2 * (k % 2), 35, &mut rng));
+        assert!(pairs > 0);
+        assert_eq!(differ, 0);
+    }
+}
+
+#[test]
+fn soundness_on_all_3x3_positions() {
+    use renyi_search::connection::hex::board::Board;
+    use renyi_search::connection::hex::seed_checks::{all_positions, soundness_on_positions};
+    let all = all_positions(&Board::new(3, 3).unwrap());
+    let s = soundness_on_positions(&all, Limits::EXHAUSTIVE);
+    assert!(s.vcs > 0 && s.scs > 0);
+    assert_eq!(s.unsound, 0);
+}

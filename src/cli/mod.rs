@@ -8,6 +8,7 @@ mod bridg_it;
 mod curve;
 mod curve_stream;
 mod files;
+mod gtp;
 mod mc;
 mod memory_guard;
 mod merge;
@@ -17,6 +18,7 @@ mod progress;
 mod reproduce;
 pub(crate) mod signals;
 mod solve;
+mod solve_hex;
 mod sweep;
 mod variants;
 mod verify;
@@ -113,6 +115,18 @@ enum Command {
         /// checked independently of the search, and compared with the tree's total.
         #[arg(long)]
         certificate: Option<PathBuf>,
+        /// A Hex proof written by `solve hex --proof`, replayed by the independent checker.
+        #[arg(long, conflicts_with_all = ["file", "certificate"])]
+        hex: Option<PathBuf>,
+    },
+    /// Hex engine on stdin/stdout (GTP: boardsize, play, genmove, dfpn-solve-state, …).
+    Gtp {
+        /// Initial board size (change with `boardsize`).
+        #[arg(long, default_value_t = 5)]
+        size: usize,
+        /// Searched positions per genmove / dfpn-solve-state before giving up.
+        #[arg(long, default_value_t = 2_000_000)]
+        budget: u64,
     },
     /// Beams: board, pieces, patterns and code counts of a variant.
     Beams {
@@ -132,7 +146,7 @@ enum Command {
     },
     /// Recompute published tables into results/ (all implemented ones by default).
     Reproduce {
-        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, curves (the exact α-curves and their figures), mc-agents, or all.
+        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, curves (the exact α-curves and their figures), mc-agents, hex (Hex opening maps 1x1 to 5x5 and the checks of seed 004; --full: larger samples), or all.
         #[arg(default_value = "all")]
         targets: Vec<String>,
         /// Output directory.
@@ -477,7 +491,9 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
             let g = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess)?;
             perfect_and_export(&g, GameSpec::Beams { variant: v.to_string(), order: "lex-c".into() }, &options)
         }
-        Command::Verify { file, certificate } => verify_command(file.as_deref(), certificate.as_deref()),
+        Command::Verify { hex: Some(path), .. } => solve_hex::verify(&path),
+        Command::Verify { file, certificate, hex: None } => verify_command(file.as_deref(), certificate.as_deref()),
+        Command::Gtp { size, budget } => gtp::run(size, budget),
         Command::Merge { files, out } => merge_files(&files, out.as_deref()),
         Command::Play { game: PlayGame::Beams { agent, secret } } => play::play(&agent, secret.as_deref()),
         Command::Simulate { game: SimulateGame::Beams { agent, n, seed, out } } => {

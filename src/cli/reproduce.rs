@@ -10,7 +10,7 @@ use renyi_search::reproduce::run::{Options, run};
 use renyi_search::reproduce::summary::{Summary, Target};
 
 pub(super) const TARGETS: &str =
-    "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, mc-agents, bridg-it, all";
+    "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, mc-agents, bridg-it, hex, all";
 
 pub(super) fn reproduce(
     targets: &[String],

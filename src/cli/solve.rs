@@ -73,6 +73,8 @@ pub enum SolveGame {
         #[command(subcommand)]
         game: super::mc::McGameArgs,
     },
+    /// Hex position: winner, winning moves, edge-to-edge VCs, optional proof file.
+    Hex(super::solve_hex::HexArgs),
     /// Poker-Nim position (piles, the mover's stack, the other player's stack).
     PokerNim {
         #[arg(long, value_delimiter = ',', required = true)]
@@ -89,6 +91,7 @@ pub fn run(game: SolveGame) -> Result<()> {
         SolveGame::Chess { endgame, metric, position, black } => chess(&endgame, &metric, position.as_deref(), !black),
         SolveGame::Mc { game } => super::mc::run(game),
         SolveGame::BridgIt(args) => super::bridg_it::run(args),
+        SolveGame::Hex(args) => super::solve_hex::run(args),
         SolveGame::Nim { piles, to } => heap_position(&HeapRule::Nim, &piles, to),
         SolveGame::Grundy { rule, upto, set, code, heaps } => {
             let rule = heap_rule(&rule, set, code)?;

@@ -8,6 +8,7 @@ pub mod bridg_it;
 pub mod chess;
 pub mod curves;
 pub mod fig_4_12;
+pub mod hex;
 pub mod mc_agents;
 pub mod mc_chapter3;
 pub mod mc_figures;

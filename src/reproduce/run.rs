@@ -118,6 +118,7 @@ fn checks(target: Target, o: &Options, progress: &Progress) -> Result<(Vec<Check
                 }
             }
         }
+        Target::Hex => hex(o, &mut checks, &mut notes)?,
     }
     Ok((checks, notes))
 }
@@ -160,5 +161,33 @@ fn perfect(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mu
             notes.push(format!("perfect {}: {run}, certificate {how} ({:.1} s)", r.problem, r.run.seconds));
         }
     }
+    Ok(())
+}
+
+/// Hex (seed 004): the opening maps of the empty boards up to 5×5 (every proof
+/// replayed by the independent checker) and the seed's checks by computation.
+fn hex(o: &Options, checks: &mut Vec<Check>, notes: &mut Vec<String>) -> Result<()> {
+    let (maps, seed) = super::hex::reproduce(&o.dir, 5, o.full)?;
+    for m in &maps {
+        let wins = m.black_wins.iter().filter(|&&w| w).count();
+        // Hex on an n×n board is a first-player win (strategy stealing), so some opening wins.
+        checks.push(Check::own(
+            format!("hex {0}x{0}: {wins} winning openings, proofs checked", m.n),
+            wins > 0 && m.proofs_checked,
+        ));
+        notes.push(format!(
+            "hex {0}x{0}: {1} nodes, {2:.2} s",
+            m.n,
+            m.nodes.iter().sum::<u64>(),
+            m.seconds.iter().sum::<f64>()
+        ));
+    }
+    checks.extend(seed.figure_4.iter().map(|(what, _, holds)| Check::own(format!("hex Figure 4: {what}"), *holds)));
+    for (what, s) in &seed.soundness {
+        checks.push(Check::own(format!("hex Satz 4.1 on {what}: {} unsound", s.unsound), s.unsound == 0));
+    }
+    let (tried, agree) = seed.satz_5_4;
+    checks.push(Check::own(format!("hex Satz 5.4: {agree} of {tried} graphs agree"), agree == tried));
+    checks.push(Check::own(format!("hex DVLS against H-search: {} disagreements", seed.dvls.2), seed.dvls.2 == 0));
     Ok(())
 }

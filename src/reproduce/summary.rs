@@ -23,10 +23,11 @@ pub enum Target {
     Curves,
     McAgents,
     BridgIt,
+    Hex,
 }
 
 impl Target {
-    pub const ALL: [Target; 10] = [
+    pub const ALL: [Target; 11] = [
         Target::Table4_5,
         Target::Table4_18,
         Target::Table4_15,
@@ -37,6 +38,7 @@ impl Target {
         Target::Curves,
         Target::McAgents,
         Target::BridgIt,
+        Target::Hex,
     ];
 
     /// The name on the command line (`table-4.5`, …).
@@ -52,6 +54,7 @@ impl Target {
             Target::Curves => "curves",
             Target::McAgents => "mc-agents",
             Target::BridgIt => "bridg-it",
+            Target::Hex => "hex",
         }
     }
 

@@ -169,24 +169,3 @@ pub fn cells_of(set: Bits) -> impl Iterator<Item = usize> {
         Some(i)
     })
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn neighbours_and_names() {
-        let b = Board::new(3, 3).unwrap();
-        let centre = b.parse_cell("b2").unwrap();
-        assert_eq!(centre, 4);
-        assert_eq!(b.set_names(b.neighbours(centre)), "b1,c1,a2,c2,a3,b3");
-        assert_eq!(b.set_names(b.neighbours(0)), "b1,a2");
-        assert!(b.parse_cell("d1").is_err());
-        assert!(b.parse_cell("a0").is_err());
-        assert!(Board::new(12, 3).is_err());
-        // a1-a2-a3 joins Black's top and bottom rows; White needs a column chain left to right.
-        assert!(b.connects(Colour::Black, 1 | 1 << 3 | 1 << 6));
-        assert!(!b.connects(Colour::White, 1 | 1 << 3 | 1 << 6));
-        assert!(b.connects(Colour::White, 1 << 6 | 1 << 4 | 1 << 2));
-    }
-}

@@ -1,1 +1,161 @@
-//! (in progress)
+//! The independent checker of Hex proofs (`proof.rs`). It shares no game code
+//! with the solver: its own neighbour rule from the coordinates, its own chain
+//! test (a breadth-first search over (column, row) pairs) and its own search of
+//! the game restricted to a carrier. It walks the proof from the root:
+//! where the winner moves it plays the listed move (or checks a carrier),
+//! where the loser moves it tries every empty cell (or checks a carrier), and
+//! it accepts a position only when a winner's chain is complete.
+
+use super::board::{Bits, Colour};
+use super::proof::{Proof, ProofStep};
+use crate::error::{Result, invalid};
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// What a successful check saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Positions of the proof walked.
+    pub positions: usize,
+    /// Carrier leaves searched.
+    pub carriers: usize,
+}
+
+struct Checker<'a> {
+    cols: usize,
+    rows: usize,
+    winner: Colour,
+    steps: HashMap<(Bits, Bits), ProofStep>,
+    done: HashSet<(Bits, Bits)>,
+    carriers: usize,
+    proof: &'a Proof,
+}
+
+/// Checks that `proof.winner` wins `proof.position` by following the proof.
+pub fn check_proof(proof: &Proof) -> Result<CheckReport> {
+    let p = &proof.position;
+    let mut checker = Checker {
+        cols: p.board.cols,
+        rows: p.board.rows,
+        winner: proof.winner,
+        steps: HashMap::new(),
+        done: HashSet::new(),
+        carriers: 0,
+        proof,
+    };
+    for &(b, w, step) in &proof.steps {
+        if checker.steps.insert((b, w), step).is_some() {
+            return Err(invalid("proof lists a position twice"));
+        }
+    }
+    checker.walk(p.black, p.white, p.to_move)?;
+    Ok(CheckReport { positions: checker.done.len(), carriers: checker.carriers })
+}
+
+impl Checker<'_> {
+    fn cell_ok(&self, cell: usize) -> bool {
+        cell < self.cols * self.rows
+    }
+
+    /// Whether `stones` of `colour` join its two edges: breadth-first search from
+    /// the first edge (Black: row 0; White: column 0) over the six neighbours.
+    fn chain(&self, colour: Colour, stones: Bits) -> bool {
+        let (cols, rows) = (self.cols as i64, self.rows as i64);
+        let has = |x: i64, y: i64| x >= 0 && y >= 0 && x < cols && y < rows && stones >> (y * cols + x) & 1 == 1;
+        let mut queue = VecDeque::new();
+        let mut seen = HashSet::new();
+        for k in 0..if colour == Colour::Black { cols } else { rows } {
+            let (x, y) = if colour == Colour::Black { (k, 0) } else { (0, k) };
+            if has(x, y) && seen.insert((x, y)) {
+                queue.push_back((x, y));
+            }
+        }
+        while let Some((x, y)) = queue.pop_front() {
+            if (colour == Colour::Black && y == rows - 1) || (colour == Colour::White && x == cols - 1) {
+                return true;
+            }
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if has(nx, ny) && seen.insert((nx, ny)) {
+                    queue.push_back((nx, ny));
+                }
+            }
+        }
+        false
+    }
+
+    fn of(&self, black: Bits, white: Bits, colour: Colour) -> Bits {
+        if colour == Colour::Black { black } else { white }
+    }
+
+    fn walk(&mut self, black: Bits, white: Bits, mover: Colour) -> Result<()> {
+        let loser = self.winner.other();
+        if self.chain(loser, self.of(black, white, loser)) {
+            return Err(invalid("the proof reaches a position the loser has won"));
+        }
+        if self.chain(self.winner, self.of(black, white, self.winner)) || !self.done.insert((black, white)) {
+            return Ok(());
+        }
+        let board = self.proof.position.board.all();
+        let empty = board & !(black | white);
+        let play = |c: usize| if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
+        match self.steps.get(&(black, white)).copied() {
+            None => Err(invalid(format!("the proof has no step at black {black:x} white {white:x}"))),
+            Some(ProofStep::Carrier(c)) => {
+                if c & !empty != 0 {
+                    return Err(invalid("a carrier holds a stone or a cell off the board"));
+                }
+                self.carriers += 1;
+                let won = self.restricted(black, white, mover, c, &mut HashMap::new());
+                if won { Ok(()) } else { Err(invalid("the winner does not win the game on a carrier")) }
+            }
+            Some(ProofStep::Move(c)) => {
+                if mover != self.winner || !self.cell_ok(c) || empty >> c & 1 == 0 {
+                    return Err(invalid("a listed move is not a legal move of the winner"));
+                }
+                let (b, w) = play(c);
+                self.walk(b, w, mover.other())
+            }
+            Some(ProofStep::Every) => {
+                if mover == self.winner {
+                    return Err(invalid("\"every\" listed where the winner moves"));
+                }
+                for c in (0..self.cols * self.rows).filter(|&c| empty >> c & 1 == 1) {
+                    let (b, w) = play(c);
+                    self.walk(b, w, mover.other())?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the winner wins when only the cells of `carrier` are played
+    /// (exhaustive; a move elsewhere never helps the loser, as extra stones never hurt in Hex).
+    fn restricted(
+        &self,
+        black: Bits,
+        white: Bits,
+        mover: Colour,
+        carrier: Bits,
+        memo: &mut HashMap<(Bits, Bits), bool>,
+    ) -> bool {
+        let own = self.of(black, white, self.winner);
+        if self.chain(self.winner, own) {
+            return true;
+        }
+        let left = carrier & !(black | white);
+        if left == 0 || !self.chain(self.winner, own | left) {
+            return false;
+        }
+        if let Some(&v) = memo.get(&(black, white)) {
+            return v;
+        }
+        let moves = (0..128).filter(|&c| left >> c & 1 == 1);
+        let mut results = moves.map(|c| {
+            let (b, w) = if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
+            self.restricted(b, w, mover.other(), carrier, memo)
+        });
+        let v = if mover == self.winner { results.any(|r| r) } else { results.all(|r| r) };
+        memo.insert((black, white), v);
+        v
+    }
+}

@@ -7,7 +7,7 @@
 //! node, opponent stones deleted with their edges, the player's two board edges
 //! as occupied nodes (a group touching an edge merges with it).
 
-use super::board::{Bits, Colour, cells_of};
+use super::board::{Bits, Board, Colour, cells_of};
 use super::position::Position;
 use crate::error::{Result, invalid};
 
@@ -121,10 +121,14 @@ impl HexGraph {
 
     /// The graph of `position` from `colour`'s view (Def 2.1 and §2.1 of the notes).
     pub fn from_position(position: &Position, colour: Colour) -> PlayerGraph {
-        let board = &position.board;
+        let opponent = position.stones(colour.other());
+        HexGraph::from_stones(&position.board, position.stones(colour), opponent, colour)
+    }
+
+    /// The graph of the stones `own` (of `colour`) and `opponent` on `board`.
+    pub fn from_stones(board: &Board, own: Bits, opponent: Bits, colour: Colour) -> PlayerGraph {
         let n = board.cells();
-        let own = position.stones(colour);
-        let free = position.free();
+        let free = board.all() & !(own | opponent);
         // Components of own stones, each with the edges it touches.
         let first = board.first_edge(colour);
         let second = board.second_edge(colour);

@@ -94,11 +94,14 @@ impl Connections {
     }
 }
 
+/// A derived connection waiting for its rules: (carrier size, kind, x, y, carrier).
+type Pending = (u32, Kind, usize, usize, Bits);
+
 struct Search<'a> {
     graph: &'a HexGraph,
     limits: Limits,
     found: Connections,
-    queue: BinaryHeap<Reverse<(u32, Kind, usize, usize, Bits)>>,
+    queue: BinaryHeap<Reverse<Pending>>,
 }
 
 /// Runs H-search on `graph` with `limits` to its fixpoint.
@@ -135,7 +138,7 @@ impl Search<'_> {
         }
         let pair = self.found.pair(x, y);
         let list = if kind == Kind::Vc { &mut self.found.vc[pair] } else { &mut self.found.sc[pair] };
-        if list.iter().any(|&c| c & carrier == c) {
+        if list.iter().any(|&c| c & !carrier == 0) {
             return;
         }
         list.retain(|&c| c & carrier != carrier);
@@ -185,7 +188,7 @@ impl Search<'_> {
     }
 
     fn or_extend(&mut self, x: usize, y: usize, scs: &[Bits], union: Bits, common: Bits, used: usize) {
-        if self.found.vcs(x, y).iter().any(|&v| v & union == v) {
+        if self.found.vcs(x, y).iter().any(|&v| v & !union == 0) {
             return;
         }
         if common == 0 {

@@ -13,12 +13,16 @@
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
 //! - [`proof`] and [`check`]: the proof file and its independent checker.
 //! - [`plain`]: plain exhaustive minimax, an oracle for small boards.
+//! - [`dvls`]: direct-connecting local strategies (Alg 6.13), a second VC decision.
+//! - [`seed_checks`]: the seed's statements checked by computation.
 
 pub mod board;
 pub mod check;
+pub mod dvls;
 pub mod graph;
 pub mod hsearch;
 pub mod plain;
 pub mod position;
 pub mod proof;
+pub mod seed_checks;
 pub mod solver;

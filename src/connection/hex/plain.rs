@@ -5,12 +5,18 @@
 //! - [`board_winner`]: the winner of a board position with perfect play.
 //! - [`graph_connects`]: the game on a Hex graph restricted to a carrier
 //!   (seed §9 "Exact(…)"): can the own player connect x and y when only the
-//!   carrier's cells are played, with the given side moving first?
+//!   carrier's cells are played, with the given side moving first? Besides
+//!   the two cutoffs it uses only immediate threats: a cell whose own stone
+//!   completes the chain wins for the own player to move; with two such cells
+//!   the opponent to move loses, with one he must take it.
 
 use super::board::{Bits, Colour, cells_of};
 use super::graph::HexGraph;
 use super::position::Position;
+use crate::search::fasthash::FastBuild;
 use std::collections::HashMap;
+
+type GameMemo = HashMap<(Bits, Bits, bool), bool, FastBuild>;
 
 /// The winner of `position` with perfect play (exhaustive, memoised).
 pub fn board_winner(position: &Position) -> Colour {
@@ -44,7 +50,7 @@ fn mover_wins(p: &Position, black: Bits, white: Bits, mover: Colour, memo: &mut 
 /// played on the free nodes `carrier` only, the own player moving first iff
 /// `own_first` (occupied nodes count as own stones).
 pub fn graph_connects(graph: &HexGraph, x: usize, y: usize, carrier: Bits, own_first: bool) -> bool {
-    let mut memo = HashMap::new();
+    let mut memo = GameMemo::default();
     let game = GraphGame { graph, x, y, carrier: carrier & graph.free() };
     if own_first { game.own_wins(0, 0, &mut memo) } else { game.opponent_to_move_loses(0, 0, &mut memo) }
 }
@@ -57,8 +63,13 @@ struct GraphGame<'a> {
 }
 
 impl GraphGame<'_> {
+    /// The free cells where one own stone completes the x–y chain.
+    fn threats(&self, own: Bits, free: Bits) -> Bits {
+        cells_of(free).filter(|&c| self.graph.connected(self.x, self.y, own | 1 << c)).fold(0, |m, c| m | 1 << c)
+    }
+
     /// Own player to move.
-    fn own_wins(&self, own: Bits, opp: Bits, memo: &mut HashMap<(Bits, Bits, bool), bool>) -> bool {
+    fn own_wins(&self, own: Bits, opp: Bits, memo: &mut GameMemo) -> bool {
         if self.graph.connected(self.x, self.y, own) {
             return true;
         }
@@ -69,13 +80,16 @@ impl GraphGame<'_> {
             return v;
         }
         let free = self.carrier & !(own | opp);
+        if self.threats(own, free) != 0 {
+            return true;
+        }
         let v = cells_of(free).any(|c| self.opponent_to_move_loses(own | 1 << c, opp, memo));
         memo.insert((own, opp, true), v);
         v
     }
 
     /// Opponent to move: does the own player still connect?
-    fn opponent_to_move_loses(&self, own: Bits, opp: Bits, memo: &mut HashMap<(Bits, Bits, bool), bool>) -> bool {
+    fn opponent_to_move_loses(&self, own: Bits, opp: Bits, memo: &mut GameMemo) -> bool {
         if self.graph.connected(self.x, self.y, own) {
             return true;
         }
@@ -85,7 +99,14 @@ impl GraphGame<'_> {
         if let Some(&v) = memo.get(&(own, opp, false)) {
             return v;
         }
-        let free = self.carrier & !(own | opp);
+        let mut free = self.carrier & !(own | opp);
+        let threats = self.threats(own, free);
+        if threats.count_ones() >= 2 {
+            return true;
+        }
+        if threats != 0 {
+            free = threats;
+        }
         let v = cells_of(free).all(|c| self.own_wins(own, opp | 1 << c, memo));
         memo.insert((own, opp, false), v);
         v

@@ -216,21 +216,3 @@ fn sgf_properties(text: &str) -> Result<Vec<(String, String)>> {
     }
     Ok(props)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sgf_and_diagram_agree() {
-        let sgf = "(;FF[4]GM[11]SZ[4]AP[HexGui:0.9];B[b2];W[c3];B[a4])";
-        let p = Position::from_sgf(sgf).unwrap();
-        assert_eq!(p.to_move, Colour::White);
-        let d = Position::from_diagram(". . . .\n. B . .\n. . W .\nB . . .", Colour::White).unwrap();
-        assert_eq!(p, d);
-        assert!(Position::from_sgf("(;FF[4]SZ[4];B[b2])").is_err());
-        assert!(Position::from_sgf("(;FF[4]GM[11]SZ[4];B[b2];W[b2])").is_err());
-        assert!(Position::from_sgf("(;FF[4]GM[11]SZ[4];B[b2]").is_err());
-        assert!(Position::from_sgf("(;FF[4]GM[11]SZ[4];B[e2])").is_err());
-    }
-}

@@ -1,0 +1,117 @@
+//! `solve hex`: a Hex position → winner, winning moves, edge VCs, optional proof;
+//! and `verify --hex FILE`: the independent check of a proof file.
+
+use clap::Args;
+use renyi_search::connection::hex::board::{Board, Colour, MAX_SIDE};
+use renyi_search::connection::hex::check::check_proof;
+use renyi_search::connection::hex::hsearch::Limits;
+use renyi_search::connection::hex::position::Position;
+use renyi_search::connection::hex::proof::Proof;
+use renyi_search::connection::hex::solver::Solver;
+use renyi_search::error::{Error, Result, invalid};
+use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct HexArgs {
+    /// Board size: N or CxR (columns x rows), sides 1 to 11.
+    #[arg(long, default_value = "5")]
+    size: String,
+    /// Black stones, comma-separated cells (a1,b2,…).
+    #[arg(long, default_value = "")]
+    black: String,
+    /// White stones, comma-separated cells.
+    #[arg(long, default_value = "")]
+    white: String,
+    /// Side to move: black or white (default: Black if the stone counts are equal, else White).
+    #[arg(long)]
+    to_move: Option<String>,
+    /// Read the position from an SGF file (FF[4], GM[11]) instead.
+    #[arg(long)]
+    sgf: Option<PathBuf>,
+    /// Read the position from a text diagram (`.`, `B`, `W`; one row per line) instead.
+    #[arg(long)]
+    diagram: Option<PathBuf>,
+    /// Write the proof to this file (checked by `verify --hex FILE`).
+    #[arg(long)]
+    proof: Option<PathBuf>,
+    /// Stop after this many searched positions per question.
+    #[arg(long, default_value_t = 50_000_000)]
+    budget: u64,
+}
+
+fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.display().to_string(), source })
+}
+
+/// Parses `N` or `CxR`.
+pub fn parse_size(text: &str) -> Result<Board> {
+    let bad = || invalid(format!("board size {text:?}: give N or CxR with sides 1 to {MAX_SIDE}"));
+    let (c, r) = text.split_once(['x', 'X']).unwrap_or((text, text));
+    Board::new(c.trim().parse().map_err(|_| bad())?, r.trim().parse().map_err(|_| bad())?)
+}
+
+fn position(args: &HexArgs) -> Result<Position> {
+    let mover = args.to_move.as_deref().map(Colour::parse).transpose()?;
+    let mut p = if let Some(path) = &args.sgf {
+        Position::from_sgf(&read(path)?)?
+    } else if let Some(path) = &args.diagram {
+        Position::from_diagram(&read(path)?, Colour::Black)?
+    } else {
+        Position::from_lists(parse_size(&args.size)?, &args.black, &args.white, Colour::Black)?
+    };
+    if args.sgf.is_none() {
+        let more_black = p.black.count_ones() > p.white.count_ones();
+        p.to_move = if more_black { Colour::White } else { Colour::Black };
+    }
+    if let Some(m) = mover {
+        p.to_move = m;
+    }
+    Ok(p)
+}
+
+pub fn run(args: HexArgs) -> Result<()> {
+    let p = position(&args)?;
+    let mut solver = Solver::new(p.board.clone());
+    solver.budget = args.budget;
+    let started = std::time::Instant::now();
+    let aborted = |_| invalid(format!("no answer within --budget {} positions", args.budget));
+    let proof = solver.proof(&p).map_err(aborted)?;
+    let moves = if p.winner().is_none() { solver.winning_moves(&p).map_err(aborted)? } else { Vec::new() };
+    print!("{}", p.diagram());
+    println!("{} to move; winner: {}", p.to_move.name(), proof.winner.name());
+    let names: Vec<String> = moves.iter().map(|&c| p.board.cell_name(c)).collect();
+    println!(
+        "winning moves of {}: {}",
+        p.to_move.name(),
+        if names.is_empty() { "none".into() } else { names.join(" ") }
+    );
+    for colour in [Colour::Black, Colour::White] {
+        let vcs = solver.edge_vcs(&p, colour, Limits::SOLVER);
+        let shown: Vec<String> = vcs.iter().take(5).map(|&c| format!("{{{}}}", p.board.set_names(c))).collect();
+        println!("{} edge-to-edge VCs (bounded H-search): {} {}", colour.name(), vcs.len(), shown.join(" "));
+    }
+    println!(
+        "{} positions searched, {:.2} s; proof: {} steps",
+        solver.nodes,
+        started.elapsed().as_secs_f64(),
+        proof.steps.len()
+    );
+    if let Some(path) = &args.proof {
+        renyi_search::output::write_atomic(path, proof.to_text().as_bytes())?;
+        println!("proof written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// `verify --hex FILE`.
+pub fn verify(path: &Path) -> Result<()> {
+    let proof = Proof::from_text(&read(path)?)?;
+    let report = check_proof(&proof)?;
+    println!(
+        "proof holds: {} wins ({} positions walked, {} carrier games searched)",
+        proof.winner.name(),
+        report.positions,
+        report.carriers
+    );
+    Ok(())
+}
