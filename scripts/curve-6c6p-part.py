@@ -32,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import zlib
+from fractions import Fraction
 
 name = sys.argv[1]
 DIR = "results/runs/curves/beams-6c6p"
@@ -74,10 +75,29 @@ def part_lines(path):
         return f.read().splitlines()
 
 
-def record(line, where):
-    """The record of a 'crc32 json' line, its checksum checked."""
+def run_key(header_line):
+    """The key a file's records are sealed with: its header line's CRC (None in
+    parts written before records were keyed, whose CRC covers the record alone)."""
+    crc, text = header_line.split(" ", 1)
+    return crc if json.loads(text).get("keyed") else None
+
+
+def same_run(a, b):
+    """Whether two header lines name one run: equal fields, the α-range by value."""
+    def identity(line):
+        h = json.loads(line.split(" ", 1)[1])
+        h.pop("keyed", None)
+        d = h.pop("domain")
+        lo, hi = d[1:-1].split(",")
+        return h, d[0], Fraction(lo.strip()) if lo.strip() != "inf" else "inf", Fraction(hi.strip()) if hi.strip() != "inf" else "inf", d[-1]
+    return identity(a) == identity(b)
+
+
+def record(line, where, key):
+    """The record of a 'crc32 json' line, its checksum (over the run's key and the JSON) checked."""
     crc, text = line.split(" ", 1)
-    if int(crc, 16) != zlib.crc32(text.encode()):
+    sealed = text if key is None else f"{key} {text}"
+    if int(crc, 16) != zlib.crc32(sealed.encode()):
         sys.exit(f"{where}: a record fails its checksum: {text[:80]}")
     return json.loads(text)
 
@@ -87,7 +107,7 @@ def replace(numbers, live):
     lines = open(live).read().split("\n")[:-1]
     again = {}
     for line in lines[1:]:
-        again[record(line, live)["key"]] = line
+        again[record(line, live, run_key(lines[0]))["key"]] = line
     same = ("key", "codes", "points", "values", "steps")
     checked = []  # every part is checked before any is written
     for number in numbers:
@@ -96,14 +116,14 @@ def replace(numbers, live):
             sys.exit(f"{PARTS}: no single part {number} of {name}")
         old = found[0]
         old_lines = part_lines(old)
-        if old_lines[0] != lines[0]:
+        if not same_run(old_lines[0], lines[0]):
             sys.exit(f"{live}: another run's header than {old}")
         new, sessions = [], set()
         for line in old_lines[1:]:
-            r = record(line, old)
+            r = record(line, old, run_key(old_lines[0]))
             if r["key"] not in again:
                 sys.exit(f"{live}: no record of unit {r['key']} of {old}")
-            n = record(again[r["key"]], live)
+            n = record(again[r["key"]], live, run_key(lines[0]))
             if any(r[k] != n[k] for k in same):
                 sys.exit(f"{live}: unit {r['key']} differs from its record in {old}")
             new.append(again[r["key"]])
@@ -140,7 +160,7 @@ for live in sorted(glob.glob(f"runs/beams-6c6p-{name}*.units")):
     if not lines:
         continue
     header = header or lines[0]
-    if lines[0] != header:
+    if not same_run(lines[0], header):
         sys.exit(f"{live}: another run's header")
     for line in lines[1:]:
         key = json.loads(line.split(" ", 1)[1])["key"]
@@ -156,7 +176,7 @@ codes = points = 0
 seconds = 0.0
 sessions = {}  # session start -> (uncertified, float-decided ties) at its last record
 for line in new:
-    r = record(line, "the live checkpoint")
+    r = record(line, "the live checkpoint", run_key(header))
     codes, points, seconds = codes + r["codes"], points + len(r["points"]), seconds + r["seconds"]
     u, f = sessions.get(r["session_started"], (0, 0))
     sessions[r["session_started"]] = (max(u, r["session_uncertified"]), max(f, r["session_float_ties"]))

@@ -172,12 +172,10 @@ fn a_unit_recorded_twice_must_agree() {
     let whole = complete(run(&mm, TieRule::lex(), 1, "0/1", &file, &[]));
     let text = std::fs::read_to_string(&file).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let reseal = |record: &serde_json::Value| {
-        let json = serde_json::to_string(record).unwrap();
-        format!("{} {json}", renyi_search::output::crc32_hex(json.as_bytes()))
-    };
+    let key = lines[0].split_once(' ').unwrap().0;
+    let reseal = |record: &serde_json::Value| renyi_search::curve::run_key::keyed_line(key, record);
     let mut record: serde_json::Value = serde_json::from_str(lines[2].split_once(' ').unwrap().1).unwrap();
-    let key = record["key"].as_str().unwrap().to_string();
+    let unit = record["key"].as_str().unwrap().to_string();
     // The same record from another session: merged, the curve unchanged.
     record["session_started"] = serde_json::json!(1.0);
     record["seconds"] = serde_json::json!(123.0);
@@ -210,7 +208,7 @@ fn a_unit_recorded_twice_must_agree() {
         .err()
         .expect("a differing record is refused");
     let message = err.to_string();
-    assert!(message.contains("recorded twice with different results") && message.contains(&key), "{message}");
+    assert!(message.contains("recorded twice with different results") && message.contains(&unit), "{message}");
     assert!(message.contains("copy.units"), "{message}");
 }
 
@@ -331,4 +329,75 @@ fn a_merge_in_slices_gives_the_pieces_of_the_whole_curve() {
         assert!(err.to_string().contains("strictly inside"), "{err}");
     }
     assert!(!file.exists(), "nothing is written for refused cuts");
+}
+
+fn refusal<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, file: &Path) -> String {
+    let run = CurveUnitRun { levels, shard: "0/1".parse().unwrap(), checkpoint: file, with: &[], known_only: false };
+    run_curve_units(p, tie, &full(), &run, &Progress::none()).err().expect("the run file is refused").to_string()
+}
+
+/// Records are keyed to their run (issue 48 item 4): a record of another
+/// run spliced into a file, a unit recorded twice in one file and a file of
+/// the older, unkeyed format that is no committed part are refused, naming
+/// the file and the line.
+#[test]
+fn spliced_duplicated_and_unkeyed_records_are_refused() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let dir = scratch("keyed");
+    let (lex, mix) = (dir.join("lex.units"), dir.join("mix.units"));
+    complete(run(&mm, TieRule::lex(), 1, "0/1", &lex, &[]));
+    complete(run(&mm, TieRule::mix(), 1, "0/1", &mix, &[]));
+    let text = std::fs::read_to_string(&lex).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].contains(r#""domain":"[0, inf]""#) && lines[0].contains(r#""keyed":true"#), "{}", lines[0]);
+    let foreign = std::fs::read_to_string(&mix).unwrap().lines().nth(2).unwrap().to_string();
+    // A MIX record spliced into the LEX run's file: its checksum is not of this run.
+    let mut spliced: Vec<&str> = lines.clone();
+    spliced[2] = &foreign;
+    std::fs::write(&lex, spliced.join("\n") + "\n").unwrap();
+    let message = refusal(&mm, TieRule::lex(), 1, &lex);
+    assert!(message.contains("lex.units line 3") && message.contains("another run"), "{message}");
+    // A record of the run twice in one file.
+    let mut twice: Vec<&str> = lines.clone();
+    twice.push(lines[2]);
+    std::fs::write(&lex, twice.join("\n") + "\n").unwrap();
+    let message = refusal(&mm, TieRule::lex(), 1, &lex);
+    assert!(message.contains(&format!("line {}", twice.len())) && message.contains("second time"), "{message}");
+    assert!(message.contains("first on line 3"), "{message}");
+    // The same records in the older, unkeyed format (CRC over each line alone).
+    let plain = |line: &str| {
+        renyi_search::output::checked_line(
+            &serde_json::from_str::<serde_json::Value>(line.split_once(' ').unwrap().1).unwrap(),
+        )
+    };
+    let mut header: serde_json::Value = serde_json::from_str(lines[0].split_once(' ').unwrap().1).unwrap();
+    header.as_object_mut().unwrap().remove("keyed");
+    let mut unkeyed = vec![renyi_search::output::checked_line(&header)];
+    unkeyed.extend(lines[1..].iter().map(|l| plain(l)));
+    std::fs::write(&lex, unkeyed.join("\n") + "\n").unwrap();
+    let message = refusal(&mm, TieRule::lex(), 1, &lex);
+    assert!(message.contains("not keyed") && message.contains("committed part"), "{message}");
+    // Restored, the file merges again.
+    std::fs::write(&lex, &text).unwrap();
+    complete(run(&mm, TieRule::lex(), 1, "0/1", &lex, &[]));
+}
+
+/// A committed part of the older format (the smallest 6c6p part) is read
+/// because its bytes are those its manifest lists; a copy with one byte
+/// flipped is refused before any record is used.
+#[test]
+fn a_committed_unkeyed_part_is_read_only_as_committed() {
+    use renyi_search::curve::unit_file::read_run_file;
+    let part = common::root().join("results/runs/curves/beams-6c6p/lex-c-1-2.part-003.units.gz");
+    let (id, records) = read_run_file(&part).unwrap().expect("a part");
+    assert!(!id.keyed);
+    assert_eq!((id.domain.as_str(), id.units, id.levels), ("[1, 2]", 3069, 2));
+    assert!(!records.is_empty());
+    let mut bytes = std::fs::read(&part).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    let copy = scratch("flipped").join("lex-c-1-2.part-003.units.gz");
+    std::fs::write(&copy, bytes).unwrap();
+    let message = read_run_file(&copy).err().expect("a flipped byte is refused").to_string();
+    assert!(message.contains("not that of a committed part"), "{message}");
 }

@@ -106,5 +106,6 @@ pub(super) fn job_name(command: &super::Command) -> &'static str {
         super::Command::Curve { .. } => "the curve",
         super::Command::Solve { .. } => "the game-graph solver",
         super::Command::Reproduce { .. } => "the reproduction",
+        super::Command::Gtp { .. } => "the GTP engine",
     }
 }

@@ -18,6 +18,7 @@ pub mod point;
 pub mod precise;
 pub mod report;
 pub mod root_order;
+pub mod run_key;
 pub mod steps;
 pub mod unit_file;
 pub mod unit_merge;

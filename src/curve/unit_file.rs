@@ -1,8 +1,10 @@
 //! The files of a curve work-unit run ([`super::units`]): one JSON line per
 //! finished unit after a header line with the run's identity. Every line
-//! starts with the CRC-32 of its JSON text (`1a2b3c4d {…}`), so an edited or
-//! damaged record is found and named; a line cut off by a kill (the last one,
-//! without its newline) is ignored and its unit evaluated again.
+//! starts with a CRC-32 (`1a2b3c4d {…}`): the header's of its JSON, each
+//! record's of the run's key and its JSON ([`super::run_key`]), so an edited,
+//! damaged or foreign record is found and named, as is a unit recorded twice
+//! in one file; a line cut off by a kill (the last one, without its newline)
+//! is ignored and its unit evaluated again.
 //!
 //! A unit's record holds its step function exactly: every point as an exact
 //! rational or as a certified enclosure together with the two partitions
@@ -13,6 +15,7 @@
 use super::crossing::PairFunction;
 use super::interval::Interval;
 use super::point::{Point, Root, Sides, Witness, descending};
+use super::run_key::{admit_unkeyed, parse_keyed_line};
 use super::steps::{Domain, Span, Steps};
 use crate::error::{Result, invalid};
 use crate::search::outcome::Outcome;
@@ -34,6 +37,11 @@ pub struct CurveRunId {
     /// Units of the run and the codes they hold.
     pub units: u64,
     pub unit_codes: u64,
+    /// Whether the records' checksums cover the run's key: true in every
+    /// file this version writes; false (absent) only in parts written
+    /// before, read only when their bytes are a committed part.
+    #[serde(default)]
+    pub keyed: bool,
 }
 
 /// One finished unit.
@@ -321,15 +329,17 @@ use crate::output::parse_checked_line as parse_checked;
 /// A record's line packed to be kept until a merge needs it: raw deflate at
 /// the fastest level, so a merge holds its units' records at a fraction of
 /// their text and builds each step function only when the walk reaches it.
-pub struct PackedRecord(Box<[u8]>);
+pub struct PackedRecord(Box<[u8]>, Option<Box<str>>);
 
 impl PackedRecord {
-    pub fn pack(line: &str) -> PackedRecord {
+    /// Packs a line of the run whose records are sealed with `key` (`None`:
+    /// a committed part of the older, unkeyed format).
+    pub fn pack(line: &str, key: Option<&str>) -> PackedRecord {
         use std::io::Write;
         let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
         // Writing to a Vec cannot fail.
         let packed = z.write_all(line.as_bytes()).and_then(|()| z.finish()).unwrap_or_default();
-        PackedRecord(packed.into_boxed_slice())
+        PackedRecord(packed.into_boxed_slice(), key.map(Box::from))
     }
 
     /// The record again; its line's checksum is checked once more.
@@ -339,7 +349,11 @@ impl PackedRecord {
         flate2::read::DeflateDecoder::new(&self.0[..])
             .read_to_string(&mut line)
             .map_err(|e| format!("a kept record does not unpack: {e}"))?;
-        parse_checked(&line).ok_or_else(|| "a kept record fails its checksum".to_string())
+        let record = match &self.1 {
+            Some(key) => parse_keyed_line(key, &line),
+            None => parse_checked(&line),
+        };
+        record.ok_or_else(|| "a kept record fails its checksum".to_string())
     }
 
     pub fn bytes(&self) -> usize {
@@ -373,15 +387,16 @@ pub fn for_each_record(
     header: impl FnOnce(&CurveRunId) -> Result<()>,
     mut each: impl FnMut(UnitSteps) -> Result<()>,
 ) -> Result<Option<CurveRunId>> {
-    for_each_line(path, header, |_, r| each(r))
+    for_each_line(path, header, |_, _, r| each(r))
 }
 
 /// [`for_each_record`], handing `each` the record's whole line (checksum and
-/// JSON, without its line break) beside the record.
+/// JSON, without its line break) and the run's key (`None` in a committed
+/// part of the older, unkeyed format) beside the record.
 pub fn for_each_line(
     path: &Path,
     header: impl FnOnce(&CurveRunId) -> Result<()>,
-    mut each: impl FnMut(&str, UnitSteps) -> Result<()>,
+    mut each: impl FnMut(&str, Option<&str>, UnitSteps) -> Result<()>,
 ) -> Result<Option<CurveRunId>> {
     use std::io::BufRead;
     let io = |e| crate::error::Error::Io { path: path.display().to_string(), source: e };
@@ -419,6 +434,11 @@ pub fn for_each_line(
         invalid(format!("{}: line 1 is not the header of a curve run (or fails its checksum)", path.display()))
     })?;
     header(&id)?;
+    let key = match id.keyed {
+        true => Some(first.split_once(' ').map_or("", |(crc, _)| crc).to_string()),
+        false => admit_unkeyed(path).map(|()| None)?,
+    };
+    let mut first_line: HashMap<String, usize> = HashMap::new();
     let mut number = 1;
     while read_line(&mut buf)? {
         number += 1;
@@ -431,12 +451,25 @@ pub fn for_each_line(
         if line.is_empty() {
             continue;
         }
-        match parse_checked::<UnitSteps>(&line) {
-            Some(r) => each(&line, r)?,
+        let record = match &key {
+            Some(key) => parse_keyed_line::<UnitSteps>(key, &line),
+            None => parse_checked::<UnitSteps>(&line),
+        };
+        match record {
+            Some(r) => {
+                if let Some(before) = first_line.insert(r.key.clone(), number) {
+                    return Err(invalid(format!(
+                        "{} line {number}: unit {:?} is recorded a second time in this file (first on line {before})",
+                        path.display(),
+                        r.key
+                    )));
+                }
+                each(&line, key.as_deref(), r)?
+            }
             None if !whole => {} // the last line, cut off by a kill
             None => {
                 return Err(invalid(format!(
-                    "{} line {number}: the record fails its checksum or does not parse (edited or damaged)",
+                    "{} line {number}: the record fails its checksum or does not parse (edited, damaged, or a record of another run)",
                     path.display()
                 )));
             }

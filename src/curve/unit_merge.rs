@@ -84,7 +84,7 @@ fn read_records(
         for_each_line(
             path,
             |_| Ok(()),
-            |line, r| {
+            |line, key, r| {
                 if packed.contains_key(&r.key) {
                     return Ok(());
                 }
@@ -99,7 +99,7 @@ fn read_records(
                     let d = record_domain(&r).map_err(bad)?;
                     domains.entry(trail.to_string()).or_default().push((d, r.key.clone()));
                 }
-                packed.insert(r.key, (PackedRecord::pack(line), f));
+                packed.insert(r.key, (PackedRecord::pack(line, key), f));
                 Ok(())
             },
         )?;

@@ -12,15 +12,17 @@
 //! levels walked with the units' step functions in place of their subtrees,
 //! which gives exactly the curve of [`super::curve`] (a test checks this).
 //!
-//! Run files carry the run's identity and a checksum per line
-//! ([`super::unit_file`]); a record of another run, an edited record, a
-//! unit recorded twice with different results or a record of no unit of the
-//! run is refused with the file and line named.
+//! Run files carry the run's identity and a checksum per line, each
+//! record's keyed to its run ([`super::unit_file`], [`super::run_key`]); a
+//! record of another run, an edited record, a unit recorded twice in one
+//! file (or in two with different results) or a record of no unit of the run
+//! is refused with the file and line named.
 
+use super::run_key::{exact_domain_text, keyed_line, run_key, same_run};
 use super::steps::Domain;
 use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
 use super::unit_merge::{SlicedMerge, merge_in_slices, merge_whole, slices};
-use super::walk::{Curve, Cut, CutMode, NodeSteps, Segment, domain_text, walk_with_cut};
+use super::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_with_cut};
 use crate::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::progress::Progress;
@@ -109,10 +111,11 @@ pub fn run_id<P: SearchProblem>(
         version: crate::VERSION.into(),
         problem: problem.name(),
         tie_rule: tie.to_string(),
-        domain: domain_text(domain),
+        domain: exact_domain_text(domain),
         levels,
         units: units.len() as u64,
         unit_codes: units.iter().map(|u| u.1).sum(),
+        keyed: true,
     }
 }
 
@@ -195,7 +198,7 @@ fn prepare_merge<P: SearchProblem, M>(
     for path in &files {
         progress.status(&format!("{}", path.display()));
         let same_run = |theirs: &CurveRunId| {
-            if *theirs == id {
+            if same_run(theirs, &id) {
                 return Ok(());
             }
             Err(invalid(format!(
@@ -242,7 +245,8 @@ fn prepare_merge<P: SearchProblem, M>(
         let file = prepare(lock, run.checkpoint, &id, fresh)?;
         let todo_codes: u64 = todo.iter().filter_map(|k| codes_of.get(k.as_str())).sum();
         progress.begin("codes in units evaluated", Some(todo_codes));
-        let finished = evaluate(problem, tie, domain, run.levels, &todo, file, run.checkpoint, progress);
+        let sink = (file, run.checkpoint, run_key(&id));
+        let finished = evaluate(problem, tie, domain, run.levels, &todo, sink, progress);
         progress.end();
         let finished = finished?;
         for r in finished {
@@ -373,8 +377,7 @@ fn evaluate<P: SearchProblem>(
     domain: &Domain,
     levels: usize,
     todo: &HashSet<String>,
-    file: std::fs::File,
-    path: &Path,
+    (file, path, sealing): (std::fs::File, &Path, String),
     progress: &Progress,
 ) -> Result<Vec<Digest>> {
     use super::point::UNCERTIFIED;
@@ -392,7 +395,7 @@ fn evaluate<P: SearchProblem>(
         r.session_uncertified = UNCERTIFIED.load(Ordering::Relaxed) - unc0;
         // No decision is taken from floating point since issue 48.
         r.session_float_ties = 0;
-        let line = checked_line(&r);
+        let line = keyed_line(&sealing, &r);
         let mut guard = log.lock().unwrap_or_else(|e| e.into_inner());
         let (file, done, error) = &mut *guard;
         if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {

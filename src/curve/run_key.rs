@@ -1,0 +1,120 @@
+//! What ties a curve run file's records to their run (issue 48 item 4).
+//!
+//! Every line of a run file starts with a CRC-32 (hex) and a space. The
+//! header line's CRC covers its JSON ([`CurveRunId`]); that CRC is the run's
+//! *key* ([`run_key`]), and each record line's CRC covers the key and the
+//! record's JSON ([`keyed_line`]), so a record spliced from another run
+//! (another variant, tie rule, order, levels or α-range) fails its checksum
+//! where it stands, and the file and line are named.
+//!
+//! Parts written before records were keyed (the committed Beams(6c,6p)
+//! parts, CRC over the record alone) are read only when their bytes are
+//! those a committed manifest lists: results/runs/curves/beams-6c6p/NAME.sha256
+//! holds one SHA-256 per part, compiled in here, so that neither an edited
+//! part nor an edited manifest beside it is accepted by this binary. Every
+//! new run writes keyed records.
+
+use super::point::Point;
+use super::steps::Domain;
+use super::unit_file::CurveRunId;
+use crate::alpha::Alpha;
+use crate::error::{Error, Result, invalid};
+use crate::output::crc32_hex;
+use crate::search::run_file::alpha_text;
+use std::io::Read;
+use std::path::Path;
+
+/// The manifests of the committed parts written before records were keyed
+/// (`sha256sum` format: `HASH  FILE` per line).
+const COMMITTED_MANIFESTS: [&str; 3] = [
+    include_str!("../../results/runs/curves/beams-6c6p/lex-c-0.5-1.sha256"),
+    include_str!("../../results/runs/curves/beams-6c6p/lex-c-1-2.sha256"),
+    include_str!("../../results/runs/curves/beams-6c6p/lex-c-2-2.5.sha256"),
+];
+
+/// The key the records of run `id` are sealed with: the CRC-32 (hex) of its
+/// header's JSON, i.e. the checksum of its header line.
+pub fn run_key(id: &CurveRunId) -> String {
+    crc32_hex(serde_json::to_string(id).unwrap_or_default().as_bytes())
+}
+
+/// A record line of the run whose key is `key`: the CRC-32 of the key, a
+/// space and the JSON, then a space and the JSON.
+pub fn keyed_line<T: serde::Serialize>(key: &str, value: &T) -> String {
+    let json = serde_json::to_string(value).unwrap_or_default();
+    format!("{} {json}", crc32_hex(format!("{key} {json}").as_bytes()))
+}
+
+/// Reads a [`keyed_line`] of the run `key`; `None` if the checksum (so also
+/// the run) or the JSON is wrong.
+pub fn parse_keyed_line<T: for<'de> serde::Deserialize<'de>>(key: &str, line: &str) -> Option<T> {
+    let (crc, json) = line.split_once(' ')?;
+    let crc = u32::from_str_radix(crc, 16).ok()?;
+    (crc32fast::hash(format!("{key} {json}").as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
+}
+
+/// A domain as exact text: its ends by [`alpha_text`] (`[1/2, 1]`, `[2, inf]`).
+pub fn exact_domain_text(d: &Domain) -> String {
+    let (open, close) = (if d.lo_closed { '[' } else { '(' }, if d.hi_closed { ']' } else { ')' });
+    let end = |p: &Point| p.alpha().map_or_else(|| p.to_string(), alpha_text);
+    format!("{open}{}, {}{close}", end(&d.lo), end(&d.hi))
+}
+
+/// A domain text (exact, or the decimal text of older headers) as its
+/// closedness and exact ends; `None` if it is not one.
+pub fn parse_domain_text(text: &str) -> Option<(bool, Alpha, Alpha, bool)> {
+    let lo_closed = match text.chars().next()? {
+        '[' => true,
+        '(' => false,
+        _ => return None,
+    };
+    let hi_closed = match text.chars().last()? {
+        ']' => true,
+        ')' => false,
+        _ => return None,
+    };
+    let inner = text.get(1..text.len() - 1)?;
+    let (lo, hi) = inner.split_once(',')?;
+    Some((lo_closed, lo.trim().parse().ok()?, hi.trim().parse().ok()?, hi_closed))
+}
+
+/// Whether `a` and `b` name the same run: every field equal, the α-range
+/// compared by value (an older header's `[0.5, 1]` is `[1/2, 1]`).
+pub fn same_run(a: &CurveRunId, b: &CurveRunId) -> bool {
+    let domain = |id: &CurveRunId| parse_domain_text(&id.domain);
+    let same_domain = domain(a).is_some() && domain(a) == domain(b);
+    same_domain
+        && CurveRunId { domain: String::new(), keyed: false, ..a.clone() }
+            == CurveRunId { domain: String::new(), keyed: false, ..b.clone() }
+}
+
+/// The SHA-256 (hex) of the file at `path`, read in blocks.
+pub fn file_sha256(path: &Path) -> Result<String> {
+    use sha2::Digest;
+    let io = |e| Error::Io { path: path.display().to_string(), source: e };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut hasher = sha2::Sha256::new();
+    let mut block = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut block).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&block[..n]);
+    }
+    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Admits a file whose records are not keyed only if its bytes are a part
+/// a committed manifest lists.
+pub fn admit_unkeyed(path: &Path) -> Result<()> {
+    let hash = file_sha256(path)?;
+    let listed = COMMITTED_MANIFESTS.iter().flat_map(|m| m.lines()).any(|l| l.split_whitespace().next() == Some(&hash));
+    if listed {
+        return Ok(());
+    }
+    Err(invalid(format!(
+        "{}: its records are not keyed to their run (an older format), and its SHA-256 {hash} is not that of a committed part (results/runs/curves/*/NAME.sha256): refused",
+        path.display()
+    )))
+}
