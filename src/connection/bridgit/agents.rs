@@ -10,6 +10,7 @@
 //! The probabilities are computed in `f64` (the move weights are powers of
 //! float drops); every game of the policy pair is counted, none sampled.
 
+use super::analysis::PlayState;
 use super::board::Board;
 use super::heuristic::{best_edges, float_drops, temperature_weights};
 use super::position::{Player, Position};
@@ -72,21 +73,23 @@ pub fn short_win_probability(board: &Board, cut: Agent, short: Agent, limit_byte
     cut.validate()?;
     short.validate()?;
     let agent = |p: &Position| if p.to_move == Player::Cut { cut } else { short };
-    let start = Position::start(board, Player::Cut);
+    // Keyed by the network: both policies read only the network of a position.
+    let start = PlayState::new(board, Position::start(board, Player::Cut));
     let graph = ExplicitGraph::explore_within(
         [start.clone()],
-        |p: &Position| {
+        |s: &PlayState| {
+            let p = &s.position;
             if p.winner(board).is_some() {
                 return Node::Moves(Vec::new());
             }
-            Node::Moves(agent(p).policy(board, p).into_iter().map(|(e, _)| p.play(e)).collect())
+            Node::Moves(agent(p).policy(board, p).into_iter().map(|(e, _)| PlayState::new(board, p.play(e))).collect())
         },
         limit_bytes,
     )
     .map_err(|n| invalid(format!("the agents' game graph passed the memory limit after {n} positions")))?;
     let layers = stochastic::layers(&graph)?;
     let values = stochastic::play_values::<_, f64>(&graph, &layers, |v| {
-        let p = graph.state(v);
+        let p = &graph.state(v).position;
         agent(p).policy(board, p).into_iter().map(|x| x.1).collect()
     });
     let root = graph.index_of(&start).expect("the root is explored");
