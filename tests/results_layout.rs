@@ -53,3 +53,39 @@ fn every_results_path_named_in_the_docs_exists() {
     }
     assert!(checked > 20, "only {checked} paths found: the scan is broken");
 }
+
+/// Files under `results/` outside `runs/`, recursively.
+fn results_files() -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root().join("results")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() && !path.ends_with("runs") {
+                stack.push(path);
+            } else if path.is_file() {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// Issue 49 item 8: a CSV opens in a plain reader (`pandas.read_csv(path)`):
+/// its first line is the header row, not a `#` comment.
+#[test]
+fn every_results_csv_starts_with_its_header_row() {
+    let csvs: Vec<_> = results_files().into_iter().filter(|p| p.extension().is_some_and(|e| e == "csv")).collect();
+    assert!(csvs.len() > 20, "only {} CSVs found: the scan is broken", csvs.len());
+    for path in csvs {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let header = text.lines().next().unwrap_or_default();
+        assert!(!header.starts_with('#'), "{} starts with a comment: {header}", path.display());
+        let first_field = header.split(',').next().unwrap_or_default();
+        assert!(
+            first_field.chars().next().is_some_and(|c| c.is_ascii_alphabetic()),
+            "{}: the first line is not a header row: {header}",
+            path.display()
+        );
+    }
+}
