@@ -105,7 +105,9 @@ fn wurzel_and_free_csv() {
     let out = bin(&["analyze", "wurzel", "--upto", "15", "--alpha", "1.5"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let perfect: Vec<&str> = text.lines().skip(2).map(|l| l.split(',').nth(1).unwrap()).collect();
+    // The header row first (issue 49 item 8), then |C| = 1..=15.
+    assert!(text.starts_with("n,perfect_total,"), "{text}");
+    let perfect: Vec<&str> = text.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
     assert_eq!(perfect.join(" "), "0 2 5 9 12 17 21 27 32 36 43 48 54 62 68");
     let free = String::from_utf8(bin(&["analyze", "free", "--width", "3", "--upto", "5"]).stdout).unwrap();
     assert_eq!(free.lines().last().unwrap(), "5,8,9,1.125");
