@@ -398,6 +398,6 @@ fn a_committed_unkeyed_part_is_read_only_as_committed() {
     bytes[middle] ^= 1;
     let copy = scratch("flipped").join("lex-c-1-2.part-003.units.gz");
     std::fs::write(&copy, bytes).unwrap();
-    let message = read_run_file(&copy).err().expect("a flipped byte is refused").to_string();
+    let message = read_run_file(&copy).expect_err("a flipped byte is refused").to_string();
     assert!(message.contains("not that of a committed part"), "{message}");
 }

@@ -451,11 +451,7 @@ pub fn for_each_line(
         if line.is_empty() {
             continue;
         }
-        let record = match &key {
-            Some(key) => parse_keyed_line::<UnitSteps>(key, &line),
-            None => parse_checked::<UnitSteps>(&line),
-        };
-        match record {
+        match parse_record(key.as_deref(), &line) {
             Some(r) => {
                 if let Some(before) = first_line.insert(r.key.clone(), number) {
                     return Err(invalid(format!(
@@ -476,4 +472,13 @@ pub fn for_each_line(
         }
     }
     Ok(Some(id))
+}
+
+/// A record line of a run sealed with `key` (`None`: an admitted part of the
+/// older, unkeyed format); `None` if its checksum or JSON is wrong.
+fn parse_record(key: Option<&str>, line: &str) -> Option<UnitSteps> {
+    match key {
+        Some(key) => parse_keyed_line(key, line),
+        None => parse_checked(line),
+    }
 }
