@@ -142,9 +142,74 @@ pub fn reproduce(dir: &Path, max_order: usize, agent_orders: &[usize], mut note:
         verdict: "not computed",
     });
     a.sort_by_key(|x| x.id.split('.').nth(1).and_then(|n| n.parse::<u32>().ok()));
-    let report = Report { assertions: a, self_play: rows, temperature };
-    write_outputs(dir, &report)?;
-    Ok(report)
+    // The default files hold M ≤ DEFAULT_MAX_ORDER whatever `max_order` is, so
+    // that `reproduce` and `reproduce --full` write them byte for byte alike;
+    // a longer scan adds its own `-full` files.
+    let shown = rows.iter().filter(|r| r.order <= DEFAULT_MAX_ORDER).cloned().collect();
+    write_outputs(dir, &Report { assertions: a.clone(), self_play: shown, temperature: temperature.clone() })?;
+    if max_order > DEFAULT_MAX_ORDER {
+        write_full_self_play(dir, &rows)?;
+    }
+    Ok(Report { assertions: a, self_play: rows, temperature })
+}
+
+/// The self-play orders of the default `reproduce bridg-it` (seconds; M = 20 takes minutes).
+pub const DEFAULT_MAX_ORDER: usize = 10;
+
+/// The self-play table of a scan beyond [`DEFAULT_MAX_ORDER`]:
+/// `tables/bridg-it-self-play-full.{md,json}`, its CSV and figure.
+fn write_full_self_play(dir: &Path, rows: &[SelfPlayRow]) -> Result<()> {
+    let (table, csv, chart) = self_play_outputs(rows);
+    let max = rows.last().map_or(2, |r| r.order);
+    let md = format!(
+        "# Bridg-It, Shannon vs Shannon for M = 2..{max} (thesis Fig 5.8, extended)\n\nWritten by `reproduce bridg-it --full`; the default run writes M ≤ {DEFAULT_MAX_ORDER} into bridg-it.md. The first player's (Cut's) exact win probability over all tie choices (uniform).\n\n{table}"
+    );
+    write_table(dir, "bridg-it-self-play-full", &rows, &md)?;
+    write_atomic(&layout::data(dir, "bridg-it-self-play-full.csv"), csv.as_bytes())?;
+    write_svg(&chart, &layout::figure(dir, "bridg-it-fig-5-8-full.svg"))
+}
+
+/// The self-play rows as a markdown table, a CSV and the Fig 5.8 chart.
+fn self_play_outputs(rows: &[SelfPlayRow]) -> (MarkdownTable, String, Chart) {
+    let mut s = MarkdownTable::new([
+        ("M", Align::Right),
+        ("first player wins", Align::Right),
+        ("decimal", Align::Right),
+        ("thesis / reference", Align::Right),
+        ("openings that do not always win", Align::Left),
+        ("positions", Align::Right),
+    ]);
+    let mut csv = String::from("order,first_wins,first_wins_decimal,states\n");
+    for r in rows {
+        let published = match r.order {
+            2..=8 => "1",
+            9 => "1 − 2/81",
+            10 => "0.96 [R]",
+            _ => "(graph only)",
+        };
+        s.row([
+            r.order.to_string(),
+            r.first_wins.clone(),
+            format!("{:.6}", r.first_wins_decimal),
+            published.to_string(),
+            r.losing_openings.join(", "),
+            r.states.to_string(),
+        ]);
+        csv.push_str(&format!("{},{},{:.12},{}\n", r.order, r.first_wins, r.first_wins_decimal, r.states));
+    }
+    let points: Vec<(f64, f64)> = rows.iter().map(|r| (r.order as f64, r.first_wins_decimal)).collect();
+    let max = rows.last().map_or(2.0, |r| r.order as f64);
+    let chart = Chart {
+        title: "Shannon vs Shannon on Bridg-It: first player's exact win probability (Fig 5.8)".into(),
+        x_label: "order M".into(),
+        y_label: "P(first player wins)".into(),
+        x_range: (1.5, max + 0.5),
+        y_range: Some((0.5, 1.02)),
+        series: vec![StepSeries { label: "exact, uniform ties".into(), steps: Vec::new(), points }],
+        markers: Vec::new(),
+        tail_note: None,
+    };
+    (s, csv, chart)
 }
 
 fn structure_assertions() -> Result<Vec<Assertion>> {
@@ -302,49 +367,13 @@ fn write_outputs(dir: &Path, report: &Report) -> Result<()> {
     for x in &report.assertions {
         t.row([x.id.to_string(), x.expected.to_string(), x.ours.clone(), x.verdict.to_string()]);
     }
-    let mut s = MarkdownTable::new([
-        ("M", Align::Right),
-        ("first player wins", Align::Right),
-        ("decimal", Align::Right),
-        ("thesis / reference", Align::Right),
-        ("openings that do not always win", Align::Left),
-        ("positions", Align::Right),
-    ]);
-    let mut csv = String::from("order,first_wins,first_wins_decimal,states\n");
-    for r in &report.self_play {
-        let published = match r.order {
-            2..=8 => "1",
-            9 => "1 − 2/81",
-            10 => "0.96 [R]",
-            _ => "(graph only)",
-        };
-        s.row([
-            r.order.to_string(),
-            r.first_wins.clone(),
-            format!("{:.6}", r.first_wins_decimal),
-            published.to_string(),
-            r.losing_openings.join(", "),
-            r.states.to_string(),
-        ]);
-        csv.push_str(&format!("{},{},{:.12},{}\n", r.order, r.first_wins, r.first_wins_decimal, r.states));
-    }
+    let (s, csv, _) = self_play_outputs(&report.self_play);
     let md = format!(
         "# Bridg-It and Shannon's heuristic (thesis ch. 5)\n\nReference: `seed002-ch1235.md §4`. Exact values over all tie choices.\n\n## Test assertions 5.1–5.13\n\n{t}\n## Shannon vs Shannon (Fig 5.8): the first player's (Cut's) exact win probability, uniform ties\n\n{s}"
     );
     write_table(dir, "bridg-it", report, &md)?;
     write_atomic(&layout::data(dir, "bridg-it-self-play.csv"), csv.as_bytes())?;
-    let points: Vec<(f64, f64)> = report.self_play.iter().map(|r| (r.order as f64, r.first_wins_decimal)).collect();
-    let max = report.self_play.last().map_or(2.0, |r| r.order as f64);
-    let chart = Chart {
-        title: "Shannon vs Shannon on Bridg-It: first player's exact win probability (Fig 5.8)".into(),
-        x_label: "order M".into(),
-        y_label: "P(first player wins)".into(),
-        x_range: (1.5, max + 0.5),
-        y_range: Some((0.5, 1.02)),
-        series: vec![StepSeries { label: "exact, uniform ties".into(), steps: Vec::new(), points }],
-        markers: Vec::new(),
-        tail_note: None,
-    };
+    let (_, _, chart) = self_play_outputs(&report.self_play);
     write_svg(&chart, &layout::figure(dir, "bridg-it-fig-5-8.svg"))?;
     let mut csv = String::from("order,temperature,short_wins,states\n");
     let mut series = Vec::new();
