@@ -146,7 +146,7 @@ enum Command {
     },
     /// Recompute published tables into results/ (all implemented ones by default).
     Reproduce {
-        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, curves (the exact α-curves and their figures), mc-agents, hex (Hex opening maps 1x1 to 5x5 and the checks of seed 004; --full: larger samples), or all.
+        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, curves (the exact α-curves and their figures), mc-agents, bridg-it (thesis ch. 5: self-play M ≤ 10, --full adds M ≤ 20 in its own files), hex (Hex opening maps 1x1 to 4x4 and the checks of seed 004), or all.
         #[arg(default_value = "all")]
         targets: Vec<String>,
         /// Output directory.

@@ -149,7 +149,15 @@ impl Checker<'_> {
         if let Some(&v) = memo.get(&(black, white)) {
             return v;
         }
-        let moves = (0..128).filter(|&c| left >> c & 1 == 1);
+        // Immediate threats: cells where one winner's stone completes the chain.
+        let threats: Vec<usize> =
+            (0..128).filter(|&c| left >> c & 1 == 1 && self.chain(self.winner, own | 1 << c)).collect();
+        if (mover == self.winner && !threats.is_empty()) || (mover != self.winner && threats.len() >= 2) {
+            memo.insert((black, white), true);
+            return true;
+        }
+        let forced = if threats.len() == 1 { 1 << threats[0] } else { left };
+        let moves = (0..128).filter(|&c| forced >> c & 1 == 1);
         let mut results = moves.map(|c| {
             let (b, w) = if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
             self.restricted(b, w, mover.other(), carrier, memo)
