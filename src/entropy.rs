@@ -59,7 +59,7 @@ mod tests {
         s.parse().unwrap()
     }
 
-    /// Reference test vector A1 (seed002-ch4.md §6.1).
+    /// Reference test vector A1 (../shared/reference/seed002-ch4.md §6.1).
     #[test]
     fn matches_reference_vector() {
         let p = [0.5, 0.25, 0.25];

@@ -3,7 +3,7 @@
 //! simulate, the size models, perfect, the curve's decisions at exact α).
 //!
 //! Within one decision every query partitions the same set M (|M| = n), so H_α
-//! is a monotone function of the class sizes c_i alone (seed002-ch4.md §1.1):
+//! is a monotone function of the class sizes c_i alone (../shared/reference/seed002-ch4.md §1.1):
 //!
 //! | α            | better partition has                     |
 //! |--------------|------------------------------------------|

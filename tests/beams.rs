@@ -1,4 +1,4 @@
-//! Beams (seed002-ch4.md §3, beams-conventions.md §1; test ids B14–B17, D1–D3):
+//! Beams (../shared/reference/seed002-ch4.md §3, ../shared/reference/beams-conventions.md §1; test ids B14–B17, D1–D3):
 //! counts, the cache file, root partitions, and the exact H_α totals of the
 //! reference prototypes, plus the tree analysis against a plain per-code
 //! player. Beams(6c,6p) at full scale: tests/beams_6c6p.rs.
@@ -97,7 +97,7 @@ fn b17_root_partitions() {
     assert_eq!(sizes(2), vec![356, 356, 216, 216, 196, 196, 140, 88, 28, 28, 20, 20]);
 }
 
-/// D3 and beams-conventions.md §1: the prototypes' exact totals on Beams(3c,6p).
+/// D3 and ../shared/reference/beams-conventions.md §1: the prototypes' exact totals on Beams(3c,6p).
 #[test]
 fn d3_beams_3c6p_prototype_totals() {
     let c = game("3c6p", QueryOrder::ColourFirst);
@@ -115,7 +115,7 @@ fn d3_beams_3c6p_prototype_totals() {
     }
 }
 
-/// beams-conventions.md §1: Beams(6c,3p) LEX totals and the reduced-list H_1 MIX.
+/// ../shared/reference/beams-conventions.md §1: Beams(6c,3p) LEX totals and the reduced-list H_1 MIX.
 #[test]
 fn beams_6c3p_prototype_totals() {
     let c = game("6c3p", QueryOrder::ColourFirst);
@@ -421,7 +421,7 @@ fn node_with_every_diagonal_used_is_terminal() {
 
 /// At the root of Beams(6c,3p) the full set is symmetric under the 12 board
 /// symmetries: the 15 first queries (colour 0, any diagonal) fall into the 3
-/// orbits of diagonals by their offset from the centre (seed002-ch4.md §3.3),
+/// orbits of diagonals by their offset from the centre (../shared/reference/seed002-ch4.md §3.3),
 /// and the weights of each orbit add up.
 #[test]
 fn symmetry_classes_merge_root_orbits() {
@@ -489,7 +489,7 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
 }
 
 /// A table file with a valid checksum that is not the variant's table (written
-/// by hand) is refused with a message, never a panic (hardening item 4): a
+/// by hand) is refused with a message, never a panic: a
 /// pattern that does not tile the board is rejected on loading (and the cache
 /// rebuilt); a table missing a pattern's mirror image is refused by the game.
 #[test]
@@ -519,7 +519,7 @@ fn crafted_pattern_tables_are_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Regression (hardening item 3): under MIX the split of the penalty over the
+/// Regression: under MIX the split of the penalty over the
 /// codes used to depend on the symmetry merging of tied queries, because the
 /// laid best code was the first in code order, which the board and colour
 /// symmetries do not preserve. MIX now lays a best code drawn uniformly (a

@@ -1,4 +1,4 @@
-//! Beams(6c,6p), the standard game (seed002-ch4.md §3; thesis Table 4.10): a
+//! Beams(6c,6p), the standard game (../shared/reference/seed002-ch4.md §3; thesis Table 4.10): a
 //! smoke test of the bit-row core on all 3 048 812 640 codes, and the
 //! committed full-scale runs (results/runs/beams-6c6p/) recomputed unit by
 //! unit by the current code.

@@ -1,4 +1,4 @@
-//! Ströhlein's endgame tables (seed000-chess.md, test list C1–C13): every
+//! Ströhlein's endgame tables (../shared/reference/seed000-chess.md, test list C1–C13): every
 //! number as an exact value, histograms included.
 
 use renyi_search::chess::board::{Piece, parse_square};

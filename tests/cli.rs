@@ -279,7 +279,7 @@ fn after_flags_work_or_are_refused() {
 /// Variants that are legal but whose enumeration would not fit the memory
 /// budget are refused at once with the estimate (they used to loop or grow
 /// until the machine died); `--max-memory` sets the budget. `beams info`
-/// counts their patterns by frontier states instead (issue 27 item 4).
+/// counts their patterns by frontier states instead.
 #[test]
 fn oversized_variants_are_refused_with_an_estimate() {
     for (variant, pieces, patterns) in
@@ -318,7 +318,7 @@ fn oversized_variants_are_refused_with_an_estimate() {
 
 /// A reader that closes stdout early (`merge … | head -1`) does not cost the
 /// merged file, and a pattern cache that cannot be written costs only the
-/// caching: the table is used from memory (hardening item 9).
+/// caching: the table is used from memory.
 #[test]
 fn output_survives_a_closed_pipe_and_an_unwritable_cache() {
     let (shards, merged) = ([scratch("pipe-0.json"), scratch("pipe-1.json")], scratch("pipe-merged.json"));

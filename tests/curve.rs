@@ -1,5 +1,5 @@
 //! Exact α-curves (issue: expected search length as a function of α):
-//! anchors from seed002-ch4.md (A12, C7) and agreement with `analyze` at
+//! anchors from ../shared/reference/seed002-ch4.md (A12, C7) and agreement with `analyze` at
 //! fixed α on every kind of point.
 
 use renyi_search::alpha::Alpha;

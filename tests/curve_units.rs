@@ -1,4 +1,4 @@
-//! Curves as work-unit runs (issue 25 item 5): cut below the first levels,
+//! Curves as work-unit runs: cut below the first levels,
 //! evaluated in shards, resumed after a kill and merged, a unit run gives
 //! exactly the curve of one process; edited and foreign run files are refused.
 

@@ -1,5 +1,5 @@
 //! The generic theorems of the game-graph solver on random small graphs
-//! (seed000-chess.md G1–G5; seed003-cgt.md T06, T07, T11, T19, T26, T27).
+//! (../shared/reference/seed000-chess.md G1–G5; ../shared/reference/seed003-cgt.md T06, T07, T11, T19, T26, T27).
 
 use renyi_search::graph::WinLossDraw::{self, *};
 use renyi_search::graph::explicit::{ExplicitGraph, Node};

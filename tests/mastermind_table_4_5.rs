@@ -1,4 +1,4 @@
-//! Thesis Table 4.5 and the statements around it (seed002-ch4.md §2.3–2.4,
+//! Thesis Table 4.5 and the statements around it (../shared/reference/seed002-ch4.md §2.3–2.4,
 //! test ids B1–B4, C1–C7), asserted exactly.
 
 use renyi_search::alpha::Alpha;

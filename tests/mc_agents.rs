@@ -1,5 +1,5 @@
 //! Monte-Carlo agents on the game-graph solver (thesis ch. 2): values from the
-//! reference note seed002-ch1235.md §2 (assertions 2.3–2.17). [T] values are
+//! reference note ../shared/reference/seed002-ch1235.md §2 (assertions 2.3–2.17). [T] values are
 //! printed in the thesis, [R] values were computed by the note's independent
 //! Python code; both are cross-checks, not our own output.
 

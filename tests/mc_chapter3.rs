@@ -1,5 +1,5 @@
 //! Thesis ch. 3: MC(∞) on S(1,2) with static and "intelligent" asymmetric
-//! random play, exactly (reference note seed002-ch1235.md §3, assertions
+//! random play, exactly (reference note ../shared/reference/seed002-ch1235.md §3, assertions
 //! 3.1–3.19). Ties are decided in exact arithmetic: rationals, and Q(√5) at
 //! ε* = 2 − √5; never by float equality.
 

@@ -1,4 +1,4 @@
-//! The Nim family of seed003 (test list T01–T29 of seed003-cgt.md §8).
+//! The Nim family of seed003 (test list T01–T29 of ../shared/reference/seed003-cgt.md §8).
 
 use renyi_search::graph::WinLossDraw;
 use renyi_search::graph::explicit::ExplicitGraph;

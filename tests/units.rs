@@ -196,7 +196,7 @@ fn bad_shards_are_refused() {
     assert!(merge(&[a, unreadable]).unwrap_err().to_string().contains("unreadable"));
 }
 
-/// Edited records are refused with their unit named (hardening item 7): each
+/// Edited records are refused with their unit named: each
 /// record carries a CRC-32 of its contents; a record re-sealed after an edit
 /// must still have depth counts that add up to its codes and a penalty split
 /// that adds up to its points; and a merge checks that the

@@ -1,4 +1,4 @@
-//! Free search problems and the Wurzel model (seed002-ch4.md §1.4–1.7, §6.2–6.3:
+//! Free search problems and the Wurzel model (../shared/reference/seed002-ch4.md §1.4–1.7, §6.2–6.3:
 //! B5–B13, C8–C11).
 
 use num_rational::BigRational;

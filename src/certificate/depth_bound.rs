@@ -9,7 +9,7 @@
 //! place of values), and the certificate node for it lists, for every query
 //! that needs them to reach the claim, the raised classes (largest gain
 //! first) as child nodes. For games whose perfect search is out of reach
-//! (Beams(6c,3p), issue 27 item 4) this gives the certified lower end of the
+//! (Beams(6c,3p)) this gives the certified lower end of the
 //! gap; the upper end is the total of any strategy.
 
 use super::Certify;

@@ -67,7 +67,7 @@ pub(super) fn beams_game(b: &BeamsArgs) -> Result<Beams> {
 }
 
 /// Refuses flags that the chosen mode of `analyze beams` would ignore: every
-/// flag either works or is rejected in its combination (hardening item 8).
+/// flag either works or is rejected in its combination.
 fn check_modes(b: &BeamsArgs) -> Result<()> {
     let units_mode = b.shard.is_some() || b.checkpoint.is_some();
     let clash = |a: &str, c: &str| Err(invalid(format!("{a} cannot be combined with {c}")));

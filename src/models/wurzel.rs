@@ -1,7 +1,7 @@
 //! The Wurzel model (thesis Def. 4.8, §4.5): a query on C splits off groups
 //! q_1..q_{a−1} from one free remaining group at cost K = Σ_{i<a} (1 + |q_i|),
 //! which must not exceed L(C) = ⌈√|C|⌉ (the ceiling is forced by Table 4.15:
-//! with ⌊√|C|⌋ no query exists on |C| = 2; seed002-ch4.md §1.7).
+//! with ⌊√|C|⌋ no query exists on |C| = 2; ../shared/reference/seed002-ch4.md §1.7).
 //!
 //! - Perfect play: the cost is additive over the split-off groups, so the best
 //!   multiset of groups with element sum S and k groups (S + k ≤ L) is a knapsack

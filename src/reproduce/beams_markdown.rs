@@ -6,7 +6,7 @@ use super::table_4_10::{MIX_RULES, RULES};
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance};
 
-/// The thesis' 2σ error bound of its Monte-Carlo cells (seed002-ch4.md §3.4).
+/// The thesis' 2σ error bound of its Monte-Carlo cells (../shared/reference/seed002-ch4.md §3.4).
 const THESIS_MONTE_CARLO_BOUND: f64 = 0.05;
 
 /// The section of the work-unit cells: ours against the thesis' Monte-Carlo

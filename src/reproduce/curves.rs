@@ -1,7 +1,7 @@
 //! `reproduce curves`: the exact α-curves of thesis Figs 4.6 (Mastermind),
 //! 4.11 (Beams 3c6p, 6c3p) and 4.16/4.17 (Wurzel, free search at |C| = 1000),
 //! with the best α of every game, the published points next to ours
-//! (seed002-ch4.md A12, C7, C9), and the Table 4.10 diagnostic: does any
+//! (../shared/reference/seed002-ch4.md A12, C7, C9), and the Table 4.10 diagnostic: does any
 //! published small-variant Beams value occur anywhere on E(α)? Fig. 4.12
 //! (Beams 6c6p) comes from the committed work-unit runs ([`super::fig_4_12`]).
 
@@ -264,7 +264,7 @@ fn chart(
     })
 }
 
-/// The published points of seed002-ch4.md (C7, C9) looked up on the curves.
+/// The published points of ../shared/reference/seed002-ch4.md (C7, C9) looked up on the curves.
 fn anchors(all: &[Computed]) -> Vec<Anchor> {
     let points: [(&str, &str, &'static str, &'static str); 9] = [
         ("mm1296-lex", "0.85", "5721", "C7, Fig. 4.6"),

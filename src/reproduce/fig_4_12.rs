@@ -2,7 +2,7 @@
 //! its work-unit curve runs write when they merge
 //! (`scripts/curve-6c6p.sh`: `<results>/runs/curves/beams-6c6p/<rule>-<from>-<to>.overview.json`,
 //! docs/curves-6c6p.md). The thesis drew the figure from a grid (Δα = 0.1, zoom
-//! 0.02) at about 3000 CPU-hours (seed002-ch4.md, Fig. 4.12 cost note). The
+//! 0.02) at about 3000 CPU-hours (../shared/reference/seed002-ch4.md, Fig. 4.12 cost note). The
 //! curve has millions of pieces, so the figure draws, per 1/1000 of the
 //! range, the least and the greatest mean of the pieces there, with the
 //! exact values on the grid as dots; the section checks the grid values at

@@ -2,7 +2,7 @@
 //! S(1,2) with asymmetry), recomputed exactly on the game-graph solver and
 //! written to `results/tables/mc-agents.{md,json}` with CSV scans (results/data/) and SVG figures (results/figures/).
 //! Published values are data from the thesis (OCR repaired as the reference
-//! note seed002-ch1235.md §2.4–2.6 states, each repair noted); nothing is fitted.
+//! note ../shared/reference/seed002-ch1235.md §2.4–2.6 states, each repair noted); nothing is fitted.
 
 use crate::error::Result;
 use crate::graph::mc_agents::{Agent, Duel, McSolver};

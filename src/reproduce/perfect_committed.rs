@@ -64,11 +64,11 @@ pub struct BoundsRow {
     pub upper_from: String,
 }
 
-/// Beams(6c,3p)'s committed depth-bound certificates (issue 27 item 4), K = 1, 2, 3.
+/// Beams(6c,3p)'s committed depth-bound certificates, K = 1, 2, 3.
 const BEAMS_6C3P_BOUNDS: [(&str, u32); 3] =
     [("bounds-beams-6c3p.cert", 1), ("bounds-beams-6c3p-k2.cert", 2), ("bounds-beams-6c3p-k3.cert", 3)];
 
-/// Beams(6c,3p) (issue 27 item 4): a row per committed bound certificate,
+/// Beams(6c,3p): a row per committed bound certificate,
 /// its seal checked; its proof checked in full with `full` (K = 1 and 2 take
 /// 25 and 32 s, K = 3 about 3 minutes on 2 cores: the checker builds its own
 /// answer table of the 223920 codes first).
@@ -139,7 +139,7 @@ pub fn rows(dir: &Path, full: bool) -> Result<Vec<CommittedRow>> {
     if let Some(row) = committed_row(&bc, dir, "perfect-bc410", Some(published), Some(7), full)? {
         rows.push(row);
     }
-    // The next optimum beyond MM(5,5) (issue 27 item 5); no published value found.
+    // The next optimum beyond MM(5,5); no published value found.
     let mm48 = Mastermind::new(4, 8, false)?;
     if let Some(row) = committed_row(&mm48, dir, "perfect-mm48", None, None, full)? {
         rows.push(row);

@@ -1,7 +1,7 @@
 //! Thesis Table 4.10: H_α strategies on Beams(3c,6p) and Beams(6c,3p) under
 //! LEX-c, LEX-d and MIX, with the rules documented in `games::beams::game`.
 //! Each cell shows our exact total and mean, the thesis' mean, and the exact
-//! total of the reference prototypes (beams-conventions.md §1) where known.
+//! total of the reference prototypes (../shared/reference/beams-conventions.md §1) where known.
 //! The 6c6p columns and the long small-variant cells come from resumable
 //! work-unit runs ([`super::beams_runs`]).
 

@@ -1,5 +1,5 @@
 //! Thesis Table 4.5: H_α strategies on Mastermind MM-1296 and MM-360, LEX and
-//! MIX, totals over all codes (seed002-ch4.md §2.4), plus the first-guess
+//! MIX, totals over all codes (../shared/reference/seed002-ch4.md §2.4), plus the first-guess
 //! crossover α* of the Fig. 4.6 text.
 
 use super::{Comparison, Published};

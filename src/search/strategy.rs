@@ -19,7 +19,7 @@ pub enum TieBreak {
 }
 
 /// A tie rule. The defaults are the conventions that reproduce thesis Table 4.5
-/// (seed002-ch4.md §2.4): possible secrets first, for LEX and MIX alike.
+/// (../shared/reference/seed002-ch4.md §2.4): possible secrets first, for LEX and MIX alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct TieRule {
     pub kind: TieBreak,

@@ -1,5 +1,5 @@
 //! Direct-connecting local strategies (DVLS, Def 6.8 of seed 004), decided by
-//! the deterministic form of Algorithm 6.13 (`seed004-hex.md` §6.5):
+//! the deterministic form of Algorithm 6.13 (`../shared/reference/seed004-hex.md` §6.5):
 //!
 //! VC(x, y, S) ⟺ {x, y} ∈ E, or for every cell b ∈ S (the opponent's move) some
 //! c ∈ S∖{b} and a partition (C¹, C²) of S∖{b, c} have VC(x, c, C¹) and VC(c, y, C²).

@@ -3,7 +3,7 @@
 //! two occupied nodes. At most 128 nodes (a node set is a [`Bits`]).
 //!
 //! [`HexGraph::from_position`] builds the graph of a board position from one
-//! player's view (`seed004-hex.md` §2.1): adjacent own stones merged into one
+//! player's view (`../shared/reference/seed004-hex.md` §2.1): adjacent own stones merged into one
 //! node, opponent stones deleted with their edges, the player's two board edges
 //! as occupied nodes (a group touching an edge merges with it).
 
@@ -208,7 +208,7 @@ impl HexGraph {
 }
 
 /// The graph G of Satz 4.6 / Fig 4, rebuilt from the proof text
-/// (`seed004-hex.md` §4.4): own (White) nodes x, y, t, s, t′, s′; 18 free cells;
+/// (`../shared/reference/seed004-hex.md` §4.4): own (White) nodes x, y, t, s, t′, s′; 18 free cells;
 /// 32 edges. Returns the graph and the nodes x, y.
 pub fn figure_4() -> (HexGraph, usize, usize) {
     let names = [

@@ -7,7 +7,7 @@
 //! - the OR rule: SCs (x, C_k, y) with ⋂ C_k = ∅ give the VC (x, ⋃ C_k, y).
 //!
 //! Per unordered pair only the inclusion-minimal carriers are kept (exact for
-//! "is there a VC", `seed004-hex.md` §3 notes: every rule stays applicable when a
+//! "is there a VC", `../shared/reference/seed004-hex.md` §3 notes: every rule stays applicable when a
 //! carrier shrinks). [`Limits::EXHAUSTIVE`] runs all rules to the fixpoint;
 //! bounded limits (OR fan-in, carrier size) give the practical H-search, which
 //! derives a subset. `av_plus = false` restricts AV to empty carriers (AV₀,

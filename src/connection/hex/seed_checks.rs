@@ -1,4 +1,4 @@
-//! The statements of seed 004 checked by computation (`seed004-hex.md` §9):
+//! The statements of seed 004 checked by computation (`../shared/reference/seed004-hex.md` §9):
 //! soundness of H-search (Satz 4.1), AV₊ never needed (Satz 5.4), DVLS against
 //! H-search (Kor 6.11), and the smallest board positions won for the connecting
 //! player without an edge-to-edge VC (the open question §9.16 of Satz 4.6).

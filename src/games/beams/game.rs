@@ -1,7 +1,7 @@
 //! Beams as a [`SearchProblem`]: codes are (pattern, colouring) pairs, queries
 //! (colour, diagonal) pairs, the answer is the set of hit cells on the line.
 //!
-//! Rules as implemented (seed002-ch4.md §3.1, beams-conventions.md §1):
+//! Rules as implemented (../shared/reference/seed002-ch4.md §3.1, ../shared/reference/beams-conventions.md §1):
 //! - each diagonal may be used once (state: used diagonals);
 //! - colours not yet asked are interchangeable, so only the asked colours and the
 //!   lowest unasked one are offered (state: number of asked colours, which are

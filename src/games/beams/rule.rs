@@ -1,6 +1,6 @@
 //! The Beams tie rules of thesis Table 4.10 as one value: which canonical
 //! query order LEX follows, which colours are offered, and how MIX weighs
-//! them (beams-conventions.md). Parsed once from its name (`lex-c`, `lex-d`,
+//! them (../shared/reference/beams-conventions.md). Parsed once from its name (`lex-c`, `lex-d`,
 //! `mix`, `mix-reduced`) and used by analysis, curves, play and reproduce.
 
 use super::Variant;
