@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the unit manifest of a curve run: results/runs/curves/beams-6c6p/NAME.units.tsv.
+"""Writes the unit manifest of a curve run: results/runs/curves/beams-6c6p/<name>.units.tsv.
 
 One line per unit, sorted by key: the SHA-256 of the unit's content, its codes,
 the part holding it, and its key. The content is what a recomputation of the

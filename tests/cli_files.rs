@@ -5,19 +5,9 @@
 
 mod common;
 
-use common::{assert_rejected, bin, scratch_dir};
+use common::{assert_rejected, bin, one_line_error, scratch_dir};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-/// The one error line of a failed run (asserting there is exactly one).
-fn one_line_error(args: &[&str]) -> String {
-    let out = bin(args);
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: one line, got {err:?}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
 
 /// The names in `dir`, sorted.
 fn names(dir: &Path) -> Vec<String> {

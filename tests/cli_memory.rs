@@ -4,18 +4,8 @@
 
 mod common;
 
-use common::{assert_rejected, bin};
+use common::{assert_rejected, bin, one_line_error};
 use std::process::Command;
-
-/// The one error line of a failed run (asserting exit code 2 and one line).
-fn one_line_error(args: &[&str]) -> String {
-    let out = bin(args);
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: one line, got {err:?}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
-}
 
 /// MM(4,8)'s answer table (16 MiB) fits a 20.5 MiB budget, but the analysis
 /// holds more (about 80 MiB at its peak): it used to end at 3× its budget,

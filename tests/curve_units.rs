@@ -382,21 +382,22 @@ fn spliced_duplicated_and_unkeyed_records_are_refused() {
     complete(run(&mm, TieRule::lex(), 1, "0/1", &lex, &[]));
 }
 
-/// A committed part of the older format (the smallest 6c6p part) is read
-/// because its bytes are those its manifest lists; a copy with one byte
-/// flipped is refused before any record is used.
+/// A committed part of the older format (the smallest 6c6p part still in the
+/// tree; parts are leaving it, README "Run records") is read because its bytes
+/// are those its manifest lists; a copy with one byte flipped is refused
+/// before any record is used.
 #[test]
 fn a_committed_unkeyed_part_is_read_only_as_committed() {
     use renyi_search::curve::unit_file::read_run_file;
-    let part = common::root().join("results/runs/curves/beams-6c6p/lex-c-1-2.part-003.units.gz");
+    let part = common::root().join("results/runs/curves/beams-6c6p/lex-c-0.5-1.part-004.units.xz");
     let (id, records) = read_run_file(&part).unwrap().expect("a part");
     assert!(!id.keyed);
-    assert_eq!((id.domain.as_str(), id.units, id.levels), ("[1, 2]", 3069, 2));
+    assert_eq!((id.domain.as_str(), id.units, id.levels), ("[0.5, 1]", 2145, 2));
     assert!(!records.is_empty());
     let mut bytes = std::fs::read(&part).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;
-    let copy = scratch("flipped").join("lex-c-1-2.part-003.units.gz");
+    let copy = scratch("flipped").join("lex-c-0.5-1.part-004.units.xz");
     std::fs::write(&copy, bytes).unwrap();
     let message = read_run_file(&copy).expect_err("a flipped byte is refused").to_string();
     assert!(message.contains("not that of a committed part"), "{message}");

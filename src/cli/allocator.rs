@@ -39,9 +39,21 @@ fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
     ptr
 }
 
+/// Set by the first thread whose allocation is refused: only that one writes
+/// the line and ends the process, so that several threads refused at once
+/// still give one line (seen: two lines from two rayon threads).
+static REPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Writes "error: out of memory …" with the refused size and ends the process.
 #[cold]
 fn out_of_memory(size: usize) -> ! {
+    if REPORTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        // Another thread is writing the line and ending the process (in
+        // microseconds); waiting must not allocate, so it spins.
+        loop {
+            std::hint::spin_loop();
+        }
+    }
     let mut line = [0u8; 256];
     let mut len = 0;
     let mut put = |bytes: &[u8]| {

@@ -45,3 +45,14 @@ pub fn assert_rejected(args: &[&str], needle: &str) {
     assert!(err.contains(needle), "{args:?}: stderr {err:?} lacks {needle:?}");
     assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
 }
+
+/// The one error line of a failed run, asserting exit code 2, exactly one
+/// line and no panic.
+pub fn one_line_error(args: &[&str]) -> String {
+    let out = bin(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line, got {err:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
