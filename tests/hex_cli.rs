@@ -48,4 +48,6 @@ fn gtp_session() {
     assert!(answers[4].starts_with("? "));
     // After undo the board is empty: Black to move wins (Satz 1.2).
     assert_eq!(answers[6], "= black");
+    // `quit` is answered with success before the engine stops.
+    assert_eq!(answers[8], "=");
 }

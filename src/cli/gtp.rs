@@ -43,6 +43,8 @@ impl Engine {
         let args = &words[1..];
         match (words[0], args.len()) {
             ("protocol_version", 0) => Ok("2".into()),
+            // The loop in `run` ends after answering it.
+            ("quit", 0) => Ok(String::new()),
             ("name", 0) => Ok("renyi-search".into()),
             ("version", 0) => Ok(renyi_search::VERSION.into()),
             ("known_command", 1) => Ok(COMMANDS.contains(&args[0]).to_string()),
