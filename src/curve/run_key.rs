@@ -16,13 +16,33 @@
 
 use super::point::Point;
 use super::steps::Domain;
-use super::unit_file::CurveRunId;
 use crate::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::output::crc32_hex;
 use crate::search::run_file::alpha_text;
+use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::Path;
+
+/// What identifies a curve run: units of different runs never mix.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CurveRunId {
+    pub program: String,
+    pub version: String,
+    pub problem: String,
+    pub tie_rule: String,
+    /// The α-domain, e.g. `[0, inf]`.
+    pub domain: String,
+    pub levels: usize,
+    /// Units of the run and the codes they hold.
+    pub units: u64,
+    pub unit_codes: u64,
+    /// Whether the records' checksums cover the run's key: true in every
+    /// file this version writes; false (absent) only in parts written
+    /// before, read only when their bytes are a committed part.
+    #[serde(default)]
+    pub keyed: bool,
+}
 
 /// The manifests of the committed parts written before records were keyed
 /// (`sha256sum` format: `HASH  FILE` per line).

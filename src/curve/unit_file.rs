@@ -24,25 +24,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-/// What identifies a curve run: units of different runs never mix.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CurveRunId {
-    pub program: String,
-    pub version: String,
-    pub problem: String,
-    pub tie_rule: String,
-    /// The α-domain, e.g. `[0, inf]`.
-    pub domain: String,
-    pub levels: usize,
-    /// Units of the run and the codes they hold.
-    pub units: u64,
-    pub unit_codes: u64,
-    /// Whether the records' checksums cover the run's key: true in every
-    /// file this version writes; false (absent) only in parts written
-    /// before, read only when their bytes are a committed part.
-    #[serde(default)]
-    pub keyed: bool,
-}
+/// What identifies a curve run (defined beside its key, [`super::run_key`]).
+pub use super::run_key::CurveRunId;
 
 /// One finished unit.
 #[derive(Clone, Debug, Serialize, Deserialize)]
