@@ -383,7 +383,7 @@ fn spliced_duplicated_and_unkeyed_records_are_refused() {
 }
 
 /// A committed part of the older format (the smallest 6c6p part still in the
-/// tree; parts are leaving it, README "Run records") is read because its bytes
+/// tree; parts are leaving it, docs/reliability.md) is read because its bytes
 /// are those its manifest lists; a copy with one byte flipped is refused
 /// before any record is used.
 #[test]
