@@ -4,37 +4,34 @@
 //!
 //! The science lives here; `src/main.rs` and `src/cli/` (one file per
 //! subcommand) are a thin command line.
-//! - [`alpha`]: the Rényi order α, exact.
-//! - [`entropy`], [`score`]: H_α and exact comparison of answer partitions.
+//! - [`renyi`]: the Rényi order α (exact), H_α and the exact comparison of
+//!   answer partitions.
 //! - [`search`]: the generic search-problem core and exact strategy analysis.
 //! - [`curve`]: the expected search length as an exact step function of α,
 //!   with certified breakpoints; [`plot`] draws such curves as SVG.
 //! - [`games`]: Mastermind and the other deduction games.
 //! - [`graph`]: the game-graph solver (retrograde analysis, Sprague-Grundy),
-//!   with its clients [`chess`] (Ströhlein's endgames) and [`nim`] (the Nim family).
+//!   with its clients in [`two_player`]: Ströhlein's chess endgames, the Nim
+//!   family, Bridg-It and Hex.
 //! - [`reproduce`]: the published tables, recomputed.
 //! - [`certificate`]: optimality certificates (lower bounds) and their independent checker.
 //! - [`progress`]: progress reports to an observer (the library never prints).
 
-pub mod alpha;
 pub mod certificate;
-pub mod chess;
-pub mod connection;
 pub mod curve;
-pub mod entropy;
 pub mod error;
 pub mod games;
 pub mod graph;
 pub mod memory;
 pub mod models;
-pub mod nim;
 pub mod output;
 pub mod plot;
 pub mod progress;
+pub mod renyi;
 pub mod reproduce;
-pub mod score;
 pub mod search;
 pub mod sweep;
+pub mod two_player;
 
 /// The program version written into every results file.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -82,7 +82,7 @@ impl Provenance {
     }
 }
 
-/// The folders of a results directory (docs/layout.md): what a reproduce
+/// The folders of a results directory (ARCHITECTURE.md, "Where things live"): what a reproduce
 /// target writes where.
 pub mod layout {
     use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! α-sweeps: the same game analysed for a grid of Rényi orders (thesis Fig. 4.6,
 //! Table 4.18).
 
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::error::{Result, invalid};
 use crate::search::{Analysis, RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use num_bigint::BigInt;

@@ -8,7 +8,7 @@ mod common;
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
-use renyi_search::score::RenyiScore;
+use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 
 fn v(s: &str) -> Variant {
@@ -38,7 +38,7 @@ fn beams_6c6p_root_smoke() {
     assert_eq!(all.size, 3_048_812_640);
     let ties = renyi_search::search::strategy::best_queries(
         &g,
-        &RenyiScore::new(renyi_search::alpha::Alpha::integer(1)),
+        &RenyiScore::new(renyi_search::renyi::alpha::Alpha::integer(1)),
         &g.initial_state(),
         &all,
     );

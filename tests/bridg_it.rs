@@ -3,10 +3,10 @@
 //! assertions 5.1–5.3, 5.11) and exact values checked by a plain evaluator.
 
 use num_rational::BigRational;
-use renyi_search::connection::bridgit::board::Board;
-use renyi_search::connection::bridgit::heuristic::{best_edges, exact_drops, float_drops};
-use renyi_search::connection::bridgit::position::{Player, Position};
-use renyi_search::connection::bridgit::solver::Solver;
+use renyi_search::two_player::connection::bridgit::board::Board;
+use renyi_search::two_player::connection::bridgit::heuristic::{best_edges, exact_drops, float_drops};
+use renyi_search::two_player::connection::bridgit::position::{Player, Position};
+use renyi_search::two_player::connection::bridgit::solver::Solver;
 
 fn play(board: &Board, moves: &[&str]) -> Position {
     moves.iter().fold(Position::start(board, Player::Cut), |p, m| p.play(board.parse_edge(m).unwrap()))
@@ -101,7 +101,7 @@ fn gauss_seidel_converges_to_the_exact_potentials() {
     let pos = play(&b, &["A5", "C5", "C3", "A1", "B4", "E3", "L1", "G7"]);
     let sor = Solver::GaussSeidel {
         omega: 1.5,
-        start: renyi_search::connection::bridgit::solver::StartVector::Constant(0.5),
+        start: renyi_search::two_player::connection::bridgit::solver::StartVector::Constant(0.5),
         iterations: 10_000,
         tolerance: 1e-15,
     };

@@ -1,9 +1,9 @@
 //! Randomised agents (thesis 5.4): the game-graph values of a policy pair
 //! against a plain recursive evaluator of the same policies.
 
-use renyi_search::connection::bridgit::agents::{Agent, short_win_probability};
-use renyi_search::connection::bridgit::board::Board;
-use renyi_search::connection::bridgit::position::{Player, Position};
+use renyi_search::two_player::connection::bridgit::agents::{Agent, short_win_probability};
+use renyi_search::two_player::connection::bridgit::board::Board;
+use renyi_search::two_player::connection::bridgit::position::{Player, Position};
 use std::collections::HashMap;
 
 /// Short's win probability by direct recursion with memo.

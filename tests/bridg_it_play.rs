@@ -5,12 +5,12 @@
 
 use num_rational::BigRational;
 use proptest::prelude::*;
-use renyi_search::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
-use renyi_search::connection::bridgit::board::Board;
-use renyi_search::connection::bridgit::heuristic::float_drops;
-use renyi_search::connection::bridgit::lehman::{TreeStrategy, short_wins_second};
-use renyi_search::connection::bridgit::position::{Player, Position};
-use renyi_search::connection::bridgit::solver::Solver;
+use renyi_search::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
+use renyi_search::two_player::connection::bridgit::board::Board;
+use renyi_search::two_player::connection::bridgit::heuristic::float_drops;
+use renyi_search::two_player::connection::bridgit::lehman::{TreeStrategy, short_wins_second};
+use renyi_search::two_player::connection::bridgit::position::{Player, Position};
+use renyi_search::two_player::connection::bridgit::solver::Solver;
 use std::collections::{HashMap, HashSet};
 
 fn opening_outcomes(m: usize, ties: CutTies) -> Vec<(String, bool)> {

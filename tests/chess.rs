@@ -1,11 +1,11 @@
 //! Ströhlein's endgame tables (../shared/reference/seed000-chess.md, test list C1–C13): every
 //! number as an exact value, histograms included.
 
-use renyi_search::chess::board::{Piece, parse_square};
-use renyi_search::chess::endgame::{MoveResult, move_to};
-use renyi_search::chess::position::{Position, parse_position, quadrant_position_count};
-use renyi_search::chess::table::SideSummary;
-use renyi_search::chess::{Endgame, Metric, Table, Tablebase};
+use renyi_search::two_player::chess::board::{Piece, parse_square};
+use renyi_search::two_player::chess::endgame::{MoveResult, move_to};
+use renyi_search::two_player::chess::position::{Position, parse_position, quadrant_position_count};
+use renyi_search::two_player::chess::table::SideSummary;
+use renyi_search::two_player::chess::{Endgame, Metric, Table, Tablebase};
 use renyi_search::graph::WinLossDraw;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -140,7 +140,7 @@ fn tables_pass_the_forward_check() {
     }
     let t = table(&mut base, "KRKN", Metric::Stroehlein);
     let pos = parse_position("Kd1 Rh1 / Kb1 Ng4", &t.endgame.pieces(), 4, true).unwrap();
-    let g = renyi_search::chess::board::Geometry::get();
+    let g = renyi_search::two_player::chess::board::Geometry::get();
     for s in 0..8 {
         let mut image = pos;
         image.men.iter_mut().for_each(|m| *m = g.transform(s, *m));
@@ -184,7 +184,7 @@ fn quadrant_count() {
 /// move, the number of legal moves and the check status agree; FEN round-trips.
 #[test]
 fn move_generation_agrees_with_cozy_chess() {
-    use renyi_search::chess::endgame::for_each_move;
+    use renyi_search::two_player::chess::endgame::for_each_move;
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move || {
         state ^= state << 13;

@@ -5,8 +5,8 @@
 mod common;
 use common::scratch_dir as scratch;
 
-use renyi_search::alpha::Alpha;
-use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units, run_curve_units_in_slices};
+use renyi_search::renyi::alpha::Alpha;
+use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units, run_curve_units_in_slices};
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
@@ -173,7 +173,7 @@ fn a_unit_recorded_twice_must_agree() {
     let text = std::fs::read_to_string(&file).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let key = lines[0].split_once(' ').unwrap().0;
-    let reseal = |record: &serde_json::Value| renyi_search::curve::run_key::keyed_line(key, record);
+    let reseal = |record: &serde_json::Value| renyi_search::curve::run::run_key::keyed_line(key, record);
     let mut record: serde_json::Value = serde_json::from_str(lines[2].split_once(' ').unwrap().1).unwrap();
     let unit = record["key"].as_str().unwrap().to_string();
     // The same record from another session: merged, the curve unchanged.
@@ -388,7 +388,7 @@ fn spliced_duplicated_and_unkeyed_records_are_refused() {
 /// before any record is used.
 #[test]
 fn a_committed_unkeyed_part_is_read_only_as_committed() {
-    use renyi_search::curve::unit_file::read_run_file;
+    use renyi_search::curve::run::unit_file::read_run_file;
     let part = common::root().join("results/runs/curves/beams-6c6p/lex-c-0.5-1.part-004.units.xz");
     let (id, records) = read_run_file(&part).unwrap().expect("a part");
     assert!(!id.keyed);

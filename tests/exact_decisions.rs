@@ -12,7 +12,7 @@
 //! (c) 1 ± 2⁻⁶⁰ and 1 ± 10⁻⁹;
 //! (d) exactly at every rational breakpoint (where the tie rule decides).
 //! The curve finds its pieces by certified root isolation; `analyze` by the
-//! fast key and the certified comparison ([`renyi_search::score`]).
+//! fast key and the certified comparison ([`renyi_search::renyi::score`]).
 //! Plus every example of the issue as a regression test.
 
 mod common;
@@ -21,11 +21,11 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use proptest::prelude::*;
-use renyi_search::alpha::Alpha;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::curve::{Curve, Domain, Point, Span, curve};
 use renyi_search::games::bulls_and_cows::BullsAndCows;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::score::RenyiScore;
+use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::{Exact, RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use std::sync::OnceLock;
 

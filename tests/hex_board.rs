@@ -1,7 +1,7 @@
 //! Hex boards and positions: neighbours, names, chains, diagrams and SGF.
 
-use renyi_search::connection::hex::board::{Board, Colour};
-use renyi_search::connection::hex::position::Position;
+use renyi_search::two_player::connection::hex::board::{Board, Colour};
+use renyi_search::two_player::connection::hex::position::Position;
 
 #[test]
 fn neighbours_and_names() {

@@ -1,9 +1,9 @@
 //! H-search (Def 3.1 of seed 004) on the reconstructed graph of Satz 4.6 and on
 //! small boards, checked against plain exhaustive play (Satz 4.1).
 
-use renyi_search::connection::hex::graph::figure_4;
-use renyi_search::connection::hex::hsearch::{Limits, h_search};
-use renyi_search::connection::hex::plain::graph_connects;
+use renyi_search::two_player::connection::hex::graph::figure_4;
+use renyi_search::two_player::connection::hex::hsearch::{Limits, h_search};
+use renyi_search::two_player::connection::hex::plain::graph_connects;
 
 #[test]
 fn figure_4_counts_and_no_vc() {
@@ -19,9 +19,9 @@ fn figure_4_counts_and_no_vc() {
 
 #[test]
 fn bridge_and_second_row_template() {
-    use renyi_search::connection::hex::board::Colour;
-    use renyi_search::connection::hex::graph::HexGraph;
-    use renyi_search::connection::hex::position::Position;
+    use renyi_search::two_player::connection::hex::board::Colour;
+    use renyi_search::two_player::connection::hex::graph::HexGraph;
+    use renyi_search::two_player::connection::hex::position::Position;
     // Seed §9.18: a Black stone on the second row has a VC to the top edge with carrier its two top neighbours.
     let p = Position::from_diagram(". . . .\n. B . .\n. . . .\n. . . .", Colour::White).unwrap();
     let pg = HexGraph::from_position(&p, Colour::Black);
@@ -33,7 +33,7 @@ fn bridge_and_second_row_template() {
 
 #[test]
 fn satz_5_4_and_dvls_on_random_graphs() {
-    use renyi_search::connection::hex::seed_checks::{Rng, av_plus_unneeded, dvls_agrees, random_graph};
+    use renyi_search::two_player::connection::hex::seed_checks::{Rng, av_plus_unneeded, dvls_agrees, random_graph};
     let mut rng = Rng(7);
     for k in 0..10 {
         assert!(av_plus_unneeded(&random_graph(8 + k % 3, 3, 30, &mut rng)));
@@ -45,8 +45,8 @@ fn satz_5_4_and_dvls_on_random_graphs() {
 
 #[test]
 fn soundness_on_all_3x3_positions() {
-    use renyi_search::connection::hex::board::Board;
-    use renyi_search::connection::hex::seed_checks::{all_positions, soundness_on_positions};
+    use renyi_search::two_player::connection::hex::board::Board;
+    use renyi_search::two_player::connection::hex::seed_checks::{all_positions, soundness_on_positions};
     let all = all_positions(&Board::new(3, 3).unwrap());
     let s = soundness_on_positions(&all, Limits::EXHAUSTIVE);
     assert!(s.vcs > 0 && s.scs > 0);

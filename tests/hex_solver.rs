@@ -2,12 +2,12 @@
 //! exhaustive minimax on small boards, and its proofs replayed by the
 //! independent checker.
 
-use renyi_search::connection::hex::board::{Board, Colour};
-use renyi_search::connection::hex::check::check_proof;
-use renyi_search::connection::hex::plain::board_winner;
-use renyi_search::connection::hex::position::Position;
-use renyi_search::connection::hex::proof::Proof;
-use renyi_search::connection::hex::solver::Solver;
+use renyi_search::two_player::connection::hex::board::{Board, Colour};
+use renyi_search::two_player::connection::hex::check::check_proof;
+use renyi_search::two_player::connection::hex::plain::board_winner;
+use renyi_search::two_player::connection::hex::position::Position;
+use renyi_search::two_player::connection::hex::proof::Proof;
+use renyi_search::two_player::connection::hex::solver::Solver;
 
 /// Every opening of a cols×rows board: the solver's winner equals plain minimax,
 /// and the proof of every opening passes the checker (also after a text round trip).

@@ -7,7 +7,7 @@ use num_rational::BigRational;
 use renyi_search::graph::mc_agents::{Agent, McSolver};
 use renyi_search::graph::mc_select::{McFloat, binomial_table, select_direct, select_exact, select_incremental};
 use renyi_search::graph::scalar::Scalar;
-use renyi_search::nim::mc_games::{
+use renyi_search::two_player::nim::mc_games::{
     McState, dsc, esr, esr_position_counts, first_infinity_error, subtraction, subtraction_pattern,
 };
 

@@ -8,8 +8,8 @@ use renyi_search::graph::explicit::ExplicitGraph;
 use renyi_search::graph::mc_select::select_infinity;
 use renyi_search::graph::scalar::{QSqrt5, Scalar, sqrt5};
 use renyi_search::graph::stochastic::{candidate_values, layers, play_values};
-use renyi_search::nim::mc_asymmetric::{Model, Verdict, errors, first_wrong_heap, take_one, y_values};
-use renyi_search::nim::mc_games::{McState, subtraction};
+use renyi_search::two_player::nim::mc_asymmetric::{Model, Verdict, errors, first_wrong_heap, take_one, y_values};
+use renyi_search::two_player::nim::mc_games::{McState, subtraction};
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::ratio(n, d)
@@ -36,7 +36,7 @@ fn graph_check(model: Model, eps: &BigRational, upto: usize) {
         // MC(∞) on the graph's candidate values chooses as the recurrence says.
         let pick = select_infinity(&candidate_values(g, &x, v));
         let wins_by_one = heap(g.successors(v)[0] as usize) % 3 == 0;
-        let expected = renyi_search::nim::mc_asymmetric::verdict(&y, m);
+        let expected = renyi_search::two_player::nim::mc_asymmetric::verdict(&y, m);
         let got = match (m % 3, pick[0].clone(), pick[1].clone()) {
             (0, _, _) => None,
             _ if m < 2 => None,
@@ -128,11 +128,11 @@ fn critical_epsilon_two_minus_sqrt5_ties_exactly() {
     for n in -10..=10 {
         let eps = QSqrt5::ratio(n, 10);
         let y = y_values(Model::Static, &eps, 4);
-        let v = renyi_search::nim::mc_asymmetric::verdict(&y, 4).unwrap();
+        let v = renyi_search::two_player::nim::mc_asymmetric::verdict(&y, 4).unwrap();
         assert_eq!(v == Verdict::Wrong, eps < e, "ε = {n}/10");
     }
     let y = y_values(Model::Static, &e, 4);
-    assert_eq!(renyi_search::nim::mc_asymmetric::verdict(&y, 4), Some(Verdict::Tie));
+    assert_eq!(renyi_search::two_player::nim::mc_asymmetric::verdict(&y, 4), Some(Verdict::Tie));
 }
 
 #[test]
@@ -212,7 +212,7 @@ fn intelligent_model_error_ranges() {
 
 mod theorems {
     use super::q;
-    use renyi_search::nim::mc_asymmetric::{Model, Verdict, verdict, y_values};
+    use renyi_search::two_player::nim::mc_asymmetric::{Model, Verdict, verdict, y_values};
     use renyi_search::reproduce::mc_theorems::{
         SERIES_EPS, closed_form, double_root, exact_run, formula_3_7, satz_3_15, satz_3_16,
     };

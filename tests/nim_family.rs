@@ -4,11 +4,11 @@ use renyi_search::graph::WinLossDraw;
 use renyi_search::graph::explicit::ExplicitGraph;
 use renyi_search::graph::grundy::{HeapRule, heap_values, sum_moves};
 use renyi_search::graph::loopy::Loopy;
-use renyi_search::nim::boards::{Poset, chomp, chomp_rectangle};
-use renyi_search::nim::cram::cram;
-use renyi_search::nim::heaps::{bouton_moves, nim_moves, subtraction_table};
-use renyi_search::nim::loopy_games::{PokerNim, northcott_graph, poker_nim_graph, solve_loopy};
-use renyi_search::nim::tictactoe;
+use renyi_search::two_player::nim::boards::{Poset, chomp, chomp_rectangle};
+use renyi_search::two_player::nim::cram::cram;
+use renyi_search::two_player::nim::heaps::{bouton_moves, nim_moves, subtraction_table};
+use renyi_search::two_player::nim::loopy_games::{PokerNim, northcott_graph, poker_nim_graph, solve_loopy};
+use renyi_search::two_player::nim::tictactoe;
 
 fn digits(text: &str) -> Vec<u32> {
     text.split_whitespace().map(|t| t.parse().unwrap()).collect()

@@ -5,9 +5,9 @@
 mod common;
 use common::plain::lex_play;
 
-use renyi_search::alpha::Alpha;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::score::RenyiScore;
+use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
 
 /// Plays `secret` with H_α-LEX (possible secrets first) and returns the number of guesses.

@@ -15,13 +15,13 @@ use common::scratch;
 
 use proptest::prelude::*;
 use proptest::sample::Index;
-use renyi_search::alpha::Alpha;
-use renyi_search::curve::units::{CurveUnitRun, CurveUnits, run_curve_units};
+use renyi_search::renyi::alpha::Alpha;
+use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, run_curve_units};
 use renyi_search::curve::{Curve, Domain, Point, Span, curve};
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::score::RenyiScore;
+use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::outcome::parse_exact;
 use renyi_search::search::subproblem::Subproblem;
 use renyi_search::search::units::{Shard, ShardFile, UnitRecord, UnitRun, merge, run_units};
@@ -448,7 +448,7 @@ fn run_curve(path: &Path) -> renyi_search::error::Result<CurveUnits> {
 
 /// The records of a curve run file as text (their exact content).
 fn curve_records(path: &Path) -> renyi_search::error::Result<Option<Vec<String>>> {
-    Ok(renyi_search::curve::unit_file::read_run_file(path)?
+    Ok(renyi_search::curve::run::unit_file::read_run_file(path)?
         .map(|(_, records)| records.iter().map(|r| serde_json::to_string(r).unwrap()).collect()))
 }
 

@@ -1,4 +1,4 @@
-//! The results folder keeps the layout docs/layout.md describes, and every
+//! The results folder keeps the layout ARCHITECTURE.md describes ("Where things live"), and every
 //! results path that the README, the docs and the scripts name exists.
 
 mod common;

@@ -2,7 +2,7 @@
 //! B5–B13, C8–C11).
 
 use num_rational::BigRational;
-use renyi_search::alpha::Alpha;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::models::free::{FreeSearch, perfect_total_closed, perfect_totals_recursive};
 use renyi_search::models::wurzel::{Wurzel, binary_strategy_totals, budget, perfect_totals};
 use renyi_search::models::{SizeModel, strategy_totals};
@@ -217,7 +217,7 @@ fn c10_wurzel_alpha_statements() {
 /// split-off groups (Σ (1 + |q_i|) ≤ ⌈√n⌉), for n ≤ 300 and several α.
 #[test]
 fn wurzel_candidates_equal_full_enumeration() {
-    use renyi_search::score::RenyiScore;
+    use renyi_search::renyi::score::RenyiScore;
     use std::cmp::Ordering;
     fn groups(budget: u64, max: u64, cur: &mut Vec<u64>, out: &mut Vec<Vec<u64>>) {
         if !cur.is_empty() {

@@ -1,13 +1,13 @@
 //! `solve bridg-it …`: Bridg-It and the Shannon switching game (thesis ch. 5).
 
 use clap::Args;
-use renyi_search::connection::bridgit::agents::{Agent, short_win_probability};
-use renyi_search::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
-use renyi_search::connection::bridgit::board::Board;
-use renyi_search::connection::bridgit::heuristic::{best_edges, exact_drops};
-use renyi_search::connection::bridgit::lehman::{TreeStrategy, short_wins_second};
-use renyi_search::connection::bridgit::position::{Player, Position};
-use renyi_search::connection::bridgit::solver::Solver;
+use renyi_search::two_player::connection::bridgit::agents::{Agent, short_win_probability};
+use renyi_search::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
+use renyi_search::two_player::connection::bridgit::board::Board;
+use renyi_search::two_player::connection::bridgit::heuristic::{best_edges, exact_drops};
+use renyi_search::two_player::connection::bridgit::lehman::{TreeStrategy, short_wins_second};
+use renyi_search::two_player::connection::bridgit::position::{Player, Position};
+use renyi_search::two_player::connection::bridgit::solver::Solver;
 use renyi_search::error::{Result, invalid};
 use std::path::PathBuf;
 

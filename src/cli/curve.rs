@@ -2,10 +2,10 @@
 
 use super::progress::CallbackBar;
 use clap::{Args, Subcommand, ValueEnum};
-use renyi_search::alpha::Alpha;
-use renyi_search::curve::overview::{Overview, grid};
+use renyi_search::renyi::alpha::Alpha;
+use renyi_search::curve::run::overview::{Overview, grid};
 use renyi_search::curve::report::{CurveReport, Row, Rows, describe};
-use renyi_search::curve::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
+use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;

@@ -3,10 +3,10 @@
 //! summary), so that a curve of 10⁷ pieces is never held whole.
 
 use super::curve::{CurveArgs, OVERVIEW_BINS, OVERVIEW_GRID_MAX, command_line};
-use renyi_search::alpha::Alpha;
-use renyi_search::curve::overview::{OverviewBuilder, OverviewHead, grid_to};
+use renyi_search::renyi::alpha::Alpha;
+use renyi_search::curve::run::overview::{OverviewBuilder, OverviewHead, grid_to};
 use renyi_search::curve::report::{segment_row, write_csv_head, write_csv_row};
-use renyi_search::curve::units::{CurveUnitRun, CurveUnits, run_curve_units_in_slices};
+use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, run_curve_units_in_slices};
 use renyi_search::curve::walk::domain_text;
 use renyi_search::curve::{Domain, Segment};
 use renyi_search::error::{Error, Result, invalid};

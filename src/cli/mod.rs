@@ -30,7 +30,7 @@ use merge::*;
 use perfect::*;
 use progress::{progress, progress_if};
 use rayon::prelude::*;
-use renyi_search::alpha::Alpha;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::GameSpec;
 use renyi_search::games::beams::Variant;

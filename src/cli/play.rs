@@ -3,7 +3,7 @@
 
 use super::progress::progress;
 use clap::Args;
-use renyi_search::alpha::Alpha;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::Beams;

@@ -1,15 +1,15 @@
 //! `renyi-search solve …`: the game-graph solver from the command line.
 
 use clap::Subcommand;
-use renyi_search::chess::position::parse_position;
-use renyi_search::chess::{Endgame, Metric, Tablebase};
+use renyi_search::two_player::chess::position::parse_position;
+use renyi_search::two_player::chess::{Endgame, Metric, Tablebase};
 use renyi_search::error::{Result, invalid};
 use renyi_search::graph::explicit::{ExplicitGraph, Node};
 use renyi_search::graph::grundy::{HeapRule, heap_table_options, heap_values, heap_values_with_progress, sum_moves};
-use renyi_search::nim::boards::chomp_rectangle;
-use renyi_search::nim::cram::cram_with_progress;
-use renyi_search::nim::heaps::subtraction_table;
-use renyi_search::nim::loopy_games::{PokerNim, solve_loopy};
+use renyi_search::two_player::nim::boards::chomp_rectangle;
+use renyi_search::two_player::nim::cram::cram_with_progress;
+use renyi_search::two_player::nim::heaps::subtraction_table;
+use renyi_search::two_player::nim::loopy_games::{PokerNim, solve_loopy};
 use renyi_search::reproduce::chess::max_triple;
 
 #[derive(Subcommand)]

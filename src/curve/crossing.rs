@@ -19,8 +19,8 @@
 
 use super::cross_key::{CrossKey, signed_terms};
 use super::interval::Interval;
-use crate::alpha::Alpha;
-use crate::score::{RenyiScore, multiset_difference};
+use crate::renyi::alpha::Alpha;
+use crate::renyi::score::{RenyiScore, multiset_difference};
 use num_bigint::BigUint;
 use num_integer::Integer;
 use std::cmp::Ordering;

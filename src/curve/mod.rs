@@ -13,16 +13,12 @@ pub mod crossing;
 pub mod envelope;
 pub mod exp_poly;
 pub mod interval;
-pub mod overview;
 pub mod point;
 pub mod precise;
 pub mod report;
 pub mod root_order;
-pub mod run_key;
+pub mod run;
 pub mod steps;
-pub mod unit_file;
-pub mod unit_merge;
-pub mod units;
 pub mod walk;
 
 pub use point::{Point, UNCERTIFIED, Witness};

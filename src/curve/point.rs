@@ -5,7 +5,7 @@ use super::crossing::PairFunction;
 use super::interval::Interval;
 pub(super) use super::root_order::common_root_in;
 use super::root_order::{cmp_alpha, disjoint, exact_vs_root, same_root, separate};
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};

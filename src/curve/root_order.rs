@@ -7,7 +7,7 @@ use super::exp_poly::ExpPoly;
 use super::interval::Interval;
 use super::point::{Point, Root, UNCERTIFIED};
 use super::precise;
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use std::cmp::Ordering;
 use std::sync::atomic::Ordering as AtomicOrdering;
 
@@ -132,7 +132,7 @@ fn side_of_certified_root(alpha: Alpha, root: &Root) -> Option<Ordering> {
     if !root.certified || num == den || num == 0 {
         return None;
     }
-    let p_better = crate::score::RenyiScore::new(alpha).compare(&root.pair.p, &root.pair.q);
+    let p_better = crate::renyi::score::RenyiScore::new(alpha).compare(&root.pair.p, &root.pair.q);
     let above_one = num > den;
     let f_at_alpha = if above_one { p_better.reverse() } else { p_better };
     if f_at_alpha == Ordering::Equal {

@@ -218,7 +218,7 @@ pub fn value_at<'a, V>(steps: &'a Steps<V>, p: &Point) -> Option<&'a V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::alpha::Alpha;
+    use crate::renyi::alpha::Alpha;
 
     fn p(k: u64) -> Point {
         Point::exact(Alpha::integer(k))

@@ -13,7 +13,7 @@
 use super::envelope::envelope;
 use super::point::{Point, UNCERTIFIED, Witness, shared_label};
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::search::analysis::root_representatives;
 use crate::search::memo::Memo;
 use crate::search::outcome::{Exact, Outcome};
@@ -60,7 +60,7 @@ pub struct Curve {
     /// Breakpoints that could not be certified (expected 0; see [`UNCERTIFIED`]).
     pub uncertified: u64,
     /// Always 0: no decision is taken from floating point since issue 48
-    /// ([`crate::score`]); kept for the layout of committed curve files.
+    /// ([`crate::renyi::score`]); kept for the layout of committed curve files.
     pub float_decided_near_ties: u64,
     pub seconds: f64,
 }
@@ -92,7 +92,7 @@ pub fn curve<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain, progr
 }
 
 /// [`curve`], with the nodes `cut.levels` queries below the root handled as
-/// work units (see [`super::units`]); without a cut the plain walk.
+/// work units (see [`super::run::units`]); without a cut the plain walk.
 pub(crate) fn walk_with_cut<P: SearchProblem>(
     problem: &P,
     tie: TieRule,

@@ -16,7 +16,7 @@
 //!   probabilities, not only W/L/D), with [`mc_select`] and [`mc_agents`] for the
 //!   pure Monte-Carlo agents of thesis ch. 2, in the number types of [`scalar`].
 //!
-//! Clients: [`crate::chess`] (pawnless endgames) and [`crate::nim`] (the Nim family).
+//! Clients: [`crate::two_player::chess`] (pawnless endgames) and [`crate::two_player::nim`] (the Nim family).
 
 pub mod explicit;
 pub mod fixpoint;

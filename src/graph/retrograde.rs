@@ -19,7 +19,7 @@
 //! - *Weights*: a game that stores one position per symmetry class reports
 //!   `weight` per in-graph move and per predecessor edge such that, for every
 //!   class, the predecessor weights reaching it from one class add up to the
-//!   move weights it counted into that class (see [`crate::chess`]).
+//!   move weights it counted into that class (see [`crate::two_player::chess`]).
 //!
 //! Invariant on return: every used position is `Win(d)` iff some move reaches a
 //! position (or exit) lost for the opponent in d−1 plies and none in fewer;

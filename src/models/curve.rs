@@ -167,7 +167,7 @@ fn scaled(steps: &Steps<Exact>, k: u64) -> Steps<Exact> {
 
 impl ModelCurve {
     /// The total at the exact point α.
-    pub fn at(&self, alpha: crate::alpha::Alpha) -> Option<&Exact> {
+    pub fn at(&self, alpha: crate::renyi::alpha::Alpha) -> Option<&Exact> {
         let p = Point::exact(alpha);
         self.segments.iter().find(|(s, _, _)| s.holds(&p)).map(|(_, v, _)| v)
     }

@@ -10,7 +10,7 @@
 //!   and ∞ it is the canonically first of many tied ones (LEX).
 
 use super::{SizeModel, Split};
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::error::{Result, invalid};
 
 /// The free search problem of query width `a` ≥ 2.

@@ -12,9 +12,9 @@ pub mod curve;
 pub mod free;
 pub mod wurzel;
 
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::error::{Result, invalid};
-use crate::score::{Key, RenyiScore, RunKey, contenders};
+use crate::renyi::score::{Key, RenyiScore, RunKey, contenders};
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieBreak};
 use num_bigint::BigInt;

@@ -14,7 +14,7 @@
 //!   suffices and MIX over ties between different S is exact.
 
 use super::{SizeModel, Split};
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 
 /// L(n) = ⌈√n⌉.
 pub fn budget(n: u64) -> u64 {

@@ -3,13 +3,13 @@
 //! assertions 5.1–5.13, each with a verdict; the self-play table (Fig 5.8) as
 //! CSV and a program-drawn figure.
 
-use crate::connection::bridgit::agents::{Agent, short_win_probability};
-use crate::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
-use crate::connection::bridgit::board::Board;
-use crate::connection::bridgit::heuristic::{best_edges, exact_drops, replay, temperature_weights};
-use crate::connection::bridgit::lehman::{TreeStrategy, short_wins_second};
-use crate::connection::bridgit::position::{Player, Position};
-use crate::connection::bridgit::solver::Solver;
+use crate::two_player::connection::bridgit::agents::{Agent, short_win_probability};
+use crate::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
+use crate::two_player::connection::bridgit::board::Board;
+use crate::two_player::connection::bridgit::heuristic::{best_edges, exact_drops, replay, temperature_weights};
+use crate::two_player::connection::bridgit::lehman::{TreeStrategy, short_wins_second};
+use crate::two_player::connection::bridgit::position::{Player, Position};
+use crate::two_player::connection::bridgit::solver::Solver;
 use crate::error::Result;
 use crate::graph::scalar::rational_to_f64;
 use crate::output::markdown::{Align, MarkdownTable};

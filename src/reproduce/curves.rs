@@ -7,7 +7,7 @@
 
 use super::Published;
 use super::table_4_10::ROWS;
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::curve::report::{CurveReport, describe};
 use crate::curve::{Curve, Domain, Point, Span, curve};
 use crate::error::Result;

@@ -10,7 +10,7 @@
 //! (two independent computations) and the thesis.
 
 use super::beams_runs::{FULL_ROWS, full_run_total};
-use crate::curve::overview::{Bin, GridValue};
+use crate::curve::run::overview::{Bin, GridValue};
 use crate::error::Result;
 use crate::games::beams::rule::BeamsRule;
 use crate::output::Align::{Left, Right};
@@ -20,7 +20,7 @@ use crate::search::outcome::{Exact, exact_string, parse_exact};
 use serde::Deserialize;
 use std::path::Path;
 
-/// What this section reads of an overview ([`crate::curve::overview::Overview`]).
+/// What this section reads of an overview ([`crate::curve::run::overview::Overview`]).
 #[derive(Deserialize)]
 struct OverviewFile {
     game: String,
@@ -143,8 +143,8 @@ fn grid_table(dir: &Path, grid: &[GridValue], rule: Option<BeamsRule>) -> String
     ]);
     for g in grid {
         let tenths = match g.alpha.parse() {
-            Ok(crate::alpha::Alpha::Finite { den, .. }) => 10 % den == 0,
-            Ok(crate::alpha::Alpha::Infinity) => true,
+            Ok(crate::renyi::alpha::Alpha::Finite { den, .. }) => 10 % den == 0,
+            Ok(crate::renyi::alpha::Alpha::Infinity) => true,
             Err(_) => false,
         };
         if !tenths {
@@ -189,7 +189,7 @@ fn chart(runs: &[OverviewFile], label: &str) -> Chart {
     let points = runs
         .iter()
         .flat_map(|o| &o.grid)
-        .filter_map(|g| Some((g.alpha.parse::<crate::alpha::Alpha>().ok()?.to_f64(), g.mean)))
+        .filter_map(|g| Some((g.alpha.parse::<crate::renyi::alpha::Alpha>().ok()?.to_f64(), g.mean)))
         .filter(|(x, _)| x.is_finite())
         .collect();
     let markers = FULL_ROWS
@@ -225,7 +225,7 @@ fn chart(runs: &[OverviewFile], label: &str) -> Chart {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::curve::overview::{Overview, grid};
+    use crate::curve::run::overview::{Overview, grid};
     use crate::curve::report::CurveReport;
     use crate::curve::{Domain, Point, curve};
     use crate::games::mastermind::Mastermind;

@@ -4,14 +4,14 @@
 //! and `results/figures/hex-openings.svg`. Deterministic: node counts, no times
 //! (times are returned to the caller for its log).
 
-use crate::connection::hex::board::{Board, Colour};
-use crate::connection::hex::check::check_proof;
-use crate::connection::hex::graph::figure_4;
-use crate::connection::hex::hsearch::{Limits, h_search};
-use crate::connection::hex::plain::graph_connects;
-use crate::connection::hex::position::Position;
-use crate::connection::hex::seed_checks::{self as checks, Rng, Soundness};
-use crate::connection::hex::solver::Solver;
+use crate::two_player::connection::hex::board::{Board, Colour};
+use crate::two_player::connection::hex::check::check_proof;
+use crate::two_player::connection::hex::graph::figure_4;
+use crate::two_player::connection::hex::hsearch::{Limits, h_search};
+use crate::two_player::connection::hex::plain::graph_connects;
+use crate::two_player::connection::hex::position::Position;
+use crate::two_player::connection::hex::seed_checks::{self as checks, Rng, Soundness};
+use crate::two_player::connection::hex::solver::Solver;
 use crate::error::{Result, invalid};
 use crate::output::write_atomic;
 use serde::Serialize;

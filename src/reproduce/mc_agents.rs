@@ -6,7 +6,7 @@
 
 use crate::error::Result;
 use crate::graph::mc_agents::{Agent, Duel, McSolver};
-use crate::nim::mc_games::{McGame, McState, dsc, esr, first_infinity_error, subtraction, subtraction_pattern};
+use crate::two_player::nim::mc_games::{McGame, McState, dsc, esr, first_infinity_error, subtraction, subtraction_pattern};
 use crate::output::{Provenance, write_atomic, write_table};
 use num_rational::BigRational;
 use rayon::prelude::*;
@@ -126,7 +126,7 @@ fn table_2_4(facts: &mut Vec<Fact>) -> Result<Vec<Row24>> {
             seconds,
         });
     }
-    let (l, admissible) = crate::nim::mc_games::esr_position_counts(5, 6);
+    let (l, admissible) = crate::two_player::nim::mc_games::esr_position_counts(5, 6);
     facts.push(fact(
         "ESR(5,6,·), Example 2.2: positions per player L, admissible pairs; states of our graph (mover-relative, sorted lanes, terminals merged)",
         "L = 462, 21 434 admissible pairs",

@@ -6,7 +6,7 @@
 use super::mc_agents::Fact;
 use crate::error::Result;
 use crate::graph::scalar::{QSqrt5, Scalar, sqrt5};
-use crate::nim::mc_asymmetric::{Model, Verdict, errors, first_wrong_heap, verdict, y_values};
+use crate::two_player::nim::mc_asymmetric::{Model, Verdict, errors, first_wrong_heap, verdict, y_values};
 use num_rational::BigRational;
 use num_traits::One;
 

@@ -7,7 +7,7 @@ use super::mc_agents::{Fact, log_grid};
 use super::mc_figures::{Curve, LogChart, write as write_chart};
 use crate::error::Result;
 use crate::graph::mc_agents::{Agent, Duel, McSolver};
-use crate::nim::mc_games::{dsc, esr};
+use crate::two_player::nim::mc_games::{dsc, esr};
 use crate::output::write_atomic;
 use rayon::prelude::*;
 use std::path::Path;

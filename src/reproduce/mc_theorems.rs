@@ -12,7 +12,7 @@
 
 use crate::graph::mc_quadratic::QSqrt2;
 use crate::graph::scalar::Scalar;
-use crate::nim::mc_asymmetric::{Model, Verdict, doubled_take_one, errors, y_values};
+use crate::two_player::nim::mc_asymmetric::{Model, Verdict, doubled_take_one, errors, y_values};
 use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{One, Zero};

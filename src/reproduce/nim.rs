@@ -6,11 +6,11 @@
 use crate::error::Result;
 use crate::graph::WinLossDraw;
 use crate::graph::grundy::{HeapRule, heap_values};
-use crate::nim::boards::chomp_rectangle;
-use crate::nim::cram::cram;
-use crate::nim::heaps::subtraction_table;
-use crate::nim::loopy_games::{northcott_graph, poker_nim_graph, solve_loopy};
-use crate::nim::tictactoe;
+use crate::two_player::nim::boards::chomp_rectangle;
+use crate::two_player::nim::cram::cram;
+use crate::two_player::nim::heaps::subtraction_table;
+use crate::two_player::nim::loopy_games::{northcott_graph, poker_nim_graph, solve_loopy};
+use crate::two_player::nim::tictactoe;
 use crate::output::Align::Left;
 use crate::output::{MarkdownTable, Provenance, write_table};
 use serde::Serialize;

@@ -3,7 +3,7 @@
 //! as CSV for plotting.
 
 use super::{Comparison, Published};
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
 use crate::output::Align::{Left, Right};

@@ -3,13 +3,13 @@
 //! crossover α* of the Fig. 4.6 text.
 
 use super::{Comparison, Published};
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance, write_table};
 use crate::progress::Progress;
-use crate::score::RenyiScore;
+use crate::renyi::score::RenyiScore;
 use crate::search::outcome::Exact;
 use crate::search::perfect::solve_perfect;
 use crate::search::strategy::best_queries;

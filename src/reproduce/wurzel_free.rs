@@ -3,7 +3,7 @@
 //! free-search tables behind Figs. 4.1, 4.3, 4.4. Writes Markdown, JSON, CSV.
 
 use super::{Comparison, Published};
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::error::{Result, invalid};
 use crate::models::free::{FreeSearch, perfect_total_closed, perfect_totals_recursive};
 use crate::models::strategy_totals;

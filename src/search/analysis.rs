@@ -9,7 +9,7 @@ use super::memo::Memo;
 use super::outcome::{Exact, Outcome, exact_f64, exact_string};
 use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
 use super::strategy::{Strategy, TieBreak, decide, decide_finest_first};
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::progress::Progress;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -41,7 +41,7 @@ pub struct Analysis {
     /// Strategy-tree nodes whose decision was computed.
     pub nodes_evaluated: u64,
     /// Always 0: no decision is taken from floating point since issue 48
-    /// ([`crate::score`]); kept so that committed results files keep their layout.
+    /// ([`crate::renyi::score`]); kept so that committed results files keep their layout.
     pub float_decided_near_ties: u64,
     pub seconds: f64,
     #[serde(skip)]

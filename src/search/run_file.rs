@@ -15,7 +15,7 @@
 use super::outcome::{Outcome, parse_exact};
 use super::problem::{AnswerId, QueryId};
 use super::strategy::Strategy;
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::output::{crc32_hex, write_json};
 use serde::{Deserialize, Serialize};

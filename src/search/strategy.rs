@@ -2,8 +2,8 @@
 //! maximal Rényi entropy; ties are broken by a [`TieRule`].
 
 use super::problem::{ClassSizes, QueryId, SearchProblem};
-use crate::alpha::Alpha;
-use crate::score::{Key, RenyiScore, contenders};
+use crate::renyi::alpha::Alpha;
+use crate::renyi::score::{Key, RenyiScore, contenders};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::cmp::Ordering;

@@ -2,7 +2,7 @@
 //! floating-point band, no memo, no parallelism.
 
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::score::RenyiScore;
+use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::SearchProblem;
 use renyi_search::search::strategy::class_sizes;
 use std::cmp::Ordering;

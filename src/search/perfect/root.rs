@@ -92,7 +92,7 @@ pub(super) fn heuristic_bound<P: SearchProblem>(problem: &P) -> u64 {
     let heuristic = crate::search::analysis::analyze(
         problem,
         crate::search::strategy::Strategy::new(
-            crate::alpha::Alpha::integer(1),
+            crate::renyi::alpha::Alpha::integer(1),
             crate::search::strategy::TieRule::lex(),
         ),
         Default::default(),

@@ -2,7 +2,7 @@
 //!
 //! α is a non-negative rational number or ∞. Decimal input such as `1.34` is read
 //! as the exact fraction 67/50, so that every comparison that depends on α can be
-//! decided exactly (see [`crate::score`]).
+//! decided exactly (see [`crate::renyi::score`]).
 
 use crate::error::{Result, invalid};
 use num_integer::Integer;

@@ -19,11 +19,11 @@
 //! is refused with the file and line named.
 
 use super::run_key::{exact_domain_text, keyed_line, run_key, same_run};
-use super::steps::Domain;
+use crate::curve::steps::Domain;
 use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
 use super::unit_merge::{SlicedMerge, merge_in_slices, merge_whole, slices};
-use super::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_with_cut};
-use crate::alpha::Alpha;
+use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_with_cut};
+use crate::renyi::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::progress::Progress;
 use crate::search::SearchProblem;
@@ -380,7 +380,7 @@ fn evaluate<P: SearchProblem>(
     (file, path, sealing): (std::fs::File, &Path, String),
     progress: &Progress,
 ) -> Result<Vec<Digest>> {
-    use super::point::UNCERTIFIED;
+    use crate::curve::point::UNCERTIFIED;
     let clock = std::time::Instant::now();
     let session_started =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);

@@ -14,9 +14,9 @@
 //! part nor an edited manifest beside it is accepted by this binary. Every
 //! new run writes keyed records.
 
-use super::point::Point;
-use super::steps::Domain;
-use crate::alpha::Alpha;
+use crate::curve::point::Point;
+use crate::curve::steps::Domain;
+use crate::renyi::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::output::crc32_hex;
 use crate::search::run_file::alpha_text;
@@ -47,9 +47,9 @@ pub struct CurveRunId {
 /// The manifests of the committed parts written before records were keyed
 /// (`sha256sum` format: `HASH  FILE` per line).
 const COMMITTED_MANIFESTS: [&str; 3] = [
-    include_str!("../../results/runs/curves/beams-6c6p/lex-c-0.5-1.sha256"),
-    include_str!("../../results/runs/curves/beams-6c6p/lex-c-1-2.sha256"),
-    include_str!("../../results/runs/curves/beams-6c6p/lex-c-2-2.5.sha256"),
+    include_str!("../../../results/runs/curves/beams-6c6p/lex-c-0.5-1.sha256"),
+    include_str!("../../../results/runs/curves/beams-6c6p/lex-c-1-2.sha256"),
+    include_str!("../../../results/runs/curves/beams-6c6p/lex-c-2-2.5.sha256"),
 ];
 
 /// The key the records of run `id` are sealed with: the CRC-32 (hex) of its

@@ -5,7 +5,7 @@
 //! [`super::RenyiScore::compare`].
 
 use super::key::{Key, KeyForm};
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 
 /// A fast key for partitions of one set given as runs (class size, count):
 /// larger is better, with its error bound ([`Key`]).
@@ -34,7 +34,7 @@ impl RunKey {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::RenyiScore;
+    use crate::renyi::score::RenyiScore;
     use std::cmp::Ordering;
 
     /// Where two run keys are separated they order like the exact comparison,

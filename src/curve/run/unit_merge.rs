@@ -15,12 +15,12 @@
 //! and the walk of a slice meets the sub-domains of the whole walk cut by
 //! the slice (a test checks this segment by segment).
 
-use super::point::Point;
-use super::steps::{Domain, restrict};
+use crate::curve::point::Point;
+use crate::curve::steps::{Domain, restrict};
 use super::unit_file::{PackedRecord, for_each_line, record_domain, unit_steps};
 use super::units::{CurveUnitRun, Digest};
-use super::walk::{Curve, Cut, CutMode, LookupFn, NodeSteps, Segment, coalesce_segments, covers, walk_with_cut};
-use crate::alpha::Alpha;
+use crate::curve::walk::{Curve, Cut, CutMode, LookupFn, NodeSteps, Segment, coalesce_segments, covers, walk_with_cut};
+use crate::renyi::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::progress::Progress;
 use crate::search::SearchProblem;
@@ -56,7 +56,7 @@ pub(super) fn slices(domain: &Domain, cuts: &[Alpha]) -> Result<Vec<Domain>> {
         if !(lo.order(&p).is_lt() && p.order(&domain.hi).is_lt()) {
             return Err(invalid(format!(
                 "merge slice at α = {a}: cuts must lie strictly inside the α-range {}, ascending",
-                super::walk::domain_text(domain)
+                crate::curve::walk::domain_text(domain)
             )));
         }
         out.push(Domain { lo, lo_closed, hi: p.clone(), hi_closed: true });
@@ -216,7 +216,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     let mut out = SlicedMerge { slices: slices.len(), ..SlicedMerge::default() };
     let mut held: Vec<Segment> = Vec::new();
     for (i, slice) in slices.iter().enumerate() {
-        progress.status(&format!("slice {}/{}: α in {}", i + 1, slices.len(), super::walk::domain_text(slice)));
+        progress.status(&format!("slice {}/{}: α in {}", i + 1, slices.len(), crate::curve::walk::domain_text(slice)));
         let curve = walk_units(problem, tie, slice, run, &fetch, &failure)?;
         out.nodes_evaluated += curve.nodes_evaluated;
         out.seconds += curve.seconds;

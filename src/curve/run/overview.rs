@@ -6,11 +6,11 @@
 //! and greatest mean of the pieces meeting it: what a figure of the curve
 //! can show, and enough to check a published grid value.
 
-use super::point::Point;
-use super::report::{CurveReport, Least, Row, Rows, segment_row};
-use super::steps::{Domain, Span};
-use super::walk::{Curve, Segment};
-use crate::alpha::Alpha;
+use crate::curve::point::Point;
+use crate::curve::report::{CurveReport, Least, Row, Rows, segment_row};
+use crate::curve::steps::{Domain, Span};
+use crate::curve::walk::{Curve, Segment};
+use crate::renyi::alpha::Alpha;
 use crate::output::Provenance;
 use crate::search::outcome::{exact_f64, exact_string};
 use serde::Serialize;
@@ -118,9 +118,9 @@ pub struct OverviewHead {
 }
 
 impl Overview {
-    /// The terminal summary ([`super::report::Summary`]).
+    /// The terminal summary ([`crate::curve::report::Summary`]).
     pub fn summary(&self) -> Vec<String> {
-        super::report::Summary {
+        crate::curve::report::Summary {
             game: &self.game,
             tie_rule: &self.tie_rule,
             domain: &self.domain,

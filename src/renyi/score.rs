@@ -36,7 +36,7 @@ pub use exact::multiset_difference;
 pub use key::{Key, contenders};
 pub use run_key::RunKey;
 
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 use exact::{compare_rational_power_sums, compare_shannon, power_sum_big, radical_decomposition};
 use key::KeyForm;
 use std::cmp::Ordering;
@@ -161,7 +161,7 @@ fn beyond_lexicographic_threshold(num: u64, den: u64, sizes: &[u64]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::entropy::renyi_of_sizes;
+    use crate::renyi::entropy::renyi_of_sizes;
 
     fn score(a: &str) -> RenyiScore {
         RenyiScore::new(a.parse().unwrap())

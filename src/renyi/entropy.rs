@@ -1,9 +1,9 @@
 //! Rényi entropy H_α in floating point (thesis Def. 4.1, logarithms base 2).
 //!
 //! These values are for reporting and as a fast first key; decisions between
-//! queries are confirmed exactly by [`crate::score::RenyiScore::compare`].
+//! queries are confirmed exactly by [`crate::renyi::score::RenyiScore::compare`].
 
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 
 /// H_α(p) in bits for a probability vector `p` (zero entries are ignored).
 ///

@@ -25,7 +25,7 @@
 //! is ln Σ c^α instead (smaller is better, α > 1 there), with the absolute
 //! bound derived at [`log_key`].
 
-use crate::alpha::Alpha;
+use crate::renyi::alpha::Alpha;
 
 /// The rounding unit of f64.
 const U: f64 = 1.0 / 9_007_199_254_740_992.0;
