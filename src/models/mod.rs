@@ -102,8 +102,12 @@ pub fn chosen_splits(score: &RenyiScore, key: &RunKey, tie: TieBreak, candidates
         return Vec::new();
     }
     // Every candidate not among the contenders is certainly below one that is.
-    let band: Vec<(Vec<u64>, Split)> =
-        contenders(&keys).into_iter().map(|i| (candidates[i].expand(), candidates[i])).collect();
+    let band = contenders(&keys);
+    if let [only] = band[..] {
+        // The one maximal candidate: its own only tie, under LEX and MIX alike.
+        return vec![candidates[only]];
+    }
+    let band: Vec<(Vec<u64>, Split)> = band.into_iter().map(|i| (candidates[i].expand(), candidates[i])).collect();
     let mut best = &band[0].0;
     for (sizes, _) in &band[1..] {
         if score.compare(sizes, best) == Ordering::Greater {
@@ -130,20 +134,46 @@ pub fn strategy_totals<M: SizeModel>(model: &M, strategy: Strategy, upto: u64) -
     }
     let int = |x: u64| Exact::from_integer(BigInt::from(x));
     let mut t: Vec<Exact> = vec![int(0); (upto + 1).max(2) as usize];
+    // The totals that are integers (every one under LEX) also as machine
+    // words, so that most sums need no big-number arithmetic; same values.
+    let mut words: Vec<Option<u128>> = vec![Some(0); t.len()];
     let mut candidates = Vec::new();
-    let key = RunKey::new(alpha, (upto as usize + 1).min(1 << 16));
+    let key = RunKey::new(alpha, (upto as usize + 1).min(KEY_TABLE_LIMIT));
     for n in 2..=upto {
         model.candidates(n, &mut candidates);
         let chosen = chosen_splits(&strategy.score, &key, strategy.tie.kind, &candidates);
         if chosen.is_empty() {
             return Err(invalid(format!("the {} has no admissible query on {n} elements", model.name())));
         }
-        let sum = chosen
-            .iter()
-            .fold(int(0), |acc, s| acc + s.runs().iter().fold(int(0), |a, &(size, c)| a + &t[size as usize] * int(c)));
-        t[n as usize] = int(n) + sum / int(chosen.len() as u64);
+        let word = word_total(n, &chosen, &words);
+        t[n as usize] = match word {
+            Some(w) => Exact::from_integer(BigInt::from(w)),
+            None => {
+                let sum = chosen.iter().fold(int(0), |acc, s| {
+                    acc + s.runs().iter().fold(int(0), |a, &(size, c)| a + &t[size as usize] * int(c))
+                });
+                int(n) + sum / int(chosen.len() as u64)
+            }
+        };
+        words[n as usize] = word;
     }
     Ok(t)
+}
+
+/// Class sizes below this have their key terms in a table (16 bytes each).
+const KEY_TABLE_LIMIT: usize = 1 << 21;
+
+/// T(n) = n + mean over `chosen` of Σ T(class) in machine words, when every
+/// class total is a word and the mean is an integer (else `None`).
+fn word_total(n: u64, chosen: &[Split], words: &[Option<u128>]) -> Option<u128> {
+    let mut sum = 0u128;
+    for s in chosen {
+        for &(size, c) in s.runs() {
+            sum = sum.checked_add(words[size as usize]?.checked_mul(c as u128)?)?;
+        }
+    }
+    let parts = chosen.len() as u128;
+    (sum % parts == 0).then(|| sum / parts)?.checked_add(n as u128)
 }
 
 #[cfg(test)]

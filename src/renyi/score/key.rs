@@ -124,18 +124,36 @@ impl KeyForm {
                 if eps * (n.max(1) as f64).ln() > 500.0 {
                     return log_key(runs, alpha);
                 }
-                let (mut sum, mut terms, mut x_max) = (0.0f64, 0u64, 0.0f64);
-                for (c, k) in runs.filter(|r| r.0 > 1) {
-                    let (t, x) = term(c);
-                    sum += k as f64 * t;
-                    terms += 1;
-                    x_max = x_max.max(x);
-                }
-                let err = sum * (8.0 * x_max + 24.0 + 2.0 * terms as f64) * U;
-                Key { value: -sum, err }
+                smooth_key(runs, term)
             }
         }
     }
+
+    /// The largest set size n for which [`Self::key_with`] certainly takes the
+    /// smooth form (ε·ln n ≤ 500 with a margin of ε·ln 2 far above rounding):
+    /// callers that know n ≤ this may call [`smooth_key`] directly and skip
+    /// one logarithm per key. `None` for the exact forms.
+    pub(super) fn smooth_upto(self) -> Option<u64> {
+        match self {
+            KeyForm::Smooth { eps, .. } if eps > 0.0 => Some(((500.0 / eps).exp() / 2.0).min(u64::MAX as f64) as u64),
+            KeyForm::Smooth { .. } => Some(u64::MAX),
+            _ => None,
+        }
+    }
+}
+
+/// The smooth form's key −K of a partition (runs with c > 0, k > 0) with its
+/// error bound (module doc), the terms of the class sizes from `term`.
+pub(super) fn smooth_key(runs: impl Iterator<Item = (u64, u64)>, term: impl Fn(u64) -> (f64, f64)) -> Key {
+    let (mut sum, mut terms, mut x_max) = (0.0f64, 0u64, 0.0f64);
+    for (c, k) in runs.filter(|r| r.0 > 1) {
+        let (t, x) = term(c);
+        sum += k as f64 * t;
+        terms += 1;
+        x_max = x_max.max(x);
+    }
+    let err = sum * (8.0 * x_max + 24.0 + 2.0 * terms as f64) * U;
+    Key { value: -sum, err }
 }
 
 /// c·(c^ε − 1)/ε (c·ln c at ε = 0) and |ε·ln c|, for c ≥ 2.

@@ -4,7 +4,7 @@
 //! [`super::key`]; pairs it does not separate go to
 //! [`super::RenyiScore::compare`].
 
-use super::key::{Key, KeyForm};
+use super::key::{Key, KeyForm, smooth_key};
 use crate::renyi::alpha::Alpha;
 
 /// A fast key for partitions of one set given as runs (class size, count):
@@ -13,6 +13,8 @@ pub struct RunKey {
     form: KeyForm,
     /// `small[c]` = the term of class size c and its |ε·ln c|.
     small: Vec<(f64, f64)>,
+    /// Sets up to this size certainly take the smooth form ([`KeyForm::smooth_upto`]).
+    smooth_upto: Option<u64>,
 }
 
 impl RunKey {
@@ -20,14 +22,21 @@ impl RunKey {
     pub fn new(alpha: Alpha, table_limit: usize) -> RunKey {
         let form = KeyForm::new(alpha);
         let small = (0..table_limit as u64).map(|c| if c < 2 { (0.0, 0.0) } else { form.term(c) }).collect();
-        RunKey { form, small }
+        RunKey { form, small, smooth_upto: form.smooth_upto() }
     }
 
-    /// The key of a partition given as (class size, count) runs.
+    /// The key of a partition given as (class size, count) runs. The same key
+    /// as [`KeyForm::key_with`]; where the set is known to take the smooth
+    /// form, without its logarithm of the set size (a size model forms
+    /// hundreds of keys per set: issue 52's table-4.15 spent most of its time
+    /// in logarithms).
     pub fn key(&self, runs: &[(u64, u64)]) -> Key {
-        self.form.key_with(runs.iter().copied(), |c| {
-            self.small.get(c as usize).copied().unwrap_or_else(|| self.form.term(c))
-        })
+        let term = |c: u64| self.small.get(c as usize).copied().unwrap_or_else(|| self.form.term(c));
+        let n: u64 = runs.iter().map(|&(c, k)| c * k).sum();
+        match self.smooth_upto {
+            Some(upto) if n <= upto => smooth_key(runs.iter().copied().filter(|&(c, k)| c > 0 && k > 0), term),
+            _ => self.form.key_with(runs.iter().copied(), term),
+        }
     }
 }
 
@@ -60,6 +69,25 @@ mod tests {
                         assert!((key.key(a).value - key.key(b).value).abs() <= 1e-9 * key.key(a).value.abs().max(1.0));
                     }
                 }
+            }
+        }
+    }
+
+    /// The shortcut past the set size's logarithm gives the very same key as
+    /// the general form, on both sides of the logarithmic form's threshold.
+    #[test]
+    fn run_key_equals_general_form() {
+        for alpha in ["0", "0.5", "1", "1.35", "2", "12", "60", "400", "inf"] {
+            let a: Alpha = alpha.parse().unwrap();
+            let (key, form) = (RunKey::new(a, 64), KeyForm::new(a));
+            for runs in
+                [vec![(3u64, 3u64)], vec![(40, 1), (7, 2), (1, 5)], vec![(1 << 40, 3), (5, 1)], vec![(2, 0), (9, 1)]]
+            {
+                assert_eq!(
+                    key.key(&runs),
+                    form.key_with(runs.iter().copied(), |c| form.term(c)),
+                    "α = {alpha}, {runs:?}"
+                );
             }
         }
     }
