@@ -119,6 +119,19 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
         format!("certificate node {index} (after {at}): {what}")
     }
 
+    /// The node's stabilizer words at the read position (a count, then each
+    /// word as its length and bytes).
+    fn stabilizer_words(&mut self, index: u64, path: &[(QueryId, AnswerId)]) -> std::result::Result<Vec<Vec<u8>>, String> {
+        let mut words = Vec::new();
+        for _ in 0..self.varint(index, path)? {
+            let len = self.varint(index, path)? as usize;
+            let word = self.body.get(self.pos..self.pos + len).ok_or_else(|| self.name(index, path, "truncated"))?;
+            words.push(word.to_vec());
+            self.pos += len;
+        }
+        Ok(words)
+    }
+
     /// Checks the node of (`state`, `codes`) at the read position and returns
     /// its claim; `parent` is the index of the node whose child it is (the
     /// step from it is the last of `path`).
@@ -137,13 +150,7 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
             self.steps.insert(index, (parent, q, a));
         }
         let claim = self.varint(index, path)?;
-        let mut words = Vec::new();
-        for _ in 0..self.varint(index, path)? {
-            let len = self.varint(index, path)? as usize;
-            let word = self.body.get(self.pos..self.pos + len).ok_or_else(|| self.name(index, path, "truncated"))?;
-            words.push(word.to_vec());
-            self.pos += len;
-        }
+        let words = self.stabilizer_words(index, path)?;
         let seen = self.ctx.examine(&state, &codes, &words).map_err(|e| self.name(index, path, &e))?;
         self.lookups += seen.lookups;
         let m = codes.len() as u64;

@@ -150,7 +150,12 @@ where
         }
     };
     let claim = results.iter().map(|r| r.0).min().unwrap_or(m);
-    // Keep per query only the children it needs to reach the claim (largest gain first).
+    Ok(assemble(head, claim, &words, results))
+}
+
+/// The proof of a node whose claim is `claim`: its head, then per query only
+/// the children it needs to reach the claim (largest gain first), by position.
+fn assemble(mut head: Vec<u8>, claim: u64, words: &[Vec<u8>], results: Vec<Reached>) -> Proof {
     let mut kept: Vec<(usize, Proof)> = Vec::new();
     for (total, mut raised) in results {
         raised.sort_by_key(|c| std::cmp::Reverse(c.1));
@@ -164,7 +169,7 @@ where
         }
     }
     kept.sort_by_key(|c| c.0);
-    write_head(&mut head, claim, &words, kept.len());
+    write_head(&mut head, claim, words, kept.len());
     let mut previous: i64 = -1;
     let mut written = 1;
     for (position, proof) in kept {
@@ -174,7 +179,7 @@ where
         push_varint(&mut head, 0);
         head.extend_from_slice(&proof.body);
     }
-    Ok(Proof { claim, body: head, written })
+    Proof { claim, body: head, written }
 }
 
 /// Representative `r`'s result given `best`, the least total found so far:

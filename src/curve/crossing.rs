@@ -31,7 +31,7 @@ use std::sync::Arc;
 pub const ROOT_WIDTH: f64 = 1e-13;
 
 /// The target width of a root enclosure near `x`.
-fn target_width(x: f64) -> f64 {
+pub(super) fn target_width(x: f64) -> f64 {
     ROOT_WIDTH.max(4.0 * (x.abs().next_up() - x.abs()))
 }
 
@@ -85,18 +85,18 @@ pub struct PairFunction {
 
 /// What a [`PairFunction`] derives from its partitions.
 #[derive(Clone, Debug)]
-struct Derived {
+pub(super) struct Derived {
     key: Arc<CrossKey>,
     /// (ln(b/M), w_b) for every base b with w_b ≠ 0, bases ascending.
     terms: Vec<(Interval, f64)>,
     /// The same terms as integers (b, w_b), for [`super::precise`].
-    raw: Vec<(u64, i64)>,
+    pub(super) raw: Vec<(u64, i64)>,
     /// Sign changes of the weights ordered by base.
     sign_changes: usize,
     /// No root of D lies above this α.
-    root_bound: f64,
+    pub(super) root_bound: f64,
     /// D(0) = 0 (equal numbers of classes).
-    zero_at_zero: bool,
+    pub(super) zero_at_zero: bool,
 }
 
 impl Derived {
@@ -150,7 +150,7 @@ impl PairFunction {
         PairFunction { p: self.p, q: self.q, derived: std::sync::OnceLock::new() }
     }
 
-    fn derived(&self) -> &Derived {
+    pub(super) fn derived(&self) -> &Derived {
         self.derived.get_or_init(|| Box::new(Derived::of(&self.p, &self.q)))
     }
 
@@ -205,7 +205,7 @@ impl PairFunction {
     }
 
     /// Whether D'(0) = 0 exactly: Π_{c∈P} c = Π_{c∈Q} c.
-    fn product_tie(&self) -> bool {
+    pub(super) fn product_tie(&self) -> bool {
         let prod = |s: &[u64]| s.iter().fold(BigUint::from(1u32), |acc, &c| acc * c);
         prod(&self.p) == prod(&self.q)
     }
@@ -225,208 +225,6 @@ impl PairFunction {
         self.derived().sign_changes >= 2
     }
 
-    /// The first root of ψ strictly between `from` and `to` (either order:
-    /// the search runs from `from` towards `to`), where F(from) ≠ 0 unless
-    /// `from.zero` says otherwise.
-    pub fn first_root(&self, from: SearchEnd, to: SearchEnd) -> Option<RootFound> {
-        self.first_root_refined(from, to, true)
-    }
-
-    /// Whether ψ may have a root strictly between `from` and `to`: `false`
-    /// is a proof that it has none; `true` means a root was isolated (not
-    /// refined) or could not be excluded.
-    pub fn may_have_root_between(&self, from: SearchEnd, to: SearchEnd) -> bool {
-        self.first_root_refined(from, to, false).is_some()
-    }
-
-    /// [`Self::first_root`]; without `refine` an isolated root comes back as
-    /// its isolating interval (marked uncertified) instead of being bisected.
-    fn first_root_refined(&self, from: SearchEnd, to: SearchEnd, refine: bool) -> Option<RootFound> {
-        if !self.may_cross() {
-            return None;
-        }
-        let rightward = from.x < to.x;
-        let (mut lo, mut hi) = if rightward { (from, to) } else { (to, from) };
-        let derived = self.derived();
-        if hi.x > derived.root_bound {
-            hi = SearchEnd::plain(derived.root_bound.max(lo.x));
-        }
-        if lo.zero.is_none() && lo.x == 0.0 && derived.zero_at_zero {
-            let order = if self.product_tie() { 2 } else { 1 };
-            lo.zero = Some(KnownZero { at: Interval::exact(0.0), order });
-        }
-        if lo.x >= hi.x {
-            return None;
-        }
-        if lo.x < 1.0 && 1.0 < hi.x {
-            let order = if self.shannon_tie() { 2 } else { 1 };
-            let one = SearchEnd { x: 1.0, zero: Some(KnownZero { at: Interval::exact(1.0), order }) };
-            let at_one = if order == 2 { Some(RootFound::AtOne) } else { None };
-            let (first, second) = if rightward { ((lo, one), (one, hi)) } else { ((one, hi), (lo, one)) };
-            return self
-                .search(first.0, first.1, rightward, refine)
-                .or(at_one)
-                .or_else(|| self.search(second.0, second.1, rightward, refine));
-        }
-        for end in [&mut lo, &mut hi] {
-            if end.zero.is_none() && end.x == 1.0 {
-                let order = if self.shannon_tie() { 2 } else { 1 };
-                end.zero = Some(KnownZero { at: Interval::exact(1.0), order });
-            }
-        }
-        self.search(lo, hi, rightward, refine)
-    }
-
-    /// Roots of F in (lo, hi) with known zeros at the ends cut out; the first
-    /// in the search direction.
-    fn search(&self, lo: SearchEnd, hi: SearchEnd, rightward: bool, refine: bool) -> Option<RootFound> {
-        let (mut a, mut b) = (lo.x, hi.x);
-        if let Some(z) = lo.zero {
-            match self.exclusion(z, b, true) {
-                Ok(x) => a = x,
-                Err(found) if rightward => return Some(found),
-                Err(_) => a = z.at.hi,
-            }
-        }
-        if let Some(z) = hi.zero {
-            match self.exclusion(z, a, false) {
-                Ok(x) => b = x,
-                Err(found) if !rightward => return Some(found),
-                Err(_) => b = z.at.lo,
-            }
-        }
-        if a >= b {
-            return None;
-        }
-        self.isolate(a, b, rightward, 0, refine)
-    }
-
-    /// The far end of a neighbourhood of the known zero `z` (towards `limit`)
-    /// on which F has no other root, or an uncertified root next to `z`.
-    fn exclusion(&self, z: KnownZero, limit: f64, upward: bool) -> Result<f64, RootFound> {
-        let span = if upward { limit - z.at.hi } else { z.at.lo - limit };
-        let mut delta = span;
-        for _ in 0..64 {
-            let zone =
-                if upward { Interval::new(z.at.lo, z.at.hi + delta) } else { Interval::new(z.at.lo - delta, z.at.hi) };
-            if !self.eval(zone, z.order).contains_zero() {
-                return Ok(if upward { z.at.hi + delta } else { z.at.lo - delta });
-            }
-            delta *= 0.5;
-            if delta <= target_width(z.at.hi) * 1e-3 {
-                break;
-            }
-        }
-        // The plain enclosure of F^(order) over the zone loses to cancellation
-        // when another root lies within ~1e-7 of the known one (e.g. at
-        // α = 1 + 6.7e-8 in a Beams(6c,6p) node): the mean-value form is
-        // tight to second order there.
-        let mut centered = span;
-        for _ in 0..96 {
-            let zone = if upward {
-                Interval::new(z.at.lo, z.at.hi + centered)
-            } else {
-                Interval::new(z.at.lo - centered, z.at.hi)
-            };
-            if !self.eval_centered(zone, z.order).contains_zero() {
-                return Ok(if upward { z.at.hi + centered } else { z.at.lo - centered });
-            }
-            centered *= 0.5;
-            if centered <= target_width(z.at.hi) * 1e-3 {
-                break;
-            }
-        }
-        Err(RootFound::Uncertified(z.at.lo.min(z.at.lo - delta), z.at.hi.max(z.at.hi + delta)))
-    }
-
-    /// Branch and prune on [a, b]: no root where F excludes 0; a monotone F
-    /// (F' excludes 0, or F'' does and F' keeps its sign at both ends) has
-    /// one root exactly when its end signs differ; otherwise split (wide
-    /// intervals geometrically, so that a search up to α = 10³ stays short).
-    fn isolate(&self, a: f64, b: f64, rightward: bool, depth: u32, refine: bool) -> Option<RootFound> {
-        let whole = Interval::new(a, b);
-        let tiny = b - a <= target_width(b) || depth > 200;
-        let monotone = !self.eval(whole, 1).contains_zero()
-            || (!self.eval(whole, 2).contains_zero() && {
-                let (da, db) = (self.eval(Interval::exact(a), 1).sign(), self.eval(Interval::exact(b), 1).sign());
-                da.is_some() && da == db
-            });
-        if monotone {
-            let (sa, sb) = (self.sign_at_point(a), self.sign_at_point(b));
-            match (sa, sb) {
-                (Some(x), Some(y)) if x == y => return None,
-                (Some(x), Some(_)) if refine => return Some(self.refine(a, b, x)),
-                (Some(_), Some(_)) => return Some(RootFound::Uncertified(a, b)),
-                _ if tiny => return Some(RootFound::Uncertified(a, b)),
-                _ => {}
-            }
-        } else {
-            if !self.eval(whole, 0).contains_zero() {
-                return None;
-            }
-            if tiny {
-                return self.settle_tiny(a, b, refine);
-            }
-        }
-        // Off-centre split points (factors near √2 − 1), so that a rational
-        // root such as α = 3 never becomes an end of a piece.
-        let m = if b > 4.0 * a.max(1.0) { 2.0 * a.max(1.0) * 1.013_7 } else { a + (b - a) * 0.414_213_56 };
-        let (first, second) = if rightward { ((a, m), (m, b)) } else { ((m, b), (a, m)) };
-        self.isolate(first.0, first.1, rightward, depth + 1, refine)
-            .or_else(|| self.isolate(second.0, second.1, rightward, depth + 1, refine))
-    }
-
-    /// A piece [a, b] too small to split further on which the plain
-    /// enclosure of F' holds 0: monotone after all if the mean-value form of F'
-    /// excludes 0 (two roots about 1e-7 apart, where the plain form loses to
-    /// cancellation); then the end signs decide. Otherwise an uncertified root.
-    fn settle_tiny(&self, a: f64, b: f64, refine: bool) -> Option<RootFound> {
-        let whole = Interval::new(a, b);
-        if !self.eval_centered(whole, 1).contains_zero() {
-            match (self.sign_at_point(a), self.sign_at_point(b)) {
-                (Some(x), Some(y)) if x == y => return None,
-                (Some(x), Some(_)) if refine => return Some(self.refine(a, b, x)),
-                _ => {}
-            }
-        } else {
-            // An extremum of F inside: F stays within |F'|·(b − a)/2 of F(m)
-            // on the piece, so a 128-bit F(m) of one sign beyond that margin
-            // proves no root here.
-            let m = whole.mid();
-            let slope = self.eval(whole, 1);
-            let margin = (slope.lo.abs().max(slope.hi.abs()) * (b - a)).next_up();
-            if super::precise::sign_at_margin(&self.derived().raw, m, margin).is_some() {
-                return None;
-            }
-        }
-        Some(RootFound::Uncertified(a, b))
-    }
-
-    /// F^(k) over `a` in the mean-value form F^(k)(m) + F^(k+1)(a)·(a − m),
-    /// m the middle of `a`: tight to second order where the plain enclosure
-    /// ([`Self::eval`]) suffers from cancellation between terms.
-    fn eval_centered(&self, a: Interval, k: u32) -> Interval {
-        let m = a.mid();
-        self.eval(Interval::exact(m), k) + self.eval(a, k + 1) * (a - Interval::exact(m))
-    }
-
-    /// Bisection of a sign change of monotone F on [a, b] (F(a) has sign `sa`).
-    fn refine(&self, mut a: f64, mut b: f64, sa: Ordering) -> RootFound {
-        while b - a > target_width(b) {
-            let m = 0.5 * (a + b);
-            if m <= a || m >= b {
-                break;
-            }
-            match self.sign_at_point(m) {
-                Some(s) if s == sa => a = m,
-                Some(_) => b = m,
-                // |F(m)| below 2^-190 of its terms: the root is m to within
-                // far less than an ulp of m.
-                None => return RootFound::Certified(m.next_down(), m.next_up()),
-            }
-        }
-        RootFound::Certified(a, b)
-    }
 }
 
 #[cfg(test)]

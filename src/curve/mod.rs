@@ -17,6 +17,7 @@ pub mod point;
 pub mod precise;
 pub mod report;
 pub mod root_order;
+pub mod root_search;
 pub mod run;
 pub mod steps;
 pub mod walk;
