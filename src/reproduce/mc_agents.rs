@@ -7,10 +7,10 @@
 use crate::error::Result;
 use crate::graph::mc_agents::{Agent, Duel, McSolver};
 use crate::two_player::nim::mc_games::{McGame, McState, dsc, esr, first_infinity_error, subtraction, subtraction_pattern};
+use super::mc_report::{Fact, Report, Row214, Row24, fact, log_grid};
 use crate::output::{Provenance, write_atomic, write_table};
 use num_rational::BigRational;
 use rayon::prelude::*;
-use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
 
@@ -26,22 +26,6 @@ const TABLE_2_4: [Table24; 7] = [
     (30, 1e7, ["0.4300287000", "0.2741187000", "0.3520737000"], ["0.4590431929", "0.2604627193", "0.3597529561"]),
 ];
 
-/// One row of Table 2.4 with ours.
-#[derive(Serialize)]
-pub struct Row24 {
-    pub k: u32,
-    pub published_exact: [&'static str; 3],
-    pub ours: [String; 3],
-    pub equal: [bool; 3],
-    pub simulated_games: f64,
-    pub published_simulated: [&'static str; 3],
-    /// (simulated − exact)/σ for Hin and Rück, σ = √(p(1−p)/games).
-    pub simulation_sigmas: [f64; 2],
-    /// Run log only, not the results file.
-    #[serde(skip)]
-    pub seconds: f64,
-}
-
 /// Table 2.14: (a, b), the OCR of the pattern row, the reference's
 /// reconstruction, the OCR of n*, the corrected n* (0 = none) and its source.
 type Table214 = (i64, i64, &'static str, &'static str, &'static str, u32, &'static str);
@@ -54,48 +38,8 @@ const TABLE_2_14: [Table214; 6] = [
     (3, 4, "+ + + b - - — a + + b - — — a + + b", "+++b−−−a++b−−−a++b", "86", 816, "text l. 868: 816"),
 ];
 
-/// One row of Table 2.14 with ours.
-#[derive(Serialize)]
-pub struct Row214 {
-    pub game: String,
-    pub pattern_ocr: &'static str,
-    pub pattern_reference: &'static str,
-    pub pattern_ours: String,
-    pub pattern_equal: bool,
-    pub n_star_ocr: &'static str,
-    pub n_star_published: String,
-    pub n_star_source: &'static str,
-    pub n_star_ours: String,
-    pub n_star_equal: bool,
-    pub searched_up_to: u32,
-}
-
-/// A statement with its published and computed values.
-#[derive(Serialize)]
-pub struct Fact {
-    pub statement: String,
-    pub published: String,
-    pub ours: String,
-    pub holds: bool,
-}
-
-/// Everything `reproduce mc-agents` computes.
-#[derive(Serialize)]
-pub struct Report {
-    pub provenance: Provenance,
-    pub table_2_4: Vec<Row24>,
-    pub table_2_14: Vec<Row214>,
-    pub facts: Vec<Fact>,
-    pub chapter_3: Vec<Fact>,
-    pub files: Vec<String>,
-}
-
 fn fmt10(x: f64) -> String {
     format!("{x:.10}")
-}
-
-fn fact(statement: impl Into<String>, published: impl Into<String>, ours: impl Into<String>, holds: bool) -> Fact {
-    Fact { statement: statement.into(), published: published.into(), ours: ours.into(), holds }
 }
 
 fn duel(s: &McSolver<McState, f64>, g: &McGame, k: u32) -> Result<Duel<f64>> {
@@ -286,15 +230,6 @@ fn subtraction_scan(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) 
     write_atomic(&crate::output::layout::data(dir, "mc-subtraction-scan.csv"), csv.as_bytes())?;
     files.push("mc-subtraction-scan.csv".into());
     Ok(())
-}
-
-/// About `count` log-spaced integers in lo..=hi, without repeats.
-pub fn log_grid(lo: u32, hi: u32, count: usize) -> Vec<u32> {
-    let (a, b) = ((lo as f64).ln(), (hi as f64).ln());
-    let mut ks: Vec<u32> =
-        (0..count).map(|i| (a + (b - a) * i as f64 / (count - 1) as f64).exp().round() as u32).collect();
-    ks.dedup();
-    ks
 }
 
 /// Computes everything and writes `mc-agents.md`, `mc-agents.json`, CSVs and figures.

@@ -3,7 +3,7 @@
 //! rationals for rational ε, Q(√5) at ε* = 2 − √5, scaled integers for the
 //! long recurrences of Example 3.18.
 
-use super::mc_agents::Fact;
+use super::mc_report::Fact;
 use crate::error::Result;
 use crate::graph::scalar::{QSqrt5, Scalar, sqrt5};
 use crate::two_player::nim::mc_asymmetric::{Model, Verdict, errors, first_wrong_heap, verdict, y_values};

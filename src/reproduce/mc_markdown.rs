@@ -1,7 +1,7 @@
 //! `results/tables/mc-agents.md`: the Monte-Carlo agent tables (thesis ch. 2–3),
 //! ours next to the thesis'.
 
-use super::mc_agents::{Fact, Report};
+use super::mc_report::{Fact, Report};
 use crate::output::Align::Left;
 use crate::output::MarkdownTable;
 

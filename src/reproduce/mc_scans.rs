@@ -3,7 +3,7 @@
 //! S(a,b) of Table 2.14 (Fig. 2.15), each written as CSV and SVG
 //! ([`super::mc_figures`]), with the statements the DSC figures support.
 
-use super::mc_agents::{Fact, log_grid};
+use super::mc_report::{Fact, log_grid};
 use super::mc_figures::{Curve, LogChart, write as write_chart};
 use crate::error::Result;
 use crate::graph::mc_agents::{Agent, Duel, McSolver};

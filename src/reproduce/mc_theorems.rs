@@ -17,6 +17,7 @@ use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::cmp::Ordering;
+use super::mc_report::{Fact, fact};
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())
@@ -265,12 +266,8 @@ pub fn formula_3_7(upto: usize) -> (bool, f64) {
 pub const SERIES_EPS: [(i64, i64); 12] =
     [(-33, 100), (-3, 10), (-2, 7), (-1, 5), (-1, 10), (0, 1), (1, 7), (1, 10), (1, 5), (8, 25), (3, 10), (33, 100)];
 
-fn fact(statement: &str, published: &str, ours: String, holds: bool) -> super::mc_agents::Fact {
-    super::mc_agents::Fact { statement: statement.into(), published: published.into(), ours, holds }
-}
-
 /// The statements above as facts for `reproduce mc-agents`.
-pub fn facts() -> Vec<super::mc_agents::Fact> {
+pub fn facts() -> Vec<Fact> {
     let mut out = Vec::new();
     let d = double_root(120);
     out.push(fact(

@@ -13,6 +13,7 @@ pub mod mc_agents;
 pub mod mc_chapter3;
 pub mod mc_figures;
 pub mod mc_markdown;
+pub mod mc_report;
 pub mod mc_scans;
 pub mod mc_theorems;
 pub mod nim;
