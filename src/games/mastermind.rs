@@ -36,13 +36,14 @@ impl Mastermind {
         validate(pegs, colors, distinct)?;
         let codes = enumerate_codes(pegs, colors, distinct);
         let n = codes.len();
-        let table: Vec<u8> = (0..n)
-            .into_par_iter()
-            .flat_map_iter(|g| {
-                let codes = &codes;
-                (0..n).map(move |s| encode(pegs, feedback(&codes[g], &codes[s], colors)))
-            })
-            .collect();
+        // Filled in place, a row per guess: the table is allocated once at its
+        // size (collecting a parallel iterator grew it to 2–2.7× that).
+        let mut table = vec![0u8; n * n];
+        table.par_chunks_mut(n.max(1)).enumerate().for_each(|(g, row)| {
+            for (slot, secret) in row.iter_mut().zip(&codes) {
+                *slot = encode(pegs, feedback(&codes[g], secret, colors));
+            }
+        });
         let mut id_of = vec![u32::MAX; colors.pow(pegs as u32)];
         for (i, code) in codes.iter().enumerate() {
             id_of[base_value(code, colors)] = i as u32;
@@ -96,8 +97,9 @@ fn validate(pegs: usize, colors: usize, distinct: bool) -> Result<()> {
     if pegs > 14 {
         return Err(Error::TooLarge(format!("MM({pegs},{colors}): at most 14 pegs are supported")));
     }
-    // The answer table holds a byte per (guess, secret): |C|² bytes, within
-    // the memory budget (`--max-memory`) and at most MAX_TABLE_BYTES.
+    // The answer table holds a byte per (guess, secret): |C|² bytes, at most
+    // MAX_TABLE_BYTES; the game and a walk over it fit the memory budget
+    // (`--max-memory`).
     let n = code_count(pegs, colors, distinct);
     let bytes = n.and_then(|n| n.checked_mul(n));
     let name = format!("MM({pegs},{colors}){}", if distinct { " without repetition" } else { "" });
@@ -109,8 +111,27 @@ fn validate(pegs: usize, colors: usize, distinct: bool) -> Result<()> {
             MAX_TABLE_BYTES >> 30
         )));
     }
-    crate::memory::check_budget(&format!("the answer table of {name} ({codes} codes)"), bytes)
+    crate::memory::check_budget(
+        &format!("{name} ({codes} codes: its answer table, a walk over it and the program)"),
+        crate::memory::process_bytes(heap_bytes(pegs, colors, distinct)),
+    )
 }
+
+/// Bytes of live data that MM(`pegs`,`colors`) holds at its peak while a
+/// strategy is walked over it: the answer table (|C|² bytes), the codes and
+/// their index (`id_of`, 4·c^p bytes), and the walk's sets, partitions and
+/// outcomes, [`WALK_BYTES_PER_CODE`] per code. `None` beyond 2^64.
+/// tests/memory_estimates.rs holds it within 2× of the counted peak.
+pub fn heap_bytes(pegs: usize, colors: usize, distinct: bool) -> Option<u64> {
+    let n = code_count(pegs, colors, distinct)?;
+    let index = (colors as u64).checked_pow(u32::try_from(pegs).ok()?)?.checked_mul(4)?;
+    n.checked_mul(n)?.checked_add(n.checked_mul(WALK_BYTES_PER_CODE)?)?.checked_add(index)
+}
+
+/// A walk's live bytes per code beyond the table: the codes themselves
+/// (about 40 bytes each) and the walk's sets, partitions and outcomes; counted
+/// at 550–730 bytes per code on MM(4,5) … MM(5,5) (LEX, H_1, 2 threads).
+pub const WALK_BYTES_PER_CODE: u64 = 800;
 
 /// Number of codes: c^p, or c!/(c−p)! without repetition.
 pub fn code_count(pegs: usize, colors: usize, distinct: bool) -> Option<u64> {
