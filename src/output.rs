@@ -11,7 +11,9 @@ pub mod markdown;
 pub mod same_file;
 pub mod target;
 pub use markdown::{Align, MarkdownTable};
-pub use target::{all_or_none, forget_temporary, remove_temporary_files, track_temporary};
+pub use target::{
+    all_or_none, forget_temporary, remove_temporary_files, remove_temporary_files_without_allocating, track_temporary,
+};
 
 /// What produced a results file: program, version and command, and for a
 /// timed run also when it started, how long it took and on how many threads.

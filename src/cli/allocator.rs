@@ -1,7 +1,9 @@
 //! The global allocator's wrapper: an allocation that fails is one line on
 //! stderr and exit code 2 (issue 48 item 5), never Rust's abort with a
-//! backtrace. Nothing on the way out allocates: the message is written from
-//! a fixed buffer straight to file descriptor 2.
+//! backtrace, and the command's temporary files are removed first, as on
+//! SIGINT (cli/signals.rs) and at the memory guard's stop. Nothing on the way
+//! out allocates: the files are removed by paths passed from the stack, and
+//! the message is written from a fixed buffer straight to file descriptor 2.
 
 use std::alloc::{GlobalAlloc, Layout};
 
@@ -44,9 +46,19 @@ fn checked(ptr: *mut u8, size: usize) -> *mut u8 {
 /// still give one line (seen: two lines from two rayon threads).
 static REPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Writes "error: out of memory …" with the refused size and ends the process.
+thread_local! {
+    /// Set on the thread that reports while it removes the temporary files:
+    /// should that allocate and be refused too, the line is written at once.
+    static REPORTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Removes the temporary files and writes "error: out of memory …" with the
+/// refused size, then ends the process.
 #[cold]
 fn out_of_memory(size: usize) -> ! {
+    if REPORTING.with(|r| r.replace(true)) {
+        exit_with(b"error: out of memory: the system refused an allocation while the temporary files were removed\n");
+    }
     if REPORTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
         // Another thread is writing the line and ending the process (in
         // microseconds); waiting must not allocate, so it spins.
@@ -54,6 +66,7 @@ fn out_of_memory(size: usize) -> ! {
             std::hint::spin_loop();
         }
     }
+    renyi_search::output::remove_temporary_files_without_allocating();
     let mut line = [0u8; 256];
     let mut len = 0;
     let mut put = |bytes: &[u8]| {
@@ -97,4 +110,70 @@ fn exit_with(line: &[u8]) -> ! {
     use std::io::Write;
     let _ = std::io::stderr().write_all(line);
     std::process::exit(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OneLineOnFailure;
+    use std::alloc::{GlobalAlloc, Layout};
+
+    /// An allocator that refuses every request, as the system does under a
+    /// ulimit or on a full machine.
+    struct Refusing;
+
+    // SAFETY: it never hands out memory.
+    unsafe impl GlobalAlloc for Refusing {
+        unsafe fn alloc(&self, _: Layout) -> *mut u8 {
+            std::ptr::null_mut()
+        }
+        unsafe fn dealloc(&self, _: *mut u8, _: Layout) {}
+    }
+
+    /// Set in the child process of [`a_refusal_mid_write_leaves_no_temporary_file`]:
+    /// the folder it writes into.
+    const CHILD: &str = "RENYI_SEARCH_ALLOCATOR_TEST_DIR";
+
+    /// The child's part: an output file is half written (its temporary file
+    /// exists and is listed) when an allocation is refused.
+    #[test]
+    fn refused_while_writing() {
+        use std::io::Write;
+        let Some(dir) = std::env::var_os(CHILD) else { return };
+        let out = std::path::Path::new(&dir).join("out.json");
+        let _ = renyi_search::output::write_atomic_with(&out, |w| {
+            w.write_all(b"{\"half\": ")?;
+            w.flush()?;
+            // SAFETY: a valid layout; the wrapper ends the process on refusal.
+            let _ = unsafe { OneLineOnFailure(Refusing).alloc(Layout::from_size_align(1 << 20, 8).unwrap()) };
+            unreachable!("a refused allocation ends the process")
+        });
+    }
+
+    /// Issue 48 item 5: an allocation refused in the middle of writing an
+    /// output is one line and exit code 2, and the command's temporary file
+    /// is removed (before, the process ended and left `.out.json.tmpPID`).
+    #[test]
+    fn a_refusal_mid_write_leaves_no_temporary_file() {
+        if std::env::var_os(CHILD).is_some() {
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("renyi-allocator-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let child = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "cli::allocator::tests::refused_while_writing", "--test-threads", "1", "--nocapture"])
+            .env(CHILD, &dir)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&child.stderr);
+        assert_eq!(child.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("error: out of memory: the system refused an allocation of 1048576 bytes (a ulimit"),
+            "{err}"
+        );
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -111,6 +111,31 @@ pub fn remove_temporary_files() -> std::sync::MutexGuard<'static, Vec<PathBuf>> 
     list
 }
 
+/// [`remove_temporary_files`] for a process whose allocation was refused
+/// (cli/allocator.rs): it allocates nothing itself (a path of up to 384 bytes
+/// is passed to the system from the stack), and it gives up after about
+/// 50 ms if the list stays locked (a thread refused while adding to the list
+/// holds it for good). Returns whether the list was cleaned.
+pub fn remove_temporary_files_without_allocating() -> bool {
+    for _ in 0..50 {
+        let list = match TEMPORARY.try_lock() {
+            Ok(list) => list,
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                continue;
+            }
+        };
+        for path in list.iter() {
+            let _ = std::fs::remove_file(path);
+        }
+        // Held until the process ends: no new temporary file is made meanwhile.
+        std::mem::forget(list);
+        return true;
+    }
+    false
+}
+
 thread_local! {
     /// Inside [`all_or_none`]: the written temporary files and their targets, renamed at its end.
     static STAGED: RefCell<Option<Vec<(PathBuf, PathBuf)>>> = const { RefCell::new(None) };
