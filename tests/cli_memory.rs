@@ -140,3 +140,15 @@ fn peak_resident_bytes_of(args: &[&str]) -> f64 {
     assert_eq!(status, 0, "{args:?} exits 0");
     usage.maxrss as f64 * 1024.0
 }
+
+/// `solve chess` was the one job not watched: KRKB held 206 MiB under a
+/// 51.2 MiB budget and finished. It is now stopped at the budget (Cram and
+/// Chomp keep their own refusals, which name the table: tests/cli.rs).
+#[test]
+fn chess_endgame_tables_are_watched() {
+    let err = one_line_error(&["--max-memory", "0.05", "solve", "chess", "KRKB"]);
+    assert!(
+        err.contains("the game-graph solver passed the memory budget of 51.2 MiB, set by --max-memory 0.05"),
+        "{err}"
+    );
+}

@@ -1,7 +1,7 @@
 //! The memory budget of a command: `--max-memory` read from the user's text,
 //! and a watch on the resident memory of every job (issue 48 item 5): Beams
 //! pattern enumerations, Mastermind tables and walks, analyses, sweeps,
-//! curves, perfect searches. Jobs estimate their size before they allocate
+//! curves, perfect searches, chess endgame tables. Jobs estimate their size before they allocate
 //! and refuse beyond `--max-memory` (`memory::check_budget`), but an
 //! estimate is often a lower bound (a Beams analysis holds its table and two
 //! sets of all codes at least; 6c6p peaks at 4.4–8 GiB against its 0.9 GiB

@@ -430,9 +430,10 @@ pub(crate) fn run(cli: Cli) -> Result<()> {
         renyi_search::memory::set_budget_given(bytes, format!("--max-memory {text}"));
     }
     files::check_files(&cli.command)?;
-    // The game-graph solver holds its tables to the budget itself and says
-    // which table did not fit (`solve cram 6x6`); every other job is watched.
-    if !matches!(cli.command, Command::Solve { .. }) {
+    // Cram and Chomp hold their game graphs to the budget themselves and say
+    // which table did not fit (`solve cram 6x6`); every other job, chess
+    // endgame tables included, is watched.
+    if !matches!(cli.command, Command::Solve { game: solve::SolveGame::Cram { .. } | solve::SolveGame::Chomp { .. } }) {
         memory_guard::guard_command(memory_guard::job_name(&cli.command).to_string());
     }
     match cli.command {
