@@ -11,6 +11,9 @@
 //!     at α > 1 except by such a dyadic step;
 //! (c) 1 ± 2⁻⁶⁰ and 1 ± 10⁻⁹;
 //! (d) exactly at every rational breakpoint (where the tie rule decides).
+//! Games: Mastermind p ≤ 3, c ≤ 5 (±distinct), Bulls and Cows 2–3 of 5–6,
+//! Beams(3c,6p) under LEX-c, LEX-d and MIX (curve only: the plain evaluator
+//! plays Mastermind's rules).
 //! The curve finds its pieces by certified root isolation; `analyze` by the
 //! fast key and the certified comparison ([`renyi_search::renyi::score`]).
 //! Plus every example of the issue as a regression test.
@@ -23,6 +26,10 @@ use num_traits::{ToPrimitive, Zero};
 use proptest::prelude::*;
 use renyi_search::renyi::alpha::Alpha;
 use renyi_search::curve::{Curve, Domain, Point, Span, curve};
+use renyi_search::games::beams::Variant;
+use renyi_search::games::beams::game::Beams;
+use renyi_search::games::beams::patterns::enumerate;
+use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::games::bulls_and_cows::BullsAndCows;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::renyi::score::RenyiScore;
@@ -141,6 +148,31 @@ fn bulls_and_cows_at_breakpoints() {
     }
 }
 
+/// Beams(3c,6p) under LEX-c, LEX-d and MIX (issue 48 item 2 lists it among
+/// the differential games): `analyze` equals the curve at (b), (c), (d).
+#[test]
+fn beams_3c6p_at_breakpoints() {
+    for rule in [BeamsRule::LexC, BeamsRule::LexD, BeamsRule::Mix] {
+        let (game, tie) = beams_3c6p(rule);
+        let c = check_breakpoints(&game, tie);
+        assert!(c.segments.len() > 1, "{} {}: the curve has breakpoints", c.problem, c.tie_rule);
+    }
+}
+
+/// Beams(3c,6p) under `rule`, and the rule's tie rule.
+fn beams_3c6p(rule: BeamsRule) -> (Beams, TieRule) {
+    (rule.game(enumerate(Variant::new(3, 6).unwrap())).unwrap(), rule.tie_rule())
+}
+
+fn beams_3c6p_lex_c() -> &'static (Beams, TieRule, Curve) {
+    static CELL: OnceLock<(Beams, TieRule, Curve)> = OnceLock::new();
+    CELL.get_or_init(|| {
+        let (game, tie) = beams_3c6p(BeamsRule::LexC);
+        let c = curve(&game, tie, &full(), None);
+        (game, tie, c)
+    })
+}
+
 fn mm_3_5() -> &'static (Mastermind, Curve) {
     static CELL: OnceLock<(Mastermind, Curve)> = OnceLock::new();
     CELL.get_or_init(|| {
@@ -162,6 +194,16 @@ proptest! {
         let got = analyze(mm, Strategy::new(a, TieRule::lex()), RunOptions::default()).exact_total();
         prop_assert_eq!(&got, &seg.total(), "α = {}", a);
         prop_assert_eq!(got, Exact::from_integer(plain_lex_total(mm, a).into()), "α = {}", a);
+    }
+
+    /// (a) on Beams(3c,6p) LEX-c: analyze = curve at random rationals in (0, 8).
+    #[test]
+    fn beams_random_rationals_agree(q in 1u64..2_000_000, r in 0u64..8_000_000) {
+        let a = Alpha::ratio(r % (8 * q) + 1, q).unwrap();
+        let (game, tie, c) = beams_3c6p_lex_c();
+        let seg = c.at(a).unwrap();
+        let got = analyze(game, Strategy::new(a, *tie), RunOptions::default()).exact_total();
+        prop_assert_eq!(got, seg.total(), "α = {}", a);
     }
 }
 
@@ -187,10 +229,7 @@ fn mastermind_1296_regressions() {
 }
 
 /// Beams(6c,3p) LEX-c with the tie rule, and its curve on [1 − 2·10⁻⁸, 1 + 2·10⁻⁸].
-fn beams_6c3p_near_one() -> (renyi_search::games::beams::game::Beams, TieRule, Curve) {
-    use renyi_search::games::beams::Variant;
-    use renyi_search::games::beams::patterns::enumerate;
-    use renyi_search::games::beams::rule::BeamsRule;
+fn beams_6c3p_near_one() -> (Beams, TieRule, Curve) {
     let game = BeamsRule::LexC.game(enumerate(Variant::new(6, 3).unwrap())).unwrap();
     let tie = BeamsRule::LexC.tie_rule();
     let domain = Domain::closed(Point::exact(alpha("0.99999998")), Point::exact(alpha("1.00000002")));
