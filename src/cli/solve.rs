@@ -10,7 +10,6 @@ use renyi_search::two_player::nim::boards::chomp_rectangle;
 use renyi_search::two_player::nim::cram::cram_with_progress;
 use renyi_search::two_player::nim::heaps::subtraction_table;
 use renyi_search::two_player::nim::loopy_games::{PokerNim, solve_loopy};
-use renyi_search::reproduce::chess::max_triple;
 
 #[derive(Subcommand)]
 pub enum SolveGame {
@@ -227,7 +226,7 @@ fn chess(name: &str, metric: &str, position: Option<&str>, white_to_move: bool) 
         w.won,
         w.drawn,
         w.lost,
-        max_triple(&w)
+        w.max_triple()
     );
     println!(
         "  Black to move: {} legal, {} lost, {} drawn, {} won; deepest loss {}",

@@ -19,6 +19,7 @@ pub mod report;
 pub mod root_order;
 pub mod root_search;
 pub mod run;
+pub mod slice;
 pub mod steps;
 pub mod walk;
 

@@ -76,14 +76,6 @@ const EXAMPLES: [(&str, &str, Metric, u32); 6] = [
     ("KQKR", "w Ka2 Da3, s Ke4 Th2", Metric::Stroehlein, 31),
 ];
 
-/// "max / positions at max / classes" for White to move.
-pub fn max_triple(s: &SideSummary) -> String {
-    match s.max_won() {
-        Some(m) => format!("{m} / {} / {}", s.won_by_depth[&m], s.won_classes_by_depth[&m]),
-        None => "—".into(),
-    }
-}
-
 /// Solves all five endgames under all three metrics and writes `chess.md` and `chess.json`.
 pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Report> {
     let clock = Instant::now();
@@ -94,7 +86,7 @@ pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Report> {
             let endgame = Endgame::parse(name)?;
             let table = base.table(endgame, metric);
             let white = table.summary(true);
-            let ours = max_triple(&white);
+            let ours = white.max_triple();
             let published = (metric == thesis_metric).then_some(published);
             let row = EndgameRow {
                 endgame: name.into(),

@@ -193,6 +193,14 @@ impl SideSummary {
     pub fn max_lost(&self) -> Option<u32> {
         self.lost_by_depth.keys().next_back().copied()
     }
+
+    /// "max / positions at max / classes" (Ströhlein's triple, ../shared/reference/seed000-chess.md), "—" without a won position.
+    pub fn max_triple(&self) -> String {
+        match self.max_won() {
+            Some(m) => format!("{m} / {} / {}", self.won_by_depth[&m], self.won_classes_by_depth[&m]),
+            None => "—".into(),
+        }
+    }
 }
 
 /// Solved tables by endgame and metric; solves the 3-man endings a 4-man
