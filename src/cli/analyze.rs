@@ -1,10 +1,59 @@
 //! `analyze …`: one strategy over every code (Mastermind, size models, Beams
 //! with its work-unit, recheck and subtree modes).
 
-use super::*;
+use super::args::{BeamsArgs, BeamsPenalty, Game, SizeArgs, checked_size};
+use super::common_args::{OutputArgs, StrategyArgs, parse_steps};
+use super::emit::emit_csv;
+use super::merge::merge_files;
+use super::outcome_text::{depth_histogram, penalty_split};
+use super::progress::progress_if;
+use renyi_search::renyi::alpha::Alpha;
+use renyi_search::error::{Result, invalid};
+use renyi_search::games::beams::Variant;
+use renyi_search::games::beams::game::{Beams, Penalty};
+use renyi_search::games::beams::patterns::{CacheStatus, load_or_build};
+use renyi_search::models::free::{FreeSearch, perfect_total_closed};
+use renyi_search::models::wurzel::{self, Wurzel};
+use renyi_search::models::{SizeModel, strategy_totals};
+use renyi_search::output::{csv_text, write_json};
+use renyi_search::search::outcome::{exact_f64, exact_string};
+use renyi_search::search::units::{Shard, UnitRun, run_units, write_shard};
+use renyi_search::search::{Analysis, RunOptions, SearchProblem, Strategy, analyze};
+
+/// Runs `analyze GAME …`.
+pub(super) fn run(game: Game) -> Result<()> {
+    match game {
+        Game::Mastermind(m) => {
+            let alpha: Alpha = m.strategy.alpha.parse()?;
+            let mm = m.variant.build()?;
+            super::memory_guard::guard_memory(format!("the analysis of {}", SearchProblem::name(&mm)));
+            let result = analyze(
+                &mm,
+                Strategy::new(alpha, m.strategy.tie_rule()),
+                RunOptions::with_progress(progress_if(m.strategy.output.progress)),
+            );
+            emit_analysis(&result, &m.strategy)
+        }
+        Game::BullsAndCows(b) => {
+            let alpha: Alpha = b.strategy.alpha.parse()?;
+            let result = analyze(
+                &b.variant.build()?,
+                Strategy::new(alpha, b.strategy.tie_rule()),
+                RunOptions::with_progress(progress_if(b.strategy.output.progress)),
+            );
+            emit_analysis(&result, &b.strategy)
+        }
+        Game::Free(a) => size_model_csv(&FreeSearch::new(a.width)?, &a, |m| perfect_total_closed(a.width, m)),
+        Game::Wurzel(a) => {
+            let perfect = wurzel::perfect_totals(checked_size(a.upto)?);
+            size_model_csv(&Wurzel, &a, |n| perfect[n as usize])
+        }
+        Game::Beams(b) => analyze_beams(&b),
+    }
+}
 
 /// CSV of perfect and H_α totals for every size 1..=upto.
-pub(super) fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: impl Fn(u64) -> u64) -> Result<()> {
+fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: impl Fn(u64) -> u64) -> Result<()> {
     let upto = checked_size(a.upto)?;
     let alpha: Alpha = a.strategy.alpha.parse()?;
     let totals = strategy_totals(model, Strategy::new(alpha, a.strategy.tie_rule()), upto)?;
@@ -18,7 +67,7 @@ pub(super) fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: imp
     emit_csv(&csv, about, &a.strategy.output.out)
 }
 
-pub(super) fn analyze_beams(b: &BeamsArgs) -> Result<()> {
+fn analyze_beams(b: &BeamsArgs) -> Result<()> {
     let alpha: Alpha = b.alpha.parse()?;
     if !(b.memo_gib.is_finite() && b.memo_gib >= 0.0 && b.memo_gib <= 1024.0) {
         return Err(invalid(format!("--memo-gib {}: give a number of GiB from 0 to 1024", b.memo_gib)));
@@ -52,7 +101,7 @@ pub(super) fn beams_game(b: &BeamsArgs) -> Result<Beams> {
     // What an analysis holds at least (beyond the table, most runs need
     // several times this: 6c6p peaks at 4.5–8 GiB): the table and two sets
     // of all codes, the root's and its answer classes', at a bit per code.
-    let codes = renyi_search::search::SearchProblem::code_count(&g) as u64;
+    let codes = SearchProblem::code_count(&g) as u64;
     renyi_search::memory::check_budget(
         &format!("analysing {variant} ({codes} codes; a lower bound: the table and two sets of all codes)"),
         table_bytes.checked_add(2 * codes.div_ceil(8)),
@@ -89,20 +138,8 @@ fn check_modes(b: &BeamsArgs) -> Result<()> {
     Ok(())
 }
 
-/// `--after` steps, each QUERY:ANSWER with numbers.
-pub(super) fn parse_steps(
-    texts: &[String],
-) -> Result<Vec<(renyi_search::search::QueryId, renyi_search::search::AnswerId)>> {
-    let step = |text: &String| {
-        let parsed = text.split_once(':').and_then(|(q, a)| Some((q.trim().parse().ok()?, a.trim().parse().ok()?)));
-        parsed.ok_or_else(|| invalid(format!("--after step `{text}`: write QUERY:ANSWER with numbers, e.g. 3:5")))
-    };
-    texts.iter().map(step).collect()
-}
-
 /// `analyze beams --after …`: the subtree below the given steps.
-pub(super) fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
-    use renyi_search::search::SearchProblem;
+fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     use renyi_search::search::recheck::outcome_after;
     let steps = parse_steps(&b.after)?;
     let clock = std::time::Instant::now();
@@ -150,7 +187,7 @@ pub(super) fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Res
 }
 
 /// Recheck mode of `analyze beams`: the listed units of a run file, evaluated again.
-pub(super) fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Path, b: &BeamsArgs) -> Result<()> {
+fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Path, b: &BeamsArgs) -> Result<()> {
     use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
     let (header, records) = read_run(file)?;
     check_header(g, strategy, &header)?;
@@ -199,7 +236,7 @@ pub(super) fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Pat
 }
 
 /// Work-unit mode of `analyze beams`: one shard, resumable, written as a shard file.
-pub(super) fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
+fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     let shard: Shard = b.shard.as_deref().unwrap_or("0/1").parse()?;
     let Some(out) = &b.output.out else {
         return Err(invalid("work-unit mode needs --out FILE for the shard file (then `merge` the shard files)"));
@@ -230,11 +267,11 @@ pub(super) fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<
     Ok(())
 }
 
-pub(super) fn emit_analysis(result: &Analysis, args: &StrategyArgs) -> Result<()> {
+fn emit_analysis(result: &Analysis, args: &StrategyArgs) -> Result<()> {
     emit(result, &args.output)
 }
 
-pub(super) fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
+fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     if let Some(path) = &output.out {
         return write_json(path, result);
     }
@@ -259,20 +296,4 @@ pub(super) fn emit(result: &Analysis, output: &OutputArgs) -> Result<()> {
     );
     println!("  nodes     {} in {:.3} s", result.nodes_evaluated, result.seconds);
     Ok(())
-}
-
-/// "d:count" for every depth with a non-zero count, space-separated.
-pub(super) fn depth_histogram(counts: &[String]) -> String {
-    counts.iter().enumerate().filter(|(_, c)| *c != "0").map(|(d, c)| format!("{d}:{c}")).collect::<Vec<_>>().join(" ")
-}
-
-/// "p points: count{unit}" for every penalty p > 0 with a non-zero count, comma-separated.
-pub(super) fn penalty_split(counts: &[String], unit: &str) -> String {
-    counts
-        .iter()
-        .enumerate()
-        .filter(|(p, c)| *p > 0 && *c != "0")
-        .map(|(p, c)| format!("{p} points: {c}{unit}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }

@@ -1,9 +1,22 @@
 //! `beams info`: board, pieces, patterns and code counts of a variant;
 //! `beams count`: patterns and codes by frontier states, without a table.
 
-use super::*;
+use super::args::BeamsCommand;
+use renyi_search::error::Result;
+use renyi_search::games::beams::Variant;
+use renyi_search::games::beams::geometry::Board;
+use renyi_search::games::beams::patterns::{CacheStatus, cache_path, load_or_build, placements};
+use renyi_search::games::beams::polyhex::pieces_in_rhombus;
 
-pub(super) fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
+/// Runs `beams info|count …`.
+pub(super) fn run(what: BeamsCommand) -> Result<()> {
+    match what {
+        BeamsCommand::Info { variant, codes } => beams_info(&variant, &codes),
+        BeamsCommand::Count { variant, border_rule, progress } => beams_count(&variant, border_rule, progress),
+    }
+}
+
+fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
     let variant: Variant = variant.parse()?;
     let board = Board::new(variant.n);
     println!(
@@ -67,7 +80,7 @@ pub(super) fn beams_info(variant: &str, codes: &std::path::Path) -> Result<()> {
 }
 
 /// `beams count`: the frontier count of patterns and codes (no table).
-pub(super) fn beams_count(variant: &str, border_rule: bool, progress: bool) -> Result<()> {
+fn beams_count(variant: &str, border_rule: bool, progress: bool) -> Result<()> {
     let variant: Variant = variant.parse()?;
     let rule = if border_rule { ", every piece on the outer ring" } else { "" };
     println!("{variant}: board edge {}, {} cells{rule}", variant.n, variant.colours * variant.piece_size);

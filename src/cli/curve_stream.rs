@@ -2,34 +2,19 @@
 //! its pieces written as each slice is done (CSV rows, the overview, the
 //! summary), so that a curve of 10⁷ pieces is never held whole.
 
-use super::curve::{CurveArgs, OVERVIEW_BINS, OVERVIEW_GRID_MAX, command_line};
-use renyi_search::renyi::alpha::Alpha;
+use super::curve_args::{CurveArgs, OVERVIEW_BINS, OVERVIEW_GRID_MAX, cuts, warn_if_grid_cut};
+use super::emit::command_line;
 use renyi_search::curve::run::overview::{OverviewBuilder, OverviewHead, grid_to};
 use renyi_search::curve::report::{segment_row, write_csv_head, write_csv_row};
 use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, run_curve_units_in_slices};
-use renyi_search::curve::slice::{MAX_SLICES, SliceError, equal_cuts};
 use renyi_search::curve::walk::domain_text;
 use renyi_search::curve::{Domain, Segment};
-use renyi_search::error::{Result, invalid};
+use renyi_search::error::Result;
 use renyi_search::output::spool::Spool;
 use renyi_search::output::{Provenance, write_json};
 use renyi_search::progress::Progress;
 use renyi_search::search::{SearchProblem, TieRule};
 use std::time::SystemTime;
-
-/// The K − 1 cuts of a finite α-range into K slices of equal width (exact
-/// rationals, [`equal_cuts`]), or a one-line error.
-pub(super) fn cuts(domain: &Domain, slices: usize) -> Result<Vec<Alpha>> {
-    equal_cuts(domain, slices).map_err(|e| {
-        let why = match e {
-            SliceError::Count => format!("give 2 to {MAX_SLICES} slices"),
-            SliceError::InfiniteEnd => "slices need a finite --to".into(),
-            SliceError::SinglePoint => "the α-range is a single point".into(),
-            SliceError::TooLarge => "the cuts' fractions are too large; choose simpler --from/--to".into(),
-        };
-        invalid(format!("--merge-slices {slices}: {why}"))
-    })
-}
 
 /// The sliced merge and its outputs (if units are still missing, what is
 /// known is printed instead).
@@ -47,7 +32,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     let cuts = cuts(domain, slices)?;
     let step = out.grid_step()?;
     let alphas = grid_to(domain, domain.hi.enclosure().hi, step, OVERVIEW_GRID_MAX).unwrap_or_default();
-    super::curve::warn_if_grid_cut(out, &alphas);
+    warn_if_grid_cut(out, &alphas);
     let codes = problem.code_count() as u64;
     let mut overview = OverviewBuilder::new(
         codes,
@@ -75,11 +60,11 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     let (merge, units, evaluated, missing) = match merged? {
         CurveUnits::Complete { curve, units, evaluated, missing } => (curve, units, evaluated, missing),
         CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
-            super::curve::print_incomplete(units, known, unit_codes, known_codes, evaluated, out);
+            print_incomplete(units, known, unit_codes, known_codes, evaluated, out);
             return Ok(());
         }
     };
-    super::curve::say_merged(units, evaluated, missing, &format!("merged in {slices} slices"));
+    say_merged(units, evaluated, missing, &format!("merged in {slices} slices"));
     let head = OverviewHead {
         provenance: Provenance::new(command_line(), started, merge.seconds),
         game: problem.name(),
@@ -103,4 +88,31 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     }
     println!("  {} pieces in {} slices: written to --csv (rows) and --overview", o.pieces, merge.slices);
     Ok(())
+}
+
+/// What a unit run that has merged says (`how`: "merged", "merged in K slices").
+pub(super) fn say_merged(units: u64, evaluated: u64, missing: u64, how: &str) {
+    if missing > 0 {
+        eprintln!("DIAGNOSTIC: {missing} of {units} units missing, counted as zero: this is not the curve");
+    } else {
+        eprintln!("all {units} units known ({evaluated} evaluated by this process); {how}");
+    }
+}
+
+/// What a unit run that cannot merge yet says.
+pub(super) fn print_incomplete(
+    units: u64,
+    known: u64,
+    unit_codes: u64,
+    known_codes: u64,
+    evaluated: u64,
+    out: &CurveArgs,
+) {
+    println!(
+        "{known} of {units} units known ({known_codes} of {unit_codes} codes; {evaluated} evaluated by this process); \
+         run the other shards, then again with --with their files to merge"
+    );
+    if out.json.is_some() || out.csv.is_some() || out.overview.is_some() {
+        eprintln!("not merged yet: --json/--csv/--overview not written (units of other shards are missing)");
+    }
 }

@@ -2,14 +2,11 @@
 //! item 6): no output may be one of the command's inputs or another of its
 //! outputs (`output::same_file`), and a checkpoint must be a file, not `-`.
 
-use super::curve::CurveGame;
-use super::{Command, Game};
+use super::args::{Command, Game};
+use super::curve_args::CurveGame;
 use renyi_search::error::Result;
-use renyi_search::output::same_file::{refuse_clashes, refuse_stdout};
+use renyi_search::output::same_file::{NamedPaths, refuse_clashes, refuse_stdout};
 use std::path::{Path, PathBuf};
-
-/// Flags and paths: what a command reads (inputs) and writes (outputs).
-pub(super) type Named<'a> = Vec<(&'static str, &'a Path)>;
 
 /// Refuses a command whose outputs clash with its inputs or each other.
 pub(super) fn check_files(command: &Command) -> Result<()> {
@@ -22,7 +19,7 @@ fn some<'a>(flag: &'static str, path: &'a Option<PathBuf>) -> Option<(&'static s
     path.as_deref().map(|p| (flag, p))
 }
 
-fn files_of(command: &Command) -> Result<(Named<'_>, Named<'_>)> {
+fn files_of(command: &Command) -> Result<(NamedPaths<'_>, NamedPaths<'_>)> {
     Ok(match command {
         Command::Analyze { game: Game::Beams(b) } | Command::Sweep { game: Game::Beams(b) } => {
             refuse_stdout("--checkpoint", b.checkpoint.as_deref())?;

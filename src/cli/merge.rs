@@ -1,12 +1,17 @@
 //! `merge …`: the shard files of a work-unit run, added exactly.
 
-use super::*;
+use super::outcome_text::{depth_histogram, penalty_split};
+use renyi_search::error::{Error, Result, invalid};
+use renyi_search::output::write_json;
+use renyi_search::search::outcome::{exact_f64, exact_string};
+use renyi_search::search::units::{RunHeader, ShardFile, merge_named, penalty_split_known};
+use std::path::{Path, PathBuf};
 
-pub(super) fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> Result<()> {
+pub(super) fn merge_files(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
     let mut shards = Vec::new();
     for path in files {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| renyi_search::error::Error::Io { path: path.display().to_string(), source: e })?;
+            .map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
         let shard: ShardFile =
             serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a shard file: {e}", path.display())))?;
         shards.push(shard);
@@ -37,7 +42,7 @@ pub(super) fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> R
         mean: exact_f64(&total) / codes as f64,
         depth_histogram: histogram,
         penalty_total: penalty,
-        penalty_histogram: renyi_search::search::units::penalty_split_known(&shards)
+        penalty_histogram: penalty_split_known(&shards)
             .then(|| outcome.penalised_strings()),
         shard_seconds: shards.iter().map(|s| s.seconds).sum(),
         peak_memory_bytes: shards.iter().filter_map(|s| s.peak_memory_bytes).max(),
@@ -57,11 +62,11 @@ pub(super) fn merge_files(files: &[PathBuf], out: Option<&std::path::Path>) -> R
     );
     println!("  total     {} over {} codes, mean {:.6}", merged.total, codes, merged.mean);
     let split = match &merged.penalty_histogram {
-        Some(h) => super::analyze::penalty_split(h, " codes"),
+        Some(h) => penalty_split(h, " codes"),
         None => "split not recorded".into(),
     };
     println!("  penalty   {} ({split})", merged.penalty_total);
-    println!("  histogram {}", super::analyze::depth_histogram(&merged.depth_histogram));
+    println!("  histogram {}", depth_histogram(&merged.depth_histogram));
     let peak = merged
         .peak_memory_bytes
         .map_or_else(|| "not recorded".to_string(), |b| format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64));

@@ -1,45 +1,39 @@
 //! `perfect …`: the optimal strategy by branch and bound, under optional
 //! constraints and objectives, with its tree exported, verified and sealed.
 
-use super::*;
+use super::args::{ObjectiveArg, PerfectGame, PerfectOptions};
+use super::common_args::parse_steps;
+use super::progress::progress;
 use renyi_search::certificate::{self, Certify};
+use renyi_search::error::{Result, invalid};
+use renyi_search::games::GameSpec;
+use renyi_search::games::beams::Variant;
+use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+use renyi_search::games::beams::patterns::load_or_build;
+use renyi_search::output::write_json;
 use renyi_search::search::perfect::{Constraints, Objective, TableKeys, optimise};
+use renyi_search::search::tree::{self, StrategyFile};
 
-/// Options of `perfect` (for every game).
-#[derive(Args)]
-pub(crate) struct PerfectOptions {
-    /// Write the optimal strategy tree as JSON to this file (sealed with CRC-32s; `verify` reads it).
-    #[arg(long, global = true)]
-    pub(super) tree: Option<PathBuf>,
-    /// Write an optimality certificate (the lower bound, checked by `verify --certificate`) to this file.
-    #[arg(long, global = true)]
-    pub(super) certificate: Option<PathBuf>,
-    /// Every code must be found within this many queries (the least total subject to that).
-    #[arg(long, global = true)]
-    max_depth: Option<u32>,
-    /// What to minimise: the total; the worst case, then the total; the total, then the worst case.
-    #[arg(long, global = true, value_enum, default_value_t = ObjectiveArg::Total)]
-    objective: ObjectiveArg,
-    /// Hard mode: ask only codes that are still possible secrets (Mastermind, Bulls and Cows).
-    #[arg(long, global = true)]
-    pub(crate) possible_only: bool,
-    /// Key the transposition table by 128-bit fingerprints of the nodes (far less memory for large code
-    /// sets); the optimum then rests on its certificate, so this needs --certificate.
-    #[arg(long, global = true)]
-    fingerprint_table: bool,
-    /// Prove a lower bound only, without a search: expand the game tree this many queries deep (bounds
-    /// below) and write the proof as a certificate (needs --certificate); for games out of the search's reach.
-    #[arg(long, global = true)]
-    depth_bound: Option<u32>,
-    /// With --depth-bound: keep each finished query of the root in this file (locked while the run
-    /// appends) and, when run again, prove only the others; stop the run at any time.
-    #[arg(long, global = true)]
-    pub(super) checkpoint: Option<PathBuf>,
-    /// Solve only the subtree below these steps, QUERY:ANSWER asked in turn from the root (numbers as
-    /// in `analyze beams --after` and the run files, e.g. 3:5,31:23): the least total of its codes,
-    /// queries counted from that node.
-    #[arg(long, global = true, value_delimiter = ',')]
-    after: Vec<String>,
+/// Runs `perfect GAME [options]`.
+pub(super) fn run(game: PerfectGame, options: &PerfectOptions) -> Result<()> {
+    match game {
+        PerfectGame::Mastermind(v) => {
+            let spec = GameSpec::Mastermind { pegs: v.pegs, colors: v.colors, distinct: v.distinct };
+            perfect_and_export(&v.build()?, spec, options)
+        }
+        PerfectGame::BullsAndCows(v) => perfect_and_export(&v.build()?, v.spec(), options),
+        PerfectGame::Beams { variant, codes } => {
+            if options.possible_only {
+                return Err(invalid(
+                    "perfect beams --possible-only: Beams' queries (a colour on a diagonal) are never codes, so hard mode does not apply",
+                ));
+            }
+            let v: Variant = variant.parse()?;
+            let (patterns, _) = load_or_build(v, Some(&codes))?;
+            let g = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess)?;
+            perfect_and_export(&g, GameSpec::Beams { variant: v.to_string(), order: "lex-c".into() }, options)
+        }
+    }
 }
 
 /// `perfect … --after STEPS`: the optimum of one subtree (no tree or
@@ -62,7 +56,7 @@ fn perfect_after<P: Certify>(
              --fingerprint-table are for whole games",
         ));
     }
-    let steps = super::analyze::parse_steps(&options.after)?;
+    let steps = parse_steps(&options.after)?;
     let node = Subproblem::after(problem, &steps, constraints.possible_only)?;
     let optimum = optimise(&node, constraints, objective, TableKeys::Exact, &progress(true))?;
     let after = options.after.join(",");
@@ -78,14 +72,7 @@ fn perfect_after<P: Certify>(
     Ok(())
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum ObjectiveArg {
-    Total,
-    DepthThenTotal,
-    TotalThenDepth,
-}
-
-pub(super) fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, options: &PerfectOptions) -> Result<()> {
+fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, options: &PerfectOptions) -> Result<()> {
     renyi_search::memory::check_budget(
         &format!("the perfect search's bound tables for {}", problem.name()),
         renyi_search::search::perfect::bound_table_bytes(problem),

@@ -1,6 +1,7 @@
 //! `renyi-search play …` and `simulate …`: the strategy as a playing agent and
 //! its Monte-Carlo check (thesis §4.4.5).
 
+use super::common_args::beams_rule;
 use super::progress::progress;
 use clap::Args;
 use renyi_search::renyi::alpha::Alpha;
@@ -25,7 +26,7 @@ pub struct AgentArgs {
     pub alpha: String,
     /// Tie rule: lex-c, lex-d, mix (uniform over all tied queries), mix-reduced
     /// (uniform over the tied ones among asked colours + one new colour).
-    #[arg(long, default_value = "lex-c", value_parser = super::beams_rule())]
+    #[arg(long, default_value = "lex-c", value_parser = beams_rule())]
     pub tie: BeamsRule,
     /// Cache directory for pattern tables.
     #[arg(long, default_value = "codes")]

@@ -249,7 +249,8 @@ impl CallbackBar {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{Phase, clock};
+    use std::time::{Duration, Instant};
 
     /// A log line carries the phase, its count, the time so far and the ETA
     /// from the mean pace (3 of 15 done in 2 h: 8 h left).

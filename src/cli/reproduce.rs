@@ -5,7 +5,9 @@
 //! Exit code 0 when every check held (documented differences aside), 1 when
 //! one failed, 2 for bad input.
 
-use super::*;
+use super::progress::progress;
+use renyi_search::error::{Result, invalid};
+use renyi_search::output::write_atomic;
 use renyi_search::reproduce::run::{Options, run};
 use renyi_search::reproduce::summary::{Summary, Target};
 

@@ -1,9 +1,33 @@
 //! `sweep …`: the same analysis for a grid of α.
 
-use super::*;
+use super::analyze::beams_game;
+use super::args::{BeamsArgs, Game, SizeArgs, checked_size};
+use super::common_args::StrategyArgs;
+use super::emit::{emit_csv, emit_text};
+use rayon::prelude::{IntoParallelRefIterator, ParallelIterator};
+use renyi_search::error::{Result, invalid};
+use renyi_search::games::beams::Variant;
+use renyi_search::models::free::FreeSearch;
+use renyi_search::models::wurzel::Wurzel;
+use renyi_search::models::{SizeModel, strategy_totals};
+use renyi_search::output::csv_text;
+use renyi_search::search::outcome::exact_string;
+use renyi_search::search::{SearchProblem, Strategy};
+use renyi_search::sweep::{alpha_grid, sweep, sweep_csv};
+
+/// Runs `sweep GAME …`.
+pub(super) fn run(game: Game) -> Result<()> {
+    match game {
+        Game::Beams(b) => beams_sweep(&b),
+        Game::Free(a) => size_model_sweep(&FreeSearch::new(a.width)?, &a),
+        Game::Wurzel(a) => size_model_sweep(&Wurzel, &a),
+        Game::Mastermind(m) => game_sweep(&m.variant.build()?, &m.strategy),
+        Game::BullsAndCows(b) => game_sweep(&b.variant.build()?, &b.strategy),
+    }
+}
 
 /// CSV of the H_α total at one size for a grid of α.
-pub(super) fn size_model_sweep<M: SizeModel>(model: &M, a: &SizeArgs) -> Result<()> {
+fn size_model_sweep<M: SizeModel>(model: &M, a: &SizeArgs) -> Result<()> {
     let size = checked_size(a.size.unwrap_or(a.upto))?;
     let alphas = alpha_grid(&a.strategy.alpha)?;
     let tie = a.strategy.tie_rule();
@@ -22,7 +46,7 @@ pub(super) fn size_model_sweep<M: SizeModel>(model: &M, a: &SizeArgs) -> Result<
 /// `sweep beams`: `analyze beams` at every α of a grid, one CSV row per α
 /// (3c6p and 6c3p take seconds per α; 6c6p takes about an hour per α and is
 /// refused: use `analyze beams 6c6p` per α or `curve beams 6c6p --levels 2`).
-pub(super) fn beams_sweep(b: &BeamsArgs) -> Result<()> {
+fn beams_sweep(b: &BeamsArgs) -> Result<()> {
     let alphas = alpha_grid(&b.alpha)?;
     let v: Variant = b.variant.parse()?;
     if (v.colours, v.piece_size) == (6, 6) {
@@ -40,14 +64,14 @@ pub(super) fn beams_sweep(b: &BeamsArgs) -> Result<()> {
     }
     let g = beams_game(b)?;
     let points = sweep(&g, &alphas, b.tie.tie_rule());
-    let csv = renyi_search::sweep::sweep_csv(&points)?;
+    let csv = sweep_csv(&points)?;
     emit_text(&csv, &b.output.out)
 }
 
 /// `sweep mastermind|bulls-and-cows`: the analysis at every α of a grid, one CSV
 /// row per α.
-pub(super) fn game_sweep<P: renyi_search::search::SearchProblem>(game: &P, strategy: &StrategyArgs) -> Result<()> {
+fn game_sweep<P: SearchProblem>(game: &P, strategy: &StrategyArgs) -> Result<()> {
     let alphas = alpha_grid(&strategy.alpha)?;
     let points = sweep(game, &alphas, strategy.tie_rule());
-    emit_text(&renyi_search::sweep::sweep_csv(&points)?, &strategy.output.out)
+    emit_text(&sweep_csv(&points)?, &strategy.output.out)
 }

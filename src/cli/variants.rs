@@ -1,6 +1,6 @@
 //! Which game variant: the arguments naming Mastermind and Bulls and Cows variants.
 
-use super::StrategyArgs;
+use super::common_args::StrategyArgs;
 use clap::Args;
 use renyi_search::error::Result;
 use renyi_search::games::GameSpec;

@@ -1,9 +1,15 @@
 //! `verify …`: every secret replayed through a strategy file, its claims
 //! (total, worst case, cap, hard mode) checked and its seal compared.
 
-use super::*;
 use renyi_search::certificate::{check_certificate, read_certificate};
-use renyi_search::search::tree::{SealCheck, Verified, first_impossible_query, read_strategy_file};
+use renyi_search::error::{Error, Result, invalid};
+use renyi_search::games::GameSpec;
+use renyi_search::games::beams::Variant;
+use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+use renyi_search::games::beams::patterns::load_or_build;
+use renyi_search::games::bulls_and_cows::BullsAndCows;
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::search::tree::{self, Replay, SealCheck, Verified, first_impossible_query, read_strategy_file};
 use std::path::Path;
 
 /// `verify [TREE] [--certificate FILE]`: the tree's total is an upper bound,
@@ -95,7 +101,7 @@ fn beams_game(variant: &str, order: &str) -> Result<Beams> {
 /// Replays a strategy file; returns its game and verified total.
 fn verify_file(path: &Path) -> Result<(GameSpec, u64)> {
     let text = std::fs::read_to_string(path)
-        .map_err(|source| renyi_search::error::Error::Io { path: path.display().to_string(), source })?;
+        .map_err(|source| Error::Io { path: path.display().to_string(), source })?;
     let (file, seal) = read_strategy_file::<GameSpec>(&text).map_err(|e| e.at(&path.display().to_string()))?;
     let edited = match &seal {
         SealCheck::Broken(parts) => Some(format!(

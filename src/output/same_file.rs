@@ -83,6 +83,9 @@ fn not_yet_created(path: &Path) -> PathBuf {
     path
 }
 
+/// Flags (or roles) and paths: what a command reads, or what it writes.
+pub type NamedPaths<'a> = Vec<(&'static str, &'a Path)>;
+
 /// Refuses (one line, naming both flags) an output that is one of the
 /// `inputs` or another output. Each entry is (the flag or role, e.g.
 /// `--out`, `shard file`; the path). Paths that are absent are skipped.

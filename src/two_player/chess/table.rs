@@ -194,7 +194,8 @@ impl SideSummary {
         self.lost_by_depth.keys().next_back().copied()
     }
 
-    /// "max / positions at max / classes" (Ströhlein's triple, ../shared/reference/seed000-chess.md), "—" without a won position.
+    /// "max / positions at max / classes" (Ströhlein's triple,
+    /// ../shared/reference/seed000-chess.md); "—" without a won position.
     pub fn max_triple(&self) -> String {
         match self.max_won() {
             Some(m) => format!("{m} / {} / {}", self.won_by_depth[&m], self.won_classes_by_depth[&m]),
