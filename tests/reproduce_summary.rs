@@ -63,7 +63,9 @@ fn targets_are_checked_and_run_once() {
     let dir = scratch_dir("repro-twice");
     let out = bin(&["reproduce", "nim", "table-9", "--results", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown reproduce target \"table-9\""));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("invalid value 'table-9'") && err.contains("possible values: table-4.5"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
     assert!(!dir.join("tables").exists(), "nothing written for bad input");
     let out = bin(&["reproduce", "nim", "nim", "--results", dir.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -4,6 +4,7 @@
 use super::common_args::{OutputArgs, StrategyArgs, beams_rule};
 use super::curve_args::CurveGame;
 use super::play::AgentArgs;
+use super::reproduce::TargetArg;
 use super::solve::SolveGame;
 use super::variants::{BullsAndCowsArgs, BullsAndCowsVariant, MastermindArgs, MastermindVariant};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -101,9 +102,11 @@ pub(crate) enum Command {
     },
     /// Recompute published tables into results/ (all implemented ones by default).
     Reproduce {
-        /// Tables: table-4.5, table-4.18, table-4.15 (with the Wurzel and free-search curves), table-4.10, perfect, chess, nim, curves (the exact α-curves and their figures), mc-agents, bridg-it (thesis ch. 5: self-play M ≤ 10, --full adds M ≤ 20 in its own files), hex (Hex opening maps 1x1 to 4x4 and the checks of seed 004), or all.
-        #[arg(default_value = "all")]
-        targets: Vec<String>,
+        /// Tables to recompute, each once (default: all). table-4.15 comes with the Wurzel and free-search
+        /// curves; curves: the exact α-curves and their figures; bridg-it: thesis ch. 5, self-play M ≤ 10
+        /// (--full adds M ≤ 20 in its own files); hex: opening maps 1x1 to 4x4 and the checks of seed 004.
+        #[arg(value_enum, default_value = "all")]
+        targets: Vec<TargetArg>,
         /// Output directory.
         #[arg(long, default_value = "results")]
         results: PathBuf,

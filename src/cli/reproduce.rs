@@ -6,23 +6,39 @@
 //! one failed, 2 for bad input.
 
 use super::progress::progress;
-use renyi_search::error::{Result, invalid};
+use clap::ValueEnum;
+use clap::builder::PossibleValue;
+use renyi_search::error::Result;
 use renyi_search::output::write_atomic;
 use renyi_search::reproduce::run::{Options, run};
 use renyi_search::reproduce::summary::{Summary, Target};
+use std::sync::LazyLock;
 
-pub(super) const TARGETS: &str =
-    "table-4.5, table-4.18, table-4.15, table-4.10, perfect, chess, nim, curves, mc-agents, bridg-it, hex, all";
+/// A target on the command line: one of the library's [`Target`]s by its
+/// name, or `all` (`None`); clap lists the names and refuses others.
+#[derive(Clone, Copy)]
+pub(crate) struct TargetArg(Option<Target>);
+
+impl ValueEnum for TargetArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: LazyLock<Vec<TargetArg>> =
+            LazyLock::new(|| Target::ALL.iter().map(|&t| TargetArg(Some(t))).chain([TargetArg(None)]).collect());
+        VARIANTS.as_slice()
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.map_or("all", Target::name)))
+    }
+}
 
 pub(super) fn reproduce(
-    targets: &[String],
+    targets: &[TargetArg],
     dir: &std::path::Path,
     codes: &std::path::Path,
     full: bool,
     full_report: bool,
 ) -> Result<()> {
-    let wanted = Target::parse_list(targets)
-        .map_err(|other| invalid(format!("unknown reproduce target {other:?} (accepted: {TARGETS})")))?;
+    let wanted = Target::chosen(&targets.iter().map(|t| t.0).collect::<Vec<_>>());
     let options = Options { dir: dir.to_path_buf(), codes: codes.to_path_buf(), full, full_report };
     let started = renyi_search::output::iso_utc(std::time::SystemTime::now());
     let mut summary = Summary::default();

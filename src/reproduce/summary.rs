@@ -58,25 +58,17 @@ impl Target {
         }
     }
 
-    /// The targets named by `names` (`all` for every one), each once, in the order given.
-    pub fn parse_list(names: &[String]) -> Result<Vec<Target>, String> {
+    /// The targets chosen, each once, in the order first chosen: `None`
+    /// stands for all of them ([`Target::ALL`]).
+    pub fn chosen(wanted: &[Option<Target>]) -> Vec<Target> {
+        let all: &[Target] = &Target::ALL;
         let mut out: Vec<Target> = Vec::new();
-        for name in names {
-            let found: Vec<Target> = if name == "all" {
-                Target::ALL.to_vec()
-            } else {
-                match Target::ALL.iter().find(|t| t.name() == name) {
-                    Some(t) => vec![*t],
-                    None => return Err(name.clone()),
-                }
-            };
-            for t in found {
-                if !out.contains(&t) {
-                    out.push(t);
-                }
+        for t in wanted.iter().flat_map(|w| w.as_ref().map_or(all, std::slice::from_ref)) {
+            if !out.contains(t) {
+                out.push(*t);
             }
         }
-        Ok(out)
+        out
     }
 }
 
@@ -282,12 +274,11 @@ mod tests {
 
     #[test]
     fn target_lists_are_deduplicated() {
-        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        let got = Target::parse_list(&names(&["nim", "chess", "nim"])).unwrap();
+        let got = Target::chosen(&[Some(Target::Nim), Some(Target::Chess), Some(Target::Nim)]);
         assert_eq!(got, [Target::Nim, Target::Chess]);
-        let all = Target::parse_list(&names(&["all", "nim"])).unwrap();
+        let all = Target::chosen(&[Some(Target::Hex), None, Some(Target::Nim)]);
         assert_eq!(all.len(), 11);
-        assert!(all.contains(&Target::BridgIt) && all.contains(&Target::Hex));
-        assert_eq!(Target::parse_list(&names(&["table-9"])), Err("table-9".to_string()));
+        assert_eq!((all[0], all[1]), (Target::Hex, Target::Table4_5), "in the order first chosen");
+        assert!(all.contains(&Target::BridgIt) && all.contains(&Target::Nim));
     }
 }
