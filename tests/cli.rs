@@ -77,7 +77,8 @@ fn sweep_beams_rows_equal_analyze_at_each_alpha() {
         assert!(row.starts_with(&format!("{alpha},")));
     }
     assert_rejected(&["sweep", "beams", "6c6p", "--alpha", "1"], "about an hour");
-    assert_rejected(&["sweep", "beams", "3c6p", "--alpha", "1", "--shard", "0/2"], "belong to analyze beams");
+    // sweep beams has no work-unit flags (cli/beams_args.rs): clap refuses them.
+    assert_rejected(&["sweep", "beams", "3c6p", "--alpha", "1", "--shard", "0/2"], "unexpected argument '--shard'");
 }
 
 #[test]
@@ -269,11 +270,20 @@ fn after_flags_work_or_are_refused() {
     assert_eq!(value["after"][0], "1:0");
     let codes: u64 = value["codes"].as_str().unwrap().parse().unwrap();
     assert!(codes > 1 && codes < 1860, "{codes}");
-    assert_rejected(&["analyze", "beams", "3c6p", "--after", "1:0", "--shard", "0/2"], "cannot be combined");
-    assert_rejected(&["analyze", "beams", "3c6p", "--after", "1:0", "--checkpoint", "x.jsonl"], "cannot be combined");
+    // Flags of two modes together are refused by clap (cli/beams_args.rs): one line, exit 2.
+    let refused = |args: &[&str], needle: &str| {
+        let err = common::one_line_error(args);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    };
+    refused(&["analyze", "beams", "3c6p", "--after", "1:0", "--shard", "0/2"], "'--after <AFTER>' cannot be used with");
+    refused(&["analyze", "beams", "3c6p", "--after", "1:0", "--checkpoint", "x.jsonl"], "cannot be used with");
+    refused(&["analyze", "beams", "3c6p", "--recheck", "r.json", "--units", "1", "--json"], "cannot be used with");
+    refused(&["analyze", "beams", "3c6p", "--shard", "0/2", "--json"], "cannot be used with '--json'");
     assert_rejected(&["analyze", "beams", "3c6p", "--after", "1:0,3:40"], "answer 40 is out of range");
-    assert_rejected(&["analyze", "beams", "3c6p", "--no-merge"], "--recheck and --after");
-    assert_rejected(&["analyze", "beams", "3c6p", "--units", "3"], "--recheck FILE");
+    refused(&["analyze", "beams", "3c6p", "--no-merge"], "not provided:; <--recheck <RECHECK>|--after <AFTER>>");
+    refused(&["analyze", "beams", "3c6p", "--units", "3"], "not provided:; --recheck <RECHECK>");
+    refused(&["analyze", "beams", "3c6p", "--levels", "3"], "<--shard <SHARD>|--checkpoint <CHECKPOINT>>");
+    refused(&["sweep", "beams", "3c6p", "--checkpoint", "x.jsonl"], "unexpected argument '--checkpoint'");
 }
 
 /// Variants that are legal but whose enumeration would not fit the memory

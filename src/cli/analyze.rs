@@ -1,7 +1,8 @@
 //! `analyze …`: one strategy over every code (Mastermind, size models, Beams
 //! with its work-unit, recheck and subtree modes).
 
-use super::args::{BeamsArgs, BeamsPenalty, Game, SizeArgs, checked_size};
+use super::args::{Game, SizeArgs, checked_size};
+use super::beams_args::{BeamsArgs, BeamsGameArgs, BeamsPenalty};
 use super::common_args::{OutputArgs, StrategyArgs, parse_steps};
 use super::emit::emit_csv;
 use super::merge::merge_files;
@@ -21,7 +22,7 @@ use renyi_search::search::units::{Shard, UnitRun, run_units, write_shard};
 use renyi_search::search::{Analysis, RunOptions, SearchProblem, Strategy, analyze};
 
 /// Runs `analyze GAME …`.
-pub(super) fn run(game: Game) -> Result<()> {
+pub(super) fn run(game: Game<BeamsArgs>) -> Result<()> {
     match game {
         Game::Mastermind(m) => {
             let alpha: Alpha = m.strategy.alpha.parse()?;
@@ -68,21 +69,21 @@ fn size_model_csv<M: SizeModel>(model: &M, a: &SizeArgs, perfect: impl Fn(u64) -
 }
 
 fn analyze_beams(b: &BeamsArgs) -> Result<()> {
-    let alpha: Alpha = b.alpha.parse()?;
+    let alpha: Alpha = b.game.alpha.parse()?;
     if !(b.memo_gib.is_finite() && b.memo_gib >= 0.0 && b.memo_gib <= 1024.0) {
         return Err(invalid(format!("--memo-gib {}: give a number of GiB from 0 to 1024", b.memo_gib)));
     }
     renyi_search::search::memo::set_process_budget((b.memo_gib * (1u64 << 30) as f64) as u64);
-    let g = beams_game(b)?;
-    let strategy = Strategy::new(alpha, b.tie.tie_rule());
-    check_modes(b)?;
-    if let Some(file) = &b.recheck {
+    let g = beams_game(&b.game)?;
+    let strategy = Strategy::new(alpha, b.game.tie.tie_rule());
+    // clap has refused flags of two modes together (beams_args.rs).
+    if let Some(file) = &b.subtree.recheck {
         return recheck_units(&g, strategy, file, b);
     }
-    if !b.after.is_empty() {
+    if !b.subtree.after.is_empty() {
         return analyze_after(&g, strategy, b);
     }
-    if b.shard.is_some() || b.checkpoint.is_some() {
+    if b.work.shard.is_some() || b.work.checkpoint.is_some() {
         return run_shard(&g, strategy, b);
     }
     let result = analyze(&g, strategy, RunOptions::with_progress(progress_if(b.output.progress)));
@@ -90,7 +91,7 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
 }
 
 /// The Beams game of `analyze`/`sweep beams`: variant, tie rule and penalty.
-pub(super) fn beams_game(b: &BeamsArgs) -> Result<Beams> {
+pub(super) fn beams_game(b: &BeamsGameArgs) -> Result<Beams> {
     let variant: Variant = b.variant.parse()?;
     let (patterns, status) = load_or_build(variant, Some(&b.codes))?;
     if let CacheStatus::Built { reason } = status {
@@ -115,40 +116,17 @@ pub(super) fn beams_game(b: &BeamsArgs) -> Result<Beams> {
     Ok(g)
 }
 
-/// Refuses flags that the chosen mode of `analyze beams` would ignore: every
-/// flag either works or is rejected in its combination.
-fn check_modes(b: &BeamsArgs) -> Result<()> {
-    let units_mode = b.shard.is_some() || b.checkpoint.is_some();
-    let clash = |a: &str, c: &str| Err(invalid(format!("{a} cannot be combined with {c}")));
-    if !b.after.is_empty() {
-        if units_mode || b.recheck.is_some() || !b.units.is_empty() {
-            return clash("--after (one subtree)", "--shard, --checkpoint, --recheck or --units");
-        }
-    } else if b.recheck.is_some() {
-        if units_mode || b.output.out.is_some() || b.output.json {
-            return clash("--recheck", "--shard, --checkpoint, --out or --json");
-        }
-    } else if !b.units.is_empty() {
-        return Err(invalid("--units names the units to recheck: give the run file with --recheck FILE"));
-    } else if b.no_merge {
-        return Err(invalid("--no-merge belongs to --recheck and --after (the plain walk of a subtree)"));
-    } else if units_mode && b.output.json {
-        return clash("--json", "a work-unit run (--shard/--checkpoint; write the shard file with --out)");
-    }
-    Ok(())
-}
-
 /// `analyze beams --after …`: the subtree below the given steps.
 fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     use renyi_search::search::recheck::outcome_after;
-    let steps = parse_steps(&b.after)?;
+    let steps = parse_steps(&b.subtree.after)?;
     let clock = std::time::Instant::now();
     let options =
         RunOptions { merge_equivalent: !b.no_merge, progress: progress_if(b.output.progress), ..RunOptions::default() };
     let outcome = outcome_after(g, strategy, &steps, &options)?;
     let (codes, total) = (outcome.codes(), outcome.total());
     if exact_f64(&codes) == 0.0 {
-        return Err(invalid(format!("--after {}: no code gives these answers", b.after.join(","))));
+        return Err(invalid(format!("--after {}: no code gives these answers", b.subtree.after.join(","))));
     }
     let mean = exact_f64(&total) / exact_f64(&codes);
     if b.output.json || b.output.out.is_some() {
@@ -156,7 +134,7 @@ fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
             "problem": g.name(),
             "alpha": strategy.score.alpha().to_string(),
             "tie_rule": strategy.tie.to_string(),
-            "after": b.after,
+            "after": b.subtree.after,
             "merge_equivalent": !b.no_merge,
             "codes": exact_string(&codes),
             "total": exact_string(&total),
@@ -175,7 +153,7 @@ fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
             }
         };
     }
-    println!("{} — H_{} {} after {}", g.name(), strategy.score.alpha(), strategy.tie, b.after.join(","));
+    println!("{} — H_{} {} after {}", g.name(), strategy.score.alpha(), strategy.tie, b.subtree.after.join(","));
     println!(
         "  codes {}, total {} (depths from the root), mean {mean:.9}, penalty {}",
         exact_string(&codes),
@@ -237,7 +215,7 @@ fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Path, b: &Beam
 
 /// Work-unit mode of `analyze beams`: one shard, resumable, written as a shard file.
 fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
-    let shard: Shard = b.shard.as_deref().unwrap_or("0/1").parse()?;
+    let shard: Shard = b.work.shard.as_deref().unwrap_or("0/1").parse()?;
     let Some(out) = &b.output.out else {
         return Err(invalid("work-unit mode needs --out FILE for the shard file (then `merge` the shard files)"));
     };
@@ -247,7 +225,7 @@ fn run_shard(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     let run = UnitRun {
         levels: b.levels,
         shard,
-        checkpoint: b.checkpoint.as_deref(),
+        checkpoint: b.work.checkpoint.as_deref(),
         progress: progress_if(b.output.progress),
     };
     let file = run_units(g, strategy, &run)?;

@@ -1,7 +1,8 @@
 //! The command line's arguments: the commands and their options (clap
 //! derive types). What each command does is in its own file.
 
-use super::common_args::{OutputArgs, StrategyArgs, beams_rule};
+use super::beams_args::{BeamsArgs, SweepBeamsArgs};
+use super::common_args::StrategyArgs;
 use super::curve_args::CurveGame;
 use super::play::AgentArgs;
 use super::reproduce::TargetArg;
@@ -9,7 +10,6 @@ use super::solve::SolveGame;
 use super::variants::{BullsAndCowsArgs, BullsAndCowsVariant, MastermindArgs, MastermindVariant};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use renyi_search::error::{Result, invalid};
-use renyi_search::games::beams::rule::BeamsRule;
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -28,12 +28,12 @@ pub(crate) enum Command {
     /// Exact analysis of one H_α strategy over all secret codes.
     Analyze {
         #[command(subcommand)]
-        game: Game,
+        game: Game<BeamsArgs>,
     },
     /// The same analysis for a grid of α values; writes CSV.
     Sweep {
         #[command(subcommand)]
-        game: Game,
+        game: Game<SweepBeamsArgs>,
     },
     /// Perfect strategy by branch-and-bound (exact minimum total over all codes).
     Perfect {
@@ -192,70 +192,9 @@ pub(crate) enum BeamsCommand {
     },
 }
 
-#[derive(Args)]
-pub(crate) struct BeamsArgs {
-    /// Variant: 3c6p, 6c3p, 6c6p (6c6p: ≈ 1–2 h per α for LEX on 2 cores; use
-    /// --checkpoint to make the run resumable and --shard to split it).
-    pub(crate) variant: String,
-    /// Rényi order: 0, 1, 2, inf, 1.5, 3/2 …
-    #[arg(long, default_value = "1", allow_hyphen_values = true)]
-    pub(crate) alpha: String,
-    /// Tie rule: lex-c (colour, diagonal), lex-d (diagonal, colour), mix (uniform over all
-    /// tied queries), mix-reduced (uniform over asked colours + one new colour).
-    #[arg(long, default_value = "lex-c", value_parser = beams_rule())]
-    pub(crate) tie: BeamsRule,
-    /// Penalty for a set left undecided: best (best code laid), random (random code of M), none.
-    #[arg(long, value_enum, default_value_t = BeamsPenalty::Best)]
-    pub(crate) penalty: BeamsPenalty,
-    /// Cache directory for pattern tables.
-    #[arg(long, default_value = "codes")]
-    pub(crate) codes: PathBuf,
-    /// Work-unit mode (LEX): evaluate only units i ≡ I (mod N) of the tree cut below
-    /// its first --levels queries; writes a shard file (--out) for `merge`.
-    #[arg(long)]
-    pub(crate) shard: Option<String>,
-    /// Work-unit mode: append each finished unit to this file and skip the units
-    /// it already holds (resume after a kill).
-    #[arg(long)]
-    pub(crate) checkpoint: Option<PathBuf>,
-    /// Work-unit mode: depth of the cut (units are the subtrees below it).
-    #[arg(long, default_value_t = 2)]
-    pub(crate) levels: usize,
-    /// Recheck mode: evaluate the --units of this run file (checkpoint .jsonl or
-    /// run .json of the same α and tie rule) again and compare them exactly
-    /// with their records; a non-zero exit code if one differs.
-    #[arg(long)]
-    pub(crate) recheck: Option<PathBuf>,
-    /// Recheck mode: the unit numbers, comma-separated (e.g. 3,17,250).
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) units: Vec<u64>,
-    /// Recheck mode and --after: walk the plain tree, without merging equivalent nodes or symmetric tied queries.
-    #[arg(long)]
-    pub(crate) no_merge: bool,
-    /// Analyse only the codes that give these answers, as QUERY:ANSWER steps asked in
-    /// turn from the root (numbers as in a run file's unit `queries` and `path`,
-    /// e.g. 3:5,31:23); the strategy plays on from there.
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) after: Vec<String>,
-    /// GiB that the MIX memos (transpositions of tied queries) may hold together.
-    /// Results do not depend on it; MIX under H_0 and H_∞, with many ties, runs
-    /// faster with more. Peak memory is about the code table plus this plus the
-    /// sets being split.
-    #[arg(long, default_value_t = 1.0)]
-    pub(crate) memo_gib: f64,
-    #[command(flatten)]
-    pub(crate) output: OutputArgs,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum BeamsPenalty {
-    Best,
-    Random,
-    None,
-}
-
+/// The games of `analyze` and `sweep`; `B` is the Beams arguments of the command.
 #[derive(Subcommand)]
-pub(crate) enum Game {
+pub(crate) enum Game<B: Args> {
     /// Mastermind MM(p,c).
     Mastermind(MastermindArgs),
     /// Bulls and Cows: D distinct digits of N, answered by bulls and cows.
@@ -265,7 +204,7 @@ pub(crate) enum Game {
     /// Wurzel model, budget ⌈√|C|⌉ (CSV: n, perfect total, H_α total).
     Wurzel(SizeArgs),
     /// Beams(c colours, p cells per piece).
-    Beams(BeamsArgs),
+    Beams(B),
 }
 
 #[derive(Args)]

@@ -21,9 +21,9 @@ fn some<'a>(flag: &'static str, path: &'a Option<PathBuf>) -> Option<(&'static s
 
 fn files_of(command: &Command) -> Result<(NamedPaths<'_>, NamedPaths<'_>)> {
     Ok(match command {
-        Command::Analyze { game: Game::Beams(b) } | Command::Sweep { game: Game::Beams(b) } => {
-            refuse_stdout("--checkpoint", b.checkpoint.as_deref())?;
-            let inputs = [some("--checkpoint", &b.checkpoint), some("--recheck", &b.recheck)];
+        Command::Analyze { game: Game::Beams(b) } => {
+            refuse_stdout("--checkpoint", b.work.checkpoint.as_deref())?;
+            let inputs = [some("--checkpoint", &b.work.checkpoint), some("--recheck", &b.subtree.recheck)];
             (inputs.into_iter().flatten().collect(), some("--out", &b.output.out).into_iter().collect())
         }
         Command::Perfect { options, .. } => {

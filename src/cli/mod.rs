@@ -5,6 +5,7 @@ pub(crate) mod allocator;
 mod analyze;
 mod args;
 mod beams;
+mod beams_args;
 mod bridg_it;
 mod common_args;
 mod curve;

@@ -1,7 +1,8 @@
 //! `sweep …`: the same analysis for a grid of α.
 
 use super::analyze::beams_game;
-use super::args::{BeamsArgs, Game, SizeArgs, checked_size};
+use super::args::{Game, SizeArgs, checked_size};
+use super::beams_args::SweepBeamsArgs;
 use super::common_args::StrategyArgs;
 use super::emit::{emit_csv, emit_text};
 use rayon::prelude::{IntoParallelRefIterator, ParallelIterator};
@@ -16,7 +17,7 @@ use renyi_search::search::{SearchProblem, Strategy};
 use renyi_search::sweep::{alpha_grid, sweep, sweep_csv};
 
 /// Runs `sweep GAME …`.
-pub(super) fn run(game: Game) -> Result<()> {
+pub(super) fn run(game: Game<SweepBeamsArgs>) -> Result<()> {
     match game {
         Game::Beams(b) => beams_sweep(&b),
         Game::Free(a) => size_model_sweep(&FreeSearch::new(a.width)?, &a),
@@ -46,26 +47,18 @@ fn size_model_sweep<M: SizeModel>(model: &M, a: &SizeArgs) -> Result<()> {
 /// `sweep beams`: `analyze beams` at every α of a grid, one CSV row per α
 /// (3c6p and 6c3p take seconds per α; 6c6p takes about an hour per α and is
 /// refused: use `analyze beams 6c6p` per α or `curve beams 6c6p --levels 2`).
-fn beams_sweep(b: &BeamsArgs) -> Result<()> {
-    let alphas = alpha_grid(&b.alpha)?;
-    let v: Variant = b.variant.parse()?;
+fn beams_sweep(b: &SweepBeamsArgs) -> Result<()> {
+    let alphas = alpha_grid(&b.game.alpha)?;
+    let v: Variant = b.game.variant.parse()?;
     if (v.colours, v.piece_size) == (6, 6) {
         return Err(invalid(
             "sweep beams 6c6p: one α takes about an hour; run analyze beams 6c6p per α (with --checkpoint) \
              or the exact curve: curve beams 6c6p --levels 2 --checkpoint FILE",
         ));
     }
-    let unit_flags = b.shard.is_some() || b.checkpoint.is_some() || b.recheck.is_some() || !b.units.is_empty();
-    if unit_flags || !b.after.is_empty() || b.no_merge || b.output.json {
-        return Err(invalid(
-            "sweep beams writes one CSV row per α: --shard, --checkpoint, --recheck, --units, --after, --no-merge \
-             and --json belong to analyze beams",
-        ));
-    }
-    let g = beams_game(b)?;
-    let points = sweep(&g, &alphas, b.tie.tie_rule());
-    let csv = sweep_csv(&points)?;
-    emit_text(&csv, &b.output.out)
+    let g = beams_game(&b.game)?;
+    let points = sweep(&g, &alphas, b.game.tie.tie_rule());
+    emit_text(&sweep_csv(&points)?, &b.out)
 }
 
 /// `sweep mastermind|bulls-and-cows`: the analysis at every α of a grid, one CSV
