@@ -127,8 +127,7 @@ impl CurveArgs {
     /// What the run reads (its checkpoint, the other shards' run files) and
     /// writes (--csv, --json, --overview), for `files::check_files`.
     pub(super) fn files(&self) -> (NamedPaths<'_>, NamedPaths<'_>) {
-        let mut inputs: NamedPaths<'_> =
-            self.checkpoint.as_deref().map(|p| ("--checkpoint", p)).into_iter().collect();
+        let mut inputs: NamedPaths<'_> = self.checkpoint.as_deref().map(|p| ("--checkpoint", p)).into_iter().collect();
         inputs.extend(self.with.iter().map(|p| ("--with", p.as_path())));
         let outputs = [("--csv", &self.csv), ("--json", &self.json), ("--overview", &self.overview)];
         (inputs, outputs.into_iter().filter_map(|(flag, p)| Some((flag, p.as_deref()?))).collect())

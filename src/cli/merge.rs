@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 pub(super) fn merge_files(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
     let mut shards = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
         let shard: ShardFile =
             serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a shard file: {e}", path.display())))?;
         shards.push(shard);
@@ -42,8 +42,7 @@ pub(super) fn merge_files(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
         mean: exact_f64(&total) / codes as f64,
         depth_histogram: histogram,
         penalty_total: penalty,
-        penalty_histogram: penalty_split_known(&shards)
-            .then(|| outcome.penalised_strings()),
+        penalty_histogram: penalty_split_known(&shards).then(|| outcome.penalised_strings()),
         shard_seconds: shards.iter().map(|s| s.seconds).sum(),
         peak_memory_bytes: shards.iter().filter_map(|s| s.peak_memory_bytes).max(),
     };

@@ -11,7 +11,7 @@ use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::load_or_build;
 use renyi_search::output::write_json;
-use renyi_search::search::perfect::{Constraints, Objective, TableKeys, optimise};
+use renyi_search::search::perfect::{CapStep, Constraints, Objective, PerfectResult, TableKeys, optimise};
 use renyi_search::search::tree::{self, StrategyFile};
 
 /// Runs `perfect GAME [options]`.
@@ -111,27 +111,7 @@ fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, options: &Perfect
         println!("{}: no strategy finds every code within {k} queries{hard}", problem.name());
         return Ok(());
     };
-    let mut title = String::from("perfect strategy");
-    if let Some(k) = result.constraints.max_depth {
-        title += &format!(" within {k} queries");
-    }
-    title += hard;
-    println!("{} — {title}", result.problem);
-    println!("  total     {} (mean {:.6} over {} codes)", result.total, result.mean, result.codes);
-    println!("  worst     {} queries", result.max_depth);
-    println!("  bound     {} (counting lower bound at the root)", result.lower_bound_at_root);
-    println!("  nodes     {} in {:.2} s", result.nodes, result.seconds);
-    if optimum.steps.len() > 1 {
-        for step in &optimum.steps {
-            let cap = step.max_depth.map_or("no cap".into(), |k| format!("within {k}"));
-            let found = match (step.total, step.sought_below) {
-                (Some(t), _) => t.to_string(),
-                (None, Some(b)) => format!("none below {b}"),
-                (None, None) => "none".into(),
-            };
-            println!("  step      {cap:<10} total {found:<14} {} nodes in {:.2} s", step.nodes, step.seconds);
-        }
-    }
+    print_optimum(&result, &optimum.steps, hard);
     // Tree and certificate are renamed into place once both were written.
     renyi_search::output::all_or_none(|| {
         if let Some(path) = &options.tree {
@@ -167,6 +147,31 @@ fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, options: &Perfect
         }
         Ok(())
     })
+}
+
+/// Prints the optimum found and, when the cap was lowered step by step, each step.
+fn print_optimum(result: &PerfectResult, steps: &[CapStep], hard: &str) {
+    let mut title = String::from("perfect strategy");
+    if let Some(k) = result.constraints.max_depth {
+        title += &format!(" within {k} queries");
+    }
+    title += hard;
+    println!("{} — {title}", result.problem);
+    println!("  total     {} (mean {:.6} over {} codes)", result.total, result.mean, result.codes);
+    println!("  worst     {} queries", result.max_depth);
+    println!("  bound     {} (counting lower bound at the root)", result.lower_bound_at_root);
+    println!("  nodes     {} in {:.2} s", result.nodes, result.seconds);
+    if steps.len() > 1 {
+        for step in steps {
+            let cap = step.max_depth.map_or("no cap".into(), |k| format!("within {k}"));
+            let found = match (step.total, step.sought_below) {
+                (Some(t), _) => t.to_string(),
+                (None, Some(b)) => format!("none below {b}"),
+                (None, None) => "none".into(),
+            };
+            println!("  step      {cap:<10} total {found:<14} {} nodes in {:.2} s", step.nodes, step.seconds);
+        }
+    }
 }
 
 /// `perfect … --depth-bound K`: the lower bound of the tree expanded K

@@ -100,8 +100,8 @@ fn beams_game(variant: &str, order: &str) -> Result<Beams> {
 
 /// Replays a strategy file; returns its game and verified total.
 fn verify_file(path: &Path) -> Result<(GameSpec, u64)> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| Error::Io { path: path.display().to_string(), source })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.display().to_string(), source })?;
     let (file, seal) = read_strategy_file::<GameSpec>(&text).map_err(|e| e.at(&path.display().to_string()))?;
     let edited = match &seal {
         SealCheck::Broken(parts) => Some(format!(

@@ -57,7 +57,11 @@ impl Spool {
 
     /// Writes `destination` atomically ([`super::write_atomic_with`]): what
     /// `head` writes, then the rows; the temporary file is removed.
-    pub fn finish(mut self, destination: &Path, head: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    pub fn finish(
+        mut self,
+        destination: &Path,
+        head: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> Result<()> {
         let path = self.path.clone();
         let done = self.z.take().map_or(Ok(()), |z| z.finish().and_then(|mut w| w.flush()));
         done.map_err(|e| io(&path, e))?;
