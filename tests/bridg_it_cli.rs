@@ -35,6 +35,17 @@ fn edge_list_graph_and_lehman() {
 }
 
 #[test]
+fn simulated_mc_agent_is_seeded() {
+    let args = ["solve", "bridg-it", "--order", "3", "--mc", "4", "--games", "100", "--seed", "5"];
+    let (one, two) = (bin(&args), bin(&args));
+    assert!(one.status.success(), "{}", String::from_utf8_lossy(&one.stderr));
+    let text = String::from_utf8_lossy(&one.stdout);
+    assert!(text.contains("MC(4) (Short) vs heuristic (Cut, first): Short wins"), "{text}");
+    assert!(text.contains("95 % Wilson interval") && text.contains("(seed 5)"), "{text}");
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
 fn bad_input_is_refused() {
     assert_refused(&["solve", "bridg-it", "--order", "1"], "2..=200");
     assert_refused(&["solve", "bridg-it", "--order", "100000"], "2..=200");
@@ -48,6 +59,15 @@ fn bad_input_is_refused() {
         &["solve", "bridg-it", "--order", "3", "--temperature", "0.1", "--sweeps", "0"],
         "at least one sweep",
     );
+    assert_refused(&["solve", "bridg-it", "--order", "3", "--mc", "0"], "k ≥ 1");
+    assert_refused(&["solve", "bridg-it", "--order", "3", "--mc", "4", "--games", "0"], "at least 1");
+    assert_refused(&["solve", "bridg-it", "--order", "3", "--mc", "4", "--temperature", "0.1"], "give one");
+    assert_refused(
+        &["solve", "bridg-it", "--order", "3", "--temperature", "0.1", "--cut-temperature", "0"],
+        "must be > 0",
+    );
+    assert_refused(&["solve", "bridg-it", "--order", "3", "--temperature", "inf"], "must be > 0");
+    assert_refused(&["solve", "bridg-it", "--order", "3", "--games", "10"], "need Short's agent");
     let path = scratch("bridg-it-bad.txt");
     for (text, needle) in
         [("s x\nx x\nx t\n", "self-loop"), ("s x\nx y\n", "not a node"), ("s x\ny t\n", "not connected")]

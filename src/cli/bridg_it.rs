@@ -7,6 +7,7 @@ use renyi_search::two_player::connection::bridgit::board::Board;
 use renyi_search::two_player::connection::bridgit::heuristic::{best_edges, exact_drops};
 use renyi_search::two_player::connection::bridgit::lehman::{TreeStrategy, short_wins_second};
 use renyi_search::two_player::connection::bridgit::position::{Player, Position};
+use renyi_search::two_player::connection::bridgit::simulate::{SimAgent, simulate};
 use renyi_search::two_player::connection::bridgit::solver::Solver;
 use renyi_search::error::{Result, invalid};
 use std::path::PathBuf;
@@ -44,6 +45,20 @@ pub struct BridgItArgs {
     /// With --temperature: Short's potentials come from this many Gauss–Seidel sweeps (5.4.4).
     #[arg(long)]
     sweeps: Option<usize>,
+    /// Short plays MC(K) (K random play-outs per legal move, thesis Def 1.1) against
+    /// the heuristic Cut; always simulated (see --games).
+    #[arg(long, value_name = "K")]
+    mc: Option<u32>,
+    /// Cut plays the temperature agent with this T instead of the plain heuristic.
+    #[arg(long, value_name = "T")]
+    cut_temperature: Option<f64>,
+    /// Simulate this many games (seeded; 95 % Wilson interval) instead of the exact
+    /// value; 1000 if --mc is given without it.
+    #[arg(long)]
+    games: Option<u64>,
+    /// Seed of the simulation (same seed, same numbers on any thread count).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 pub fn run(args: BridgItArgs) -> Result<()> {
@@ -69,9 +84,7 @@ pub fn run(args: BridgItArgs) -> Result<()> {
         (None, Some(_)) => return Err(invalid("--sweeps needs --temperature")),
         (None, None) => None,
     };
-    if let Some(a) = agent {
-        a.validate()?;
-    }
+    let matchup = agents(&args, agent)?;
     let edges: Vec<usize> = args.moves.iter().map(|m| board.parse_edge(m)).collect::<Result<_>>()?;
     let mut check = Position::start(&board, Player::Cut);
     for (i, &e) in edges.iter().enumerate() {
@@ -119,11 +132,54 @@ pub fn run(args: BridgItArgs) -> Result<()> {
             None => println!("Short moving first has no winning opening"),
         }
     }
-    if let Some(a) = agent {
-        let (p, states) = short_win_probability(&board, Agent::Heuristic, a, 4 << 30)?;
-        println!("{a:?} (Short) vs heuristic Cut (first): Short wins with probability {p:.9} ({states} positions)");
+    match matchup {
+        Some((cut, short, Some(games))) => {
+            let s = simulate(&board, cut, short, games, args.seed, &super::progress::progress_auto())?;
+            println!(
+                "{short} (Short) vs {cut} (Cut, first): Short wins {} of {} games = {:.6}, 95 % Wilson interval [{:.6}, {:.6}] (seed {})",
+                s.short_wins,
+                s.games,
+                s.rate(),
+                s.interval.0,
+                s.interval.1,
+                s.seed
+            );
+        }
+        Some((SimAgent::Policy(cut), SimAgent::Policy(short), None)) => {
+            let (p, states) = short_win_probability(&board, cut, short, 4 << 30)?;
+            println!(
+                "{short:?} (Short) vs {cut:?} Cut (first): Short wins with probability {p:.9} ({states} positions)"
+            );
+        }
+        Some(_) => unreachable!("MC(k) is always simulated"),
+        None => {}
     }
     Ok(())
+}
+
+/// The agent pair (Cut, Short) and the number of games to simulate (None: exact),
+/// if an agent option was given; parameters checked.
+fn agents(args: &BridgItArgs, short: Option<Agent>) -> Result<Option<(SimAgent, SimAgent, Option<u64>)>> {
+    let short = match (args.mc, short) {
+        (Some(_), Some(_)) => return Err(invalid("--mc and --temperature both choose Short's agent: give one")),
+        (Some(k), None) => Some(SimAgent::MonteCarlo(k)),
+        (None, a) => a.map(SimAgent::Policy),
+    };
+    let cut = SimAgent::Policy(args.cut_temperature.map_or(Agent::Heuristic, Agent::Temperature));
+    let Some(short) = short else {
+        if args.cut_temperature.is_some() || args.games.is_some() {
+            return Err(invalid("--cut-temperature and --games need Short's agent (--temperature or --mc)"));
+        }
+        return Ok(None);
+    };
+    cut.validate()?;
+    short.validate()?;
+    let games = match (args.games, short) {
+        (Some(0), _) => return Err(invalid("--games must be at least 1")),
+        (None, SimAgent::MonteCarlo(_)) => Some(1000),
+        (g, _) => g,
+    };
+    Ok(Some((cut, short, games)))
 }
 
 fn show_potentials(board: &Board, pos: &Position, move_number: usize) {

@@ -10,6 +10,8 @@
 //! - [`heuristic`]: Shannon's rule, the edge with the largest |x_i − x_j|, ties exact.
 //! - [`analysis`]: exact results over all tie choices on the game-graph layer.
 //! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees.
+//! - [`agents`]: randomised agents (5.4) and their exact win probabilities.
+//! - [`simulate`]: seeded Monte-Carlo simulation of agent pairs, MC(k), Wilson intervals.
 
 pub mod agents;
 pub mod analysis;
@@ -20,4 +22,5 @@ pub mod heuristic;
 pub mod lehman;
 pub mod network;
 pub mod position;
+pub mod simulate;
 pub mod solver;
