@@ -3,6 +3,7 @@
 //! assertions 5.1–5.13, each with a verdict; the self-play table (Fig 5.8) as
 //! CSV and a program-drawn figure.
 
+use super::bridg_it_agents::{AgentPoint, GAMES, SEED, agent_points, write_agent_outputs};
 use crate::two_player::connection::bridgit::agents::{Agent, short_win_probability};
 use crate::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
 use crate::two_player::connection::bridgit::board::Board;
@@ -45,6 +46,8 @@ pub struct Report {
     pub assertions: Vec<Assertion>,
     pub self_play: Vec<SelfPlayRow>,
     pub temperature: Vec<TemperatureRow>,
+    /// Figs 5.9–5.11: exact and simulated points of the default run.
+    pub agents: Vec<AgentPoint>,
 }
 
 /// Short's exact win probability with temperature T against the heuristic Cut (Fig 5.10 top, T_Cut → 0).
@@ -121,36 +124,21 @@ pub fn reproduce(dir: &Path, max_order: usize, agent_orders: &[usize], mut note:
     a.push(fig_5_7_assertion()?);
     a.extend(temperature_assertions());
     let temperature = temperature_curves(agent_orders, &mut note)?;
-    let at = temperature.iter().find(|r| r.order == 4 && r.temperature == 0.1);
-    a.push(Assertion {
-        id: "5.12",
-        expected: "about 5 % Short wins at T ≈ 0.1 vs unrandomised Cut, M = 4 (1000 games, ±2 %)",
-        ours: at.map_or_else(
-            || {
-                let m3 = temperature.iter().find(|r| r.order == 3 && r.temperature == 0.1);
-                let m3 = m3.map_or(String::new(), |r| format!("; M = 3 exact: {:.4} %", 100.0 * r.short_wins));
-                format!("M = 4 not computed (its game graph passes 12 million positions){m3}")
-            },
-            |r| format!("exact {:.4} %", 100.0 * r.short_wins),
-        ),
-        verdict: at.map_or("not computed", |r| verdict((r.short_wins - 0.05).abs() <= 0.02)),
-    });
-    a.push(Assertion {
-        id: "5.13",
-        expected: "about 1.5 % for MC(128), M = 4",
-        ours: "MC(k) agents not implemented yet".into(),
-        verdict: "not computed",
-    });
+    let agents = agent_points(false, &mut note)?;
+    a.extend(agent_assertions(&temperature, &agents));
     a.sort_by_key(|x| x.id.split('.').nth(1).and_then(|n| n.parse::<u32>().ok()));
     // The default files hold M ≤ DEFAULT_MAX_ORDER whatever `max_order` is, so
     // that `reproduce` and `reproduce --full` write them byte for byte alike;
     // a longer scan adds its own `-full` files.
     let shown = rows.iter().filter(|r| r.order <= DEFAULT_MAX_ORDER).cloned().collect();
-    write_outputs(dir, &Report { assertions: a.clone(), self_play: shown, temperature: temperature.clone() })?;
+    let report = Report { assertions: a, self_play: shown, temperature, agents };
+    write_outputs(dir, &report)?;
+    write_agent_outputs(dir, &report.agents, "")?;
     if max_order > DEFAULT_MAX_ORDER {
         write_full_self_play(dir, &rows)?;
+        write_agent_outputs(dir, &agent_points(true, &mut note)?, "-full")?;
     }
-    Ok(Report { assertions: a, self_play: rows, temperature })
+    Ok(Report { self_play: rows, ..report })
 }
 
 /// The self-play orders of the default `reproduce bridg-it` (seconds; M = 20 takes minutes).
@@ -334,6 +322,37 @@ fn fig_5_7_assertion() -> Result<Assertion> {
     })
 }
 
+/// 5.12 (temperature T = 0.1) and 5.13 (MC(128)), M = 4, from the simulated points.
+fn agent_assertions(temperature: &[TemperatureRow], agents: &[AgentPoint]) -> Vec<Assertion> {
+    let find = |fig: &str, x: f64| agents.iter().find(|p| p.figure == fig && p.order == 4 && p.x == x);
+    let shown = |p: &AgentPoint| {
+        format!(
+            "simulated {:.2} % (95 % Wilson [{:.2}, {:.2}] %, {GAMES} games, seed {SEED})",
+            100.0 * p.short_wins,
+            100.0 * p.interval.0,
+            100.0 * p.interval.1
+        )
+    };
+    let m3 = temperature.iter().find(|r| r.order == 3 && r.temperature == 0.1);
+    let m3 = m3.map_or(String::new(), |r| format!("; M = 3 exact: {:.4} %", 100.0 * r.short_wins));
+    let t = find("5.12", 0.1);
+    let mc = find("5.9", 128.0);
+    vec![
+        Assertion {
+            id: "5.12",
+            expected: "about 5 % Short wins at T ≈ 0.1 vs unrandomised Cut, M = 4 (1000 games, ±2 %)",
+            ours: t.map_or("not computed".into(), |p| format!("{}{m3}", shown(p))),
+            verdict: t.map_or("not computed", |p| verdict((p.short_wins - 0.05).abs() <= 0.02)),
+        },
+        Assertion {
+            id: "5.13",
+            expected: "about 1.5 % for MC(128), M = 4 (±1 %)",
+            ours: mc.map_or("not computed".into(), shown),
+            verdict: mc.map_or("not computed", |p| verdict((p.short_wins - 0.015).abs() <= 0.01)),
+        },
+    ]
+}
+
 fn temperature_assertions() -> Vec<Assertion> {
     let one = temperature_weights(&[1.0, 0.5], 1.0);
     let half = temperature_weights(&[1.0, 0.5], 0.5);
@@ -368,8 +387,27 @@ fn write_outputs(dir: &Path, report: &Report) -> Result<()> {
         t.row([x.id.to_string(), x.expected.to_string(), x.ours.clone(), x.verdict.to_string()]);
     }
     let (s, csv, _) = self_play_outputs(&report.self_play);
+    let mut g = MarkdownTable::new([
+        ("figure", Align::Left),
+        ("M", Align::Right),
+        ("Cut", Align::Left),
+        ("Short", Align::Left),
+        ("P(Short wins)", Align::Right),
+        ("95 % Wilson", Align::Left),
+    ]);
+    for p in report.agents.iter().filter(|p| p.games.is_some()) {
+        let interval = format!("[{:.4}, {:.4}]", p.interval.0, p.interval.1);
+        g.row([
+            p.figure.to_string(),
+            p.order.to_string(),
+            p.cut.clone(),
+            p.short.clone(),
+            format!("{:.4}", p.short_wins),
+            interval,
+        ]);
+    }
     let md = format!(
-        "# Bridg-It and Shannon's heuristic (thesis ch. 5)\n\nReference: `seed002-ch1235.md §4`. Exact values over all tie choices.\n\n## Test assertions 5.1–5.13\n\n{t}\n## Shannon vs Shannon (Fig 5.8): the first player's (Cut's) exact win probability, uniform ties\n\n{s}"
+        "# Bridg-It and Shannon's heuristic (thesis ch. 5)\n\nReference: `seed002-ch1235.md §4`. Exact values over all tie choices.\n\n## Test assertions 5.1–5.13\n\n{t}\n## Shannon vs Shannon (Fig 5.8): the first player's (Cut's) exact win probability, uniform ties\n\n{s}\n## Randomised agents (Figs 5.9–5.11): simulated points, Cut moves first\n\n{GAMES} games per point, seed {SEED}, 95 % Wilson score intervals; the exact points (M = 2, 3) and all figures' data are in `data/bridg-it-agents.csv`; `--full` adds M = 4..8 in `data/bridg-it-agents-full.csv`.\n\n{g}"
     );
     write_table(dir, "bridg-it", report, &md)?;
     write_atomic(&layout::data(dir, "bridg-it-self-play.csv"), csv.as_bytes())?;
