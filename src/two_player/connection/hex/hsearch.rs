@@ -15,8 +15,6 @@
 
 use super::board::Bits;
 use super::graph::HexGraph;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 /// Which rule applications are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,21 +92,47 @@ impl Connections {
     }
 }
 
-/// A derived connection waiting for its rules: (carrier size, kind, x, y, carrier).
-type Pending = (u32, Kind, usize, usize, Bits);
+/// A derived connection waiting for its rules: (kind, x, y, carrier).
+type Pending = (Kind, usize, usize, Bits);
+
+/// Pending connections by carrier size (a bucket queue: smaller carriers first,
+/// so that most supersets are never derived; last in, first out in a bucket).
+struct Queue {
+    buckets: Vec<Vec<Pending>>,
+    lowest: usize,
+}
+
+impl Queue {
+    fn push(&mut self, item: Pending) {
+        let size = item.3.count_ones() as usize;
+        self.buckets[size].push(item);
+        self.lowest = self.lowest.min(size);
+    }
+
+    fn pop(&mut self) -> Option<Pending> {
+        while self.lowest < self.buckets.len() {
+            if let Some(item) = self.buckets[self.lowest].pop() {
+                return Some(item);
+            }
+            self.lowest += 1;
+        }
+        None
+    }
+}
 
 struct Search<'a> {
     graph: &'a HexGraph,
     limits: Limits,
     found: Connections,
-    queue: BinaryHeap<Reverse<Pending>>,
+    queue: Queue,
 }
 
 /// Runs H-search on `graph` with `limits` to its fixpoint.
 pub fn h_search(graph: &HexGraph, limits: Limits) -> Connections {
     let n = graph.len();
     let found = Connections { n, vc: vec![Vec::new(); n * n], sc: vec![Vec::new(); n * n], partners: vec![0; n] };
-    let mut s = Search { graph, limits, found, queue: BinaryHeap::new() };
+    let queue = Queue { buckets: vec![Vec::new(); 129], lowest: 0 };
+    let mut s = Search { graph, limits, found, queue };
     for x in 0..n {
         for y in super::board::cells_of(graph.adjacency[x]) {
             if x < y {
@@ -116,7 +140,7 @@ pub fn h_search(graph: &HexGraph, limits: Limits) -> Connections {
             }
         }
     }
-    while let Some(Reverse((_, kind, x, y, carrier))) = s.queue.pop() {
+    while let Some((kind, x, y, carrier)) = s.queue.pop() {
         let pair = s.found.pair(x, y);
         let list = if kind == Kind::Vc { &s.found.vc[pair] } else { &s.found.sc[pair] };
         if !list.contains(&carrier) {
@@ -150,7 +174,7 @@ impl Search<'_> {
             self.found.partners[x] |= 1 << y;
             self.found.partners[y] |= 1 << x;
         }
-        self.queue.push(Reverse((carrier.count_ones(), kind, x.min(y), x.max(y), carrier)));
+        self.queue.push((kind, x.min(y), x.max(y), carrier));
     }
 
     /// AND with the new VC (x, a, y) on either side, over every VC at its other end.
@@ -164,8 +188,10 @@ impl Search<'_> {
                 if a >> z & 1 == 1 {
                     continue;
                 }
-                let others = self.found.vcs(mid, z).to_vec();
-                for b in others {
+                let pair = self.found.pair(mid, z);
+                // (mid, z) ≠ (end, z): the additions below never touch this list.
+                for i in 0..self.found.vc[pair].len() {
+                    let b = self.found.vc[pair][i];
                     if b >> end & 1 == 1 || a & b != 0 {
                         continue;
                     }
