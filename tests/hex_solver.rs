@@ -59,3 +59,41 @@ fn proofs_with_a_wrong_winner_are_refused() {
     proof.winner = proof.winner.other();
     assert!(check_proof(&proof).is_err());
 }
+
+/// df-pn and the plain depth-first search against plain minimax on random 4×4
+/// positions (both sides to move), every df-pn proof replayed by the checker.
+#[test]
+fn dfpn_and_depth_first_agree_with_minimax() {
+    let board = Board::new(4, 4).unwrap();
+    let mut state = 51u64;
+    let mut next = |n: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize % n
+    };
+    let mut checked = 0;
+    for round in 0..36 {
+        let mut p = Position::empty(board.clone());
+        // 3 to 5 stones: plain minimax on 11 to 13 free cells stays quick.
+        for k in 0..(3 + round % 3) {
+            let free: Vec<usize> = (0..16).filter(|&c| p.free() >> c & 1 == 1).collect();
+            let colour = if k % 2 == 0 { Colour::Black } else { Colour::White };
+            p.play(colour, free[next(free.len())]).unwrap();
+        }
+        if p.winner().is_some() {
+            continue;
+        }
+        for mover in [Colour::Black, Colour::White] {
+            p.to_move = mover;
+            let plain = board_winner(&p);
+            let mut dfpn = Solver::new(board.clone());
+            let mut dfs = Solver::new(board.clone());
+            dfs.dfpn = false;
+            let proof = dfpn.proof(&p).unwrap();
+            assert_eq!(proof.winner, plain, "{}", p.diagram());
+            assert_eq!(dfs.mover_wins(&p).unwrap(), plain == mover, "{}", p.diagram());
+            check_proof(&proof).unwrap();
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "{checked} positions");
+}

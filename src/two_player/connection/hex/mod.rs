@@ -11,6 +11,7 @@
 //!   exhaustive or bounded, and the mustplay region.
 //! - [`solver`]: an exact depth-first solver with a transposition table, pruned by
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
+//! - `dfpn`: depth-first proof-number search, the solver's default search.
 //! - [`proof`] and [`check`]: the proof file and its independent checker.
 //! - [`plain`]: plain exhaustive minimax, an oracle for small boards.
 //! - [`dvls`]: direct-connecting local strategies (Alg 6.13), a second VC decision.
@@ -18,6 +19,7 @@
 
 pub mod board;
 pub mod check;
+mod dfpn;
 pub mod dvls;
 pub mod graph;
 pub mod hsearch;

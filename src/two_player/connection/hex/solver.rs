@@ -8,6 +8,8 @@
 //!
 //! No dead- or dominated-cell rules are used. Every stored value is exact; a
 //! search stopped by its node budget stores nothing it has not finished.
+//! Two searches fill the table: df-pn (`dfpn.rs`, the default) and the plain
+//! depth-first search here (`dfpn = false`), kept as a second, simpler oracle.
 
 use super::board::{Bits, Board, Colour, cells_of};
 use super::graph::HexGraph;
@@ -18,7 +20,7 @@ use std::collections::HashMap;
 
 /// Why a position is decided, from the mover's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Entry {
+pub(super) enum Entry {
     /// The mover wins by this move.
     WinByMove(usize),
     /// The mover's edge VC with this carrier (board cells).
@@ -30,11 +32,11 @@ enum Entry {
 }
 
 /// What the opponent's H-search tells the mover.
-struct Threats {
+pub(super) struct Threats {
     /// The opponent's edge VC carrier, if any.
-    vc: Option<Bits>,
+    pub(super) vc: Option<Bits>,
     /// The opponent's edge SC carriers (board cells).
-    scs: Vec<Bits>,
+    pub(super) scs: Vec<Bits>,
 }
 
 /// The search was stopped by its node budget.
@@ -51,11 +53,19 @@ pub struct Solver {
     pub nodes: u64,
     /// Stop after this many nodes in one call.
     pub budget: u64,
-    table: HashMap<(Bits, Bits), Entry>,
-    centre_order: Vec<usize>,
+    /// Whether df-pn searches (off: the plain depth-first search).
+    pub dfpn: bool,
+    /// Decided positions (both searches).
+    pub(super) table: HashMap<(Bits, Bits), Entry>,
+    /// df-pn: the numbers of undecided positions searched (`dfpn.rs`).
+    pub(super) pn_dn: HashMap<(Bits, Bits), (u32, u32)>,
+    /// df-pn: the candidate moves of expanded undecided positions.
+    pub(super) moves: HashMap<(Bits, Bits), Vec<u8>>,
+    pub(super) centre_order: Vec<usize>,
 }
 
-fn key(black: Bits, white: Bits, mover: Colour) -> (Bits, Bits) {
+/// The table key of a position: the stone sets, the mover in the top bit.
+pub(super) fn key(black: Bits, white: Bits, mover: Colour) -> (Bits, Bits) {
     (black | u128::from(mover == Colour::White) << 127, white)
 }
 
@@ -76,15 +86,23 @@ impl Solver {
             use_h_search: true,
             nodes: 0,
             budget: u64::MAX,
+            dfpn: true,
             table: HashMap::new(),
+            pn_dn: HashMap::new(),
+            moves: HashMap::new(),
             centre_order,
         }
     }
 
     /// Whether the side to move in `position` wins.
     pub fn mover_wins(&mut self, position: &Position) -> Result<bool, Aborted> {
+        self.decide(position.black, position.white, position.to_move)
+    }
+
+    /// Whether `mover` wins, by df-pn or the plain search.
+    fn decide(&mut self, black: Bits, white: Bits, mover: Colour) -> Result<bool, Aborted> {
         let start = self.nodes;
-        self.search(position.black, position.white, position.to_move, start)
+        if self.dfpn { self.dfpn_decide(black, white, mover, start) } else { self.search(black, white, mover, start) }
     }
 
     /// The winning moves of the side to move (empty if it loses).
@@ -110,12 +128,12 @@ impl Solver {
         found.vcs(pg.edges.0, pg.edges.1).iter().map(|&c| pg.graph.board_cells(c)).collect()
     }
 
-    fn stones(&self, black: Bits, white: Bits, colour: Colour) -> (Bits, Bits) {
+    pub(super) fn stones(&self, black: Bits, white: Bits, colour: Colour) -> (Bits, Bits) {
         if colour == Colour::Black { (black, white) } else { (white, black) }
     }
 
     /// The H-search facts for `colour` against the other player.
-    fn threats(&self, black: Bits, white: Bits, colour: Colour) -> Threats {
+    pub(super) fn threats(&self, black: Bits, white: Bits, colour: Colour) -> Threats {
         let (own, opp) = self.stones(black, white, colour);
         let pg = HexGraph::from_stones(&self.board, own, opp, colour);
         let found = h_search(&pg.graph, self.limits);
@@ -196,8 +214,7 @@ impl Solver {
         }
         let k = key(black, white, mover);
         if !self.table.contains_key(&k) {
-            let start = self.nodes;
-            self.search(black, white, mover, start)?;
+            self.decide(black, white, mover)?;
         }
         let play = |c: usize, colour: Colour| {
             if colour == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) }

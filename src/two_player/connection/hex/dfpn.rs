@@ -1,0 +1,149 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002; the search of the
+//! Benzene family's Hex solver) for [`Solver`], with the same H-search pruning
+//! as the plain depth-first search (`solver.rs`) and the same transposition
+//! table of decided positions, so that proofs are extracted and replayed alike.
+//!
+//! Numbers are from the mover's view: `pn` estimates how many leaves must be
+//! decided to prove "the mover wins", `dn` to prove "the mover loses". For a
+//! position with children (one per candidate move, the child's numbers from
+//! its own mover's view): `pn = min dn(child)`, `dn = Σ pn(child)`. Decided
+//! positions are (0, ∞) (mover wins) and (∞, 0) (mover loses); undecided ones
+//! keep finite numbers below [`INF`]. A position is only stored as decided when
+//! it is: a win needs a child decided as a loss for its mover, a loss needs
+//! every candidate child decided as a win for its mover (candidates outside the
+//! opponent's mustplay region lose by Satz 4.1, as in `solver.rs`). The Hex
+//! game graph is acyclic (every move adds a stone), so transpositions need no
+//! cycle handling; a number counted twice through a transposition only changes
+//! the order of the search, never a decision.
+
+use super::board::{Bits, Colour, cells_of};
+use super::solver::{Aborted, Entry, Solver, key};
+
+/// "Infinite" proof or disproof number.
+pub const INF: u32 = 1 << 30;
+
+impl Solver {
+    /// Whether `mover` wins: df-pn from this position until it is decided.
+    pub(super) fn dfpn_decide(&mut self, black: Bits, white: Bits, mover: Colour, start: u64) -> Result<bool, Aborted> {
+        let (own, opp) = self.stones(black, white, mover);
+        if self.board.connects(mover.other(), opp) {
+            return Ok(false);
+        }
+        if self.board.connects(mover, own) {
+            return Ok(true);
+        }
+        let (pn, _) = self.mid(black, white, mover, INF, INF, start)?;
+        Ok(pn == 0)
+    }
+
+    /// The numbers of a position as far as known: decided, stored, or (1, 1).
+    fn numbers(&self, k: (Bits, Bits)) -> (u32, u32) {
+        match self.table.get(&k) {
+            Some(Entry::WinByMove(_) | Entry::WinByVc(_)) => (0, INF),
+            Some(Entry::LossByVc(_) | Entry::LossAll) => (INF, 0),
+            None => self.pn_dn.get(&k).copied().unwrap_or((1, 1)),
+        }
+    }
+
+    /// Multiple iterative deepening at one position: searches below it until its
+    /// pn reaches `th_pn` or its dn reaches `th_dn` (or it is decided).
+    fn mid(
+        &mut self,
+        black: Bits,
+        white: Bits,
+        mover: Colour,
+        th_pn: u32,
+        th_dn: u32,
+        start: u64,
+    ) -> Result<(u32, u32), Aborted> {
+        let k = key(black, white, mover);
+        if self.table.contains_key(&k) {
+            return Ok(self.numbers(k));
+        }
+        let moves = match self.moves.get(&k) {
+            Some(m) => m.clone(),
+            None => match self.expand(black, white, mover, start)? {
+                Some(m) => m,
+                None => return Ok(self.numbers(k)),
+            },
+        };
+        let play = |c: u8| {
+            if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) }
+        };
+        loop {
+            // pn = min child dn (best child first in move order), dn = Σ child pn.
+            let (mut pn, mut second, mut dn) = (INF, INF, 0u32);
+            let (mut best, mut best_pn) = (0, 0);
+            for (i, &c) in moves.iter().enumerate() {
+                let (b, w) = play(c);
+                let (cpn, cdn) = self.numbers(key(b, w, mover.other()));
+                if cdn < pn {
+                    (second, pn, best, best_pn) = (pn, cdn, i, cpn);
+                } else if cdn < second {
+                    second = cdn;
+                }
+                dn = dn.saturating_add(cpn).min(INF);
+            }
+            if pn == 0 {
+                self.table.insert(k, Entry::WinByMove(moves[best] as usize));
+                self.pn_dn.remove(&k);
+                self.moves.remove(&k);
+                return Ok((0, INF));
+            }
+            if dn == 0 {
+                self.table.insert(k, Entry::LossAll);
+                self.pn_dn.remove(&k);
+                self.moves.remove(&k);
+                return Ok((INF, 0));
+            }
+            // Undecided: no child is (∞, 0) or (0, ∞) in a way that decides, so pn, dn < ∞.
+            let dn = dn.min(INF - 1);
+            if pn >= th_pn || dn >= th_dn {
+                self.pn_dn.insert(k, (pn, dn));
+                return Ok((pn, dn));
+            }
+            let child_th_pn = th_dn - (dn - best_pn.min(dn));
+            let child_th_dn = th_pn.min(second.saturating_add(1));
+            let (b, w) = play(moves[best]);
+            self.mid(b, w, mover.other(), child_th_pn, child_th_dn, start)?;
+        }
+    }
+
+    /// The first visit of a position: decides it outright (an immediate winning
+    /// move, an edge VC of either player, an empty mustplay region; stored in the
+    /// table, `None` returned) or returns its candidate moves, most central first.
+    fn expand(&mut self, black: Bits, white: Bits, mover: Colour, start: u64) -> Result<Option<Vec<u8>>, Aborted> {
+        let k = key(black, white, mover);
+        self.nodes += 1;
+        if self.nodes - start > self.budget {
+            return Err(Aborted);
+        }
+        let (own, _) = self.stones(black, white, mover);
+        let free = self.board.all() & !(black | white);
+        if let Some(c) = cells_of(free).find(|&c| self.board.connects(mover, own | 1 << c)) {
+            self.table.insert(k, Entry::WinByMove(c));
+            return Ok(None);
+        }
+        let mut candidates = free;
+        if self.use_h_search {
+            if let Some(c) = self.threats(black, white, mover).vc {
+                self.table.insert(k, Entry::WinByVc(c));
+                return Ok(None);
+            }
+            let threats = self.threats(black, white, mover.other());
+            if let Some(c) = threats.vc {
+                self.table.insert(k, Entry::LossByVc(c));
+                return Ok(None);
+            }
+            candidates &= threats.scs.iter().fold(!0, |m, c| m & c);
+        }
+        if candidates == 0 {
+            self.table.insert(k, Entry::LossAll);
+            return Ok(None);
+        }
+        let order: Vec<u8> =
+            self.centre_order.iter().filter(|&&c| candidates >> c & 1 == 1).map(|&c| c as u8).collect();
+        self.moves.insert(k, order.clone());
+        Ok(Some(order))
+    }
+}
