@@ -12,11 +12,11 @@
 //!
 //! `cargo bench --bench bridg_it [-- full]`.
 
-use renyi_search::connection::bridgit::analysis::self_play;
-use renyi_search::connection::bridgit::board::Board;
-use renyi_search::connection::bridgit::network::Network;
-use renyi_search::connection::bridgit::position::{Player, Position};
-use renyi_search::connection::bridgit::solver::{Solver, StartVector};
+use renyi_search::two_player::connection::bridgit::analysis::self_play;
+use renyi_search::two_player::connection::bridgit::board::Board;
+use renyi_search::two_player::connection::bridgit::network::Network;
+use renyi_search::two_player::connection::bridgit::position::{Player, Position};
+use renyi_search::two_player::connection::bridgit::solver::{Solver, StartVector};
 use std::time::Instant;
 
 /// mimalloc, as in the program (src/main.rs).

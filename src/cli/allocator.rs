@@ -137,7 +137,6 @@ mod tests {
     /// exists and is listed) when an allocation is refused.
     #[test]
     fn refused_while_writing() {
-        use std::io::Write;
         let Some(dir) = std::env::var_os(CHILD) else { return };
         let out = std::path::Path::new(&dir).join("out.json");
         let _ = renyi_search::output::write_atomic_with(&out, |w| {
