@@ -1,10 +1,23 @@
 //! The markdown of the Beams work-unit runs: the work-unit section of
 //! `tables/table-4.10.md` and the whole of `tables/table-4.10-6c6p.md`.
 
-use super::beams_runs::{FULL_ROWS, FullCell, MONTE_CARLO_FILE, MonteCarloCheck};
-use super::table_4_10::{MIX_RULES, RULES};
+use super::beams_runs::{FULL_ROWS, FullCell, FullCells, MONTE_CARLO_FILE, MonteCarloCheck};
 use crate::output::Align::{Left, Right};
-use crate::output::{MarkdownTable, Provenance};
+use crate::error::Result;
+use crate::output::{MarkdownTable, Provenance, write_table};
+use serde::Serialize;
+use std::path::Path;
+
+/// The rules of the Beams game as the reproduced tables state them.
+pub const RULES: &str = "hexagonal board without centre; each colour one connected piece; query (colour, diagonal), \
+answer = set of hit cells; each diagonal once; stop at one code or when no query splits M; penalty = wrong cells of \
+the best code laid (min over x in M of the summed Hamming distance); offered colours = asked + lowest unasked; \
+numbering: cells by (r,q), diagonals r=k, q=k, s=k for k=-(n-1)..n-1";
+
+/// The two MIX columns.
+/// The MIX tie rule, as the tables state it.
+pub const MIX_RULES: &str = "MIX = uniform over all tied (colour, diagonal) queries (exact, by weighting the new colour with the number of unasked colours). \
+MIX (reduced list) = uniform over the tied queries among asked colours + one new colour";
 
 /// The thesis' 2σ error bound of its Monte-Carlo cells (../shared/reference/seed002-ch4.md §3.4).
 const THESIS_MONTE_CARLO_BOUND: f64 = 0.05;
@@ -150,4 +163,29 @@ impl FullCell {
     fn peak_gib_text(&self) -> String {
         self.peak_memory_bytes.map_or_else(|| "?".to_string(), |b| format!("{:.1}", b as f64 / (1u64 << 30) as f64))
     }
+}
+
+/// Writes `table-4.10-6c6p.md/.json` from the Beams(6c,6p) cells.
+pub fn write_full_table(dir: &Path, full: &FullCells, run_missing: bool) -> Result<()> {
+    let FullCells { cells, monte_carlo, seconds } = full;
+    let provenance = Provenance::stable(
+        if run_missing { "reproduce table-4.10 --full" } else { "reproduce table-4.10 (finished 6c6p runs only)" },
+        *seconds,
+    );
+    #[derive(Serialize)]
+    struct FullReport<'a> {
+        table: &'static str,
+        provenance: Provenance,
+        rules: &'static str,
+        cells: &'a [FullCell],
+        monte_carlo: Option<&'a MonteCarloCheck>,
+    }
+    let report = FullReport {
+        table: "Thesis Table 4.10, Beams(6c,6p) (exact, all 3 048 812 640 codes)",
+        provenance: provenance.clone(),
+        rules: RULES,
+        cells,
+        monte_carlo: monte_carlo.as_ref(),
+    };
+    write_table(dir, "table-4.10-6c6p", &report, &full_markdown(cells, monte_carlo.as_ref(), &provenance))
 }

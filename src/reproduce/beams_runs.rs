@@ -5,14 +5,11 @@
 //! output) are kept under `<results>/runs/beams-<variant>/` and committed, so that
 //! a later session or another machine continues an interrupted run.
 
-use super::beams_markdown::full_markdown;
-use super::table_4_10::RULES;
 use super::{Comparison, Published};
 use crate::error::Result;
 use crate::games::beams::Variant;
 use crate::games::beams::patterns::{Patterns, load_or_build};
 use crate::games::beams::rule::BeamsRule;
-use crate::output::{Provenance, write_table};
 use crate::progress::Progress;
 use crate::search::Strategy;
 use crate::search::outcome::{Exact, exact_string};
@@ -178,7 +175,17 @@ fn gnu_time_peak_bytes(text: &str) -> Option<u64> {
 /// (committed with the results, so that a later session or another machine
 /// continues where an interrupted `reproduce table-4.10 --full` stopped).
 /// With `run_missing` false only finished runs are reported (the rest is listed as not computed).
-pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: &Progress, run_missing: bool) -> Result<Vec<FullCell>> {
+/// The Beams(6c,6p) cells of Table 4.10 with the Monte-Carlo check of the
+/// H_1 MIX cell, and the seconds they took (for the run log).
+pub struct FullCells {
+    pub cells: Vec<FullCell>,
+    pub monte_carlo: Option<MonteCarloCheck>,
+    pub seconds: f64,
+}
+
+/// The Beams(6c,6p) cells from their finished runs; with `run_missing`, the
+/// runs not finished yet are run (resumable), else left out with a note.
+pub fn full_cells(dir: &Path, codes_dir: &Path, progress: &Progress, run_missing: bool) -> Result<FullCells> {
     use crate::search::units::{Shard, UnitRun, run_units, write_shard};
     let clock = Instant::now();
     let runs = runs_dir(dir, "6c6p");
@@ -230,27 +237,7 @@ pub fn reproduce_full(dir: &Path, codes_dir: &Path, progress: &Progress, run_mis
         ));
         cells.push(cell);
     }
-    let provenance = Provenance::stable(
-        if run_missing { "reproduce table-4.10 --full" } else { "reproduce table-4.10 (finished 6c6p runs only)" },
-        clock.elapsed().as_secs_f64(),
-    );
-    #[derive(Serialize)]
-    struct FullReport<'a> {
-        table: &'static str,
-        provenance: Provenance,
-        rules: &'static str,
-        cells: &'a [FullCell],
-        monte_carlo: Option<&'a MonteCarloCheck>,
-    }
-    let report = FullReport {
-        table: "Thesis Table 4.10, Beams(6c,6p) (exact, all 3 048 812 640 codes)",
-        provenance: provenance.clone(),
-        rules: RULES,
-        cells: &cells,
-        monte_carlo: monte_carlo.as_ref(),
-    };
-    write_table(dir, "table-4.10-6c6p", &report, &full_markdown(&cells, monte_carlo.as_ref(), &provenance))?;
-    Ok(cells)
+    Ok(FullCells { cells, monte_carlo, seconds: clock.elapsed().as_secs_f64() })
 }
 
 /// Full-scale runs are cut into units two queries below the root (1935 units for H_1).

@@ -19,6 +19,7 @@ pub mod mc_scans;
 pub mod mc_theorems;
 pub mod nim;
 pub mod perfect;
+pub mod perfect_certificates;
 pub mod perfect_committed;
 pub mod perfect_constrained;
 pub mod run;

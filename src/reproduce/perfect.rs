@@ -3,6 +3,7 @@
 //! exported to `results/` and verified by replay, and optimality certificates
 //! (lower bounds) written and checked by the independent checker.
 
+use super::perfect_certificates::{CertificateRow, certificate_cell, cheap_to_check};
 use super::{Comparison, Published};
 use crate::certificate::{Certify, Header, build_certificate, check_certificate, read_certificate, write_certificate};
 use crate::error::{Result, invalid};
@@ -52,35 +53,6 @@ pub struct RowRun {
     /// Search nodes (0 when replayed) and seconds (search, or replay and checks).
     pub nodes: u64,
     pub seconds: f64,
-}
-
-/// A certificate of a row: where, how large, and the bound it proves.
-#[derive(Serialize)]
-pub struct CertificateRow {
-    pub file: String,
-    pub nodes: u64,
-    pub bytes: u64,
-    /// The lower bound proved (equal to the total: optimal).
-    pub bound: u64,
-    /// Whether this run checked the whole proof (false: its seal only); for the run log.
-    #[serde(skip)]
-    pub proof_checked: bool,
-    /// Seconds to build (0 when committed) and to check (0 when only the seal was read).
-    #[serde(skip)]
-    pub build_seconds: f64,
-    #[serde(skip)]
-    pub check_seconds: f64,
-}
-
-/// A certificate's cell in a table: the proven bound, file and size.
-pub(super) fn certificate_cell(c: &CertificateRow) -> String {
-    format!(
-        "≥ {} ({}, {} nodes, {:.1} kB)",
-        c.bound,
-        c.file.rsplit('/').next().unwrap_or(&c.file),
-        c.nodes,
-        c.bytes as f64 / 1000.0
-    )
 }
 
 /// What a published value states: the total over all codes, or the mean per code.
@@ -228,17 +200,6 @@ fn replayed<P: Certify>(
         certificate,
         run,
     })
-}
-
-/// Certificates up to this size are checked in full when their row is
-/// replayed (a few seconds each); larger ones (MM(5,5) 2.4 MB, Beams(3c,6p)
-/// 5.3 MB, each tens of seconds to check) have their seal checked, and are
-/// checked in full by `reproduce perfect --full` and `verify --certificate`.
-pub const PROOF_CHECK_BYTES: u64 = 1_500_000;
-
-/// Whether the certificate at `path` is small enough to check its proof in a replay.
-pub(super) fn cheap_to_check(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.len() <= PROOF_CHECK_BYTES)
 }
 
 /// Computes the optima and writes `perfect.md/.json` into `dir`. Without

@@ -3,7 +3,7 @@
 //! next to the published values, with the committed run log (nodes, time,
 //! machine) cited as it stands.
 
-use super::perfect::{CertificateRow, certificate_cell};
+use super::perfect_certificates::{CertificateRow, certificate_cell, cheap_to_check};
 use super::{Comparison, Published};
 use crate::certificate::{Certify, check_certificate, read_certificate};
 use crate::error::{Result, invalid};
@@ -151,7 +151,7 @@ pub fn rows(dir: &Path, full: bool) -> Result<Vec<CommittedRow>> {
 /// search's output) under the trees directory of `dir`, if the tree exists;
 /// with `<stem>.cert`, the certificate's seal is checked and it must prove
 /// the tree's total; its proof is checked by the independent checker when
-/// `check_proof` or when it is small ([`super::perfect::cheap_to_check`]).
+/// `check_proof` or when it is small ([`cheap_to_check`]).
 pub fn committed_row<P: Certify>(
     problem: &P,
     dir: &Path,
@@ -189,7 +189,7 @@ pub fn committed_row<P: Certify>(
         .collect::<Vec<_>>()
         .join("; ");
     let cert = layout::tree(dir, &format!("{stem}.cert"));
-    let check_proof = check_proof || super::perfect::cheap_to_check(&cert);
+    let check_proof = check_proof || cheap_to_check(&cert);
     let certificate = committed_certificate(problem, &cert, replayed.total, check_proof)?;
     let total = Exact::from_integer(BigInt::from(replayed.total));
     Ok(Some(CommittedRow {

@@ -134,7 +134,7 @@ fn table_4_10(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: 
         }
     }
     // Without --full the finished 6c6p runs (results/runs/beams-6c6p/) are reported.
-    let cells = super::beams_runs::reproduce_full(&o.dir, &o.codes, progress, o.full && !o.full_report)?;
+    let cells = super::table_4_10::reproduce_6c6p(&o.dir, &o.codes, progress, o.full && !o.full_report)?;
     for c in &cells {
         let at = format!("Beams(6c,6p) H_{} {}", c.alpha, c.column);
         checks.push(Check::published(format!("{at} mean vs thesis"), c.mean_vs_thesis.equal));

@@ -5,8 +5,8 @@
 //! The 6c6p columns and the long small-variant cells come from resumable
 //! work-unit runs ([`super::beams_runs`]).
 
-use super::beams_markdown::{penalty_split_text, work_unit_markdown};
-use super::beams_runs::work_unit_cells;
+use super::beams_markdown::{MIX_RULES, RULES, penalty_split_text, work_unit_markdown, write_full_table};
+use super::beams_runs::{FullCell, full_cells, work_unit_cells};
 use super::{Comparison, Published};
 use crate::error::Result;
 use crate::games::beams::Variant;
@@ -107,11 +107,6 @@ struct Report<'a> {
     cells: &'a [Cell],
 }
 
-pub(super) const RULES: &str = "hexagonal board without centre; each colour one connected piece; query (colour, diagonal), \
-answer = set of hit cells; each diagonal once; stop at one code or when no query splits M; penalty = wrong cells of \
-the best code laid (min over x in M of the summed Hamming distance); offered colours = asked + lowest unasked; \
-numbering: cells by (r,q), diagonals r=k, q=k, s=k for k=-(n-1)..n-1";
-
 /// Computes Table 4.10 (3c6p, 6c3p) and writes `table-4.10.md/.json` into `dir`.
 pub fn reproduce(dir: &Path, codes_dir: Option<&Path>, progress: &Progress) -> Result<Vec<Cell>> {
     let clock = Instant::now();
@@ -147,9 +142,6 @@ pub fn reproduce(dir: &Path, codes_dir: Option<&Path>, progress: &Progress) -> R
     Ok(cells)
 }
 
-/// The two MIX columns.
-pub(super) const MIX_RULES: &str = "MIX = uniform over all tied (colour, diagonal) queries (exact, by weighting the new colour with the number of unasked colours). \
-MIX (reduced list) = uniform over the tied queries among asked colours + one new colour";
 
 fn markdown(cells: &[Cell], p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams, H_α strategies (3c6p, 6c3p)\n\n");
@@ -201,4 +193,13 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
     s += "Not computed here: 6c3p H_0 MIX (thesis ≈ 8.080, a Monte-Carlo estimate): its tie sets are so large that the exact \
 MIX tree takes about 40 minutes (reduced list) or more; it runs in resumable work units (next section).\n";
     s
+}
+
+/// The Beams(6c,6p) columns of Table 4.10 (`table-4.10-6c6p.md/.json`): the
+/// cells from their finished work-unit runs (with `run_missing`, the missing
+/// runs are run, resumable), written as their table.
+pub fn reproduce_6c6p(dir: &Path, codes_dir: &Path, progress: &Progress, run_missing: bool) -> Result<Vec<FullCell>> {
+    let full = full_cells(dir, codes_dir, progress, run_missing)?;
+    write_full_table(dir, &full, run_missing)?;
+    Ok(full.cells)
 }
