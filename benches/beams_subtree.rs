@@ -16,7 +16,7 @@ use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::{enumerate, load_or_build};
 use renyi_search::search::strategy::decide;
 use renyi_search::search::subproblem::Subproblem;
-use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
+use renyi_search::search::{Rules, RunOptions, SpeedHooks, Strategy, TieRule, analyze};
 use std::time::Instant;
 
 /// mimalloc: the analysis allocates many small, short-lived code sets and

@@ -10,7 +10,7 @@
 //! `RAYON_NUM_THREADS=1` for one thread.
 
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::search::SearchProblem;
+use renyi_search::search::Presentation;
 use renyi_search::search::perfect::solve_perfect;
 use std::time::Instant;
 

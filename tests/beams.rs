@@ -12,7 +12,7 @@ use renyi_search::games::beams::patterns::{self, CacheStatus, enumerate, load_or
 use renyi_search::games::beams::polyhex::pieces_in_rhombus;
 use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::strategy::{class_sizes, decide};
-use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
+use renyi_search::search::{MemoKeys, Presentation, Rules, RunOptions, SpeedHooks, Strategy, Symmetry, TieRule, analyze};
 use std::cmp::Ordering;
 
 fn v(s: &str) -> Variant {

@@ -9,7 +9,7 @@ use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::renyi::score::RenyiScore;
-use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
+use renyi_search::search::{Rules, RunOptions, SpeedHooks, Strategy, TieRule, analyze};
 
 fn v(s: &str) -> Variant {
     s.parse().unwrap()

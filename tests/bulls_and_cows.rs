@@ -4,7 +4,7 @@
 
 use renyi_search::renyi::alpha::Alpha;
 use renyi_search::games::bulls_and_cows::BullsAndCows;
-use renyi_search::search::{CodeId, SearchProblem, Strategy, TieRule, analyze};
+use renyi_search::search::{CodeId, Presentation, Rules, Strategy, TieRule, analyze};
 
 /// Every string of `digits` distinct digits below `symbols`, in increasing order.
 fn digit_strings(digits: usize, symbols: usize) -> Vec<String> {

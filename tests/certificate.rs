@@ -250,7 +250,7 @@ fn a_beams_certificate_proves_the_optimum_with_the_leaf_bound() {
 #[test]
 fn depth_bounds_grow_to_the_exhaustive_optimum() {
     use renyi_search::certificate::depth_bound_certificate;
-    use renyi_search::search::SearchProblem;
+    use renyi_search::search::{Presentation, Rules};
     fn bounds<P: Certify + Sync>(game: &P, depths: u32) -> Vec<u64>
     where
         P::State: Send + Sync,

@@ -31,6 +31,6 @@ fn a_locked_checkpoint_is_refused_and_released_after() {
 }
 
 fn mm_codes(mm: &Mastermind) -> u64 {
-    use renyi_search::search::SearchProblem;
+    use renyi_search::search::Rules;
     mm.code_count() as u64
 }

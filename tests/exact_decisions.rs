@@ -33,7 +33,7 @@ use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::games::bulls_and_cows::BullsAndCows;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::renyi::score::RenyiScore;
-use renyi_search::search::{Exact, RunOptions, SearchProblem, Strategy, TieRule, analyze};
+use renyi_search::search::{Exact, Rules, RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use std::sync::OnceLock;
 
 fn full() -> Domain {

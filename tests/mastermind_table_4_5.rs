@@ -5,7 +5,7 @@ use renyi_search::renyi::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::reproduce::table_4_5::first_guess_crossover;
 use renyi_search::search::strategy::class_sizes;
-use renyi_search::search::{Analysis, RunOptions, SearchProblem, Strategy, TieRule, analyze};
+use renyi_search::search::{Analysis, Presentation, Rules, RunOptions, Strategy, TieRule, analyze};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 

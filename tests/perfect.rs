@@ -7,7 +7,7 @@ mod common;
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::search::SearchProblem;
+use renyi_search::search::{Presentation, Rules, SearchProblem, SpeedHooks};
 use renyi_search::search::perfect::solve_perfect;
 use renyi_search::search::tree::{TreeNode, export, verify};
 use std::collections::HashMap;

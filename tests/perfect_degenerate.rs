@@ -4,7 +4,7 @@
 
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::search::perfect::solve_perfect;
-use renyi_search::search::{CodeId, SearchProblem};
+use renyi_search::search::{CodeId, Rules};
 use std::collections::{BTreeMap, HashMap};
 
 /// Least total number of queries over all codes of `set`, by trying every

@@ -8,7 +8,7 @@ use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
 use renyi_search::search::perfect::{Constraints, Objective, PerfectSearch, TableKeys, optimise, solve_constrained};
 use renyi_search::search::tree::{Replay, export, verify};
-use renyi_search::search::{CodeId, SearchProblem};
+use renyi_search::search::{CodeId, Rules};
 use std::collections::HashMap;
 
 /// Exhaustive least totals T(k) of a game whose queries are its codes

@@ -12,7 +12,9 @@
 //! instead of 8 + 8 + 8 = 24.
 
 use renyi_search::search::perfect::solve_perfect;
-use renyi_search::search::{AnswerId, CodeId, Exact, QueryId, SearchProblem, Terminal};
+use renyi_search::search::{
+    AnswerId, CodeId, Exact, MemoKeys, Presentation, QueryId, Rules, SpeedHooks, Symmetry, Terminal, TiePreference,
+};
 
 struct TwoQuestions;
 
@@ -24,13 +26,10 @@ fn answer(q: QueryId, c: CodeId) -> bool {
     }
 }
 
-impl SearchProblem for TwoQuestions {
+impl Rules for TwoQuestions {
     /// Questions asked so far.
     type State = u8;
     type Set = Vec<CodeId>;
-    fn name(&self) -> String {
-        "two-questions".into()
-    }
     fn code_count(&self) -> usize {
         8
     }
@@ -66,9 +65,6 @@ impl SearchProblem for TwoQuestions {
     fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
         None
     }
-    fn has_solving_answers(&self) -> bool {
-        false
-    }
     fn terminal(&self, set: &Vec<CodeId>) -> Terminal {
         let residues: Vec<CodeId> = set.iter().map(|c| c % 4).collect();
         let penalty = match residues.as_slice() {
@@ -81,13 +77,31 @@ impl SearchProblem for TwoQuestions {
         let total = Exact::from_integer(penalty.into());
         Terminal { queries_per_code: 0, penalty_total: total, penalised: Vec::new(), penalised_uniform: Vec::new() }
     }
-    fn terminal_floor(&self) -> u64 {
-        2
+    fn root_class_key(&self, q: QueryId) -> u64 {
+        q as u64
+    }
+}
+
+impl Presentation for TwoQuestions {
+    fn name(&self) -> String {
+        "two-questions".into()
     }
     fn query_label(&self, q: QueryId) -> String {
         format!("q{q}")
     }
 }
+
+impl SpeedHooks for TwoQuestions {
+    fn has_solving_answers(&self) -> bool {
+        false
+    }
+    fn terminal_floor(&self) -> u64 {
+        2
+    }
+}
+impl Symmetry for TwoQuestions {}
+impl MemoKeys for TwoQuestions {}
+impl TiePreference for TwoQuestions {}
 
 #[test]
 fn a_cheap_terminal_set_is_not_pruned_by_a_huffman_bound() {

@@ -8,7 +8,7 @@ use common::plain::lex_play;
 use renyi_search::renyi::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::renyi::score::RenyiScore;
-use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
+use renyi_search::search::{Presentation, Rules, RunOptions, Strategy, TieRule, analyze};
 
 /// Plays `secret` with H_α-LEX (possible secrets first) and returns the number of guesses.
 fn play(p: &Mastermind, score: &RenyiScore, secret: u32) -> u32 {

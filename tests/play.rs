@@ -9,7 +9,7 @@ use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::search::play::{OpeningBook, Rng, play_out, simulate};
 use renyi_search::search::tree::Replay;
-use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
+use renyi_search::search::{Rules, RunOptions, Strategy, TieRule, analyze};
 use std::io::Write;
 use std::process::{Command, Stdio};
 

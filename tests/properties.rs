@@ -25,7 +25,7 @@ use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::outcome::parse_exact;
 use renyi_search::search::subproblem::Subproblem;
 use renyi_search::search::units::{Shard, ShardFile, UnitRecord, UnitRun, merge, run_units};
-use renyi_search::search::{Exact, Outcome, RunOptions, SearchProblem, Strategy as Play, TieRule, analyze};
+use renyi_search::search::{Exact, Outcome, Presentation, Rules, RunOptions, SearchProblem, Strategy as Play, TieRule, analyze};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};

@@ -177,7 +177,7 @@ fn alpha_in_a_header_is_exact() {
     assert!(decimal.check().unwrap_err().to_string().contains("not an exact α"));
     // A checkpoint of one of the two (its header alone) is refused by the other.
     let path = scratch("integrity-alpha.jsonl");
-    let header = RunHeader::new(renyi_search::search::SearchProblem::name(&game()), a, 2);
+    let header = RunHeader::new(renyi_search::search::Presentation::name(&game()), a, 2);
     std::fs::write(&path, serde_json::to_string(&header).unwrap() + "\n").unwrap();
     let message = refused("4503599627370498.5", &path);
     assert!(message.contains("another run") && message.contains("9007199254740995/2"), "{message}");

@@ -7,7 +7,8 @@
 
 use renyi_search::curve::{Domain, Point, curve};
 use renyi_search::search::{
-    AnswerId, CodeId, Exact, QueryId, RunOptions, SearchProblem, Strategy, Terminal, TieRule, analyze,
+    AnswerId, CodeId, Exact, MemoKeys, Presentation, QueryId, Rules, RunOptions, SpeedHooks, Strategy, Symmetry, Terminal,
+    TieRule, TiePreference, analyze,
 };
 
 fn int(n: i64) -> Exact {
@@ -16,12 +17,9 @@ fn int(n: i64) -> Exact {
 
 struct Below;
 
-impl SearchProblem for Below {
+impl Rules for Below {
     type State = ();
     type Set = Vec<CodeId>;
-    fn name(&self) -> String {
-        "below-8".into()
-    }
     fn code_count(&self) -> usize {
         8
     }
@@ -56,10 +54,25 @@ impl SearchProblem for Below {
     fn terminal(&self, _: &Vec<CodeId>) -> Terminal {
         Terminal { queries_per_code: 0, penalty_total: int(0), penalised: Vec::new(), penalised_uniform: Vec::new() }
     }
+    fn root_class_key(&self, q: QueryId) -> u64 {
+        q as u64
+    }
+}
+
+impl Presentation for Below {
+    fn name(&self) -> String {
+        "below-8".into()
+    }
     fn query_label(&self, k: QueryId) -> String {
         format!("<{k}")
     }
 }
+
+// No capability beyond the rules: every default applies.
+impl SpeedHooks for Below {}
+impl Symmetry for Below {}
+impl MemoKeys for Below {}
+impl TiePreference for Below {}
 
 #[test]
 fn toy_game_needs_three_queries_per_code() {

@@ -9,7 +9,7 @@ use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::search::units::{Shard, ShardFile, UnitRun, merge, run_units, sessions_wall_seconds, unit_paths};
-use renyi_search::search::{RunOptions, SearchProblem, Strategy, TieRule, analyze};
+use renyi_search::search::{Presentation, RunOptions, SearchProblem, Strategy, TieRule, analyze};
 
 fn run(
     problem: &impl SearchProblem,

@@ -41,39 +41,51 @@ pub mod depth_checkpoint;
 pub mod format;
 pub mod leaf;
 
+use crate::search::delegate::delegating_trait;
 use crate::search::tree::Replay;
-use crate::search::{CodeId, QueryId};
+use crate::search::{CodeId, Delegate, QueryId, Rules, SameRules, SearchProblem};
 
 pub use build::{BuildStats, build_certificate};
 pub use check::{CheckReport, check_certificate};
 pub use depth_bound::depth_bound_certificate;
 pub use format::{CertificateFile, Header, read_certificate, write_certificate};
 
-/// What a game offers certificates beyond [`Replay`].
-pub trait Certify: Replay {
-    /// Symmetries the checker may use, as permutations of the code ids and
-    /// of the query ids. The checker verifies each before use: answers,
-    /// solving answers and admissibility in every state are preserved
-    /// (offered only by games whose state is trivial). Default: none.
-    fn symmetry_generators(&self) -> Vec<(Vec<CodeId>, Vec<QueryId>)> {
-        Vec::new()
+delegating_trait! {
+    /// What a game offers certificates beyond [`Replay`]. A game with the
+    /// rules of another ([`SameRules`]) offers that game's.
+    pub trait Certify: Replay;
+    delegated where {
+        D: SameRules + SearchProblem,
+        D: Rules<State = <<D as Delegate>::To as Rules>::State, Set = <<D as Delegate>::To as Rules>::Set>,
+        <D as Delegate>::To: Certify,
     }
-    /// For the builder: symmetries other than the identity that map `set`
-    /// onto itself, each as a word over [`Self::symmetry_generators`]
-    /// (applied first to last). Default: none.
-    fn stabilizer_words(&self, _state: &Self::State, _set: &Self::Set) -> Vec<Vec<u8>> {
-        Vec::new()
+    required {
+        /// Whether `query` may be admissible in `state` or in any state after it
+        /// (a superset is safe; the counting bound takes the most classes over these).
+        fn admissible_below(&self, state: &Self::State, query: QueryId) -> bool;
     }
-    /// Whether `query` may be admissible in `state` or in any state after it
-    /// (a superset is safe; the counting bound takes the most classes over these).
-    fn admissible_below(&self, state: &Self::State, query: QueryId) -> bool;
-    /// For games too large to try every pair of codes (the checker does so up
-    /// to [`context::PAIRS_TRIED`] pairs): a floor on the terminal cost of any
-    /// two codes that the game proves from its code table alone, without the
-    /// search (Beams: every colour covers exactly p cells of every code, so two
-    /// codes differ in at least two cells, and a pair's penalty is their
-    /// distance). Default: none (the leaf bound then takes 0).
-    fn pair_cost_floor(&self) -> Option<u64> {
-        None
+    provided {
+        /// Symmetries the checker may use, as permutations of the code ids and
+        /// of the query ids. The checker verifies each before use: answers,
+        /// solving answers and admissibility in every state are preserved
+        /// (offered only by games whose state is trivial). Default: none.
+        fn symmetry_generators(&self) -> Vec<(Vec<CodeId>, Vec<QueryId>)> {
+            Vec::new()
+        }
+        /// For the builder: symmetries other than the identity that map `set`
+        /// onto itself, each as a word over [`Self::symmetry_generators`]
+        /// (applied first to last). Default: none.
+        fn stabilizer_words(&self, _state: &Self::State, _set: &Self::Set) -> Vec<Vec<u8>> {
+            Vec::new()
+        }
+        /// For games too large to try every pair of codes (the checker does so up
+        /// to [`context::PAIRS_TRIED`] pairs): a floor on the terminal cost of any
+        /// two codes that the game proves from its code table alone, without the
+        /// search (Beams: every colour covers exactly p cells of every code, so two
+        /// codes differ in at least two cells, and a pair's penalty is their
+        /// distance). Default: none (the leaf bound then takes 0).
+        fn pair_cost_floor(&self) -> Option<u64> {
+            None
+        }
     }
 }

@@ -18,8 +18,9 @@ use renyi_search::models::wurzel::{self, Wurzel};
 use renyi_search::models::{SizeModel, strategy_totals};
 use renyi_search::output::{csv_text, write_json};
 use renyi_search::search::outcome::{exact_f64, exact_string};
+use renyi_search::search::Presentation;
 use renyi_search::search::units::{Shard, UnitRun, run_units, write_shard};
-use renyi_search::search::{Analysis, RunOptions, SearchProblem, Strategy, analyze};
+use renyi_search::search::{Analysis, RunOptions, Strategy, analyze};
 
 /// Runs `analyze GAME …`.
 pub(super) fn run(game: Game<BeamsArgs>) -> Result<()> {
@@ -27,7 +28,7 @@ pub(super) fn run(game: Game<BeamsArgs>) -> Result<()> {
         Game::Mastermind(m) => {
             let alpha: Alpha = m.strategy.alpha.parse()?;
             let mm = m.variant.build()?;
-            super::memory_guard::guard_memory(format!("the analysis of {}", SearchProblem::name(&mm)));
+            super::memory_guard::guard_memory(format!("the analysis of {}", Presentation::name(&mm)));
             let result = analyze(
                 &mm,
                 Strategy::new(alpha, m.strategy.tie_rule()),
@@ -102,7 +103,7 @@ pub(super) fn beams_game(b: &BeamsGameArgs) -> Result<Beams> {
     // What an analysis holds at least (beyond the table, most runs need
     // several times this: 6c6p peaks at 4.5–8 GiB): the table and two sets
     // of all codes, the root's and its answer classes', at a bit per code.
-    let codes = SearchProblem::code_count(&g) as u64;
+    let codes = renyi_search::search::Rules::code_count(&g) as u64;
     renyi_search::memory::check_budget(
         &format!("analysing {variant} ({codes} codes; a lower bound: the table and two sets of all codes)"),
         table_bytes.checked_add(2 * codes.div_ceil(8)),

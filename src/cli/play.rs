@@ -12,7 +12,7 @@ use renyi_search::games::beams::patterns::load_or_build;
 use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::output::{Provenance, write_json};
 use renyi_search::search::play::{Game, OpeningBook, simulate};
-use renyi_search::search::{AnswerId, QueryId, SearchProblem, Strategy};
+use renyi_search::search::{AnswerId, Presentation, QueryId, Rules, Strategy};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;

@@ -6,7 +6,9 @@
 
 use crate::error::{Error, Result, invalid};
 use crate::search::problem::{code_list, merge_orbits};
-use crate::search::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
+use crate::search::{
+    AnswerId, CodeId, MemoKeys, Presentation, QueryId, Rules, SpeedHooks, Symmetry, Terminal, TiePreference,
+};
 use rayon::prelude::*;
 
 mod symmetry;
@@ -181,19 +183,10 @@ fn decode(pegs: usize, answer: AnswerId) -> (usize, usize) {
     (answer as usize / (pegs + 1), answer as usize % (pegs + 1))
 }
 
-impl SearchProblem for Mastermind {
+impl Rules for Mastermind {
     type State = ();
     /// Sorted code ids.
     type Set = Vec<CodeId>;
-
-    fn name(&self) -> String {
-        let n = self.codes.len();
-        if self.distinct {
-            format!("MM({},{}) without repetition (MM-{n})", self.pegs, self.colors)
-        } else {
-            format!("MM({},{}) (MM-{n})", self.pegs, self.colors)
-        }
-    }
     fn code_count(&self) -> usize {
         self.codes.len()
     }
@@ -217,49 +210,11 @@ impl SearchProblem for Mastermind {
     fn count_answers(&self, query: QueryId, set: &Vec<CodeId>, counts: &mut [u64]) {
         code_list::count_answers(|q, c| self.answer(q, c), query, set, counts)
     }
-    /// One table row per query, counted into the zeroed `counts` (the
-    /// per-query clearing of [`Self::count_answers`] was 3.5 % of MM-1296's
-    /// perfect search, the row lookup hoisted out of the loop).
-    fn count_answers_batch(&self, queries: &[QueryId], set: &Vec<CodeId>, counts: &mut [u64]) {
-        let (n, a) = (self.codes.len(), self.answer_count());
-        for (&q, out) in queries.iter().zip(counts.chunks_exact_mut(a)) {
-            let row = &self.table[q as usize * n..(q as usize + 1) * n];
-            for &c in set {
-                out[row[c as usize] as usize] += 1;
-            }
-        }
-    }
     fn split(&self, query: QueryId, set: &Vec<CodeId>) -> Vec<(AnswerId, Vec<CodeId>)> {
         code_list::split(|q, c| self.answer(q, c), query, set)
     }
-    /// Every query stays admissible and sets only shrink.
-    fn narrowing_queries(&self) -> bool {
-        true
-    }
     fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
         Some(encode(self.pegs, (self.pegs, 0)) as AnswerId)
-    }
-    fn is_possible_secret(&self, query: QueryId, set: &Vec<CodeId>) -> bool {
-        set.binary_search(&query).is_ok()
-    }
-    /// Answers of a query marked in a 128-bit mask, stopping at the first
-    /// repeated one (answers < 128: (p + 1)(p + 2)/2 ≤ 120 for p ≤ 14 pegs).
-    fn first_finest_query(&self, queries: &[QueryId], set: &Vec<CodeId>) -> Option<QueryId> {
-        let n = self.codes.len();
-        queries.iter().copied().find(|&q| {
-            let row = &self.table[q as usize * n..(q as usize + 1) * n];
-            let mut seen = 0u128;
-            set.iter().all(|&c| {
-                let bit = 1u128 << (row[c as usize] & 127);
-                let fresh = seen & bit == 0;
-                seen |= bit;
-                fresh
-            })
-        })
-    }
-    /// Every code is an always admissible query with the code's own id.
-    fn possible_secret_queries(&self, _: &(), set: &Vec<CodeId>) -> Vec<QueryId> {
-        set.clone()
     }
     /// A known secret is played with one more guess. Every code is a query, so
     /// a set of two or more codes always has a sensible query (guess one of
@@ -281,9 +236,58 @@ impl SearchProblem for Mastermind {
         counts.sort_unstable_by(|a, b| b.cmp(a));
         counts.iter().fold(0, |key, &c| key * (self.pegs as u64 + 1) + c)
     }
+}
+
+impl Presentation for Mastermind {
+
+    fn name(&self) -> String {
+        let n = self.codes.len();
+        if self.distinct {
+            format!("MM({},{}) without repetition (MM-{n})", self.pegs, self.colors)
+        } else {
+            format!("MM({},{}) (MM-{n})", self.pegs, self.colors)
+        }
+    }
     fn query_label(&self, query: QueryId) -> String {
         self.code_label(query)
     }
+}
+
+impl SpeedHooks for Mastermind {
+    /// One table row per query, counted into the zeroed `counts` (the
+    /// per-query clearing of [`Self::count_answers`] was 3.5 % of MM-1296's
+    /// perfect search, the row lookup hoisted out of the loop).
+    fn count_answers_batch(&self, queries: &[QueryId], set: &Vec<CodeId>, counts: &mut [u64]) {
+        let (n, a) = (self.codes.len(), self.answer_count());
+        for (&q, out) in queries.iter().zip(counts.chunks_exact_mut(a)) {
+            let row = &self.table[q as usize * n..(q as usize + 1) * n];
+            for &c in set {
+                out[row[c as usize] as usize] += 1;
+            }
+        }
+    }
+    /// Every query stays admissible and sets only shrink.
+    fn narrowing_queries(&self) -> bool {
+        true
+    }
+    /// Answers of a query marked in a 128-bit mask, stopping at the first
+    /// repeated one (answers < 128: (p + 1)(p + 2)/2 ≤ 120 for p ≤ 14 pegs).
+    fn first_finest_query(&self, queries: &[QueryId], set: &Vec<CodeId>) -> Option<QueryId> {
+        let n = self.codes.len();
+        queries.iter().copied().find(|&q| {
+            let row = &self.table[q as usize * n..(q as usize + 1) * n];
+            let mut seen = 0u128;
+            set.iter().all(|&c| {
+                let bit = 1u128 << (row[c as usize] & 127);
+                let fresh = seen & bit == 0;
+                seen |= bit;
+                fresh
+            })
+        })
+    }
+}
+
+impl Symmetry for Mastermind {
     /// Merges the queries of each orbit of the symmetries that map `set` onto
     /// itself (for sets of at least `SYMMETRY_MIN_SET` codes), keeping the
     /// least query of each orbit; the orbits come from generators of the
@@ -300,6 +304,19 @@ impl SearchProblem for Mastermind {
         merge_orbits(weighted, |q| orbit_min[q as usize])
     }
 }
+
+impl TiePreference for Mastermind {
+    fn is_possible_secret(&self, query: QueryId, set: &Vec<CodeId>) -> bool {
+        set.binary_search(&query).is_ok()
+    }
+    /// Every code is an always admissible query with the code's own id.
+    fn possible_secret_queries(&self, _: &(), set: &Vec<CodeId>) -> Vec<QueryId> {
+        set.clone()
+    }
+}
+
+/// No memo keys beyond the code lists themselves.
+impl MemoKeys for Mastermind {}
 
 /// The base-`colors` value of a code's pegs.
 fn base_value(code: &[u8], colors: usize) -> usize {

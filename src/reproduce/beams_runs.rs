@@ -350,7 +350,7 @@ mod tests {
 
     #[test]
     fn run_files_are_found_under_their_game_names() {
-        use crate::search::SearchProblem;
+        use crate::search::Presentation;
         let variant = Variant::from_str("3c6p").unwrap();
         let patterns = crate::games::beams::patterns::enumerate(variant);
         let names: Vec<String> = [LexC, LexD, Mix, MixReduced].iter().map(|&c| c.game_name(variant)).collect();

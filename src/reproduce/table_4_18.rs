@@ -11,7 +11,7 @@ use crate::output::{MarkdownTable, Provenance, layout, write_atomic, write_table
 use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::perfect::solve_perfect;
-use crate::search::{Analysis, SearchProblem, TieRule};
+use crate::search::{Analysis, Presentation, Rules, TieRule};
 use crate::sweep::{alpha_grid, plateaus, sweep};
 use num_bigint::BigInt;
 use serde::Serialize;

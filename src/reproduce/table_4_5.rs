@@ -13,7 +13,7 @@ use crate::renyi::score::RenyiScore;
 use crate::search::outcome::Exact;
 use crate::search::perfect::solve_perfect;
 use crate::search::strategy::best_queries;
-use crate::search::{Analysis, RunOptions, SearchProblem, Strategy, TieBreak, TieRule, analyze};
+use crate::search::{Analysis, Presentation, RunOptions, Rules, Strategy, TieBreak, TieRule, analyze};
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::Path;

@@ -7,7 +7,7 @@
 
 use super::memo::Memo;
 use super::outcome::{Exact, Outcome, exact_f64, exact_string};
-use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
+use super::problem::{AnswerId, CodeId, QueryId, Rules, SearchProblem};
 use super::strategy::{Strategy, TieBreak, decide, decide_finest_first};
 use crate::renyi::alpha::Alpha;
 use crate::progress::Progress;
@@ -87,7 +87,7 @@ impl RunOptions {
 }
 
 /// A memo key: the node's (reduced) state and its set's key.
-type MemoKey<P> = (<P as SearchProblem>::State, SetKey<<P as SearchProblem>::Set>);
+type MemoKey<P> = (<P as Rules>::State, SetKey<<P as Rules>::Set>);
 /// Outcomes of already expanded subtrees, keyed by (state, candidate set).
 type OutcomeMemo<P> = Memo<MemoKey<P>, Arc<Outcome>>;
 
@@ -339,7 +339,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 
 /// One answer class below a query: whether its answer solves, its codes, and
 /// the state in which the game goes on there.
-type Branch<P> = (bool, <P as SearchProblem>::Set, <P as SearchProblem>::State);
+type Branch<P> = (bool, <P as Rules>::Set, <P as Rules>::State);
 
 /// Whether two partitions of one set have the same classes, each with the same
 /// state (classes of a partition are disjoint and non-empty, hence distinct).

@@ -1,10 +1,13 @@
 //! The generic search-problem core: problems, strategies, exact analysis.
 //! Every deduction game (Mastermind, Beams, …) plugs in through
-//! [`problem::SearchProblem`]; there is one analysis loop for all of them.
+//! [`problem::SearchProblem`] (its [`Rules`], [`Presentation`] and optional
+//! capabilities); there is one analysis loop for all of them.
 
 pub mod analysis;
 pub mod bounds;
+pub mod capabilities;
 pub mod checkpoint;
+pub mod delegate;
 pub mod fasthash;
 pub mod memo;
 pub mod outcome;
@@ -21,5 +24,7 @@ pub mod units;
 
 pub use analysis::{Analysis, RunOptions, analyze};
 pub use outcome::{Exact, Outcome};
-pub use problem::{AnswerId, CodeId, QueryId, SearchProblem, Terminal};
+pub use capabilities::{MemoKeys, SpeedHooks, Symmetry, TiePreference};
+pub use delegate::{Delegate, SameRules};
+pub use problem::{AnswerId, CodeId, QueryId, Presentation, Rules, SearchProblem, Terminal};
 pub use strategy::{Strategy, TieBreak, TieRule};

@@ -2,8 +2,8 @@
 //! given state. Used to analyse one subtree on its own (e.g. the codes of one
 //! answer to the first query of Beams(6c,6p)) and to test reduced instances.
 
-use super::problem::{AnswerId, ClassSizes, CodeId, QueryId, SearchProblem, Terminal};
-use super::tree::Replay;
+use super::delegate::Delegate;
+use super::problem::{AnswerId, Presentation, QueryId, Rules, SearchProblem, Terminal};
 use crate::error::{Result, invalid};
 
 /// `inner`, with `set` as all codes and `state` as the start.
@@ -50,13 +50,12 @@ impl<'a, P: SearchProblem> Subproblem<'a, P> {
     }
 }
 
-impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
+/// The rules are `inner`'s, with `state` and `set` as the start (forwarded by
+/// hand: [`Rules`] has no defaults, so none can be skipped).
+impl<P: SearchProblem> Rules for Subproblem<'_, P> {
     type State = P::State;
     type Set = P::Set;
 
-    fn name(&self) -> String {
-        format!("{} (subset of {} codes)", self.inner.name(), self.inner.set_size(&self.set))
-    }
     fn code_count(&self) -> usize {
         self.inner.set_size(&self.set) as usize
     }
@@ -81,88 +80,38 @@ impl<P: SearchProblem> SearchProblem for Subproblem<'_, P> {
     fn set_size(&self, set: &P::Set) -> u64 {
         self.inner.set_size(set)
     }
-    fn set_bytes(&self, set: &P::Set) -> usize {
-        self.inner.set_bytes(set)
-    }
     fn count_answers(&self, q: QueryId, set: &P::Set, counts: &mut [u64]) {
         self.inner.count_answers(q, set, counts)
-    }
-    fn count_answers_batch(&self, queries: &[QueryId], set: &P::Set, counts: &mut [u64]) {
-        self.inner.count_answers_batch(queries, set, counts)
-    }
-    fn class_sizes_batch(&self, queries: &[QueryId], set: &P::Set) -> ClassSizes {
-        self.inner.class_sizes_batch(queries, set)
-    }
-    fn restrict(&self, q: QueryId, a: AnswerId, set: &P::Set) -> P::Set {
-        self.inner.restrict(q, a, set)
-    }
-    fn terminal_for(&self, set: &P::Set, secret: CodeId) -> (u32, u64) {
-        self.inner.terminal_for(set, secret)
     }
     fn split(&self, q: QueryId, set: &P::Set) -> Vec<(AnswerId, P::Set)> {
         self.inner.split(q, set)
     }
-    fn separating_query(&self, state: &P::State, set: &P::Set) -> Option<QueryId> {
-        self.inner.separating_query(state, set)
-    }
-    fn narrowing_queries(&self) -> bool {
-        self.inner.narrowing_queries()
-    }
-    fn reduced_state(&self, state: &P::State, set: &P::Set) -> P::State {
-        self.inner.reduced_state(state, set)
-    }
-    fn admissible_queries(&self, state: &P::State) -> Vec<QueryId> {
-        self.inner.admissible_queries(state)
-    }
-    fn residual_key(&self, state: &P::State, set: &P::Set) -> Option<(P::State, Box<[u8]>)> {
-        self.inner.residual_key(state, set)
-    }
-    fn code_list_key(&self, set: &P::Set) -> Option<Box<[CodeId]>> {
-        self.inner.code_list_key(set)
-    }
-    fn first_finest_query(&self, queries: &[QueryId], set: &P::Set) -> Option<QueryId> {
-        self.inner.first_finest_query(queries, set)
-    }
-    fn has_solving_answers(&self) -> bool {
-        self.inner.has_solving_answers()
-    }
     fn solving_answer(&self, q: QueryId) -> Option<AnswerId> {
         self.inner.solving_answer(q)
-    }
-    fn is_possible_secret(&self, q: QueryId, set: &P::Set) -> bool {
-        self.inner.is_possible_secret(q, set)
-    }
-    fn possible_secret_queries(&self, state: &P::State, set: &P::Set) -> Vec<QueryId> {
-        self.inner.possible_secret_queries(state, set)
     }
     fn terminal(&self, set: &P::Set) -> Terminal {
         self.inner.terminal(set)
     }
-    fn terminal_floor(&self) -> u64 {
-        self.inner.terminal_floor()
+    /// No symmetry is known at this start (the game's root classes are
+    /// those of its own start).
+    fn root_class_key(&self, q: QueryId) -> u64 {
+        q as u64
     }
-    fn multiplicity(&self, state: &P::State, q: QueryId) -> u64 {
-        self.inner.multiplicity(state, q)
+}
+
+impl<P: SearchProblem> Presentation for Subproblem<'_, P> {
+    fn name(&self) -> String {
+        format!("{} (subset of {} codes)", self.inner.name(), self.inner.set_size(&self.set))
     }
     fn query_label(&self, q: QueryId) -> String {
         self.inner.query_label(q)
     }
-    fn symmetry_classes(&self, state: &P::State, set: &P::Set, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
-        self.inner.symmetry_classes(state, set, weighted)
-    }
 }
 
-impl<P: Replay> Replay for Subproblem<'_, P> {
-    fn replay_answer(&self, q: QueryId, code: CodeId) -> AnswerId {
-        self.inner.replay_answer(q, code)
-    }
-    fn set_of(&self, codes: &[CodeId]) -> P::Set {
-        self.inner.set_of(codes)
-    }
-    fn codes_of(&self, set: &P::Set) -> Vec<CodeId> {
-        self.inner.codes_of(set)
-    }
-    fn code_of_query(&self, q: QueryId) -> Option<CodeId> {
-        self.inner.code_of_query(q)
+/// Every capability (and [`Replay`](super::tree::Replay)) is `inner`'s.
+impl<P: SearchProblem> Delegate for Subproblem<'_, P> {
+    type To = P;
+    fn delegate(&self) -> &P {
+        self.inner
     }
 }

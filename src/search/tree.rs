@@ -4,7 +4,8 @@
 //! produced the tree.
 
 use super::perfect::{Left, PerfectSearch, child_left};
-use super::problem::{AnswerId, CodeId, QueryId, SearchProblem};
+use super::delegate::{Delegate, delegating_trait};
+use super::problem::{AnswerId, CodeId, QueryId, Rules, SearchProblem};
 use crate::error::{Result, invalid};
 use num_traits::ToPrimitive;
 use serde::{Deserialize, Serialize};
@@ -20,18 +21,29 @@ pub enum TreeNode {
     Stop { codes: Vec<CodeId> },
 }
 
-/// Games whose codes can be replayed one at a time.
-pub trait Replay: SearchProblem {
-    /// The answer to `query` if `code` is the secret (computed per code).
-    fn replay_answer(&self, query: QueryId, code: CodeId) -> AnswerId;
-    /// The set consisting of these codes (sorted ids).
-    fn set_of(&self, codes: &[CodeId]) -> Self::Set;
-    /// The codes of a set, sorted.
-    fn codes_of(&self, set: &Self::Set) -> Vec<CodeId>;
-    /// The code a query names, for games whose queries are codes (hard mode
-    /// is checked with it); `None` by default.
-    fn code_of_query(&self, _query: QueryId) -> Option<CodeId> {
-        None
+delegating_trait! {
+    /// Games whose codes can be replayed one at a time. A [`Delegate`] with
+    /// the same `State` and `Set` replays through the game it stands for.
+    pub trait Replay: SearchProblem;
+    delegated where {
+        D: SearchProblem + Delegate,
+        D: Rules<State = <<D as Delegate>::To as Rules>::State, Set = <<D as Delegate>::To as Rules>::Set>,
+        <D as Delegate>::To: Replay,
+    }
+    required {
+        /// The answer to `query` if `code` is the secret (computed per code).
+        fn replay_answer(&self, query: QueryId, code: CodeId) -> AnswerId;
+        /// The set consisting of these codes (sorted ids).
+        fn set_of(&self, codes: &[CodeId]) -> Self::Set;
+        /// The codes of a set, sorted.
+        fn codes_of(&self, set: &Self::Set) -> Vec<CodeId>;
+    }
+    provided {
+        /// The code a query names, for games whose queries are codes (hard mode
+        /// is checked with it); `None` by default.
+        fn code_of_query(&self, _query: QueryId) -> Option<CodeId> {
+            None
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::renyi::score::RenyiScore;
-use renyi_search::search::SearchProblem;
+use renyi_search::search::Rules;
 use renyi_search::search::strategy::class_sizes;
 use std::cmp::Ordering;
 

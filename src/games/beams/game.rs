@@ -19,6 +19,7 @@
 //! implementation and the penalty.
 
 mod kernels;
+mod memo_keys;
 mod search_problem;
 
 use kernels::MAX_SYMMETRY_PATTERNS;

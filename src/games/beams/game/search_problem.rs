@@ -1,4 +1,5 @@
-//! [`Beams`] as a [`SearchProblem`] (the generic core's view of the game) and
+//! [`Beams`] as a [`SearchProblem`](crate::search::SearchProblem) (the generic
+//! core's view of the game: its rules and capabilities) and
 //! as a [`Replay`](crate::search::tree::Replay) (strategy trees), and the
 //! penalty of a terminal set.
 
@@ -7,7 +8,9 @@ use super::kernels::*;
 use super::{Beams, BeamsState, ColourOffer, Penalty, QueryOrder};
 use crate::games::permutations;
 use crate::search::problem::{ClassSizes, merge_orbits};
-use crate::search::{AnswerId, CodeId, Exact, QueryId, SearchProblem, Terminal};
+use crate::search::{
+    AnswerId, CodeId, Exact, Presentation, QueryId, Rules, SpeedHooks, Symmetry, Terminal, TiePreference,
+};
 use num_bigint::BigInt;
 use rayon::prelude::*;
 
@@ -59,13 +62,9 @@ impl Beams {
     }
 }
 
-impl SearchProblem for Beams {
+impl Rules for Beams {
     type State = BeamsState;
     type Set = CodeSet;
-
-    fn name(&self) -> String {
-        Beams::game_name(self.variant, self.order, self.offer, self.penalty)
-    }
     fn code_count(&self) -> usize {
         self.patterns.count() * self.colourings.len()
     }
@@ -81,25 +80,6 @@ impl SearchProblem for Beams {
     fn is_admissible(&self, state: &BeamsState, q: QueryId) -> bool {
         let (c, d) = self.decode_query(q);
         state.used >> d & 1 == 0 && (self.offer == ColourOffer::All || c <= state.asked as usize)
-    }
-    /// Unused diagonals × offered colours, listed in query order (no decoding).
-    fn admissible_queries(&self, state: &BeamsState) -> Vec<QueryId> {
-        if self.offer == ColourOffer::All {
-            return (0..self.query_count() as QueryId).filter(|&q| self.is_admissible(state, q)).collect();
-        }
-        let (nc, nd) = (self.variant.colours, self.board.diagonals.len());
-        let colours = (state.asked as usize + 1).min(nc);
-        let free: Vec<usize> = (0..nd).filter(|&d| state.used >> d & 1 == 0).collect();
-        let mut out = Vec::with_capacity(colours * free.len());
-        match self.order {
-            QueryOrder::ColourFirst => {
-                (0..colours).for_each(|c| out.extend(free.iter().map(|&d| (c * nd + d) as QueryId)))
-            }
-            QueryOrder::DiagonalFirst => {
-                free.iter().for_each(|&d| out.extend((0..colours).map(|c| (d * nc + c) as QueryId)))
-            }
-        }
-        out
     }
     fn next_state(&self, state: &BeamsState, q: QueryId) -> BeamsState {
         let (c, d) = self.decode_query(q);
@@ -127,6 +107,70 @@ impl SearchProblem for Beams {
             }
         }
     }
+    /// Per row, the colourings are grouped by the answer their colour-c piece gives.
+    fn split(&self, q: QueryId, set: &CodeSet) -> Vec<(AnswerId, CodeSet)> {
+        let (c, d) = self.decode_query(q);
+        let w = self.words;
+        let mut classes: Vec<(AnswerId, CodeSet)> = Vec::new();
+        let mut answers: Vec<u8> = Vec::with_capacity(self.variant.colours);
+        let mut rows: Vec<u64> = Vec::with_capacity(self.variant.colours * w);
+        for (row, (t, mask)) in set.rows(w).enumerate() {
+            self.prefetch_ahead(&set.patterns, row);
+            if let Some(sigma) = single_colouring(mask) {
+                let a = self.answer_at(self.code_at(t, sigma), c, d) as AnswerId;
+                class_of(&mut classes, a).push_row(t, mask);
+                continue;
+            }
+            answers.clear();
+            rows.clear();
+            for (j, &a) in self.piece_hits(t, d).iter().enumerate() {
+                let slot = answers.iter().position(|&x| x == a).unwrap_or_else(|| {
+                    answers.push(a);
+                    rows.resize(answers.len() * w, 0);
+                    answers.len() - 1
+                });
+                let colourings = self.colourings_of(c, j);
+                for (i, &m) in mask.iter().enumerate().filter(|(_, m)| **m != 0) {
+                    rows[slot * w + i] |= m & colourings[i];
+                }
+            }
+            for (slot, &a) in answers.iter().enumerate() {
+                let row = &rows[slot * w..(slot + 1) * w];
+                if row.iter().any(|&x| x != 0) {
+                    class_of(&mut classes, a as AnswerId).push_row(t, row);
+                }
+            }
+        }
+        classes.sort_unstable_by_key(|(a, _)| *a);
+        classes
+    }
+    fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
+        None
+    }
+    fn terminal(&self, set: &CodeSet) -> Terminal {
+        let (penalty_total, penalised, penalised_uniform) = self.penalty_of(set);
+        Terminal { queries_per_code: 0, penalty_total, penalised, penalised_uniform }
+    }
+    /// Diagonals at the same distance from the centre are mapped onto each other
+    /// by the 12 board symmetries, and all colours are alike at the root.
+    fn root_class_key(&self, q: QueryId) -> u64 {
+        let (_, d) = self.decode_query(q);
+        self.board.diagonal_offset[d] as u64
+    }
+}
+
+impl Presentation for Beams {
+
+    fn name(&self) -> String {
+        Beams::game_name(self.variant, self.order, self.offer, self.penalty)
+    }
+    fn query_label(&self, q: QueryId) -> String {
+        let (c, d) = self.decode_query(q);
+        format!("colour {c} diagonal {d}")
+    }
+}
+
+impl SpeedHooks for Beams {
     /// One pass over the set for all queries ([`Beams::compact_counts`]); small
     /// sets look up each code's answer directly (no tables to set up).
     fn count_answers_batch(&self, queries: &[QueryId], set: &CodeSet, counts: &mut [u64]) {
@@ -239,42 +283,29 @@ impl SearchProblem for Beams {
             _ => (0, (colours.iter().map(|x| distance(x, &truth)).sum::<u64>() + set.size / 2) / set.size),
         }
     }
-    /// Per row, the colourings are grouped by the answer their colour-c piece gives.
-    fn split(&self, q: QueryId, set: &CodeSet) -> Vec<(AnswerId, CodeSet)> {
-        let (c, d) = self.decode_query(q);
-        let w = self.words;
-        let mut classes: Vec<(AnswerId, CodeSet)> = Vec::new();
-        let mut answers: Vec<u8> = Vec::with_capacity(self.variant.colours);
-        let mut rows: Vec<u64> = Vec::with_capacity(self.variant.colours * w);
-        for (row, (t, mask)) in set.rows(w).enumerate() {
-            self.prefetch_ahead(&set.patterns, row);
-            if let Some(sigma) = single_colouring(mask) {
-                let a = self.answer_at(self.code_at(t, sigma), c, d) as AnswerId;
-                class_of(&mut classes, a).push_row(t, mask);
-                continue;
+    /// Diagonals are only used up; a colour offered later is an unasked colour,
+    /// interchangeable here with the lowest unasked one, which is offered.
+    fn narrowing_queries(&self) -> bool {
+        true
+    }
+    /// Unused diagonals × offered colours, listed in query order (no decoding).
+    fn admissible_queries(&self, state: &BeamsState) -> Vec<QueryId> {
+        if self.offer == ColourOffer::All {
+            return (0..self.query_count() as QueryId).filter(|&q| self.is_admissible(state, q)).collect();
+        }
+        let (nc, nd) = (self.variant.colours, self.board.diagonals.len());
+        let colours = (state.asked as usize + 1).min(nc);
+        let free: Vec<usize> = (0..nd).filter(|&d| state.used >> d & 1 == 0).collect();
+        let mut out = Vec::with_capacity(colours * free.len());
+        match self.order {
+            QueryOrder::ColourFirst => {
+                (0..colours).for_each(|c| out.extend(free.iter().map(|&d| (c * nd + d) as QueryId)))
             }
-            answers.clear();
-            rows.clear();
-            for (j, &a) in self.piece_hits(t, d).iter().enumerate() {
-                let slot = answers.iter().position(|&x| x == a).unwrap_or_else(|| {
-                    answers.push(a);
-                    rows.resize(answers.len() * w, 0);
-                    answers.len() - 1
-                });
-                let colourings = self.colourings_of(c, j);
-                for (i, &m) in mask.iter().enumerate().filter(|(_, m)| **m != 0) {
-                    rows[slot * w + i] |= m & colourings[i];
-                }
-            }
-            for (slot, &a) in answers.iter().enumerate() {
-                let row = &rows[slot * w..(slot + 1) * w];
-                if row.iter().any(|&x| x != 0) {
-                    class_of(&mut classes, a as AnswerId).push_row(t, row);
-                }
+            QueryOrder::DiagonalFirst => {
+                free.iter().for_each(|&d| out.extend((0..colours).map(|c| (d * nc + c) as QueryId)))
             }
         }
-        classes.sort_unstable_by_key(|(a, _)| *a);
-        classes
+        out
     }
     /// Compares the two codes' answers query by query (no counting).
     fn separating_query(&self, state: &BeamsState, set: &CodeSet) -> Option<QueryId> {
@@ -306,20 +337,8 @@ impl SearchProblem for Beams {
             })
         })
     }
-    fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
-        None
-    }
     fn has_solving_answers(&self) -> bool {
         false
-    }
-    /// Diagonals are only used up; a colour offered later is an unasked colour,
-    /// interchangeable here with the lowest unasked one, which is offered.
-    fn narrowing_queries(&self) -> bool {
-        true
-    }
-    fn terminal(&self, set: &CodeSet) -> Terminal {
-        let (penalty_total, penalised, penalised_uniform) = self.penalty_of(set);
-        Terminal { queries_per_code: 0, penalty_total, penalised, penalised_uniform }
     }
     /// Every colour covers exactly p cells, so two distinct codes colour at
     /// least two cells differently; a laid code (the best or, on average, a
@@ -328,97 +347,15 @@ impl SearchProblem for Beams {
     fn terminal_floor(&self) -> u64 {
         if self.penalty == Penalty::None { 0 } else { 2 }
     }
-    /// Diagonals at the same distance from the centre are mapped onto each other
-    /// by the 12 board symmetries, and all colours are alike at the root.
-    fn root_class_key(&self, q: QueryId) -> u64 {
-        let (_, d) = self.decode_query(q);
-        self.board.diagonal_offset[d] as u64
-    }
-    /// Sets of at most four codes per row on average (deep in the tree) are
-    /// keyed by their code ids: 4 bytes per code instead of a row of c! bits.
-    fn code_list_key(&self, set: &CodeSet) -> Option<Box<[CodeId]>> {
-        (set.size <= 4 * set.patterns.len() as u64).then(|| {
-            let mut ids = Vec::with_capacity(set.size as usize);
-            set.for_each_code(self.words, |t, sigma| ids.push(self.code_id(t, sigma)));
-            ids.into_boxed_slice()
-        })
-    }
-    /// Sets of at most `SMALL_NODE_SET` codes: the varying cells V (8 bytes),
-    /// then for each code, in set order, the colour of each cell of V (3 bits
-    /// each, little-endian), the asked colours renamed in order of appearance
-    /// (reduced colour offers, where they are 0..k−1). Sets with equal keys in
-    /// equal states have equal subtrees under MIX:
-    /// - a query's answer on a code is the set of cells of its colour on its
-    ///   diagonal; cells outside V add the same to every code's answer, so both
-    ///   sets split into the same classes, row by row (classes keep set order);
-    /// - the penalty compares codes cell by cell (cells outside V never
-    ///   differ) and takes the first best guess in set order;
-    /// - renaming the asked colours maps the offered queries, their answers,
-    ///   scores and MIX weights onto each other (not LEX's order; the memo
-    ///   serves MIX only).
-    fn residual_key(&self, state: &BeamsState, set: &CodeSet) -> Option<(BeamsState, Box<[u8]>)> {
-        if set.size > SMALL_NODE_SET {
-            return None;
-        }
-        let varying = self.varying_cells(set);
-        let reduced = self.without_settled(state, varying);
-        let cells = varying.count_ones() as usize;
-        if cells > 42 {
-            return None;
-        }
-        let renamed = if self.offer == ColourOffer::All { 0 } else { state.asked as usize };
-        let mut rename: [u8; 8] = std::array::from_fn(|c| c as u8);
-        let mut seen = [false; 8];
-        let mut next_name = 0u8;
-        let per_code = (3 * cells).div_ceil(8);
-        let mut key = Vec::with_capacity(8 + per_code * set.size as usize);
-        key.extend_from_slice(&varying.to_le_bytes());
-        let mut slots = [0u8; 64];
-        set.for_each_code(self.words, |t, sigma| {
-            for (c, cells_of_c) in self.colour_cells(t, sigma).enumerate() {
-                let mut m = cells_of_c & varying;
-                while m != 0 {
-                    slots[(varying & ((m & m.wrapping_neg()) - 1)).count_ones() as usize] = c as u8;
-                    m &= m - 1;
-                }
-            }
-            let mut packed = 0u128;
-            for (slot, &c) in slots[..cells].iter().enumerate() {
-                if (c as usize) < renamed && !seen[c as usize] {
-                    (seen[c as usize], rename[c as usize], next_name) = (true, next_name, next_name + 1);
-                }
-                packed |= (rename[c as usize] as u128) << (3 * slot);
-            }
-            key.extend_from_slice(&packed.to_le_bytes()[..per_code]);
-        });
-        Some((reduced, key.into_boxed_slice()))
-    }
-    /// A pattern number and a colouring row per pattern.
-    fn set_bytes(&self, set: &CodeSet) -> usize {
-        set.patterns.len() * (4 + 8 * self.words)
-    }
-    /// Marks as used the diagonals on which every code of `set` has the same
-    /// colours: no query on them splits `set` or any subset of it, and H_α
-    /// strategies ask only queries that split (thesis Satz 4.2), so no subtree
-    /// depends on whether they were asked. Reducing is idempotent and commutes
-    /// with shrinking the set (a settled diagonal stays settled). Sets above
-    /// `SMALL_NODE_SET` codes keep their state.
-    fn reduced_state(&self, state: &BeamsState, set: &CodeSet) -> BeamsState {
-        if set.size > SMALL_NODE_SET {
-            return *state;
-        }
-        self.without_settled(state, self.varying_cells(set))
-    }
+}
+
+impl Symmetry for Beams {
     fn multiplicity(&self, state: &BeamsState, q: QueryId) -> u64 {
         let (c, _) = self.decode_query(q);
         match self.offer {
             ColourOffer::ReducedWeighted if c == state.asked as usize => (self.variant.colours - c) as u64,
             _ => 1,
         }
-    }
-    fn query_label(&self, q: QueryId) -> String {
-        let (c, d) = self.decode_query(q);
-        format!("colour {c} diagonal {d}")
     }
     /// Symmetries (board symmetry g, permutation π of the asked colours) that fix
     /// the used diagonals and map the set onto itself; merges the queries of
@@ -459,6 +396,9 @@ impl SearchProblem for Beams {
         })
     }
 }
+
+/// Beams' queries are not codes: no "possible secrets first".
+impl TiePreference for Beams {}
 
 impl crate::search::tree::Replay for Beams {
     fn replay_answer(&self, q: QueryId, code: CodeId) -> AnswerId {

@@ -1,0 +1,209 @@
+//! What a game may add beyond its [`Rules`]: faster paths and pruning facts
+//! ([`SpeedHooks`]), symmetries ([`Symmetry`]), compact memo keys
+//! ([`MemoKeys`]) and the "possible secrets first" tie preference
+//! ([`TiePreference`]). Every method has a correct default, so a game
+//! without a capability writes an empty `impl`; a [`Delegate`] gets all of
+//! them from the game it stands for (see [`delegating_trait!`]).
+
+use super::delegate::{Delegate, delegating_trait};
+use super::problem::{AnswerId, ClassSizes, CodeId, QueryId, Rules};
+use super::Exact;
+
+delegating_trait! {
+    /// Faster paths and facts that let searches prune; each default is
+    /// derived from the [`Rules`] and correct for every game.
+    pub trait SpeedHooks: Rules;
+    delegated where {
+        D: Delegate + Rules<State = <<D as Delegate>::To as Rules>::State, Set = <<D as Delegate>::To as Rules>::Set>,
+    }
+    required {}
+    provided {
+        /// [`Rules::count_answers`] for several queries at once: the counts of
+        /// `queries[i]` go to `counts[i·A .. (i+1)·A]` (A = `answer_count`). Games
+        /// whose counting can share work between queries override this (Beams shares
+        /// one pass over the set); the default counts query by query. `counts`
+        /// arrives zeroed (every caller allocates or clears it).
+        fn count_answers_batch(&self, queries: &[QueryId], set: &Self::Set, counts: &mut [u64]) {
+            let a = self.answer_count();
+            for (&q, out) in queries.iter().zip(counts.chunks_exact_mut(a)) {
+                self.count_answers(q, set, out);
+            }
+        }
+        /// The sizes of the non-empty answer classes of each query (any order within
+        /// a query): `sizes[ends[i−1]..ends[i]]` for `queries[i]`. The default uses
+        /// [`Self::count_answers_batch`]; games with a cheaper path for small sets
+        /// override it.
+        fn class_sizes_batch(&self, queries: &[QueryId], set: &Self::Set) -> ClassSizes {
+            let a = self.answer_count();
+            let mut counts = vec![0u64; queries.len() * a];
+            self.count_answers_batch(queries, set, &mut counts);
+            let mut out = ClassSizes::default();
+            for chunk in counts.chunks_exact(a) {
+                out.push(chunk.iter().copied().filter(|&c| c > 0));
+            }
+            out
+        }
+        /// The codes of `set` that give `answer` to `query`. The default splits and
+        /// keeps one class; games override it with a one-pass filter.
+        fn restrict(&self, query: QueryId, answer: AnswerId, set: &Self::Set) -> Self::Set {
+            self.split(query, set).into_iter().find(|(a, _)| *a == answer).map(|(_, s)| s).expect("a possible answer")
+        }
+        /// What the game costs `secret` once the strategy stops at the terminal set
+        /// `set` (which holds it): (further queries, penalty points). The default
+        /// spreads [`Rules::terminal`] evenly; games with a laid code override it.
+        fn terminal_for(&self, set: &Self::Set, _secret: CodeId) -> (u32, u64) {
+            let t = self.terminal(set);
+            let share = t.penalty_total / Exact::from_integer(self.set_size(set).into());
+            (t.queries_per_code, share.round().to_integer().try_into().unwrap_or(0))
+        }
+        /// Whether, at every node below this one, no admissible query makes more
+        /// answer classes than some admissible query makes here (true when later
+        /// queries are, up to the game's symmetries, among the current ones and
+        /// sets only shrink). The perfect search then bounds each subtree with its
+        /// parent's branching instead of the root's. Default: false (safe).
+        fn narrowing_queries(&self) -> bool {
+            false
+        }
+        /// The admissible queries in `state`, in canonical order. Default: every
+        /// query filtered by [`Rules::is_admissible`]; games may list them directly.
+        fn admissible_queries(&self, state: &Self::State) -> Vec<QueryId> {
+            (0..self.query_count() as QueryId).filter(|&q| self.is_admissible(state, q)).collect()
+        }
+        /// For a set of two codes: the first admissible query (canonical order)
+        /// that tells them apart, if any. Games may override the default (which
+        /// counts classes query by query) with a direct comparison.
+        fn separating_query(&self, state: &Self::State, set: &Self::Set) -> Option<QueryId> {
+            (0..self.query_count() as QueryId)
+                .find(|&q| self.is_admissible(state, q) && self.class_sizes_batch(&[q], set).get(0).len() == 2)
+        }
+        /// The first of `queries` (in the order given) that splits `set` into
+        /// singletons, if any. The default counts a few queries at a time; games
+        /// may compare the codes' answers directly.
+        fn first_finest_query(&self, queries: &[QueryId], set: &Self::Set) -> Option<QueryId> {
+            let n = self.set_size(set) as usize;
+            queries.chunks(8).find_map(|chunk| {
+                let sizes = self.class_sizes_batch(chunk, set);
+                (0..chunk.len()).find(|&i| sizes.get(i).len() == n).map(|i| chunk[i])
+            })
+        }
+        /// Whether any query has a solving answer (see [`Rules::solving_answer`]).
+        /// Without them every node of two codes costs the same after any query that
+        /// separates them, which the analysis uses as a shortcut.
+        fn has_solving_answers(&self) -> bool {
+            true
+        }
+        /// A δ such that stopping at any set of k ≥ 2 codes costs at least
+        /// (k − 1)·δ (queries and penalty, [`Rules::terminal`]). The perfect
+        /// search's bound for games without a solving answer rests on it
+        /// ([`grouped_huffman_totals`](super::bounds::grouped_huffman_totals)).
+        /// Default 0, which is always true.
+        fn terminal_floor(&self) -> u64 {
+            0
+        }
+    }
+}
+
+delegating_trait! {
+    /// Symmetries of the game below the start ([`Rules::root_class_key`] is
+    /// the one at the start) and interchangeable queries listed once.
+    pub trait Symmetry: Rules;
+    delegated where {
+        D: Delegate + Rules<State = <<D as Delegate>::To as Rules>::State, Set = <<D as Delegate>::To as Rules>::Set>,
+    }
+    required {}
+    provided {
+        /// How many queries `query` stands for in `state` when the problem lists only
+        /// one of several interchangeable queries (for exact MIX weights); usually 1.
+        fn multiplicity(&self, _state: &Self::State, _query: QueryId) -> u64 {
+            1
+        }
+        /// `weighted` (weight, query) pairs merged by the symmetries of the game
+        /// that fix `state` and map `set` onto itself: one pair per orbit, its
+        /// smallest query with the orbit's summed weight, in query order. Queries of
+        /// one orbit have equal subtrees under every H_α strategy with MIX (and
+        /// equal values under perfect play). `weighted` must be closed under those
+        /// symmetries (admissible queries, or the tied ones). Default: no symmetry.
+        fn symmetry_classes(
+            &self,
+            _state: &Self::State,
+            _set: &Self::Set,
+            weighted: &[(u64, QueryId)],
+        ) -> Vec<(u64, QueryId)> {
+            weighted.to_vec()
+        }
+        /// The smallest query of each orbit of `candidates` ([`Self::symmetry_classes`]).
+        fn distinct_up_to_symmetry(
+            &self,
+            state: &Self::State,
+            set: &Self::Set,
+            candidates: Vec<QueryId>,
+        ) -> Vec<QueryId> {
+            let weighted: Vec<(u64, QueryId)> = candidates.into_iter().map(|q| (1, q)).collect();
+            self.symmetry_classes(state, set, &weighted).into_iter().map(|(_, q)| q).collect()
+        }
+    }
+}
+
+delegating_trait! {
+    /// Keys and sizes the analysis memoises nodes by.
+    pub trait MemoKeys: Rules;
+    delegated where {
+        D: Delegate + Rules<State = <<D as Delegate>::To as Rules>::State, Set = <<D as Delegate>::To as Rules>::Set>,
+    }
+    required {}
+    provided {
+        /// The codes of `set` as a short key for the MIX memo, when that is
+        /// smaller than the set itself (e.g. sparse bit rows). The choice must
+        /// depend on the set's contents only, so that equal sets get equal keys.
+        /// Default: `None` (the set is its own key).
+        fn code_list_key(&self, _set: &Self::Set) -> Option<Box<[CodeId]>> {
+            None
+        }
+        /// The reduced state ([`Self::reduced_state`]) and a MIX memo key under
+        /// which nodes with equal keys and equal reduced states have equal
+        /// subtrees (outcomes) even when their codes differ — the part of the set
+        /// that can still matter. The key must depend on the set's contents and
+        /// the state only. Beams: the colours of the cells that vary within the
+        /// set, code by code in set order, the asked colours renamed in order of
+        /// appearance. Default: `None` (no such key).
+        fn residual_key(&self, _state: &Self::State, _set: &Self::Set) -> Option<(Self::State, Box<[u8]>)> {
+            None
+        }
+        /// About how many heap bytes `set` occupies (memo budgets). Default: 4 per code.
+        fn set_bytes(&self, set: &Self::Set) -> usize {
+            4 * self.set_size(set) as usize
+        }
+        /// `state` with what cannot matter below (`state`, `set`) normalised. For
+        /// every H_α strategy and tie rule the subtrees at (`state`, `set`) and at
+        /// (reduced state, `set`) must be equal, and reducing at a subset of `set`
+        /// must give the same whether or not the state was reduced before. The
+        /// analysis keys its MIX memo and its tie grouping by the reduced state, so
+        /// nodes that differ only in what cannot matter are expanded once.
+        /// Default: `state` itself.
+        fn reduced_state(&self, state: &Self::State, _set: &Self::Set) -> Self::State {
+            state.clone()
+        }
+    }
+}
+
+delegating_trait! {
+    /// The "possible secrets first" tie preference of games whose queries
+    /// are codes.
+    pub trait TiePreference: SpeedHooks;
+    delegated where {
+        D: Delegate + Rules<State = <<D as Delegate>::To as Rules>::State, Set = <<D as Delegate>::To as Rules>::Set>,
+    }
+    required {}
+    provided {
+        /// Whether `query` names a code of `set`. Default: false.
+        fn is_possible_secret(&self, _query: QueryId, _set: &Self::Set) -> bool {
+            false
+        }
+        /// The admissible queries in `state` that are possible secrets of `set`
+        /// ([`Self::is_possible_secret`]), in canonical order. Games whose
+        /// queries are the codes themselves may list them from the set directly.
+        fn possible_secret_queries(&self, state: &Self::State, set: &Self::Set) -> Vec<QueryId> {
+            self.admissible_queries(state).into_iter().filter(|&q| self.is_possible_secret(q, set)).collect()
+        }
+    }
+}
