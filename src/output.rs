@@ -168,8 +168,9 @@ pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn std::io::Write)
 }
 
 /// CSV text written by the `csv` crate: the header row first (a plain
-/// `pandas.read_csv` reads it; provenance belongs in the JSON beside it), then one record per row (tuples or structs of fields; a field with a comma,
-/// quote or line break is quoted). Floats are best given as formatted strings:
+/// `pandas.read_csv` reads it; provenance belongs in the JSON beside it),
+/// then one record per row (tuples or structs of fields; a field with a
+/// comma, quote or line break is quoted). Floats are best given as formatted strings:
 /// the crate writes `1.0` where Rust's `Display` writes `1`.
 pub fn csv_text<R: Serialize>(header: &[&str], rows: impl IntoIterator<Item = R>) -> Result<String> {
     let bad = |e: csv::Error| invalid(format!("CSV: {e}"));

@@ -67,6 +67,8 @@ pub(crate) fn ticks(lo: f64, hi: f64) -> Vec<f64> {
 }
 
 /// The chart as an SVG document.
+// Long: one SVG document written in drawing order (frame, axes, series, legend, markers); its
+//   parts share the scales
 pub fn render_svg(chart: &Chart) -> Result<String> {
     let (x0, x1) = chart.x_range;
     if !(x0.is_finite() && x1.is_finite() && x0 < x1) {

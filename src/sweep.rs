@@ -1,8 +1,8 @@
 //! α-sweeps: the same game analysed for a grid of Rényi orders (thesis Fig. 4.6,
 //! Table 4.18).
 
-use crate::renyi::alpha::Alpha;
 use crate::error::{Result, invalid};
+use crate::renyi::alpha::Alpha;
 use crate::search::{Analysis, RunOptions, SearchProblem, Strategy, TieRule, analyze};
 use num_bigint::BigInt;
 use num_rational::BigRational;

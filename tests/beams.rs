@@ -12,7 +12,9 @@ use renyi_search::games::beams::patterns::{self, CacheStatus, enumerate, load_or
 use renyi_search::games::beams::polyhex::pieces_in_rhombus;
 use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::strategy::{class_sizes, decide};
-use renyi_search::search::{MemoKeys, Presentation, Rules, RunOptions, SpeedHooks, Strategy, Symmetry, TieRule, analyze};
+use renyi_search::search::{
+    MemoKeys, Presentation, Rules, RunOptions, SpeedHooks, Strategy, Symmetry, TieRule, analyze,
+};
 use std::cmp::Ordering;
 
 fn v(s: &str) -> Variant {
@@ -307,8 +309,11 @@ fn tree_analysis_equals_per_code_play() {
 fn penalty_models_on_terminal_sets() {
     // 6c3p leaves sets that no query splits; the penalty model changes the total.
     let mut g = game("6c3p", QueryOrder::ColourFirst);
-    let best =
-        analyze(&g, Strategy::new(renyi_search::renyi::alpha::Alpha::integer(1), TieRule::lex()), RunOptions::default());
+    let best = analyze(
+        &g,
+        Strategy::new(renyi_search::renyi::alpha::Alpha::integer(1), TieRule::lex()),
+        RunOptions::default(),
+    );
     assert_eq!(best.penalty_total, "1080");
     g.penalty = Penalty::None;
     assert_eq!(total(&g, "1", TieRule::lex()), (1721663 - 1080).to_string());

@@ -2,10 +2,10 @@
 //! the same numbers on one and two threads, agreement with the exact values
 //! of `agents::short_win_probability`, and MC(k) (thesis Def 1.1).
 
+use renyi_search::progress::Progress;
 use renyi_search::two_player::connection::bridgit::agents::{Agent, short_win_probability};
 use renyi_search::two_player::connection::bridgit::board::Board;
 use renyi_search::two_player::connection::bridgit::simulate::{SimAgent, simulate, wilson_interval};
-use renyi_search::progress::Progress;
 
 fn on_threads<R: Send>(n: usize, f: impl FnOnce() -> R + Send) -> R {
     rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap().install(f)

@@ -2,8 +2,8 @@
 //! digit strings for every (guess, secret) pair, the code lists, and the
 //! H_1-LEX analysis of the classic game (4 distinct digits of 10).
 
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::games::bulls_and_cows::BullsAndCows;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::search::{CodeId, Presentation, Rules, Strategy, TieRule, analyze};
 
 /// Every string of `digits` distinct digits below `symbols`, in increasing order.

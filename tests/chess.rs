@@ -1,12 +1,12 @@
 //! Ströhlein's endgame tables (../shared/reference/seed000-chess.md, test list C1–C13): every
 //! number as an exact value, histograms included.
 
+use renyi_search::graph::WinLossDraw;
 use renyi_search::two_player::chess::board::{Piece, parse_square};
 use renyi_search::two_player::chess::endgame::{MoveResult, move_to};
 use renyi_search::two_player::chess::position::{Position, parse_position, quadrant_position_count};
 use renyi_search::two_player::chess::table::SideSummary;
 use renyi_search::two_player::chess::{Endgame, Metric, Table, Tablebase};
-use renyi_search::graph::WinLossDraw;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

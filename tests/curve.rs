@@ -2,9 +2,9 @@
 //! anchors from ../shared/reference/seed002-ch4.md (A12, C7) and agreement with `analyze` at
 //! fixed α on every kind of point.
 
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::curve::{Curve, Domain, Point, Span, curve};
 use renyi_search::games::mastermind::Mastermind;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::search::{Exact, RunOptions, SearchProblem, Strategy, TieRule, analyze};
 
 fn full() -> Domain {

@@ -5,11 +5,13 @@
 mod common;
 use common::scratch_dir as scratch;
 
-use renyi_search::renyi::alpha::Alpha;
-use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units, run_curve_units_in_slices};
+use renyi_search::curve::run::units::{
+    CurveUnitRun, CurveUnits, list_units, run_curve_units, run_curve_units_in_slices,
+};
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::search::units::Shard;
 use renyi_search::search::{SearchProblem, TieRule};
 use std::path::{Path, PathBuf};

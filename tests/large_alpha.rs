@@ -4,11 +4,11 @@
 //! Beyond α = 2·n·ln n + 2 the order of partitions is the limit α → ∞, which
 //! the exact curve gives as its last interval.
 
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::curve::{Domain, Point, Span, curve};
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::models::strategy_totals;
 use renyi_search::models::wurzel::Wurzel;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::search::{Exact, RunOptions, Strategy, TieRule, analyze};
 
 #[test]

@@ -1,8 +1,8 @@
 //! Thesis Table 4.5 and the statements around it (../shared/reference/seed002-ch4.md §2.3–2.4,
 //! test ids B1–B4, C1–C7), asserted exactly.
 
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::reproduce::table_4_5::first_guess_crossover;
 use renyi_search::search::strategy::class_sizes;
 use renyi_search::search::{Analysis, Presentation, Rules, RunOptions, Strategy, TieRule, analyze};

@@ -212,10 +212,10 @@ fn intelligent_model_error_ranges() {
 
 mod theorems {
     use super::q;
-    use renyi_search::two_player::nim::mc_asymmetric::{Model, Verdict, verdict, y_values};
     use renyi_search::reproduce::mc_theorems::{
         SERIES_EPS, closed_form, double_root, exact_run, formula_3_7, satz_3_15, satz_3_16,
     };
+    use renyi_search::two_player::nim::mc_asymmetric::{Model, Verdict, verdict, y_values};
 
     #[test]
     fn scaled_integer_run_equals_the_rational_recurrence() {

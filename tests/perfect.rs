@@ -7,9 +7,9 @@ mod common;
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
-use renyi_search::search::{Presentation, Rules, SearchProblem, SpeedHooks};
 use renyi_search::search::perfect::solve_perfect;
 use renyi_search::search::tree::{TreeNode, export, verify};
+use renyi_search::search::{Presentation, Rules, SearchProblem, SpeedHooks};
 use std::collections::HashMap;
 
 /// Exhaustive minimum of T over all sensible queries, memoised on (state, set).

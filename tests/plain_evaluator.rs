@@ -5,8 +5,8 @@
 mod common;
 use common::plain::lex_play;
 
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::{Presentation, Rules, RunOptions, Strategy, TieRule, analyze};
 

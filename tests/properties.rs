@@ -15,17 +15,19 @@ use common::scratch;
 
 use proptest::prelude::*;
 use proptest::sample::Index;
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, run_curve_units};
 use renyi_search::curve::{Curve, Domain, Point, Span, curve};
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::renyi::score::RenyiScore;
 use renyi_search::search::outcome::parse_exact;
 use renyi_search::search::subproblem::Subproblem;
 use renyi_search::search::units::{Shard, ShardFile, UnitRecord, UnitRun, merge, run_units};
-use renyi_search::search::{Exact, Outcome, Presentation, Rules, RunOptions, SearchProblem, Strategy as Play, TieRule, analyze};
+use renyi_search::search::{
+    Exact, Outcome, Presentation, Rules, RunOptions, SearchProblem, Strategy as Play, TieRule, analyze,
+};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};

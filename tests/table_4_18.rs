@@ -1,8 +1,8 @@
 //! Thesis Table 4.18, Mastermind columns: the best H_α-LEX over α > 0 on a 0.02
 //! grid is 5680 (α ∈ [1.34, 1.36]) on MM-1296 and 1450 on MM-360.
 
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::games::mastermind::Mastermind;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::reproduce::table_4_18::best_renyi;
 
 #[test]

@@ -7,8 +7,8 @@
 
 use renyi_search::curve::{Domain, Point, curve};
 use renyi_search::search::{
-    AnswerId, CodeId, Exact, MemoKeys, Presentation, QueryId, Rules, RunOptions, SpeedHooks, Strategy, Symmetry, Terminal,
-    TieRule, TiePreference, analyze,
+    AnswerId, CodeId, Exact, MemoKeys, Presentation, QueryId, Rules, RunOptions, SpeedHooks, Strategy, Symmetry,
+    Terminal, TiePreference, TieRule, analyze,
 };
 
 fn int(n: i64) -> Exact {

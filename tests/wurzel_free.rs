@@ -2,10 +2,10 @@
 //! B5–B13, C8–C11).
 
 use num_rational::BigRational;
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::models::free::{FreeSearch, perfect_total_closed, perfect_totals_recursive};
 use renyi_search::models::wurzel::{Wurzel, binary_strategy_totals, budget, perfect_totals};
 use renyi_search::models::{SizeModel, strategy_totals};
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::search::{Strategy, TieRule};
 
 fn ratio(t: u64, m: u64) -> BigRational {

@@ -121,7 +121,11 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
 
     /// The node's stabilizer words at the read position (a count, then each
     /// word as its length and bytes).
-    fn stabilizer_words(&mut self, index: u64, path: &[(QueryId, AnswerId)]) -> std::result::Result<Vec<Vec<u8>>, String> {
+    fn stabilizer_words(
+        &mut self,
+        index: u64,
+        path: &[(QueryId, AnswerId)],
+    ) -> std::result::Result<Vec<Vec<u8>>, String> {
         let mut words = Vec::new();
         for _ in 0..self.varint(index, path)? {
             let len = self.varint(index, path)? as usize;

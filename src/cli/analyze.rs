@@ -8,7 +8,6 @@ use super::emit::emit_csv;
 use super::merge::merge_files;
 use super::outcome_text::{depth_histogram, penalty_split};
 use super::progress::progress_if;
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::{Beams, Penalty};
@@ -17,8 +16,9 @@ use renyi_search::models::free::{FreeSearch, perfect_total_closed};
 use renyi_search::models::wurzel::{self, Wurzel};
 use renyi_search::models::{SizeModel, strategy_totals};
 use renyi_search::output::{csv_text, write_json};
-use renyi_search::search::outcome::{exact_f64, exact_string};
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::search::Presentation;
+use renyi_search::search::outcome::{exact_f64, exact_string};
 use renyi_search::search::units::{Shard, UnitRun, run_units, write_shard};
 use renyi_search::search::{Analysis, RunOptions, Strategy, analyze};
 

@@ -18,7 +18,8 @@ pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
     /// Memory budget in GiB: jobs estimated to need more are refused before
-    /// they allocate (default: three quarters of the machine's memory, at most nine tenths of what is free at the start).
+    /// they allocate (default: three quarters of the machine's memory, at most
+    /// nine tenths of what is free at the start).
     #[arg(long, global = true, value_name = "GIB", allow_hyphen_values = true)]
     pub(crate) max_memory: Option<String>,
 }

@@ -1,6 +1,7 @@
 //! `solve bridg-it …`: Bridg-It and the Shannon switching game (thesis ch. 5).
 
 use clap::Args;
+use renyi_search::error::{Result, invalid};
 use renyi_search::two_player::connection::bridgit::agents::{Agent, short_win_probability};
 use renyi_search::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
 use renyi_search::two_player::connection::bridgit::board::Board;
@@ -9,7 +10,6 @@ use renyi_search::two_player::connection::bridgit::lehman::{TreeStrategy, short_
 use renyi_search::two_player::connection::bridgit::position::{Player, Position};
 use renyi_search::two_player::connection::bridgit::simulate::{SimAgent, simulate};
 use renyi_search::two_player::connection::bridgit::solver::Solver;
-use renyi_search::error::{Result, invalid};
 use std::path::PathBuf;
 
 /// Largest order for the whole-game analyses (self-play explores every tie branch).
@@ -61,6 +61,8 @@ pub struct BridgItArgs {
     seed: u64,
 }
 
+// Long: one dispatch over the modes of `solve bridg-it` (position, replay, analyses, simulation),
+//   each a few lines of library calls and printing
 pub fn run(args: BridgItArgs) -> Result<()> {
     let board = match &args.graph {
         Some(path) => {

@@ -5,8 +5,8 @@ use super::curve_args::{CurveArgs, CurveGame, OVERVIEW_BINS, OVERVIEW_GRID_MAX, 
 use super::curve_stream::{merge_in_slices, print_incomplete, say_merged};
 use super::emit::command_line;
 use super::progress::{CallbackBar, progress_if};
-use renyi_search::curve::run::overview::{Overview, grid};
 use renyi_search::curve::report::{CurveReport, Row, Rows, describe};
+use renyi_search::curve::run::overview::{Overview, grid};
 use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
 use renyi_search::curve::{Curve, Domain, curve};
 use renyi_search::error::{Result, invalid};

@@ -4,12 +4,12 @@
 use super::common_args::{Tie, TieArgs, beams_rule};
 use super::variants::{BullsAndCowsVariant, MastermindVariant};
 use clap::{Args, Subcommand};
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::curve::slice::{MAX_SLICES, SliceError, equal_cuts};
 use renyi_search::curve::{Domain, Point};
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::output::same_file::NamedPaths;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::search::units::Shard;
 use std::path::PathBuf;
 

@@ -4,8 +4,8 @@
 
 use super::curve_args::{CurveArgs, OVERVIEW_BINS, OVERVIEW_GRID_MAX, cuts, warn_if_grid_cut};
 use super::emit::command_line;
-use renyi_search::curve::run::overview::{OverviewBuilder, OverviewHead, grid_to};
 use renyi_search::curve::report::{segment_row, write_csv_head, write_csv_row};
+use renyi_search::curve::run::overview::{OverviewBuilder, OverviewHead, grid_to};
 use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, run_curve_units_in_slices};
 use renyi_search::curve::walk::domain_text;
 use renyi_search::curve::{Domain, Segment};

@@ -2,10 +2,10 @@
 //! protocol of HexGui and the Benzene regression suites. Every answer is
 //! `= …` or `? message` followed by a blank line; an optional numeric id is echoed.
 
+use renyi_search::error::Result;
 use renyi_search::two_player::connection::hex::board::{Board, Colour, cells_of};
 use renyi_search::two_player::connection::hex::position::Position;
 use renyi_search::two_player::connection::hex::solver::Solver;
-use renyi_search::error::Result;
 use std::io::{BufRead, Write};
 
 const COMMANDS: &[&str] = &[

@@ -7,8 +7,8 @@ use num_rational::BigRational;
 use renyi_search::error::{Result, invalid};
 use renyi_search::graph::mc_agents::{Agent, Duel, McSolver};
 use renyi_search::graph::scalar::Scalar;
-use renyi_search::two_player::nim::mc_games::{McGame, McState, dsc, esr, subtraction};
 use renyi_search::output::write_atomic;
+use renyi_search::two_player::nim::mc_games::{McGame, McState, dsc, esr, subtraction};
 use std::path::PathBuf;
 use std::time::Instant;
 

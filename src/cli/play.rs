@@ -4,13 +4,13 @@
 use super::common_args::beams_rule;
 use super::progress::progress;
 use clap::Args;
-use renyi_search::renyi::alpha::Alpha;
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::Beams;
 use renyi_search::games::beams::patterns::load_or_build;
 use renyi_search::games::beams::rule::BeamsRule;
 use renyi_search::output::{Provenance, write_json};
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::search::play::{Game, OpeningBook, simulate};
 use renyi_search::search::{AnswerId, Presentation, QueryId, Rules, Strategy};
 use std::io::{BufRead, IsTerminal, Write};

@@ -1,11 +1,11 @@
 //! `renyi-search solve …`: the game-graph solver from the command line.
 
 use clap::Subcommand;
-use renyi_search::two_player::chess::position::parse_position;
-use renyi_search::two_player::chess::{Endgame, Metric, Tablebase};
 use renyi_search::error::{Result, invalid};
 use renyi_search::graph::explicit::{ExplicitGraph, Node};
 use renyi_search::graph::grundy::{HeapRule, heap_table_options, heap_values, heap_values_with_progress, sum_moves};
+use renyi_search::two_player::chess::position::parse_position;
+use renyi_search::two_player::chess::{Endgame, Metric, Tablebase};
 use renyi_search::two_player::nim::boards::chomp_rectangle;
 use renyi_search::two_player::nim::cram::cram_with_progress;
 use renyi_search::two_player::nim::heaps::subtraction_table;
@@ -85,6 +85,7 @@ pub enum SolveGame {
     },
 }
 
+// Long: one match over the solve subcommands, each arm a library call and its printing
 pub fn run(game: SolveGame) -> Result<()> {
     match game {
         SolveGame::Chess { endgame, metric, position, black } => chess(&endgame, &metric, position.as_deref(), !black),

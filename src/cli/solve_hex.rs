@@ -2,13 +2,13 @@
 //! and `verify --hex FILE`: the independent check of a proof file.
 
 use clap::Args;
+use renyi_search::error::{Error, Result, invalid};
 use renyi_search::two_player::connection::hex::board::{Board, Colour, MAX_SIDE};
 use renyi_search::two_player::connection::hex::check::check_proof;
 use renyi_search::two_player::connection::hex::hsearch::Limits;
 use renyi_search::two_player::connection::hex::position::Position;
 use renyi_search::two_player::connection::hex::proof::Proof;
 use renyi_search::two_player::connection::hex::solver::Solver;
-use renyi_search::error::{Error, Result, invalid};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]

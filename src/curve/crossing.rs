@@ -224,7 +224,6 @@ impl PairFunction {
     pub fn may_cross(&self) -> bool {
         self.derived().sign_changes >= 2
     }
-
 }
 
 #[cfg(test)]

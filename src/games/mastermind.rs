@@ -239,7 +239,6 @@ impl Rules for Mastermind {
 }
 
 impl Presentation for Mastermind {
-
     fn name(&self) -> String {
         let n = self.codes.len();
         if self.distinct {

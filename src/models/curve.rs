@@ -54,6 +54,8 @@ fn label(s: &Split) -> String {
 /// The exact curve of T(`size`) for H_α with tie rule `tie` on `domain`.
 /// MIX is exact only where the model lists every tied query: its α = 0 and
 /// α = ∞ are left out of the domain ([`SizeModel::mix_exact`]).
+// Long: one walk over the pieces of the α-domain with its envelope, tie rule and the model's
+//   recursion in one state
 pub fn model_curve<M: SizeModel>(
     model: &M,
     tie: TieBreak,

@@ -10,8 +10,8 @@
 //!   and ∞ it is the canonically first of many tied ones (LEX).
 
 use super::{SizeModel, Split};
-use crate::renyi::alpha::Alpha;
 use crate::error::{Result, invalid};
+use crate::renyi::alpha::Alpha;
 
 /// The free search problem of query width `a` ≥ 2.
 pub struct FreeSearch {

@@ -12,8 +12,8 @@ pub mod curve;
 pub mod free;
 pub mod wurzel;
 
-use crate::renyi::alpha::Alpha;
 use crate::error::{Result, invalid};
+use crate::renyi::alpha::Alpha;
 use crate::renyi::score::{Key, RenyiScore, RunKey, contenders};
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieBreak};

@@ -2,8 +2,8 @@
 //! `tables/table-4.10.md` and the whole of `tables/table-4.10-6c6p.md`.
 
 use super::beams_runs::{FULL_ROWS, FullCell, FullCells, MONTE_CARLO_FILE, MonteCarloCheck};
-use crate::output::Align::{Left, Right};
 use crate::error::Result;
+use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance, write_table};
 use serde::Serialize;
 use std::path::Path;

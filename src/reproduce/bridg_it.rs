@@ -4,6 +4,11 @@
 //! CSV and a program-drawn figure.
 
 use super::bridg_it_agents::{AgentPoint, GAMES, SEED, agent_points, write_agent_outputs};
+use crate::error::Result;
+use crate::graph::scalar::rational_to_f64;
+use crate::output::markdown::{Align, MarkdownTable};
+use crate::output::{layout, write_atomic, write_table};
+use crate::plot::{Chart, Marker, StepSeries, write_svg};
 use crate::two_player::connection::bridgit::agents::{Agent, short_win_probability};
 use crate::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
 use crate::two_player::connection::bridgit::board::Board;
@@ -11,11 +16,6 @@ use crate::two_player::connection::bridgit::heuristic::{best_edges, exact_drops,
 use crate::two_player::connection::bridgit::lehman::{TreeStrategy, short_wins_second};
 use crate::two_player::connection::bridgit::position::{Player, Position};
 use crate::two_player::connection::bridgit::solver::Solver;
-use crate::error::Result;
-use crate::graph::scalar::rational_to_f64;
-use crate::output::markdown::{Align, MarkdownTable};
-use crate::output::{layout, write_atomic, write_table};
-use crate::plot::{Chart, Marker, StepSeries, write_svg};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use serde::Serialize;

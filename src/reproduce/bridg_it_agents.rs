@@ -5,13 +5,13 @@
 //! `simulate::simulate` (seeded, 95 % Wilson interval). The top panel of
 //! Fig 5.10 and assertion 5.12's exact M = 3 curve are in `bridg_it.rs`.
 
-use crate::two_player::connection::bridgit::agents::{Agent, short_win_probability};
-use crate::two_player::connection::bridgit::board::Board;
-use crate::two_player::connection::bridgit::simulate::{SimAgent, simulate};
 use crate::error::Result;
 use crate::output::{layout, write_atomic};
 use crate::plot::{Chart, Marker, StepSeries, write_svg};
 use crate::progress::Progress;
+use crate::two_player::connection::bridgit::agents::{Agent, short_win_probability};
+use crate::two_player::connection::bridgit::board::Board;
+use crate::two_player::connection::bridgit::simulate::{SimAgent, simulate};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -4,13 +4,13 @@
 //! count, next to the published values; the example positions; his position
 //! count; every table re-checked by forward move generation.
 
-use crate::two_player::chess::position::{parse_position, quadrant_position_count};
-use crate::two_player::chess::table::SideSummary;
-use crate::two_player::chess::{Endgame, Metric, Tablebase};
 use crate::error::Result;
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance, write_table};
 use crate::progress::Progress;
+use crate::two_player::chess::position::{parse_position, quadrant_position_count};
+use crate::two_player::chess::table::SideSummary;
+use crate::two_player::chess::{Endgame, Metric, Tablebase};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;

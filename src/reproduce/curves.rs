@@ -7,7 +7,6 @@
 
 use super::Published;
 use super::table_4_10::ROWS;
-use crate::renyi::alpha::Alpha;
 use crate::curve::report::{CurveReport, describe};
 use crate::curve::{Curve, Domain, Point, Span, curve};
 use crate::error::Result;
@@ -20,6 +19,7 @@ use crate::models::free::FreeSearch;
 use crate::models::wurzel::Wurzel;
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance, layout, write_atomic, write_json_compact, write_table};
+use crate::renyi::alpha::Alpha;
 use crate::search::outcome::{Exact, exact_decimal};
 use crate::search::{TieBreak, TieRule};
 use num_bigint::BigInt;
@@ -347,6 +347,7 @@ struct Summary<'a> {
     occurrences: &'a [Occurrence],
 }
 
+// Long: one markdown document written top to bottom (sections in the order of the thesis' figures)
 fn markdown(provenance: &Provenance, all: &[Computed], anchors: &[Anchor], occurrences: &[Occurrence]) -> String {
     let mut md = String::from("# Exact α-curves (thesis Figs 4.6, 4.11, 4.16/4.17)\n\n");
     md += &format!(

@@ -225,8 +225,8 @@ fn chart(runs: &[OverviewFile], label: &str) -> Chart {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::curve::run::overview::{Overview, grid};
     use crate::curve::report::CurveReport;
+    use crate::curve::run::overview::{Overview, grid};
     use crate::curve::{Domain, Point, curve};
     use crate::games::mastermind::Mastermind;
     use crate::output::Provenance;

@@ -4,6 +4,8 @@
 //! and `results/figures/hex-openings.svg`. Deterministic: node counts, no times
 //! (times are returned to the caller for its log).
 
+use crate::error::{Result, invalid};
+use crate::output::write_atomic;
 use crate::two_player::connection::hex::board::{Board, Colour};
 use crate::two_player::connection::hex::check::check_proof;
 use crate::two_player::connection::hex::graph::figure_4;
@@ -12,8 +14,6 @@ use crate::two_player::connection::hex::plain::graph_connects;
 use crate::two_player::connection::hex::position::Position;
 use crate::two_player::connection::hex::seed_checks::{self as checks, Rng, Soundness};
 use crate::two_player::connection::hex::solver::Solver;
-use crate::error::{Result, invalid};
-use crate::output::write_atomic;
 use serde::Serialize;
 use std::path::Path;
 

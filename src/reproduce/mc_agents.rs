@@ -4,11 +4,13 @@
 //! Published values are data from the thesis (OCR repaired as the reference
 //! note ../shared/reference/seed002-ch1235.md §2.4–2.6 states, each repair noted); nothing is fitted.
 
+use super::mc_report::{Fact, Report, Row24, Row214, fact, log_grid};
 use crate::error::Result;
 use crate::graph::mc_agents::{Agent, Duel, McSolver};
-use crate::two_player::nim::mc_games::{McGame, McState, dsc, esr, first_infinity_error, subtraction, subtraction_pattern};
-use super::mc_report::{Fact, Report, Row214, Row24, fact, log_grid};
 use crate::output::{Provenance, write_atomic, write_table};
+use crate::two_player::nim::mc_games::{
+    McGame, McState, dsc, esr, first_infinity_error, subtraction, subtraction_pattern,
+};
 use num_rational::BigRational;
 use rayon::prelude::*;
 use std::path::Path;

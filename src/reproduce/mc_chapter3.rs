@@ -31,6 +31,7 @@ fn first(model: Model, eps: &BigRational, limit: usize) -> String {
 }
 
 /// The chapter-3 facts, each with the published (or reference) value.
+// Long: the list of chapter 3's statements, one block per statement in the thesis' order
 pub fn facts() -> Result<Vec<Fact>> {
     let mut out = Vec::new();
     let y = y_values(Model::Static, &q(0, 1), 16);

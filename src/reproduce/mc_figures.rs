@@ -56,6 +56,7 @@ fn power_label(e: i32) -> String {
 }
 
 /// The chart as an SVG document.
+// Long: one SVG document written in drawing order, its parts sharing the log scales
 pub fn render(chart: &LogChart) -> Result<String> {
     let (k0, k1) = chart.k_range;
     if !(k0 > 0.0 && k1 > k0 && k1.is_finite()) {

@@ -19,6 +19,7 @@ fn facts(s: &mut String, list: &[Fact]) {
 }
 
 /// The report as Markdown.
+// Long: one markdown document written top to bottom (Tables 2.4, 2.14, then the statements)
 pub fn markdown(r: &Report) -> String {
     let mut s = String::from("# Pure Monte-Carlo agents (thesis ch. 2–3), recomputed exactly\n\n");
     s += &format!(

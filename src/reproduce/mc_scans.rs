@@ -3,12 +3,12 @@
 //! S(a,b) of Table 2.14 (Fig. 2.15), each written as CSV and SVG
 //! ([`super::mc_figures`]), with the statements the DSC figures support.
 
-use super::mc_report::{Fact, log_grid};
 use super::mc_figures::{Curve, LogChart, write as write_chart};
+use super::mc_report::{Fact, log_grid};
 use crate::error::Result;
 use crate::graph::mc_agents::{Agent, Duel, McSolver};
-use crate::two_player::nim::mc_games::{dsc, esr};
 use crate::output::write_atomic;
+use crate::two_player::nim::mc_games::{dsc, esr};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -107,6 +107,7 @@ fn local_minima(ks: &[u32], ys: &[f64]) -> Vec<u32> {
 }
 
 /// Figs. 2.10/2.11 (DSC(3…40), k ≤ 5000) and 2.12 (DSC(40), k ≤ 5·10⁴), with statements.
+// Long: Figs 2.10–2.12 share one scan and its statements; one block per figure
 pub fn dsc_figures(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) -> Result<()> {
     let ks = log_grid(1, 5000, 100);
     let all: Vec<(u32, Vec<Duel<f64>>)> = (3u32..=40)
@@ -198,7 +199,9 @@ pub fn dsc_figures(dir: &Path, facts: &mut Vec<Fact>, files: &mut Vec<String>) -
         statement: "DSC(40), Fig. 2.12: basins (interior local minima of the mean, 160-point log grid, k ≤ 5·10⁴): one near 10, one near 600, no other".into(),
         published: "three basins near k ≈ 10, 600 and 200 000, plus half a basin at k < 3".into(),
         ours: format!("local minima at k = {minima:?} (k ≤ 5·10⁴ only)"),
-        holds: near(5, 20) && near(300, 1200) && minima.iter().all(|&k| k < 3 || (5..=20).contains(&k) || (300..=1200).contains(&k)),
+        holds: near(5, 20)
+            && near(300, 1200)
+            && minima.iter().all(|&k| k < 3 || (5..=20).contains(&k) || (300..=1200).contains(&k)),
     });
     Ok(())
 }

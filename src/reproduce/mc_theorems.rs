@@ -10,6 +10,7 @@
 //! as a numeric illustration with a stated bound, after their amplitude and phase
 //! have been checked exactly.
 
+use super::mc_report::{Fact, fact};
 use crate::graph::mc_quadratic::QSqrt2;
 use crate::graph::scalar::Scalar;
 use crate::two_player::nim::mc_asymmetric::{Model, Verdict, doubled_take_one, errors, y_values};
@@ -17,7 +18,6 @@ use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::cmp::Ordering;
-use super::mc_report::{Fact, fact};
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())

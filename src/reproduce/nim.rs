@@ -6,13 +6,13 @@
 use crate::error::Result;
 use crate::graph::WinLossDraw;
 use crate::graph::grundy::{HeapRule, heap_values};
+use crate::output::Align::Left;
+use crate::output::{MarkdownTable, Provenance, write_table};
 use crate::two_player::nim::boards::chomp_rectangle;
 use crate::two_player::nim::cram::cram;
 use crate::two_player::nim::heaps::subtraction_table;
 use crate::two_player::nim::loopy_games::{northcott_graph, poker_nim_graph, solve_loopy};
 use crate::two_player::nim::tictactoe;
-use crate::output::Align::Left;
-use crate::output::{MarkdownTable, Provenance, write_table};
 use serde::Serialize;
 use std::path::Path;
 use std::time::Instant;
@@ -112,6 +112,7 @@ pub fn reproduce(dir: &Path, grundy_upto: usize) -> Result<Report> {
     Ok(report)
 }
 
+// Long: the list of the lecture's statements, one block per statement in the seed's order
 fn facts() -> Result<Vec<Fact>> {
     let mut facts = Vec::new();
     let c1g = (2..=8usize).all(|n| {

@@ -18,7 +18,7 @@ use crate::progress::Progress;
 use crate::search::outcome::Exact;
 use crate::search::strategy_file::{SealCheck, read_strategy_file};
 use crate::search::tree::verify;
-use crate::search::{Presentation, RunOptions, Rules, Strategy, TieRule, analyze};
+use crate::search::{Presentation, Rules, RunOptions, Strategy, TieRule, analyze};
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 use serde::Serialize;

@@ -34,6 +34,7 @@ pub fn run(target: Target, options: &Options, progress: &Progress) -> Result<Tar
     Ok(TargetReport { target, seconds: clock.elapsed().as_secs_f64(), cpu_seconds, checks, files_written, notes })
 }
 
+// Long: one match over the reproduce targets, each arm a library call and its checks
 fn checks(target: Target, o: &Options, progress: &Progress) -> Result<(Vec<Check>, Vec<String>)> {
     let (dir, codes) = (o.dir.as_path(), Some(o.codes.as_path()));
     let mut checks = Vec::new();

@@ -142,7 +142,6 @@ pub fn reproduce(dir: &Path, codes_dir: Option<&Path>, progress: &Progress) -> R
     Ok(cells)
 }
 
-
 fn markdown(cells: &[Cell], p: &Provenance) -> String {
     let mut s = String::from("# Thesis Table 4.10 — Beams, H_α strategies (3c6p, 6c3p)\n\n");
     s += &format!("{}.\n\n", p.produced_by(""));

@@ -3,12 +3,12 @@
 //! as CSV for plotting.
 
 use super::{Comparison, Published};
-use crate::renyi::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance, layout, write_atomic, write_table};
 use crate::progress::Progress;
+use crate::renyi::alpha::Alpha;
 use crate::search::outcome::Exact;
 use crate::search::perfect::solve_perfect;
 use crate::search::{Analysis, Presentation, Rules, TieRule};

@@ -3,17 +3,17 @@
 //! crossover α* of the Fig. 4.6 text.
 
 use super::{Comparison, Published};
-use crate::renyi::alpha::Alpha;
 use crate::error::Result;
 use crate::games::mastermind::Mastermind;
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance, write_table};
 use crate::progress::Progress;
+use crate::renyi::alpha::Alpha;
 use crate::renyi::score::RenyiScore;
 use crate::search::outcome::Exact;
 use crate::search::perfect::solve_perfect;
 use crate::search::strategy::best_queries;
-use crate::search::{Analysis, Presentation, RunOptions, Rules, Strategy, TieBreak, TieRule, analyze};
+use crate::search::{Analysis, Presentation, Rules, RunOptions, Strategy, TieBreak, TieRule, analyze};
 use num_bigint::BigInt;
 use serde::Serialize;
 use std::path::Path;

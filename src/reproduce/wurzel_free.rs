@@ -3,7 +3,6 @@
 //! free-search tables behind Figs. 4.1, 4.3, 4.4. Writes Markdown, JSON, CSV.
 
 use super::{Comparison, Published};
-use crate::renyi::alpha::Alpha;
 use crate::error::{Result, invalid};
 use crate::models::free::{FreeSearch, perfect_total_closed, perfect_totals_recursive};
 use crate::models::strategy_totals;
@@ -11,6 +10,7 @@ use crate::models::wurzel::{Wurzel, binary_strategy_totals, perfect_totals};
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance, layout, write_atomic, write_table};
 use crate::progress::Progress;
+use crate::renyi::alpha::Alpha;
 use crate::search::outcome::Exact;
 use crate::search::{Strategy, TieRule};
 use crate::sweep::alpha_grid;
@@ -151,6 +151,8 @@ pub fn free_large_csv(upto: u64) -> Result<String> {
 
 /// Computes everything and writes `table-4.15.md/.json`, `wurzel-curves.csv`,
 /// `wurzel-alpha-1000.csv`, `wurzel-perfect.csv` and `free-search.csv` into `dir`.
+// Long: the steps of Table 4.15 (Wurzel curves, α = 1000, perfect, free search) in the order of
+//   the table, sharing its report
 pub fn reproduce(dir: &Path, progress: &Progress) -> Result<Vec<Comparison>> {
     let clock = Instant::now();
     let mut timing: Vec<(&'static str, f64)> = Vec::new();

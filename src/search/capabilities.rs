@@ -5,9 +5,9 @@
 //! without a capability writes an empty `impl`; a [`Delegate`] gets all of
 //! them from the game it stands for (see [`delegating_trait!`]).
 
+use super::Exact;
 use super::delegate::{Delegate, delegating_trait};
 use super::problem::{AnswerId, ClassSizes, CodeId, QueryId, Rules};
-use super::Exact;
 
 delegating_trait! {
     /// Faster paths and facts that let searches prune; each default is

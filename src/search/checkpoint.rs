@@ -54,7 +54,8 @@ pub fn parse_checkpoint(path: &Path, text: &[u8]) -> Result<Option<(RunHeader, V
         if raw.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let record: UnitRecord = std::str::from_utf8(raw).ok().and_then(|l| serde_json::from_str(l).ok()).ok_or_else(|| {
+        let parsed = std::str::from_utf8(raw).ok().and_then(|l| serde_json::from_str::<UnitRecord>(l).ok());
+        let record = parsed.ok_or_else(|| {
             invalid(format!(
                 "{}: the record does not parse (edited or damaged; only the last line can be one cut off by a kill)",
                 line_at(number)

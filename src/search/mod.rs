@@ -23,8 +23,8 @@ pub mod tree;
 pub mod units;
 
 pub use analysis::{Analysis, RunOptions, analyze};
-pub use outcome::{Exact, Outcome};
 pub use capabilities::{MemoKeys, SpeedHooks, Symmetry, TiePreference};
 pub use delegate::{Delegate, SameRules};
-pub use problem::{AnswerId, CodeId, QueryId, Presentation, Rules, SearchProblem, Terminal};
+pub use outcome::{Exact, Outcome};
+pub use problem::{AnswerId, CodeId, Presentation, QueryId, Rules, SearchProblem, Terminal};
 pub use strategy::{Strategy, TieBreak, TieRule};

@@ -15,9 +15,9 @@
 use super::outcome::{Outcome, parse_exact};
 use super::problem::{AnswerId, QueryId};
 use super::strategy::Strategy;
-use crate::renyi::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::output::{crc32_hex, write_json};
+use crate::renyi::alpha::Alpha;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

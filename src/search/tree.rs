@@ -3,8 +3,8 @@
 //! the game's per-code answer function — independent of the set machinery that
 //! produced the tree.
 
-use super::perfect::{Left, PerfectSearch, child_left};
 use super::delegate::{Delegate, delegating_trait};
+use super::perfect::{Left, PerfectSearch, child_left};
 use super::problem::{AnswerId, CodeId, QueryId, Rules, SearchProblem};
 use crate::error::{Result, invalid};
 use num_traits::ToPrimitive;

@@ -10,8 +10,8 @@ use crate::curve::point::Point;
 use crate::curve::report::{CurveReport, Least, Row, Rows, segment_row};
 use crate::curve::steps::{Domain, Span};
 use crate::curve::walk::{Curve, Segment};
-use crate::renyi::alpha::Alpha;
 use crate::output::Provenance;
+use crate::renyi::alpha::Alpha;
 use crate::search::outcome::{exact_f64, exact_string};
 use serde::Serialize;
 

@@ -16,9 +16,9 @@
 
 use crate::curve::point::Point;
 use crate::curve::steps::Domain;
-use crate::renyi::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::output::crc32_hex;
+use crate::renyi::alpha::Alpha;
 use crate::search::run_file::alpha_text;
 use serde::{Deserialize, Serialize};
 use std::io::Read;

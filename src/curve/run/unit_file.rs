@@ -12,10 +12,10 @@
 //! enclosure against its pair function and rebuilds points that order and
 //! compare exactly like freshly computed ones.
 
+use super::run_key::{admit_unkeyed, parse_keyed_line};
 use crate::curve::crossing::PairFunction;
 use crate::curve::interval::Interval;
 use crate::curve::point::{Point, Root, Sides, Witness, descending};
-use super::run_key::{admit_unkeyed, parse_keyed_line};
 use crate::curve::steps::{Domain, Span, Steps};
 use crate::error::{Result, invalid};
 use crate::search::outcome::Outcome;
@@ -139,7 +139,8 @@ impl WitnessRecord {
             ("qp", Some(_)) => Sides::OfPair { p_below: false },
             (other, _) => return Err(format!("witness pair {other:?} does not name the point's partitions")),
         };
-        let queries = (crate::curve::point::shared_label(&self.queries.0), crate::curve::point::shared_label(&self.queries.1));
+        let queries =
+            (crate::curve::point::shared_label(&self.queries.0), crate::curve::point::shared_label(&self.queries.1));
         Ok(Arc::new(Witness { codes: self.codes, depth: self.depth, sides, queries }))
     }
 }

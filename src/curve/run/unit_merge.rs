@@ -15,14 +15,14 @@
 //! and the walk of a slice meets the sub-domains of the whole walk cut by
 //! the slice (a test checks this segment by segment).
 
-use crate::curve::point::Point;
-use crate::curve::steps::{Domain, restrict};
 use super::unit_file::{PackedRecord, for_each_line, record_domain, unit_steps};
 use super::units::{CurveUnitRun, Digest};
+use crate::curve::point::Point;
+use crate::curve::steps::{Domain, restrict};
 use crate::curve::walk::{Curve, Cut, CutMode, LookupFn, NodeSteps, Segment, coalesce_segments, covers, walk_with_cut};
-use crate::renyi::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::progress::Progress;
+use crate::renyi::alpha::Alpha;
 use crate::search::SearchProblem;
 use crate::search::TieRule;
 use std::collections::HashMap;

@@ -19,13 +19,13 @@
 //! is refused with the file and line named.
 
 use super::run_key::{exact_domain_text, keyed_line, run_key, same_run};
-use crate::curve::steps::Domain;
 use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
 use super::unit_merge::{SlicedMerge, merge_in_slices, merge_whole, slices};
+use crate::curve::steps::Domain;
 use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_with_cut};
-use crate::renyi::alpha::Alpha;
 use crate::error::{Error, Result, invalid};
 use crate::progress::Progress;
+use crate::renyi::alpha::Alpha;
 use crate::search::SearchProblem;
 use crate::search::TieRule;
 use crate::search::checkpoint::{ends_with_newline, lock_checkpoint};
@@ -166,6 +166,8 @@ pub fn run_curve_units_in_slices<P: SearchProblem>(
 
 /// Lists the run's units, reads its files and evaluates this process's
 /// units not yet known: every unit known now, or where the run stands.
+// Long: the steps of a merge's preparation (list units, read every file, check keys, evaluate the
+//   missing ones) share the run's state; split, each part would take all of it
 fn prepare_merge<P: SearchProblem, M>(
     problem: &P,
     tie: TieRule,

@@ -11,6 +11,7 @@ pub mod polyhex;
 pub mod rule;
 pub mod symmetry;
 pub mod transfer;
+mod transfer_state;
 
 use crate::error::{Result, invalid};
 use std::fmt;

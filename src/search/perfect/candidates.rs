@@ -52,6 +52,8 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
     /// queries left are dropped; in hard mode only possible secrets are asked.
     /// Queries whose bound is at least `budget` are left out before sorting
     /// (no search would try them).
+    // Long: the hot path of branch and bound: bounds, symmetry classes and the budget cut are
+    //   computed in one pass over the queries
     pub(super) fn candidates(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Candidates {
         let m = self.problem.set_size(set);
         // Symmetries fixing the set map possible secrets to possible

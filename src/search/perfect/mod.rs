@@ -230,6 +230,8 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// The exact total of (`state`, `set`) with `left` queries left if it is
     /// below `budget`; else `Err(lb)` with a proven lower bound lb ≥ `budget`
     /// ([`INFEASIBLE`]: no strategy solves the set within `left`).
+    // Long: the branch-and-bound node: memo lookup, candidate loop with its cut-offs and the memo
+    //   store in one body; the hot path of `perfect`
     pub fn solve(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Result<u64, u64> {
         let m = self.problem.set_size(set);
         let left = self.canonical(m, left);

@@ -160,7 +160,6 @@ impl Rules for Beams {
 }
 
 impl Presentation for Beams {
-
     fn name(&self) -> String {
         Beams::game_name(self.variant, self.order, self.offer, self.penalty)
     }
