@@ -126,6 +126,8 @@ fn peak_resident_bytes_of(args: &[&str]) -> f64 {
     unsafe extern "C" {
         fn wait4(pid: i32, status: *mut i32, options: i32, usage: *mut Rusage) -> i32;
     }
+    // The child is reaped by wait4 below (which also gives its peak memory), not by `wait()`.
+    #[allow(clippy::zombie_processes)]
     let child = Command::new(env!("CARGO_BIN_EXE_renyi-search"))
         .args(args)
         .stdout(std::process::Stdio::null())

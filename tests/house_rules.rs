@@ -76,9 +76,8 @@ fn without_string_data(line: &str) -> String {
                 // A raw string r"…" or r#"…"#: skip to its closing quote and hashes.
                 let hashes = chars.clone().take_while(|&h| h == '#').count();
                 let rest: String = chars.clone().skip(hashes).collect();
-                if rest.starts_with('"') {
+                if let Some(body) = rest.strip_prefix('"') {
                     let close = format!("\"{}", "#".repeat(hashes));
-                    let body = &rest[1..];
                     out.push_str("r\"\"");
                     if let Some(end) = body.find(&close) {
                         out.push_str(&without_string_data(&body[end + close.len()..]));

@@ -10,7 +10,8 @@
 
 use super::crossing::{KnownZero, PairFunction, RootFound, SearchEnd};
 use super::interval::Interval;
-use super::point::{Point, Root, UNCERTIFIED, Witness, common_root_in, dyadic_between, exact_root_in};
+use super::point::{Point, Root, UNCERTIFIED, Witness, dyadic_between, exact_root_in};
+use super::root_order::common_root_in;
 use super::steps::{Domain, Span};
 use crate::renyi::alpha::Alpha;
 use crate::renyi::score::{Key, RenyiScore, contenders as key_contenders};

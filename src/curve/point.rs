@@ -3,8 +3,6 @@
 
 use super::crossing::PairFunction;
 use super::interval::Interval;
-pub(super) use super::root_order::common_root_in;
-use super::root_order::{cmp_alpha, disjoint, exact_vs_root, same_root, separate};
 use crate::renyi::alpha::Alpha;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -12,7 +10,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::atomic::AtomicU64;
 
 /// Counts comparisons of two different crossings whose enclosures overlap
 /// and that could neither be proven one point nor be ordered by narrowing
@@ -190,57 +188,6 @@ impl Point {
         if e.lo.is_infinite() { e.lo } else { e.mid() }
     }
 
-    /// Total order of points. Two crossings whose enclosures overlap are one
-    /// point if that is proven (same key, or a shared root: `same_root`), else
-    /// ordered by narrowing the enclosures (`separate`); failing both they are
-    /// taken as one point and counted in [`UNCERTIFIED`].
-    pub fn order(&self, other: &Point) -> Ordering {
-        match (self, other) {
-            (Point::Exact { alpha: a, .. }, Point::Exact { alpha: b, .. }) => cmp_alpha(*a, *b),
-            (Point::Root { root: a, .. }, Point::Root { root: b, .. }) => {
-                if Arc::ptr_eq(a, b) {
-                    return Ordering::Equal;
-                }
-                match disjoint(a.at, b.at) {
-                    Some(o) => o,
-                    None => {
-                        if a.pair.key() == b.pair.key() || same_root(a, b) {
-                            return Ordering::Equal;
-                        }
-                        separate(a, b).map_or_else(
-                            || {
-                                UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
-                                Ordering::Equal
-                            },
-                            |s| s.0,
-                        )
-                    }
-                }
-            }
-            (Point::Exact { alpha, .. }, Point::Root { root, .. }) => exact_vs_root(*alpha, root),
-            (Point::Root { root, .. }, Point::Exact { alpha, .. }) => exact_vs_root(*alpha, root).reverse(),
-        }
-    }
-
-    /// Two different crossings whose enclosures overlap, with their
-    /// enclosures narrowed until they meet at most in one end (as [`Point::order`] separates
-    /// them), so that a report shows them in order; `None` if they do not
-    /// overlap or are one point.
-    pub fn narrowed_apart(&self, other: &Point) -> Option<(Point, Point)> {
-        let (Point::Root { root: a, witness: wa }, Point::Root { root: b, witness: wb }) = (self, other) else {
-            return None;
-        };
-        if disjoint(a.at, b.at).is_some() || a.pair.key() == b.pair.key() || same_root(a, b) {
-            return None;
-        }
-        let (_, ea, eb) = separate(a, b)?;
-        let narrowed = |r: &Root, at: Interval, w: &Option<Arc<Witness>>| Point::Root {
-            root: Arc::new(Root { at, pair: r.pair.clone(), certified: r.certified }),
-            witness: w.clone(),
-        };
-        Some((narrowed(a, ea, wa), narrowed(b, eb, wb)))
-    }
-
     pub fn same(&self, other: &Point) -> bool {
         self.order(other) == Ordering::Equal
     }
@@ -371,6 +318,7 @@ pub fn exact_root_in(at: Interval, pair: &PairFunction) -> Option<Alpha> {
 mod tests {
     use super::*;
     use crate::curve::crossing::{RootFound, SearchEnd};
+    use crate::curve::root_order::{disjoint, same_root};
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(n.into(), d.into())

@@ -5,10 +5,11 @@
 
 use super::exp_poly::ExpPoly;
 use super::interval::Interval;
-use super::point::{Point, Root, UNCERTIFIED};
+use super::point::{Point, Root, UNCERTIFIED, Witness};
 use super::precise;
 use crate::renyi::alpha::Alpha;
 use std::cmp::Ordering;
+use std::sync::Arc;
 use std::sync::atomic::Ordering as AtomicOrdering;
 
 pub(super) fn cmp_alpha(a: Alpha, b: Alpha) -> Ordering {
@@ -159,4 +160,57 @@ pub(super) fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {
     }
     UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
     a.mid().partial_cmp(&root.at.mid()).unwrap_or(Ordering::Equal)
+}
+
+impl Point {
+    /// Total order of points. Two crossings whose enclosures overlap are one
+    /// point if that is proven (same key, or a shared root: `same_root`), else
+    /// ordered by narrowing the enclosures (`separate`); failing both they are
+    /// taken as one point and counted in [`UNCERTIFIED`].
+    pub fn order(&self, other: &Point) -> Ordering {
+        match (self, other) {
+            (Point::Exact { alpha: a, .. }, Point::Exact { alpha: b, .. }) => cmp_alpha(*a, *b),
+            (Point::Root { root: a, .. }, Point::Root { root: b, .. }) => {
+                if Arc::ptr_eq(a, b) {
+                    return Ordering::Equal;
+                }
+                match disjoint(a.at, b.at) {
+                    Some(o) => o,
+                    None => {
+                        if a.pair.key() == b.pair.key() || same_root(a, b) {
+                            return Ordering::Equal;
+                        }
+                        separate(a, b).map_or_else(
+                            || {
+                                UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+                                Ordering::Equal
+                            },
+                            |s| s.0,
+                        )
+                    }
+                }
+            }
+            (Point::Exact { alpha, .. }, Point::Root { root, .. }) => exact_vs_root(*alpha, root),
+            (Point::Root { root, .. }, Point::Exact { alpha, .. }) => exact_vs_root(*alpha, root).reverse(),
+        }
+    }
+
+    /// Two different crossings whose enclosures overlap, with their
+    /// enclosures narrowed until they meet at most in one end (as [`Point::order`] separates
+    /// them), so that a report shows them in order; `None` if they do not
+    /// overlap or are one point.
+    pub fn narrowed_apart(&self, other: &Point) -> Option<(Point, Point)> {
+        let (Point::Root { root: a, witness: wa }, Point::Root { root: b, witness: wb }) = (self, other) else {
+            return None;
+        };
+        if disjoint(a.at, b.at).is_some() || a.pair.key() == b.pair.key() || same_root(a, b) {
+            return None;
+        }
+        let (_, ea, eb) = separate(a, b)?;
+        let narrowed = |r: &Root, at: Interval, w: &Option<Arc<Witness>>| Point::Root {
+            root: Arc::new(Root { at, pair: r.pair.clone(), certified: r.certified }),
+            witness: w.clone(),
+        };
+        Some((narrowed(a, ea, wa), narrowed(b, eb, wb)))
+    }
 }

@@ -173,7 +173,7 @@ fn word_total(n: u64, chosen: &[Split], words: &[Option<u128>]) -> Option<u128> 
         }
     }
     let parts = chosen.len() as u128;
-    (sum % parts == 0).then(|| sum / parts)?.checked_add(n as u128)
+    sum.is_multiple_of(parts).then(|| sum / parts)?.checked_add(n as u128)
 }
 
 #[cfg(test)]

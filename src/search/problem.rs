@@ -43,17 +43,6 @@ pub struct Terminal {
     pub penalised_uniform: Vec<super::Exact>,
 }
 
-impl Terminal {
-    /// The split of the penalty under `tie` (see [`Terminal::penalised`] and
-    /// [`Terminal::penalised_uniform`]).
-    pub fn penalised_under(&self, tie: super::strategy::TieBreak) -> &[super::Exact] {
-        match tie {
-            super::strategy::TieBreak::Lex => &self.penalised,
-            super::strategy::TieBreak::Mix => &self.penalised_uniform,
-        }
-    }
-}
-
 /// The rules every deduction game must give: the code set, the queries and
 /// when they may be asked, the answers, and what a stop costs. No method has
 /// a default, so an implementation that forwards the rules by hand (see

@@ -1,7 +1,7 @@
 //! The H_α strategy (thesis §4.2.4): at every node ask a sensible query of
 //! maximal Rényi entropy; ties are broken by a [`TieRule`].
 
-use super::problem::{ClassSizes, QueryId, SearchProblem};
+use super::problem::{ClassSizes, QueryId, SearchProblem, Terminal};
 use crate::renyi::alpha::Alpha;
 use crate::renyi::score::{Key, RenyiScore, contenders};
 use rayon::prelude::*;
@@ -16,6 +16,17 @@ pub enum TieBreak {
     Lex,
     /// Uniformly at random among the tied queries, analysed exactly as the mean.
     Mix,
+}
+
+impl Terminal {
+    /// The split of the penalty under `tie` (see [`Terminal::penalised`] and
+    /// [`Terminal::penalised_uniform`]).
+    pub fn penalised_under(&self, tie: TieBreak) -> &[super::Exact] {
+        match tie {
+            TieBreak::Lex => &self.penalised,
+            TieBreak::Mix => &self.penalised_uniform,
+        }
+    }
 }
 
 /// A tie rule. The defaults are the conventions that reproduce thesis Table 4.5

@@ -15,8 +15,7 @@
 //! and the walk of a slice meets the sub-domains of the whole walk cut by
 //! the slice (a test checks this segment by segment).
 
-use super::unit_file::{PackedRecord, for_each_line, record_domain, unit_steps};
-use super::units::{CurveUnitRun, Digest};
+use super::unit_file::{Digest, PackedRecord, for_each_line, record_domain, unit_steps};
 use crate::curve::point::Point;
 use crate::curve::steps::{Domain, restrict};
 use crate::curve::walk::{Curve, Cut, CutMode, LookupFn, NodeSteps, Segment, coalesce_segments, covers, walk_with_cut};
@@ -28,6 +27,14 @@ use crate::search::TieRule;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
+
+/// What the merge takes of its run: the cut depth and whether missing units
+/// count as placeholders ([`super::units::CurveUnitRun::known_only`]).
+#[derive(Clone, Copy)]
+pub(super) struct MergeCut {
+    pub(super) levels: usize,
+    pub(super) known_only: bool,
+}
 
 /// What a merge in slices reports besides its pieces.
 #[derive(Clone, Debug, Default)]
@@ -128,7 +135,7 @@ fn walk_units<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
-    run: &CurveUnitRun,
+    run: MergeCut,
     fetch: &LookupFn,
     failure: &Mutex<Option<Error>>,
 ) -> Result<Curve> {
@@ -165,7 +172,7 @@ pub(super) fn merge_whole<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
-    run: &CurveUnitRun,
+    run: MergeCut,
     known: &HashMap<String, Digest>,
     files: &[PathBuf],
     progress: &Progress,
@@ -197,7 +204,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     slices: &[Domain],
-    run: &CurveUnitRun,
+    run: MergeCut,
     known: &HashMap<String, Digest>,
     files: &[PathBuf],
     progress: &Progress,

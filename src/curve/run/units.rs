@@ -19,8 +19,8 @@
 //! is refused with the file and line named.
 
 use super::run_key::{exact_domain_text, keyed_line, run_key, same_run};
-use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
-use super::unit_merge::{SlicedMerge, merge_in_slices, merge_whole, slices};
+use super::unit_file::{CurveRunId, Digest, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
+use super::unit_merge::{MergeCut, SlicedMerge, merge_in_slices, merge_whole, slices};
 use crate::curve::steps::Domain;
 use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_with_cut};
 use crate::error::{Error, Result, invalid};
@@ -49,6 +49,13 @@ pub struct CurveUnitRun<'a> {
     /// NOT the curve; it measures what the merge of a run will need (memory,
     /// time) before its last unit is done.
     pub known_only: bool,
+}
+
+impl CurveUnitRun<'_> {
+    /// What the merge takes of the run.
+    fn merge_cut(&self) -> MergeCut {
+        MergeCut { levels: self.levels, known_only: self.known_only }
+    }
 }
 
 /// Where a unit run stands when this process is done. `M` is what the
@@ -134,7 +141,7 @@ pub fn run_curve_units<P: SearchProblem>(
         Ok(k) => k,
         Err(incomplete) => return Ok(incomplete),
     };
-    let curve = merge_whole(problem, tie, domain, run, &k.known, &k.files, progress);
+    let curve = merge_whole(problem, tie, domain, run.merge_cut(), &k.known, &k.files, progress);
     progress.end();
     Ok(CurveUnits::Complete { curve: curve?, units: k.units, evaluated: k.evaluated, missing: k.missing() })
 }
@@ -159,7 +166,7 @@ pub fn run_curve_units_in_slices<P: SearchProblem>(
         Ok(k) => k,
         Err(incomplete) => return Ok(incomplete),
     };
-    let merge = merge_in_slices(problem, tie, &slices, run, &k.known, &k.files, progress, sink);
+    let merge = merge_in_slices(problem, tie, &slices, run.merge_cut(), &k.known, &k.files, progress, sink);
     progress.end();
     Ok(CurveUnits::Complete { curve: merge?, units: k.units, evaluated: k.evaluated, missing: k.missing() })
 }
@@ -266,43 +273,6 @@ fn prepare_merge<P: SearchProblem, M>(
         }));
     }
     Ok(Ok(Known { known, files, units: id.units, evaluated }))
-}
-
-/// What a run keeps of a checked record until the merge: enough to name
-/// the unit, compare a second record of it and account for its session.
-/// The step function itself is read again from the files by the merge, so a
-/// run holds the keys of its units, not their records (several GB for
-/// Beams(6c,6p)).
-#[derive(Debug)]
-pub(super) struct Digest {
-    pub(super) key: String,
-    pub(super) codes: u64,
-    /// Length, CRC-32 and SipHash of the record's step function (points,
-    /// values, steps as JSON): two records of one unit must agree in all three.
-    pub(super) content: (usize, u32, u64),
-    pub(super) session_started: f64,
-    pub(super) session_seconds: f64,
-    pub(super) session_uncertified: u64,
-    pub(super) session_float_ties: u64,
-}
-
-impl Digest {
-    /// The digest of a record whose step function has been checked.
-    pub(super) fn of(r: &UnitSteps) -> Digest {
-        use std::hash::{DefaultHasher, Hasher};
-        let text = serde_json::to_string(&(&r.points, &r.values, &r.steps)).unwrap_or_default();
-        let mut sip = DefaultHasher::new();
-        sip.write(text.as_bytes());
-        Digest {
-            key: r.key.clone(),
-            codes: r.codes,
-            content: (text.len(), crc32fast::hash(text.as_bytes()), sip.finish()),
-            session_started: r.session_started,
-            session_seconds: r.session_seconds,
-            session_uncertified: r.session_uncertified,
-            session_float_ties: r.session_float_ties,
-        }
-    }
 }
 
 /// Adds a record after checking it belongs to a unit of the run, with the
