@@ -217,6 +217,10 @@ fn chess(name: &str, metric: &str, position: Option<&str>, white_to_move: bool) 
     let metric = Metric::parse(metric)?;
     let pieces = endgame.pieces();
     let pos = position.map(|p| parse_position(p, &pieces, endgame.men(), white_to_move)).transpose()?;
+    // The endgame tables have no estimate of their own to check first, so the
+    // watch starts now rather than after the grace a whole command gets (a
+    // small table is built within it, and would pass the budget unseen).
+    super::memory_guard::guard_memory("the game-graph solver".to_string());
     let mut base = Tablebase::new();
     let table = base.table(endgame, metric);
     let (w, b) = (table.summary(true), table.summary(false));
