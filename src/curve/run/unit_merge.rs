@@ -15,7 +15,7 @@
 //! and the walk of a slice meets the sub-domains of the whole walk cut by
 //! the slice (a test checks this segment by segment).
 
-use super::unit_file::{Digest, PackedRecord, for_each_line, record_domain, unit_steps};
+use super::unit_file::{PackedRecord, UnitSteps, for_each_line, record_domain, unit_steps};
 use crate::curve::point::Point;
 use crate::curve::steps::{Domain, restrict};
 use crate::curve::walk::{Curve, Cut, CutMode, LookupFn, NodeSteps, Segment, coalesce_segments, covers, walk_with_cut};
@@ -247,4 +247,41 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     out.uncertified += uncertified;
     out.float_decided_near_ties += float_ties;
     Ok(out)
+}
+
+/// What a run keeps of a checked record until the merge: enough to name
+/// the unit, compare a second record of it and account for its session.
+/// The step function itself is read again from the files by the merge, so a
+/// run holds the keys of its units, not their records (several GB for
+/// Beams(6c,6p)).
+#[derive(Debug)]
+pub(super) struct Digest {
+    pub(super) key: String,
+    pub(super) codes: u64,
+    /// Length, CRC-32 and SipHash of the record's step function (points,
+    /// values, steps as JSON): two records of one unit must agree in all three.
+    pub(super) content: (usize, u32, u64),
+    pub(super) session_started: f64,
+    pub(super) session_seconds: f64,
+    pub(super) session_uncertified: u64,
+    pub(super) session_float_ties: u64,
+}
+
+impl Digest {
+    /// The digest of a record whose step function has been checked.
+    pub(super) fn of(r: &UnitSteps) -> Digest {
+        use std::hash::{DefaultHasher, Hasher};
+        let text = serde_json::to_string(&(&r.points, &r.values, &r.steps)).unwrap_or_default();
+        let mut sip = DefaultHasher::new();
+        sip.write(text.as_bytes());
+        Digest {
+            key: r.key.clone(),
+            codes: r.codes,
+            content: (text.len(), crc32fast::hash(text.as_bytes()), sip.finish()),
+            session_started: r.session_started,
+            session_seconds: r.session_seconds,
+            session_uncertified: r.session_uncertified,
+            session_float_ties: r.session_float_ties,
+        }
+    }
 }

@@ -19,8 +19,8 @@
 //! is refused with the file and line named.
 
 use super::run_key::{exact_domain_text, keyed_line, run_key, same_run};
-use super::unit_file::{CurveRunId, Digest, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
-use super::unit_merge::{MergeCut, SlicedMerge, merge_in_slices, merge_whole, slices};
+use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
+use super::unit_merge::{Digest, MergeCut, SlicedMerge, merge_in_slices, merge_whole, slices};
 use crate::curve::steps::Domain;
 use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_with_cut};
 use crate::error::{Error, Result, invalid};
