@@ -110,6 +110,35 @@ fn sub_domains_are_cut_from_the_whole_curve() {
     }
 }
 
+/// Issue 49 item 6: each walk reports its own uncertified events. On a
+/// domain [1, 1 + 2⁻⁶²] no u64 fraction separates the ends' enclosures, so
+/// every node with a choice counts one uncertified piece: a nonzero count
+/// that depends on the game. Two walks run side by side (sharing rayon's pool)
+/// report exactly what each reports alone; a process-wide counter read as a
+/// before/after difference gave each the other's events too.
+#[test]
+fn concurrent_walks_count_their_own_uncertified_events() {
+    let sliver =
+        Domain::closed(Point::exact(Alpha::integer(1)), Point::exact(Alpha::ratio((1 << 62) + 1, 1 << 62).unwrap()));
+    let (big, small) = (Mastermind::new(4, 6, false).unwrap(), Mastermind::new(3, 4, false).unwrap());
+    let alone = (
+        curve(&big, TieRule::lex(), &sliver, None).uncertified,
+        curve(&small, TieRule::lex(), &sliver, None).uncertified,
+    );
+    assert!(alone.0 > alone.1 && alone.1 > 0, "{alone:?}");
+    for _ in 0..3 {
+        let side_by_side = std::thread::scope(|s| {
+            let a = s.spawn(|| curve(&big, TieRule::lex(), &sliver, None).uncertified);
+            let b = s.spawn(|| {
+                (0..20).map(|_| curve(&small, TieRule::lex(), &sliver, None).uncertified).collect::<Vec<u64>>()
+            });
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert_eq!(side_by_side.0, alone.0);
+        assert!(side_by_side.1.iter().all(|&n| n == alone.1), "{side_by_side:?}");
+    }
+}
+
 mod size_models {
     use super::*;
     use renyi_search::models::curve::model_curve;

@@ -67,7 +67,8 @@ where
     let clock = Instant::now();
     let ctx = Context::new(problem)?;
     let all: Vec<CodeId> = (0..problem.code_count() as CodeId).collect();
-    let proof = node(&ctx, problem.initial_state(), &all, depth, Some(Root { progress, checkpoint }))?;
+    let expansion = Expansion::default();
+    let proof = node(&ctx, &expansion, problem.initial_state(), &all, depth, Some(Root { progress, checkpoint }))?;
     let stats = BuildStats {
         nodes: proof.written,
         references: 0,
@@ -80,6 +81,7 @@ where
 /// The proof of LB_`k` at (`state`, `codes`); the root's queries run in parallel.
 fn node<P: Certify + Sync>(
     ctx: &Context<'_, P>,
+    expansion: &Expansion,
     state: P::State,
     codes: &[CodeId],
     k: u32,
@@ -88,7 +90,7 @@ fn node<P: Certify + Sync>(
 where
     P::State: Send + Sync,
 {
-    guard_memory()?;
+    expansion.guard_memory()?;
     let p = ctx.problem;
     let words = p.stabilizer_words(&state, &p.set_of(codes));
     let seen = ctx.examine(&state, codes, &words).map_err(|e| invalid(format!("internal error: {e}")))?;
@@ -116,7 +118,7 @@ where
             if n < 2 {
                 continue;
             }
-            let child = node(ctx, next.clone(), &ctx.class(q, a, codes), k - 1, None)?;
+            let child = node(ctx, expansion, next.clone(), &ctx.class(q, a, codes), k - 1, None)?;
             if child.claim > bound {
                 total += child.claim - bound;
                 raised.push((seen.position(r, a), child.claim - bound, child));
@@ -285,25 +287,32 @@ fn reached_of(record: &RootRecord) -> Result<Reached> {
     Ok((record.total, raised))
 }
 
-/// Nodes expanded so far (all threads), for [`guard_memory`].
-static EXPANDED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// The nodes one depth-bound run has expanded so far (all its threads, no
+/// other run's), for its memory check.
+#[derive(Default)]
+struct Expansion {
+    nodes: std::sync::atomic::AtomicU64,
+}
 
-/// Every 4096 nodes: an error once the process holds more than the memory
-/// budget (the kept proofs grow with the depth, exponentially).
-fn guard_memory() -> Result<()> {
-    let n = EXPANDED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    if n.is_multiple_of(4096)
-        && let Some(held) = crate::memory::resident_bytes()
-    {
-        let budget = crate::memory::budget_bytes();
-        if held > budget {
-            return Err(crate::error::Error::TooLarge(format!(
-                "the tree expanded for --depth-bound holds {} after {n} nodes, beyond the budget of {}; \
+impl Expansion {
+    /// Counts a node; every 4096 nodes of this run: an error once the
+    /// process holds more than the memory budget (the kept proofs grow with
+    /// the depth, exponentially).
+    fn guard_memory(&self) -> Result<()> {
+        let n = self.nodes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if n.is_multiple_of(4096)
+            && let Some(held) = crate::memory::resident_bytes()
+        {
+            let budget = crate::memory::budget_bytes();
+            if held > budget {
+                return Err(crate::error::Error::TooLarge(format!(
+                    "the tree expanded for --depth-bound holds {} after {n} nodes, beyond the budget of {}; \
                  try a smaller depth",
-                crate::memory::human_bytes(held),
-                crate::memory::human_bytes(budget)
-            )));
+                    crate::memory::human_bytes(held),
+                    crate::memory::human_bytes(budget)
+                )));
+            }
         }
+        Ok(())
     }
-    Ok(())
 }

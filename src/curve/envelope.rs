@@ -10,14 +10,14 @@
 
 use super::crossing::{KnownZero, PairFunction, RootFound, SearchEnd};
 use super::interval::Interval;
-use super::point::{Point, Root, UNCERTIFIED, Witness, dyadic_between, exact_root_in};
+use super::point::{Point, Root, Witness, dyadic_between, exact_root_in};
 use super::root_order::common_root_in;
 use super::steps::{Domain, Span};
+use super::verification::count_uncertified;
 use crate::renyi::alpha::Alpha;
 use crate::renyi::score::{Key, RenyiScore, contenders as key_contenders};
 use std::cmp::Ordering;
 use std::sync::Arc;
-use std::sync::atomic::Ordering as AtomicOrdering;
 
 /// A piece of the domain and the indices of the partitions maximal on it.
 #[derive(Clone, Debug)]
@@ -139,7 +139,7 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
             Ordering::Equal
         }
         None => {
-            UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+            count_uncertified();
             Ordering::Equal
         }
     }
@@ -171,7 +171,7 @@ impl<'a> Cutter<'a> {
         let (parts, witness) = (self.parts, self.witness);
         let Some(a0) = dyadic_between(lo, hi) else {
             // The ends are closer than u64 fractions resolve: one piece, decided at its middle.
-            UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+            count_uncertified();
             let mid = Alpha::from_f64_grid(0.5 * (lo.approx() + hi.approx().min(1e9))).unwrap_or(Alpha::integer(1));
             out.push(EnvelopePiece { span: Span::Open(lo.clone(), hi.clone()), best: best_at_exact(parts, mid) });
             return;
@@ -332,7 +332,7 @@ fn make_point(found: RootFound, pair: &Arc<PairFunction>) -> Point {
         RootFound::AtOne => return Point::exact(Alpha::integer(1)),
         RootFound::Certified(lo, hi) => (super::interval::Interval::new(lo, hi), true),
         RootFound::Uncertified(lo, hi) => {
-            UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+            count_uncertified();
             (super::interval::Interval::new(lo, hi), false)
         }
     };

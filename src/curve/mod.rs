@@ -21,8 +21,10 @@ pub mod root_search;
 pub mod run;
 pub mod slice;
 pub mod steps;
+pub mod verification;
 pub mod walk;
 
-pub use point::{Point, UNCERTIFIED, Witness};
+pub use point::{Point, Witness};
 pub use steps::{Domain, Span, Steps};
+pub use verification::Verification;
 pub use walk::{Curve, Segment, curve};

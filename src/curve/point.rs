@@ -10,13 +10,6 @@ use num_traits::{One, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
-
-/// Counts comparisons of two different crossings whose enclosures overlap
-/// and that could neither be proven one point nor be ordered by narrowing
-/// (then treated as one point), and crossings that could not be certified.
-/// Reported with every curve; expected to stay 0.
-pub static UNCERTIFIED: AtomicU64 = AtomicU64::new(0);
 
 /// Where a breakpoint comes from: the node and the two partitions that cross.
 #[derive(Clone, Debug)]
@@ -297,8 +290,8 @@ pub const EXACT_ROOT_DEN: u64 = 64;
 /// A rational p/q (q ≤ [`EXACT_ROOT_DEN`]) in the enclosure at which H_α of
 /// the pair ties exactly (a rational crossing such as α = 2 for {1,5,6},
 /// {2,3,7}). A rational crossing with a larger denominator stays an
-/// enclosure; a tie there is then not certified and is counted in
-/// [`UNCERTIFIED`].
+/// enclosure; a tie there is then not certified and is counted as
+/// uncertified in the walk's [`super::verification::Verification`].
 pub fn exact_root_in(at: Interval, pair: &PairFunction) -> Option<Alpha> {
     let slack = 1e-15 * at.hi.abs().max(1.0);
     for den in 1..=EXACT_ROOT_DEN {

@@ -1,16 +1,17 @@
 //! The order of points of the α-axis where crossings are involved: exact
 //! rationals against each other and against certified roots, and two roots
 //! whose enclosures overlap (one point if provably so, else told apart by
-//! narrowing, else counted in [`UNCERTIFIED`]). Used by [`Point::order`].
+//! narrowing, else counted as uncertified in the current walk's
+//! [`Verification`](super::verification::Verification)). Used by [`Point::order`].
 
 use super::exp_poly::ExpPoly;
 use super::interval::Interval;
-use super::point::{Point, Root, UNCERTIFIED, Witness};
+use super::point::{Point, Root, Witness};
 use super::precise;
+use super::verification::count_uncertified;
 use crate::renyi::alpha::Alpha;
 use std::cmp::Ordering;
 use std::sync::Arc;
-use std::sync::atomic::Ordering as AtomicOrdering;
 
 pub(super) fn cmp_alpha(a: Alpha, b: Alpha) -> Ordering {
     match (a, b) {
@@ -158,7 +159,7 @@ pub(super) fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {
     if let Some(side) = side_of_certified_root(alpha, root) {
         return side;
     }
-    UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+    count_uncertified();
     a.mid().partial_cmp(&root.at.mid()).unwrap_or(Ordering::Equal)
 }
 
@@ -166,7 +167,8 @@ impl Point {
     /// Total order of points. Two crossings whose enclosures overlap are one
     /// point if that is proven (same key, or a shared root: `same_root`), else
     /// ordered by narrowing the enclosures (`separate`); failing both they are
-    /// taken as one point and counted in [`UNCERTIFIED`].
+    /// taken as one point and counted as uncertified in the current walk's
+    /// [`Verification`](super::verification::Verification).
     pub fn order(&self, other: &Point) -> Ordering {
         match (self, other) {
             (Point::Exact { alpha: a, .. }, Point::Exact { alpha: b, .. }) => cmp_alpha(*a, *b),
@@ -182,7 +184,7 @@ impl Point {
                         }
                         separate(a, b).map_or_else(
                             || {
-                                UNCERTIFIED.fetch_add(1, AtomicOrdering::Relaxed);
+                                count_uncertified();
                                 Ordering::Equal
                             },
                             |s| s.0,

@@ -11,8 +11,9 @@
 //! extra walk.
 
 use super::envelope::envelope;
-use super::point::{Point, UNCERTIFIED, Witness, shared_label};
+use super::point::{Point, Witness, shared_label};
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
+use super::verification::Verification;
 use crate::renyi::alpha::Alpha;
 use crate::search::analysis::root_representatives;
 use crate::search::memo::Memo;
@@ -57,7 +58,7 @@ pub struct Curve {
     pub segments: Vec<Segment>,
     /// Nodes whose envelope was computed.
     pub nodes_evaluated: u64,
-    /// Breakpoints that could not be certified (expected 0; see [`UNCERTIFIED`]).
+    /// Uncertified events of this walk alone (expected 0; see [`Verification`]).
     pub uncertified: u64,
     /// Always 0: no decision is taken from floating point since issue 48
     /// ([`crate::renyi::score`]); kept for the layout of committed curve files.
@@ -92,7 +93,8 @@ pub fn curve<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain, progr
 }
 
 /// [`curve`], with the nodes `cut.levels` queries below the root handled as
-/// work units (see [`super::run::units`]); without a cut the plain walk.
+/// work units (see [`super::run::units`]); without a cut the plain walk. The
+/// curve's `uncertified` counts this walk's events only.
 pub(crate) fn walk_with_cut<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
@@ -100,9 +102,35 @@ pub(crate) fn walk_with_cut<P: SearchProblem>(
     progress: Option<ProgressFn>,
     cut: Option<&Cut>,
 ) -> Curve {
+    walk_counted(problem, tie, domain, progress, cut, &Verification::new())
+}
+
+/// [`walk_with_cut`] counting into `verification`, current on every thread
+/// while it works for this walk (the caller may read it as the walk runs,
+/// e.g. per finished unit); the curve's `uncertified` is its count at the end.
+pub(crate) fn walk_counted<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    progress: Option<ProgressFn>,
+    cut: Option<&Cut>,
+    verification: &Verification,
+) -> Curve {
+    verification.within(|| walk_root(problem, tie, domain, progress, cut, verification))
+}
+
+/// [`walk_counted`] on the thread where its context is current.
+fn walk_root<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    progress: Option<ProgressFn>,
+    cut: Option<&Cut>,
+    verification: &Verification,
+) -> Curve {
     let start = Instant::now();
-    let unc0 = UNCERTIFIED.load(Ordering::Relaxed);
-    let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo: Memo::new(tie.kind == TieBreak::Mix), cut };
+    let memo = Memo::new(tie.kind == TieBreak::Mix);
+    let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo, cut, verification };
     let root_trail = cut.map(|_| String::new());
     let state = problem.initial_state();
     let all = problem.full_set();
@@ -139,7 +167,7 @@ pub(crate) fn walk_with_cut<P: SearchProblem>(
         domain: domain.clone(),
         segments: coalesce_segments(segments),
         nodes_evaluated: walker.nodes.load(Ordering::Relaxed),
-        uncertified: UNCERTIFIED.load(Ordering::Relaxed) - unc0,
+        uncertified: verification.uncertified(),
         float_decided_near_ties: 0,
         seconds: start.elapsed().as_secs_f64(),
     }
@@ -180,6 +208,8 @@ struct Walker<'a, P: SearchProblem> {
     memo: Memo<(P::State, P::Set), MemoEntries>,
     /// Work units: how nodes at the cut level are handled (`None`: plain walk).
     cut: Option<&'a Cut<'a>>,
+    /// This walk's counters, made current in every closure handed to rayon.
+    verification: &'a Verification,
 }
 
 /// How a walk treats the nodes `levels` queries below the root. Above the
@@ -394,7 +424,7 @@ impl<P: SearchProblem> Walker<'_, P> {
             }
         };
         let parts: Vec<NodeSteps> = if groups.len() > 1 && n >= PARALLEL_SET {
-            groups.par_iter().map(walk).collect()
+            groups.par_iter().map(|g| self.verification.within(|| walk(g))).collect()
         } else {
             groups.iter().map(walk).collect()
         };
@@ -421,7 +451,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         };
         let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain, trail));
         let parts: Vec<(u64, NodeSteps)> = if chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET {
-            chosen.par_iter().map(walk).collect()
+            chosen.par_iter().map(|c| self.verification.within(|| walk(c))).collect()
         } else {
             chosen.iter().map(walk).collect()
         };
@@ -453,7 +483,7 @@ impl<P: SearchProblem> Walker<'_, P> {
             }
         };
         let children: Vec<NodeSteps> = if problem.set_size(set) >= PARALLEL_SET {
-            classes.par_iter().map(child).collect()
+            classes.par_iter().map(|c| self.verification.within(|| child(c))).collect()
         } else {
             classes.iter().map(child).collect()
         };

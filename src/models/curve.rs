@@ -5,13 +5,12 @@
 use super::{SizeModel, Split};
 use crate::curve::envelope::envelope;
 use crate::curve::steps::{Domain, Span, Steps, coalesce, constant, merge, restrict};
-use crate::curve::{Point, UNCERTIFIED, Witness};
+use crate::curve::{Point, Verification, Witness};
 use crate::error::{Result, invalid};
 use crate::search::TieBreak;
 use crate::search::outcome::Exact;
 use num_bigint::BigInt;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 /// The step function of T(n) = n·E(n) for one n, with the queries played.
 #[derive(Clone, Debug)]
@@ -53,9 +52,8 @@ fn label(s: &Split) -> String {
 
 /// The exact curve of T(`size`) for H_α with tie rule `tie` on `domain`.
 /// MIX is exact only where the model lists every tied query: its α = 0 and
-/// α = ∞ are left out of the domain ([`SizeModel::mix_exact`]).
-// Long: one walk over the pieces of the α-domain with its envelope, tie rule and the model's
-//   recursion in one state
+/// α = ∞ are left out of the domain ([`SizeModel::mix_exact`]). Its
+/// `uncertified` counts this curve's events only ([`Verification`]).
 pub fn model_curve<M: SizeModel>(
     model: &M,
     tie: TieBreak,
@@ -63,8 +61,23 @@ pub fn model_curve<M: SizeModel>(
     domain: &Domain,
     progress: Option<&(dyn Fn(u64, u64) + Sync)>,
 ) -> Result<ModelCurve> {
+    let verification = Verification::new();
+    let mut curve = verification.within(|| walk_sizes(model, tie, size, domain, progress))?;
+    curve.uncertified = verification.uncertified();
+    Ok(curve)
+}
+
+/// [`model_curve`] with `uncertified` left 0 (its caller counts).
+// Long: one walk over the pieces of the α-domain with its envelope, tie rule and the model's
+//   recursion in one state
+fn walk_sizes<M: SizeModel>(
+    model: &M,
+    tie: TieBreak,
+    size: u64,
+    domain: &Domain,
+    progress: Option<&(dyn Fn(u64, u64) + Sync)>,
+) -> Result<ModelCurve> {
     let start = std::time::Instant::now();
-    let unc0 = UNCERTIFIED.load(Ordering::Relaxed);
     if size < 2 {
         return Err(invalid(format!("size {size}: a curve needs at least 2 elements")));
     }
@@ -155,7 +168,7 @@ pub fn model_curve<M: SizeModel>(
         tie,
         domain,
         segments,
-        uncertified: UNCERTIFIED.load(Ordering::Relaxed) - unc0,
+        uncertified: 0,
         seconds: start.elapsed().as_secs_f64(),
     })
 }

@@ -22,7 +22,7 @@ use super::run_key::{exact_domain_text, keyed_line, run_key, same_run};
 use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
 use super::unit_merge::{Digest, MergeCut, SlicedMerge, merge_in_slices, merge_whole, slices};
 use crate::curve::steps::Domain;
-use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_with_cut};
+use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_counted, walk_with_cut};
 use crate::error::{Error, Result, invalid};
 use crate::progress::Progress;
 use crate::renyi::alpha::Alpha;
@@ -34,7 +34,6 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::Ordering;
 
 /// What a unit run is asked to do.
 pub struct CurveUnitRun<'a> {
@@ -352,11 +351,10 @@ fn evaluate<P: SearchProblem>(
     (file, path, sealing): (std::fs::File, &Path, String),
     progress: &Progress,
 ) -> Result<Vec<Digest>> {
-    use crate::curve::point::UNCERTIFIED;
+    let verification = crate::curve::Verification::new();
     let clock = std::time::Instant::now();
     let session_started =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
-    let unc0 = UNCERTIFIED.load(Ordering::Relaxed);
     let log = Mutex::new((file, Vec::<Digest>::new(), None::<Error>));
     let total = todo.len();
     let finished = |key: &str, codes: u64, steps: &NodeSteps, started: std::time::Instant| {
@@ -364,7 +362,7 @@ fn evaluate<P: SearchProblem>(
         r.seconds = started.elapsed().as_secs_f64();
         r.session_started = session_started;
         r.session_seconds = clock.elapsed().as_secs_f64();
-        r.session_uncertified = UNCERTIFIED.load(Ordering::Relaxed) - unc0;
+        r.session_uncertified = verification.uncertified();
         // No decision is taken from floating point since issue 48.
         r.session_float_ties = 0;
         let line = keyed_line(&sealing, &r);
@@ -382,7 +380,7 @@ fn evaluate<P: SearchProblem>(
         progress.status(&format!("units {}/{total}", done.len()));
     };
     let cut = Cut { levels, mode: CutMode::Evaluate { todo, finished: &finished } };
-    walk_with_cut(problem, tie, domain, None, Some(&cut));
+    walk_counted(problem, tie, domain, None, Some(&cut), &verification);
     drop(cut);
     let (_, done, error) = log.into_inner().unwrap_or_else(|e| e.into_inner());
     match error {
