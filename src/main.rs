@@ -28,6 +28,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The worker threads are started here, once: rayon would start them at
+    // its first use and panic with a backtrace if the system refuses a thread
+    // (a ulimit on address space or processes); issue 48 item 5.
+    if let Err(e) = rayon::ThreadPoolBuilder::new().build_global() {
+        eprintln!("error: cannot start the worker threads ({e}); raise the limit on memory or processes (ulimit)");
+        return ExitCode::from(2);
+    }
     match cli::run(parsed) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
