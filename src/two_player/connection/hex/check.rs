@@ -9,7 +9,10 @@
 use super::board::{Bits, Colour};
 use super::proof::{Proof, ProofStep};
 use crate::error::{Result, invalid};
-use std::collections::{HashMap, HashSet, VecDeque};
+use crate::search::fasthash::FastBuild;
+use std::collections::{HashMap, HashSet};
+
+type Memo = HashMap<(Bits, Bits), bool, FastBuild>;
 
 /// What a successful check saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,8 +27,8 @@ struct Checker<'a> {
     cols: usize,
     rows: usize,
     winner: Colour,
-    steps: HashMap<(Bits, Bits), ProofStep>,
-    done: HashSet<(Bits, Bits)>,
+    steps: HashMap<(Bits, Bits), ProofStep, FastBuild>,
+    done: HashSet<(Bits, Bits), FastBuild>,
     carriers: usize,
     proof: &'a Proof,
 }
@@ -37,8 +40,8 @@ pub fn check_proof(proof: &Proof) -> Result<CheckReport> {
         cols: p.board.cols,
         rows: p.board.rows,
         winner: proof.winner,
-        steps: HashMap::new(),
-        done: HashSet::new(),
+        steps: HashMap::default(),
+        done: HashSet::default(),
         carriers: 0,
         proof,
     };
@@ -56,28 +59,33 @@ impl Checker<'_> {
         cell < self.cols * self.rows
     }
 
-    /// Whether `stones` of `colour` join its two edges: breadth-first search from
-    /// the first edge (Black: row 0; White: column 0) over the six neighbours.
+    /// Whether `stones` of `colour` join its two edges: depth-first search from
+    /// the first edge (Black: row 0; White: column 0) over the six neighbours of
+    /// (column, row), the visited cells as a bit set.
     fn chain(&self, colour: Colour, stones: Bits) -> bool {
         let (cols, rows) = (self.cols as i64, self.rows as i64);
         let has = |x: i64, y: i64| x >= 0 && y >= 0 && x < cols && y < rows && stones >> (y * cols + x) & 1 == 1;
-        let mut queue = VecDeque::new();
-        let mut seen = HashSet::new();
+        let (mut stack, mut depth) = ([(0i64, 0i64); 128], 0);
+        let mut seen: Bits = 0;
+        let mut visit = |x: i64, y: i64, stack: &mut [(i64, i64); 128], depth: &mut usize| {
+            if has(x, y) && seen >> (y * cols + x) & 1 == 0 {
+                seen |= 1 << (y * cols + x);
+                stack[*depth] = (x, y);
+                *depth += 1;
+            }
+        };
         for k in 0..if colour == Colour::Black { cols } else { rows } {
             let (x, y) = if colour == Colour::Black { (k, 0) } else { (0, k) };
-            if has(x, y) && seen.insert((x, y)) {
-                queue.push_back((x, y));
-            }
+            visit(x, y, &mut stack, &mut depth);
         }
-        while let Some((x, y)) = queue.pop_front() {
+        while depth > 0 {
+            depth -= 1;
+            let (x, y) = stack[depth];
             if (colour == Colour::Black && y == rows - 1) || (colour == Colour::White && x == cols - 1) {
                 return true;
             }
             for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)] {
-                let (nx, ny) = (x + dx, y + dy);
-                if has(nx, ny) && seen.insert((nx, ny)) {
-                    queue.push_back((nx, ny));
-                }
+                visit(x + dx, y + dy, &mut stack, &mut depth);
             }
         }
         false
@@ -105,7 +113,7 @@ impl Checker<'_> {
                     return Err(invalid("a carrier holds a stone or a cell off the board"));
                 }
                 self.carriers += 1;
-                let won = self.restricted(black, white, mover, c, &mut HashMap::new());
+                let won = self.restricted(black, white, mover, c, &mut Memo::default());
                 if won { Ok(()) } else { Err(invalid("the winner does not win the game on a carrier")) }
             }
             Some(ProofStep::Move(c)) => {
@@ -130,14 +138,7 @@ impl Checker<'_> {
 
     /// Whether the winner wins when only the cells of `carrier` are played
     /// (exhaustive; a move elsewhere never helps the loser, as extra stones never hurt in Hex).
-    fn restricted(
-        &self,
-        black: Bits,
-        white: Bits,
-        mover: Colour,
-        carrier: Bits,
-        memo: &mut HashMap<(Bits, Bits), bool>,
-    ) -> bool {
+    fn restricted(&self, black: Bits, white: Bits, mover: Colour, carrier: Bits, memo: &mut Memo) -> bool {
         let own = self.of(black, white, self.winner);
         if self.chain(self.winner, own) {
             return true;

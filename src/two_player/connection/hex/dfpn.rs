@@ -17,7 +17,7 @@
 //! the order of the search, never a decision.
 
 use super::board::{Bits, Colour, cells_of};
-use super::solver::{Aborted, Entry, Solver, key};
+use super::solver::{Aborted, Entry, Expanded, Solver, key, sc_cover};
 
 /// "Infinite" proof or disproof number.
 pub const INF: u32 = 1 << 30;
@@ -32,7 +32,7 @@ impl Solver {
         if self.board.connects(mover, own) {
             return Ok(true);
         }
-        let (pn, _) = self.mid(black, white, mover, INF, INF, start)?;
+        let (pn, _) = self.mid(black, white, mover, INF, INF, start, false)?;
         Ok(pn == 0)
     }
 
@@ -47,6 +47,8 @@ impl Solver {
 
     /// Multiple iterative deepening at one position: searches below it until its
     /// pn reaches `th_pn` or its dn reaches `th_dn` (or it is decided).
+    /// `child`: the position is a child of an expanded position (see [`Solver::expand`]).
+    #[allow(clippy::too_many_arguments)]
     fn mid(
         &mut self,
         black: Bits,
@@ -55,14 +57,15 @@ impl Solver {
         th_pn: u32,
         th_dn: u32,
         start: u64,
+        child: bool,
     ) -> Result<(u32, u32), Aborted> {
         let k = key(black, white, mover);
         if self.table.contains_key(&k) {
             return Ok(self.numbers(k));
         }
         let moves = match self.moves.get(&k) {
-            Some(m) => m.clone(),
-            None => match self.expand(black, white, mover, start)? {
+            Some(m) => m.moves.clone(),
+            None => match self.expand(black, white, mover, start, child)? {
                 Some(m) => m,
                 None => return Ok(self.numbers(k)),
             },
@@ -93,7 +96,9 @@ impl Solver {
             if dn == 0 {
                 self.table.insert(k, Entry::LossAll);
                 self.pn_dn.remove(&k);
-                self.moves.remove(&k);
+                if let Some(expanded) = self.moves.remove(&k) {
+                    self.loss_scs.insert(k, expanded.scs);
+                }
                 return Ok((INF, 0));
             }
             // Undecided: no child is (∞, 0) or (0, ∞) in a way that decides, so pn, dn < ∞.
@@ -105,14 +110,32 @@ impl Solver {
             let child_th_pn = th_dn - (dn - best_pn.min(dn));
             let child_th_dn = th_pn.min(second.saturating_add(1));
             let (b, w) = play(moves[best]);
-            self.mid(b, w, mover.other(), child_th_pn, child_th_dn, start)?;
+            self.mid(b, w, mover.other(), child_th_pn, child_th_dn, start, true)?;
         }
     }
 
     /// The first visit of a position: decides it outright (an immediate winning
     /// move, an edge VC of either player, an empty mustplay region; stored in the
     /// table, `None` returned) or returns its candidate moves, most central first.
-    fn expand(&mut self, black: Bits, white: Bits, mover: Colour, start: u64) -> Result<Option<Vec<u8>>, Aborted> {
+    ///
+    /// The opponent's H-search comes first: his edge VC or an empty mustplay
+    /// region decides a loss (then the mover has no edge VC, by Satz 4.1 both
+    /// cannot hold). The mover's own H-search is skipped for a `child` of an
+    /// expanded position: the parent (the other player to move) found no edge VC
+    /// of this mover by H-search on the position one stone of the parent's mover
+    /// fewer, and exhaustive H-search on the child derives exactly the parent's
+    /// connections whose carriers avoid that stone (a deleted free node appears
+    /// in no derivation of a carrier without it), so the check would find
+    /// nothing; bounded H-search may rarely find a VC there, and skipping a check
+    /// only costs nodes, never soundness.
+    fn expand(
+        &mut self,
+        black: Bits,
+        white: Bits,
+        mover: Colour,
+        start: u64,
+        child: bool,
+    ) -> Result<Option<Vec<u8>>, Aborted> {
         let k = key(black, white, mover);
         self.nodes += 1;
         if self.nodes - start > self.budget {
@@ -124,26 +147,31 @@ impl Solver {
             self.table.insert(k, Entry::WinByMove(c));
             return Ok(None);
         }
-        let mut candidates = free;
+        let (mut candidates, mut scs) = (free, Vec::new());
         if self.use_h_search {
-            if let Some(c) = self.threats(black, white, mover).vc {
-                self.table.insert(k, Entry::WinByVc(c));
-                return Ok(None);
-            }
             let threats = self.threats(black, white, mover.other());
             if let Some(c) = threats.vc {
                 self.table.insert(k, Entry::LossByVc(c));
                 return Ok(None);
             }
             candidates &= threats.scs.iter().fold(!0, |m, c| m & c);
+            scs = sc_cover(&threats.scs, free & !candidates);
+            if candidates != 0
+                && !child
+                && let Some(c) = self.threats(black, white, mover).vc
+            {
+                self.table.insert(k, Entry::WinByVc(c));
+                return Ok(None);
+            }
         }
         if candidates == 0 {
             self.table.insert(k, Entry::LossAll);
+            self.loss_scs.insert(k, scs);
             return Ok(None);
         }
         let order: Vec<u8> =
             self.centre_order.iter().filter(|&&c| candidates >> c & 1 == 1).map(|&c| c as u8).collect();
-        self.moves.insert(k, order.clone());
+        self.moves.insert(k, Expanded { moves: order.clone(), scs });
         Ok(Some(order))
     }
 }

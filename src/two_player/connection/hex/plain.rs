@@ -20,12 +20,18 @@ type GameMemo = HashMap<(Bits, Bits, bool), bool, FastBuild>;
 
 /// The winner of `position` with perfect play (exhaustive, memoised).
 pub fn board_winner(position: &Position) -> Colour {
-    let mut memo = HashMap::new();
+    let mut memo = HashMap::default();
     let mover_wins = mover_wins(position, position.black, position.white, position.to_move, &mut memo);
     if mover_wins { position.to_move } else { position.to_move.other() }
 }
 
-fn mover_wins(p: &Position, black: Bits, white: Bits, mover: Colour, memo: &mut HashMap<(Bits, Bits), bool>) -> bool {
+fn mover_wins(
+    p: &Position,
+    black: Bits,
+    white: Bits,
+    mover: Colour,
+    memo: &mut HashMap<(Bits, Bits), bool, FastBuild>,
+) -> bool {
     let board = &p.board;
     let (own, other) = if mover == Colour::Black { (black, white) } else { (white, black) };
     if board.connects(mover.other(), other) {

@@ -16,7 +16,11 @@ use super::graph::HexGraph;
 use super::hsearch::{Limits, h_search};
 use super::position::Position;
 use super::proof::{Proof, ProofStep};
+use crate::search::fasthash::FastBuild;
 use std::collections::HashMap;
+
+/// A table keyed by positions (the fast word hasher: keys are the program's own stone sets).
+pub(super) type PositionMap<V> = HashMap<(Bits, Bits), V, FastBuild>;
 
 /// Why a position is decided, from the mover's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +43,29 @@ pub(super) struct Threats {
     pub(super) scs: Vec<Bits>,
 }
 
+/// An expanded, undecided df-pn position.
+pub(super) struct Expanded {
+    /// The candidate moves, most central first.
+    pub(super) moves: Vec<u8>,
+    /// The opponent's SC carriers kept by [`sc_cover`] (kept if the position is lost).
+    pub(super) scs: Vec<Bits>,
+}
+
+/// The SCs of `scs` that answer the cells `outside`: in list order, each SC that
+/// avoids a cell of `outside` no earlier kept SC avoids. For every cell of
+/// `outside` the first SC of `scs` avoiding it is kept, so a search "first SC
+/// avoiding c" gives the same carrier in the cover as in the whole list.
+pub(super) fn sc_cover(scs: &[Bits], outside: Bits) -> Vec<Bits> {
+    let (mut cover, mut answered) = (Vec::new(), 0);
+    for &s in scs {
+        if outside & !s & !answered != 0 {
+            answered |= outside & !s;
+            cover.push(s);
+        }
+    }
+    cover
+}
+
 /// The search was stopped by its node budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Aborted;
@@ -56,11 +83,14 @@ pub struct Solver {
     /// Whether df-pn searches (off: the plain depth-first search).
     pub dfpn: bool,
     /// Decided positions (both searches).
-    pub(super) table: HashMap<(Bits, Bits), Entry>,
+    pub(super) table: PositionMap<Entry>,
     /// df-pn: the numbers of undecided positions searched (`dfpn.rs`).
-    pub(super) pn_dn: HashMap<(Bits, Bits), (u32, u32)>,
+    pub(super) pn_dn: PositionMap<(u32, u32)>,
     /// df-pn: the candidate moves of expanded undecided positions.
-    pub(super) moves: HashMap<(Bits, Bits), Vec<u8>>,
+    pub(super) moves: PositionMap<Expanded>,
+    /// Positions decided [`Entry::LossAll`] by H-search: opponent SC carriers
+    /// that answer every move outside the mustplay region (for the proof).
+    pub(super) loss_scs: PositionMap<Vec<Bits>>,
     pub(super) centre_order: Vec<usize>,
 }
 
@@ -87,9 +117,10 @@ impl Solver {
             nodes: 0,
             budget: u64::MAX,
             dfpn: true,
-            table: HashMap::new(),
-            pn_dn: HashMap::new(),
-            moves: HashMap::new(),
+            table: PositionMap::default(),
+            pn_dn: PositionMap::default(),
+            moves: PositionMap::default(),
+            loss_scs: PositionMap::default(),
             centre_order,
         }
     }
@@ -160,7 +191,7 @@ impl Solver {
             return Err(Aborted);
         }
         let free = self.board.all() & !(black | white);
-        let mut candidates = free;
+        let (mut candidates, mut scs) = (free, Vec::new());
         if self.use_h_search {
             if let Some(c) = self.threats(black, white, mover).vc {
                 self.table.insert(k, Entry::WinByVc(c));
@@ -172,6 +203,7 @@ impl Solver {
                 return Ok(false);
             }
             candidates &= threats.scs.iter().fold(!0, |m, c| m & c);
+            scs = sc_cover(&threats.scs, free & !candidates);
         }
         let order: Vec<usize> = self.centre_order.iter().copied().filter(|&c| candidates >> c & 1 == 1).collect();
         for c in order {
@@ -182,6 +214,7 @@ impl Solver {
             }
         }
         self.table.insert(k, Entry::LossAll);
+        self.loss_scs.insert(k, scs);
         Ok(false)
     }
 
@@ -192,7 +225,7 @@ impl Solver {
         let mover_wins = self.mover_wins(position)?;
         let winner = if mover_wins { position.to_move } else { position.to_move.other() };
         let mut proof = Proof { position: position.clone(), winner, steps: Vec::new() };
-        let mut seen = HashMap::new();
+        let mut seen = PositionMap::default();
         self.extract(position.black, position.white, position.to_move, winner, &mut proof, &mut seen)?;
         Ok(proof)
     }
@@ -204,7 +237,7 @@ impl Solver {
         mover: Colour,
         winner: Colour,
         proof: &mut Proof,
-        seen: &mut HashMap<(Bits, Bits), ()>,
+        seen: &mut PositionMap<()>,
     ) -> Result<(), Aborted> {
         if self.board.connects(winner, if winner == Colour::Black { black } else { white }) {
             return Ok(());
@@ -228,7 +261,7 @@ impl Solver {
             }
             Entry::LossAll => {
                 proof.steps.push((black, white, ProofStep::Every));
-                let scs = if self.use_h_search { self.threats(black, white, winner).scs } else { Vec::new() };
+                let scs = self.loss_scs.get(&k).cloned().unwrap_or_default();
                 let free = self.board.all() & !(black | white);
                 for c in cells_of(free) {
                     let (b, w) = play(c, mover);

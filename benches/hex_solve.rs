@@ -1,0 +1,61 @@
+//! Benchmark (not a test) for the Hex solver (issue 51's speed targets: every
+//! 6×6 opening in under a minute, all 49 openings of 7×7 in under an hour):
+//! solves the named openings of the empty n×n board (Black's first stone,
+//! White to move), builds each proof and replays it with the independent
+//! checker; prints per opening the winner, positions searched, proof steps and
+//! wall seconds (solve + proof; the check separately).
+//!
+//! `cargo bench --bench hex_solve -- N CELL…` (e.g. `-- 6 c3 a1`); without
+//! cells every opening of the board; default N = 5. `HEX_LIMITS=OR,CARRIER,PER_PAIR`
+//! replaces the solver's bounded H-search limits (to compare settings).
+
+use renyi_search::two_player::connection::hex::board::{Board, Colour};
+use renyi_search::two_player::connection::hex::check::check_proof;
+use renyi_search::two_player::connection::hex::hsearch::Limits;
+use renyi_search::two_player::connection::hex::position::Position;
+use renyi_search::two_player::connection::hex::solver::Solver;
+use std::time::Instant;
+
+/// mimalloc, as in the program (src/main.rs).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let n: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(5);
+    let board = Board::new(n, n).expect("board side 1 to 11");
+    let mut cells: Vec<usize> = args.iter().skip(1).map(|a| board.parse_cell(a).expect("a cell")).collect();
+    if cells.is_empty() {
+        cells = (0..board.cells()).collect();
+    }
+    let mut limits = Limits::SOLVER;
+    if let Ok(text) = std::env::var("HEX_LIMITS") {
+        let v: Vec<usize> =
+            text.split(',').map(|x| x.trim().parse().expect("HEX_LIMITS=OR,CARRIER,PER_PAIR")).collect();
+        (limits.max_or, limits.max_carrier, limits.max_per_pair) = (v[0], v[1] as u32, v[2]);
+    }
+    println!("limits: {limits:?}");
+    let (mut total_nodes, clock) = (0, Instant::now());
+    for cell in cells {
+        let started = Instant::now();
+        let mut solver = Solver::new(board.clone());
+        solver.limits = limits;
+        let mut p = Position::empty(board.clone());
+        p.play(Colour::Black, cell).expect("empty cell");
+        let proof = solver.proof(&p).expect("no budget");
+        let solved = started.elapsed().as_secs_f64();
+        let checked = Instant::now();
+        let ok = check_proof(&proof).is_ok();
+        total_nodes += solver.nodes;
+        println!(
+            "{n}x{n} {}: winner {}, {} positions, {} proof steps, {solved:.2} s, check {} in {:.2} s",
+            board.cell_name(cell),
+            proof.winner.name(),
+            solver.nodes,
+            proof.steps.len(),
+            if ok { "ok" } else { "FAILED" },
+            checked.elapsed().as_secs_f64()
+        );
+    }
+    println!("total: {total_nodes} positions, {:.2} s", clock.elapsed().as_secs_f64());
+}
