@@ -16,6 +16,7 @@ use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
 use super::verification::Verification;
 use crate::renyi::alpha::Alpha;
 use crate::search::analysis::root_representatives;
+use crate::search::leaf;
 use crate::search::memo::Memo;
 use crate::search::outcome::{Exact, Outcome};
 use crate::search::problem::{QueryId, SearchProblem};
@@ -270,10 +271,9 @@ type MemoEntries = Arc<Vec<(Domain, Arc<NodeSteps>)>>;
 type PieceRun = (Span, Span, Vec<(u64, QueryId)>);
 
 impl<P: SearchProblem> Walker<'_, P> {
+    /// The leaf where the strategy stops at `set` ([`leaf::stopped`]).
     fn terminal(&self, set: &P::Set) -> Outcome {
-        let t = self.problem.terminal(set);
-        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total.clone())
-            .with_penalised(t.penalised_under(self.tie.kind))
+        leaf::stopped(self.problem, set, self.tie.kind)
     }
 
     /// The strategy's decisions at a node over `domain`, as runs of pieces
@@ -391,6 +391,7 @@ impl<P: SearchProblem> Walker<'_, P> {
             return self.node(state, set, depth, domain, None);
         }
         let key = format!("{trail} @ {}", domain_text(domain));
+        // Not a leaf: a stand-in for a unit this pass does not evaluate.
         let placeholder = || constant(domain, Arc::new(Outcome::leaf(n, 0, Exact::from_integer(0.into()))));
         match &cut.mode {
             CutMode::List(keys) => {
@@ -476,7 +477,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         let classes = problem.split(query, set);
         let child = |(a, class): &(crate::search::AnswerId, P::Set)| {
             if Some(*a) == solving {
-                constant(domain, Arc::new(Outcome::leaf(problem.set_size(class), 0, Exact::from_integer(0.into()))))
+                constant(domain, Arc::new(leaf::solved(problem.set_size(class))))
             } else {
                 let trail = label.as_ref().map(|l| format!("{l}>{a}"));
                 self.node(&next, class, depth + 1, domain, trail.as_deref())

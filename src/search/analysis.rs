@@ -5,6 +5,7 @@
 //! Totals follow T(M) = |M| + Σ_{answers a not solving} T(M_a) at an inner node
 //! and the game's [`Terminal`](super::problem::Terminal) cost at a leaf.
 
+use super::leaf;
 use super::memo::Memo;
 use super::outcome::{Exact, Outcome, exact_f64, exact_string};
 use super::problem::{AnswerId, CodeId, QueryId, Rules, SearchProblem};
@@ -225,10 +226,9 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
         }
     }
 
+    /// The leaf where the strategy stops at `set` ([`leaf::stopped`]).
     fn terminal(&self, set: &P::Set) -> Outcome {
-        let t = self.problem.terminal(set);
-        Outcome::leaf(self.problem.set_size(set), t.queries_per_code, t.penalty_total.clone())
-            .with_penalised(t.penalised_under(self.strategy.tie.kind))
+        leaf::stopped(self.problem, set, self.strategy.tie.kind)
     }
 
     /// Exact weighted mean of the outcomes after each chosen query.
@@ -318,11 +318,7 @@ impl<'a, P: SearchProblem> TreeWalker<'a, P> {
 
     /// One answer class below a query.
     fn child(&self, (solving, class, next): &Branch<P>) -> Arc<Outcome> {
-        if *solving {
-            Arc::new(Outcome::leaf(self.problem.set_size(class), 0, Exact::from_integer(0.into())))
-        } else {
-            self.node(next, class)
-        }
+        if *solving { Arc::new(leaf::solved(self.problem.set_size(class))) } else { self.node(next, class) }
     }
 
     fn is_large(&self, set: &P::Set) -> bool {

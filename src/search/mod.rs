@@ -9,6 +9,7 @@ pub mod capabilities;
 pub mod checkpoint;
 pub mod delegate;
 pub mod fasthash;
+pub mod leaf;
 pub mod memo;
 pub mod outcome;
 pub mod perfect;

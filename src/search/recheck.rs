@@ -129,7 +129,7 @@ pub fn outcome_after<P: SearchProblem>(
         state = problem.next_state(&state, query);
     }
     let below = if solved || problem.set_size(&set) == 0 {
-        Outcome::leaf(problem.set_size(&set), 0, Exact::from_integer(0.into()))
+        super::leaf::solved(problem.set_size(&set))
     } else {
         subtree_outcome(problem, strategy, &state, &set, options)
     };

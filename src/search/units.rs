@@ -66,7 +66,7 @@ impl<P: SearchProblem> Pending<P> {
 
     fn outcome(&self, problem: &P, strategy: Strategy) -> Outcome {
         let below = if self.solved {
-            Outcome::leaf(problem.set_size(&self.set), 0, super::outcome::Exact::from_integer(0.into()))
+            super::leaf::solved(problem.set_size(&self.set))
         } else {
             subtree_outcome(problem, strategy, &self.state, &self.set, &super::analysis::RunOptions::default())
         };
