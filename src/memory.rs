@@ -112,14 +112,30 @@ pub fn human_bytes(b: u64) -> String {
 /// Refuses a job whose estimated size (`None`: beyond 2^64 bytes) exceeds the
 /// budget, with the estimate in the message.
 pub fn check_budget(what: &str, estimate: Option<u64>) -> crate::error::Result<()> {
+    refuse_beyond(what, "about", estimate)
+}
+
+/// [`check_budget`] for a size known only from below (`None`: beyond 2^64
+/// bytes): a refusal says "at least".
+pub fn check_budget_at_least(what: &str, lower_bound: Option<u64>) -> crate::error::Result<()> {
+    refuse_beyond(what, "at least", lower_bound)
+}
+
+fn refuse_beyond(what: &str, how: &str, estimate: Option<u64>) -> crate::error::Result<()> {
     match estimate {
         Some(b) if b <= budget_bytes() => Ok(()),
-        _ => Err(crate::error::Error::TooLarge(format!(
-            "{what} would need {} (the budget is {}; raise it with --max-memory GIB if the machine has it)",
-            estimate.map_or("more than 16 EiB".to_string(), |b| format!("about {}", human_bytes(b))),
-            budget_text()
-        ))),
+        _ => Err(beyond_budget(what, how, estimate)),
     }
+}
+
+/// The refusal of a job that would need `how` ("about", "at least")
+/// `estimate` bytes (`None`: beyond 2^64), naming the budget.
+pub fn beyond_budget(what: &str, how: &str, estimate: Option<u64>) -> crate::error::Error {
+    crate::error::Error::TooLarge(format!(
+        "{what} would need {} (the budget is {}; raise it with --max-memory GIB if the machine has it)",
+        estimate.map_or("more than 16 EiB".to_string(), |b| format!("{how} {}", human_bytes(b))),
+        budget_text()
+    ))
 }
 
 /// What the process holds at its peak running a job whose live data peak at

@@ -204,3 +204,18 @@ fn chess_endgame_tables_are_watched() {
         "{err}"
     );
 }
+
+/// Issue 48 item 5: `analyze beams 6c10p --max-memory 2` estimated the
+/// placements only (806 MiB), then grew to 18.7 GB. The table is now weighed
+/// first at a rigorous lower bound of its pattern count and refused before
+/// anything large is allocated (4 CPU-s).
+#[test]
+fn a_beams_table_beyond_the_budget_is_refused_before_the_enumeration() {
+    let codes = common::scratch_dir("codes-6c10p");
+    let err = one_line_error(&["analyze", "beams", "6c10p", "--max-memory", "2", "--codes", codes.to_str().unwrap()]);
+    assert!(err.contains("enumerating the patterns of Beams(6c,10p) ("), "{err}");
+    assert!(err.contains("patterns or more: the table, its parts and the placements) would need at least "), "{err}");
+    assert!(err.contains("(the budget is 2.0 GiB, set by --max-memory 2;"), "{err}");
+    assert_eq!(std::fs::read_dir(&codes).unwrap().count(), 0, "nothing written to the cache");
+    let _ = std::fs::remove_dir_all(&codes);
+}

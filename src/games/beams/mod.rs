@@ -7,6 +7,7 @@ pub mod codeset;
 pub mod game;
 pub mod geometry;
 pub mod patterns;
+pub mod patterns_memory;
 pub mod polyhex;
 pub mod rule;
 pub mod symmetry;

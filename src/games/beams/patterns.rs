@@ -12,7 +12,6 @@ use super::geometry::Board;
 use crate::error::{Error, Result};
 use crate::output::write_atomic;
 use rayon::prelude::*;
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// All tilings of one variant: `pieces[t·k + j]` is the cell mask of piece j of
@@ -52,55 +51,16 @@ impl Patterns {
 
 /// Every connected set of `size` board cells, as masks, sorted.
 pub fn placements(board: &Board, size: usize) -> Vec<u64> {
-    let mut level: HashSet<u64> = (0..board.cell_count()).map(|i| 1u64 << i).collect();
-    for _ in 1..size {
-        let mut next = HashSet::with_capacity(level.len() * 3);
-        for &set in &level {
-            let mut border = 0u64;
-            let mut s = set;
-            while s != 0 {
-                border |= board.neighbours[s.trailing_zeros() as usize];
-                s &= s - 1;
-            }
-            border &= !set;
-            while border != 0 {
-                next.insert(set | (border & border.wrapping_neg()));
-                border &= border - 1;
-            }
-        }
-        level = next;
-    }
-    let mut out: Vec<u64> = level.into_iter().collect();
+    let mut out = super::patterns_memory::placements_by_lowest(board, size, u64::MAX).unwrap_or_default().concat();
     out.sort_unstable();
     out
 }
 
-/// An upper bound of the bytes [`placements`] holds at its peak for pieces of
-/// `size` cells: at level k it keeps the connected k-cell sets of the board,
-/// at most min(C(cells, k), cells · fixed polyhexes of k cells) of them, in a
-/// hash set of about 32 bytes per entry, two levels at a time. `None` beyond
-/// the known polyhex counts or 2^64.
-pub fn placements_bytes(cells: usize, size: usize) -> Option<u64> {
-    let binomial = |k: usize| -> Option<u64> {
-        (0..k as u64).try_fold(1u64, |acc, i| Some(acc.checked_mul(cells as u64 - i)? / (i + 1)))
-    };
-    let level = |k: usize| -> Option<u64> {
-        let translates = (cells as u64).checked_mul(*super::polyhex::FIXED_POLYHEX_COUNTS.get(k - 1)?)?;
-        Some(translates.min(binomial(k)?))
-    };
-    (2..=size.max(2))
-        .map(|k| level(k)?.checked_add(level(k - 1)?)?.checked_mul(32))
-        .try_fold(0u64, |m, b| Some(m.max(b?)))
-}
-
 /// Refuses a variant whose pattern enumeration would not fit the memory
-/// budget ([`crate::memory::budget_bytes`]), with the estimate.
+/// budget ([`crate::memory::budget_bytes`]), with the estimate
+/// ([`super::patterns_memory::check_enumeration`]).
 pub fn check_enumerable(variant: Variant) -> Result<()> {
-    let cells = Board::new(variant.n).cell_count();
-    crate::memory::check_budget(
-        &format!("enumerating the patterns of {variant} (connected sets of {} cells)", variant.piece_size),
-        placements_bytes(cells, variant.piece_size),
-    )
+    super::patterns_memory::check_enumeration(variant).map(|_| ())
 }
 
 /// Enumerates all tilings (in parallel over the first piece; the order is fixed).
@@ -112,11 +72,8 @@ pub fn enumerate(variant: Variant) -> Patterns {
 /// `limit` bytes.
 pub fn enumerate_within(variant: Variant, limit: u64) -> Option<Patterns> {
     let board = Board::new(variant.n);
-    let all = placements(&board, variant.piece_size);
-    let mut by_lowest: Vec<Vec<u64>> = vec![Vec::new(); board.cell_count()];
-    for &p in &all {
-        by_lowest[p.trailing_zeros() as usize].push(p);
-    }
+    // The placements by lowest cell, each group ascending (the order of the tilings).
+    let by_lowest = super::patterns_memory::placements_by_lowest(&board, variant.piece_size, u64::MAX)?;
     let full = board.all_cells();
     // Tasks: every admissible choice of the first two pieces, in enumeration order.
     let mut prefixes: Vec<Vec<u64>> = Vec::new();
@@ -329,6 +286,19 @@ pub fn load(path: &Path, variant: Variant) -> std::result::Result<Patterns, Stri
     Ok(Patterns { variant, pieces })
 }
 
+/// Refuses to load a cache file whose table would not fit the memory budget
+/// (its size: the file and the decoded table,
+/// [`super::patterns_memory::loading_bytes`]).
+fn check_loadable(path: &Path, variant: Variant) -> Result<()> {
+    let file_bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+    let stride = Board::new(variant.n).cell_count().div_ceil(cells_per_byte(variant.colours)) as u64;
+    let patterns = file_bytes.saturating_sub(HEADER as u64) / stride;
+    crate::memory::check_budget(
+        &format!("loading the pattern table {} ({patterns} patterns of {variant})", path.display()),
+        crate::memory::process_bytes(super::patterns_memory::loading_bytes(file_bytes, patterns, variant.colours)),
+    )
+}
+
 /// Loads the table of `variant` from `dir`, or enumerates it and writes the
 /// cache (a stale or damaged file is replaced, and the reason returned).
 pub fn load_or_build(variant: Variant, dir: Option<&Path>) -> Result<(Patterns, CacheStatus)> {
@@ -337,6 +307,7 @@ pub fn load_or_build(variant: Variant, dir: Option<&Path>) -> Result<(Patterns, 
     };
     let path = cache_path(dir, variant);
     let reason = if path.exists() {
+        check_loadable(&path, variant)?;
         match load(&path, variant) {
             Ok(p) => return Ok((p, CacheStatus::Loaded)),
             Err(why) => format!("{} is unusable: {why}; rebuilt", path.display()),
