@@ -32,6 +32,10 @@ pub struct Mastermind {
 /// Smallest set for which the symmetries fixing it are looked for.
 const SYMMETRY_MIN_SET: usize = 24;
 
+/// Smallest set whose answers [`SpeedHooks::count_answers_batch`] counts for
+/// four queries at once.
+const INTERLEAVE_MIN_SET: usize = 128;
+
 impl Mastermind {
     /// Builds MM(pegs, colors); `distinct` forbids repeated colours (MM-360 for (4,6)).
     pub fn new(pegs: usize, colors: usize, distinct: bool) -> Result<Mastermind> {
@@ -255,15 +259,50 @@ impl Presentation for Mastermind {
 impl SpeedHooks for Mastermind {
     /// One table row per query, counted into the zeroed `counts` (the
     /// per-query clearing of [`Self::count_answers`] was 3.5 % of MM-1296's
-    /// perfect search, the row lookup hoisted out of the loop).
+    /// perfect search, the row lookup hoisted out of the loop). Sets of at
+    /// least [`INTERLEAVE_MIN_SET`] codes are counted for four queries at once:
+    /// four independent counters per code hide the latency of adding to the
+    /// counter just added to (a standalone measurement on MM(4,7): 1.5× less
+    /// time at 400 codes, 2× at 2401, none at 41–150).
     fn count_answers_batch(&self, queries: &[QueryId], set: &Vec<CodeId>, counts: &mut [u64]) {
         let (n, a) = (self.codes.len(), self.answer_count());
-        for (&q, out) in queries.iter().zip(counts.chunks_exact_mut(a)) {
-            let row = &self.table[q as usize * n..(q as usize + 1) * n];
+        let row = |q: QueryId| &self.table[q as usize * n..(q as usize + 1) * n];
+        let mut rest = (queries, &mut *counts);
+        if set.len() >= INTERLEAVE_MIN_SET {
+            let mut fours = queries.chunks_exact(4);
+            let mut outs = counts.chunks_exact_mut(4 * a);
+            for (q, out) in (&mut fours).zip(&mut outs) {
+                let rows = [row(q[0]), row(q[1]), row(q[2]), row(q[3])];
+                let (o0, out) = out.split_at_mut(a);
+                let (o1, out) = out.split_at_mut(a);
+                let (o2, o3) = out.split_at_mut(a);
+                for &c in set {
+                    let c = c as usize;
+                    o0[rows[0][c] as usize] += 1;
+                    o1[rows[1][c] as usize] += 1;
+                    o2[rows[2][c] as usize] += 1;
+                    o3[rows[3][c] as usize] += 1;
+                }
+            }
+            rest = (fours.remainder(), outs.into_remainder());
+        }
+        for (&q, out) in rest.0.iter().zip(rest.1.chunks_exact_mut(a)) {
+            let row = row(q);
             for &c in set {
                 out[row[c as usize] as usize] += 1;
             }
         }
+    }
+    /// The table rows' bytes of the set's codes, query by query (answer ids
+    /// are below (p + 1)² ≤ 225 for the p ≤ 14 pegs supported).
+    fn answer_bytes(&self, queries: &[QueryId], set: &Vec<CodeId>, out: &mut Vec<u8>) -> bool {
+        let n = self.codes.len();
+        out.reserve(queries.len() * set.len());
+        for &q in queries {
+            let row = &self.table[q as usize * n..(q as usize + 1) * n];
+            out.extend(set.iter().map(|&c| row[c as usize]));
+        }
+        true
     }
     /// Every query stays admissible and sets only shrink.
     fn narrowing_queries(&self) -> bool {

@@ -29,6 +29,15 @@ delegating_trait! {
                 self.count_answers(q, set, out);
             }
         }
+        /// The answer of each of `queries` to each code of `set`, one byte an
+        /// answer, appended to `out` query by query (`set_size` bytes each, the
+        /// codes in the same order for every query), for counting the classes of
+        /// small sets without a row of counters per query. `false` (nothing
+        /// written) if the game has no such path or an answer id exceeds a byte:
+        /// the default.
+        fn answer_bytes(&self, _queries: &[QueryId], _set: &Self::Set, _out: &mut Vec<u8>) -> bool {
+            false
+        }
         /// The sizes of the non-empty answer classes of each query (any order within
         /// a query): `sizes[ends[i−1]..ends[i]]` for `queries[i]`. The default uses
         /// [`Self::count_answers_batch`]; games with a cheaper path for small sets

@@ -4,14 +4,25 @@
 //! reach.
 
 use super::{Left, PerfectSearch, UNCAPPED};
-use crate::search::problem::{QueryId, SearchProblem};
+use crate::search::problem::{AnswerId, QueryId, SearchProblem};
 use crate::search::strategy::batch_counts_into;
 
 thread_local! {
-    /// [`PerfectSearch::candidates`]' answer counts, kept between calls
-    /// (MM-1296: 155 KB per node, which fresh allocations zeroed page by page).
+    /// [`PerfectSearch::candidates`]' buffers, kept between calls (MM-1296:
+    /// 155 KB of answer counts per node, which fresh allocations zeroed page
+    /// by page): answer counts, answer bytes and the queries' class sizes.
     static COUNTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+    static ANSWERS: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    static SIZES: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
+
+/// Largest set whose answer classes are counted from the answers' bytes
+/// ([`SpeedHooks::answer_bytes`](crate::search::SpeedHooks::answer_bytes)) in a
+/// 64-bit mask of answers and a byte per answer, instead of in a row of
+/// `answer_count` counters per query that is zeroed and scanned twice (on
+/// MM-1296 the scans cost more than the counting below about 40 codes; a
+/// standalone measurement gave 2–3.6× less time for 3–24 codes, 1.1× at 48).
+const SMALL_SET: u64 = 40;
 
 /// Orders candidates by bound, then Σ m·ln m, then query. Bounds below 2^32
 /// (every game searched) and sums ≥ 0 (whose f64 bits order as their values)
@@ -44,6 +55,24 @@ pub(super) struct Candidates {
     pub(super) over_budget: bool,
 }
 
+/// A query that splits the set: its non-empty class sizes are
+/// `sizes[start..end]` of its [`Splits`], in answer order; `solving` is the
+/// position of its solving class among them (`u32::MAX` if none is non-empty).
+struct Split {
+    query: QueryId,
+    start: u32,
+    end: u32,
+    solving: u32,
+}
+
+/// The queries of a node that split its set, with their class sizes, and
+/// the most non-empty classes other than the solving one that any makes.
+struct Splits {
+    sizes: Vec<u64>,
+    list: Vec<Split>,
+    most_open: u64,
+}
+
 impl<P: SearchProblem> PerfectSearch<'_, P> {
     /// Candidate queries with their bound, best first, and the branching bound
     /// for the subtrees below: the most classes a query makes here if the game
@@ -52,8 +81,8 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
     /// queries left are dropped; in hard mode only possible secrets are asked.
     /// Queries whose bound is at least `budget` are left out before sorting
     /// (no search would try them).
-    // Long: the hot path of branch and bound: bounds, symmetry classes and the budget cut are
-    //   computed in one pass over the queries
+    // Long: the hot path of branch and bound: bounds, the cap and the budget cut are computed in
+    //   one pass over the splitting queries
     pub(super) fn candidates(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Candidates {
         let m = self.problem.set_size(set);
         // Symmetries fixing the set map possible secrets to possible
@@ -64,33 +93,8 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
             self.problem.admissible_queries(state)
         };
         let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
-        // The counts buffer is reused per thread: taken out (a call that
-        // runs meanwhile on this thread, stolen by rayon, finds it empty)
-        // and put back at the end.
-        let mut all_counts = COUNTS.take();
-        batch_counts_into(self.problem, &queries, set, &mut all_counts);
-        let a = self.problem.answer_count();
-        // One pass: the queries that split the set (no class holds all of
-        // it), each with its open classes (non-empty, other than the solving one).
-        let mut proper: Vec<(QueryId, &[u64])> = Vec::with_capacity(queries.len());
-        let mut most_open = 0u64;
-        // (The count of [`Self::open_classes`], fused here with the largest
-        // class in one pass over the counts: two passes measured 8–10 % slower
-        // on MM-1296.)
-        for (&q, counts) in queries.iter().zip(all_counts.chunks_exact(a)) {
-            let (mut largest, mut open) = (0u64, 0u64);
-            for &c in counts {
-                largest = largest.max(c);
-                open += (c > 0) as u64;
-            }
-            if largest < m {
-                let solving = self.problem.solving_answer(q).map(|a| a as usize);
-                open -= solving.is_some_and(|a| counts[a] > 0) as u64;
-                most_open = most_open.max(open);
-                proper.push((q, counts));
-            }
-        }
-        let most_open = if proper.is_empty() { 1 } else { most_open };
+        let splits = self.splits(&queries, set, m);
+        let most_open = if splits.list.is_empty() { 1 } else { splits.most_open };
         let branching = match (self.problem.narrowing_queries(), self.with_solving) {
             // The sets below are subsets: no query there has more open classes
             // than the most here. Counting a query's classes with its solving
@@ -100,7 +104,7 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
             (true, false) => most_open,
             (false, _) => self.max_classes,
         };
-        let any_proper = !proper.is_empty();
+        let any_proper = !splits.list.is_empty();
         // Under a cap: the most classes other than the solving one of any
         // query here, bounding every node below ([`Self::capacity`]).
         let open = match (left, self.problem.narrowing_queries()) {
@@ -109,40 +113,131 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
             (_, false) => self.max_classes,
         };
         let row = self.bound_row(branching, m);
-        let mut list = Vec::with_capacity(proper.len());
+        // Per class size c < m (a splitting query's classes are smaller than
+        // the set): its counting bound and c·ln c, looked up together.
+        let weights: Vec<(u64, f64)> = (0..m as usize)
+            .map(|c| (row[c], self.xlnx.get(c).copied().unwrap_or(c as f64 * (c as f64).ln())))
+            .collect();
+        let mut list = Vec::with_capacity(splits.list.len());
         let mut over_budget = false;
-        for (q, counts) in proper {
-            let solving = self.problem.solving_answer(q).map(|a| a as usize);
+        for split in &splits.list {
+            let sizes = &splits.sizes[split.start as usize..split.end as usize];
+            let open_class = |i: usize| i != split.solving as usize;
             if left != UNCAPPED
-                && (left == 0
-                    || counts
-                        .iter()
-                        .enumerate()
-                        .any(|(a, &c)| c > 0 && Some(a) != solving && !self.fits(c, left - 1, open)))
+                && (left == 0 || sizes.iter().enumerate().any(|(i, &c)| open_class(i) && !self.fits(c, left - 1, open)))
             {
                 continue;
             }
-            // row[0] = 0: empty classes add nothing; the solving class is taken out after.
-            let mut bound = m + counts.iter().map(|&c| row[c as usize]).sum::<u64>();
-            if let Some(a) = solving {
-                bound -= row[counts[a] as usize];
+            // The solving class is found by the query itself: no bound below it.
+            let mut bound = m;
+            for (i, &c) in sizes.iter().enumerate() {
+                bound += if open_class(i) { weights[c as usize].0 } else { 0 };
             }
             if bound >= budget {
                 over_budget = true;
                 continue;
             }
-            let shannon: f64 = counts
-                .iter()
-                .filter(|&&c| c > 0)
-                .map(|&c| self.xlnx.get(c as usize).copied().unwrap_or(c as f64 * (c as f64).ln()))
-                .sum();
-            list.push((bound, shannon, q));
+            // Summed in answer order, as over the answer counts before.
+            let shannon: f64 = sizes.iter().map(|&c| weights[c as usize].1).sum();
+            list.push((bound, shannon, split.query));
         }
         sort_best_first(&mut list);
-        COUNTS.set(all_counts);
+        SIZES.set(splits.sizes);
         Candidates { list, branching, any_proper, over_budget }
     }
 
+    /// The queries among `queries` that split `set` (m codes), with their
+    /// class sizes: from the answers' bytes for small sets where the game
+    /// gives them, else from rows of answer counts.
+    fn splits(&self, queries: &[QueryId], set: &P::Set, m: u64) -> Splits {
+        let mut splits = Splits { sizes: SIZES.take(), list: Vec::with_capacity(queries.len()), most_open: 0 };
+        splits.sizes.clear();
+        let a = self.problem.answer_count();
+        let mut scratch = vec![0u64; a.max(64)];
+        if m <= SMALL_SET && a <= 64 {
+            let mut answers = ANSWERS.take();
+            answers.clear();
+            if self.problem.answer_bytes(queries, set, &mut answers) {
+                for (&q, bytes) in queries.iter().zip(answers.chunks_exact(m as usize)) {
+                    let mut counts = [0u8; 64];
+                    let mut seen = 0u64;
+                    for &answer in bytes {
+                        let answer = usize::from(answer & 63);
+                        counts[answer] += 1;
+                        seen |= 1 << answer;
+                    }
+                    let query = (q, self.problem.solving_answer(q));
+                    splits.push(query, m, &mut scratch, bits(seen), |a| u64::from(counts[a]));
+                }
+                ANSWERS.set(answers);
+                return splits;
+            }
+            ANSWERS.set(answers);
+        }
+        // The counts buffer is reused per thread: taken out (a call that
+        // runs meanwhile on this thread, stolen by rayon, finds it empty)
+        // and put back at the end.
+        let mut all_counts = COUNTS.take();
+        batch_counts_into(self.problem, queries, set, &mut all_counts);
+        for (&q, counts) in queries.iter().zip(all_counts.chunks_exact(a)) {
+            // Queries that do not split the set are dropped by one vectorised
+            // pass before their classes are gathered.
+            if counts.iter().copied().max().unwrap_or(0) < m {
+                splits.push((q, self.problem.solving_answer(q)), m, &mut scratch, 0..a, |a| counts[a]);
+            }
+        }
+        COUNTS.set(all_counts);
+        splits
+    }
+}
+
+impl Splits {
+    /// Adds `query` if it splits the set of `m` codes: its non-empty classes
+    /// among `answers` (in answer order) with sizes `size(answer)`, gathered
+    /// in `scratch` (room for every answer) without a branch per answer.
+    #[inline]
+    fn push(
+        &mut self,
+        (query, solving): (QueryId, Option<AnswerId>),
+        m: u64,
+        scratch: &mut [u64],
+        answers: impl Iterator<Item = usize>,
+        size: impl Fn(usize) -> u64,
+    ) {
+        let solving = solving.map_or(usize::MAX, |a| a as usize);
+        let (mut classes, mut largest, mut position) = (0usize, 0u64, u32::MAX);
+        for answer in answers {
+            let c = size(answer);
+            scratch[classes] = c;
+            if answer == solving && c > 0 {
+                position = classes as u32;
+            }
+            largest = largest.max(c);
+            classes += usize::from(c > 0);
+        }
+        if largest >= m {
+            return;
+        }
+        let start = self.sizes.len();
+        self.sizes.extend_from_slice(&scratch[..classes]);
+        let open = classes as u64 - u64::from(position != u32::MAX);
+        self.most_open = self.most_open.max(open);
+        self.list.push(Split { query, start: start as u32, end: self.sizes.len() as u32, solving: position });
+    }
+}
+
+/// The set bits of `mask`, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            bit
+        })
+    })
+}
+
+impl<P: SearchProblem> PerfectSearch<'_, P> {
     /// In a game with solving answers whose singletons cost one query each,
     /// no strategy for m codes costs less than 2m − 1: the first query finds
     /// at most one code (itself), every other code pays at least two. A
