@@ -46,9 +46,16 @@ mkdir -p runs "$DIR"
 # outside the repository (PARTS_DIR; see docs/curves-6c6p.md, "Where records live").
 PARTS=${PARTS_DIR:-$DIR}
 MANIFEST="$DIR/$NAME.sha256"
+# Parts written before records were keyed are read by their converter only:
+# `renyi-search curve beams 6c6p --tie TIE --from FROM --to TO --levels 2
+# --upgrade-parts $MANIFEST --parts $PARTS` writes the keyed parts and their
+# manifest NAME.keyed.sha256 into PARTS, which are read instead.
+if [ -e "$PARTS/$NAME.keyed.sha256" ]; then
+    MANIFEST=$(cd "$PARTS" && pwd)/$NAME.keyed.sha256
+fi
 set --
 if [ -e "$MANIFEST" ]; then
-    (cd "$PARTS" && sha256sum -c --quiet "$OLDPWD/$MANIFEST") || {
+    (cd "$PARTS" && sha256sum -c --quiet "$(cd "$OLDPWD" && realpath "$MANIFEST")") || {
         echo "$MANIFEST: a part in $PARTS is missing or differs (scripts/fetch-curve-parts.sh $MANIFEST $PARTS brings them back)" >&2
         exit 2
     }

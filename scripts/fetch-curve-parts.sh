@@ -17,6 +17,13 @@
 #   4. this repository's history: the last commit that held the part at its
 #      path (needs a clone with history: `git fetch --unshallow` after a
 #      `git clone --depth 1`).
+# Committed manifests list parts of the older, unkeyed record format, which the
+# program reads only to convert them once (`curve … --levels 2 --upgrade-parts
+# MANIFEST --parts DEST`, docs/curves.md): it checks each part against this
+# manifest, computes units of it again at random and writes PART.keyed.units.xz
+# with its SHA-256 in NAME.keyed.sha256 (the same bytes on every machine), a
+# manifest this script takes as well (from a directory or a deposit: keyed
+# parts were never in git).
 # Every part is checked with its SHA-256 before it is put in place (written to
 # a temporary name first, renamed after the check); a part that is missing
 # everywhere or differs from its manifest stops the script with one line and
@@ -81,6 +88,7 @@ while read -r hash name; do
     from=$(fetch_one "$name") || die "part $name found nowhere (set RENYI_DATA_DIR or RENYI_DATA_URL, or use a clone with history)"
     got=$(sha256sum "$tmp" | cut -d' ' -f1)
     [ "$got" = "$hash" ] || die "part $name from $from differs from its manifest (sha256 $got, expected $hash); not written"
+    chmod 644 "$tmp"
     mv "$tmp" "$target"
     tmp=""
     fetched=$((fetched + 1))

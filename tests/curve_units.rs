@@ -340,8 +340,7 @@ fn refusal<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, file: &Path) ->
 
 /// Records are keyed to their run (issue 48 item 4): a record of another
 /// run spliced into a file, a unit recorded twice in one file and a file of
-/// the older, unkeyed format that is no committed part are refused, naming
-/// the file and the line.
+/// the older, unkeyed format are refused, naming the file and the line.
 #[test]
 fn spliced_duplicated_and_unkeyed_records_are_refused() {
     let mm = Mastermind::new(4, 6, false).unwrap();
@@ -366,41 +365,139 @@ fn spliced_duplicated_and_unkeyed_records_are_refused() {
     let message = refusal(&mm, TieRule::lex(), 1, &lex);
     assert!(message.contains(&format!("line {}", twice.len())) && message.contains("second time"), "{message}");
     assert!(message.contains("first on line 3"), "{message}");
-    // The same records in the older, unkeyed format (CRC over each line alone).
-    let plain = |line: &str| {
-        renyi_search::output::checked_line(
-            &serde_json::from_str::<serde_json::Value>(line.split_once(' ').unwrap().1).unwrap(),
-        )
-    };
-    let mut header: serde_json::Value = serde_json::from_str(lines[0].split_once(' ').unwrap().1).unwrap();
-    header.as_object_mut().unwrap().remove("keyed");
-    let mut unkeyed = vec![renyi_search::output::checked_line(&header)];
-    unkeyed.extend(lines[1..].iter().map(|l| plain(l)));
-    std::fs::write(&lex, unkeyed.join("\n") + "\n").unwrap();
+    // The same records in the older, unkeyed format: refused by every reader.
+    std::fs::write(&lex, unkeyed(&lines, None).join("\n") + "\n").unwrap();
     let message = refusal(&mm, TieRule::lex(), 1, &lex);
-    assert!(message.contains("not keyed") && message.contains("committed part"), "{message}");
+    assert!(message.contains("not keyed") && message.contains("--upgrade-parts"), "{message}");
     // Restored, the file merges again.
     std::fs::write(&lex, &text).unwrap();
     complete(run(&mm, TieRule::lex(), 1, "0/1", &lex, &[]));
 }
 
-/// A committed part of the older format (the smallest 6c6p part still in the
-/// tree; parts are leaving it, docs/reliability.md) is read because its bytes
-/// are those its manifest lists; a copy with one byte flipped is refused
-/// before any record is used.
+type RecordEdit = dyn Fn(&mut serde_json::Value);
+
+/// The lines of a keyed run file in the older, unkeyed format (CRC over
+/// each line alone, no `keyed` in the header); `edit` changes one record's JSON first.
+fn unkeyed(lines: &[&str], edit: Option<(usize, &RecordEdit)>) -> Vec<String> {
+    let json = |line: &str| serde_json::from_str::<serde_json::Value>(line.split_once(' ').unwrap().1).unwrap();
+    let mut header = json(lines[0]);
+    header.as_object_mut().unwrap().remove("keyed");
+    let mut out = vec![renyi_search::output::checked_line(&header)];
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        let mut record = json(line);
+        if let Some((_, f)) = edit.filter(|(at, _)| *at == i) {
+            f(&mut record);
+        }
+        out.push(renyi_search::output::checked_line(&record));
+    }
+    out
+}
+
+/// The one-time converter of the older format (`curve … --upgrade-parts`):
+/// a part is converted only if its SHA-256 is its manifest's and the units
+/// computed again agree; the keyed part then merges to the one-process curve.
 #[test]
-fn a_committed_unkeyed_part_is_read_only_as_committed() {
+fn unkeyed_parts_are_converted_once_and_rechecked() {
+    use renyi_search::curve::run::legacy_upgrade::{Upgrade, upgrade_part};
+    use renyi_search::curve::run::run_key::file_sha256;
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let dir = scratch("upgrade");
+    let file = dir.join("run.units");
+    let whole = complete(run(&mm, TieRule::lex(), 1, "0/1", &file, &[]));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let old = dir.join("old.units");
+    std::fs::write(&old, unkeyed(&lines, None).join("\n") + "\n").unwrap();
+    let sha = file_sha256(&old).unwrap();
+    let units = list_units(&mm, TieRule::lex(), &full(), 1).unwrap().len();
+    let upgrade = Upgrade { problem: &mm, tie: TieRule::lex(), domain: &full(), levels: 1, recheck: units, seed: 7 };
+    let keyed = dir.join("old.keyed.units.xz");
+    // Not the bytes the manifest lists: refused, nothing written.
+    let err = upgrade_part(&upgrade, &old, &"0".repeat(64), &keyed, &Progress::none()).unwrap_err().to_string();
+    assert!(err.contains("not the") && err.contains("manifest"), "{err}");
+    assert!(!keyed.exists());
+    // A record edited with its old checksum made to fit: only computing it again finds it.
+    let moved = |r: &mut serde_json::Value| {
+        let counts = r["values"][0]["counts"].as_str().unwrap().to_string();
+        let mut c: Vec<u64> = counts.split(' ').map(|x| x.parse().unwrap()).collect();
+        let d = c.iter().position(|&x| x > 0).unwrap();
+        c[d] -= 1;
+        if d + 1 == c.len() {
+            c.push(0);
+        }
+        c[d + 1] += 1;
+        r["values"][0]["counts"] = serde_json::json!(c.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "));
+    };
+    let forged = dir.join("forged.units");
+    std::fs::write(&forged, unkeyed(&lines, Some((2, &moved))).join("\n") + "\n").unwrap();
+    let forged_sha = file_sha256(&forged).unwrap();
+    let err = upgrade_part(&upgrade, &forged, &forged_sha, &keyed, &Progress::none()).unwrap_err().to_string();
+    assert!(err.contains("computed again, it differs from its record"), "{err}");
+    assert!(!keyed.exists(), "a refused part leaves nothing behind");
+    // The true part: every unit computed again and equal; the keyed part merges.
+    let done = upgrade_part(&upgrade, &old, &sha, &keyed, &Progress::none()).unwrap();
+    assert_eq!((done.records as usize, done.rechecked.len()), (units, units));
+    assert_eq!(done.new_sha256, file_sha256(&keyed).unwrap());
+    let fresh = dir.join("fresh.units");
+    let merged = complete(run(&mm, TieRule::lex(), 1, "0/1", &fresh, std::slice::from_ref(&keyed)));
+    assert_eq!(fingerprint(&merged), fingerprint(&whole));
+    // The conversion is a function of the old bytes: again, the same hash.
+    let again = dir.join("again.keyed.units.xz");
+    assert_eq!(upgrade_part(&upgrade, &old, &sha, &again, &Progress::none()).unwrap().new_sha256, done.new_sha256);
+    // A part of another run (MIX) is refused by a LEX conversion.
+    let mix = dir.join("mix.units");
+    complete(run(&mm, TieRule::mix(), 1, "0/1", &mix, &[]));
+    let mix_text = std::fs::read_to_string(&mix).unwrap();
+    let mix_old = dir.join("mix-old.units");
+    std::fs::write(&mix_old, unkeyed(&mix_text.lines().collect::<Vec<_>>(), None).join("\n") + "\n").unwrap();
+    let mix_sha = file_sha256(&mix_old).unwrap();
+    let other = dir.join("mix.keyed.units.xz");
+    let err = upgrade_part(&upgrade, &mix_old, &mix_sha, &other, &Progress::none()).unwrap_err().to_string();
+    assert!(err.contains("another run"), "{err}");
+}
+
+/// The smallest committed 6c6p part of the older format (parts are leaving
+/// the tree, docs/reliability.md): refused by the reader; its SHA-256 is
+/// its manifest's, and keyed it is read with the same records; a flipped byte
+/// and a spliced record are refused.
+#[test]
+fn the_committed_unkeyed_part_is_refused_until_converted() {
+    use renyi_search::curve::run::legacy_upgrade::{read_manifest, rekey_part_unchecked};
     use renyi_search::curve::run::unit_file::read_run_file;
-    let part = common::root().join("results/runs/curves/beams-6c6p/lex-c-0.5-1.part-004.units.xz");
-    let (id, records) = read_run_file(&part).unwrap().expect("a part");
-    assert!(!id.keyed);
-    assert_eq!((id.domain.as_str(), id.units, id.levels), ("[0.5, 1]", 2145, 2));
-    assert!(!records.is_empty());
+    let runs = common::root().join("results/runs/curves/beams-6c6p");
+    let part = runs.join("lex-c-0.5-1.part-004.units.xz");
+    let message = read_run_file(&part).expect_err("an unkeyed part is refused").to_string();
+    assert!(message.contains("part-004.units.xz") && message.contains("not keyed"), "{message}");
+    let manifest = read_manifest(&runs.join("lex-c-0.5-1.sha256")).unwrap();
+    let sha = &manifest.iter().find(|(_, n)| n == "lex-c-0.5-1.part-004.units.xz").unwrap().0;
+    let dir = scratch("part-004");
+    let keyed = dir.join("lex-c-0.5-1.part-004.keyed.units.xz");
+    let done = rekey_part_unchecked(&part, sha, &keyed).unwrap();
+    // The conversion is a pure function of the old part (and xz at level 6):
+    // the hash `curve beams 6c6p --from 1/2 --to 1 --levels 2 --upgrade-parts` printed.
+    assert_eq!(done.new_sha256, "2cdfab7216768c4258a3b01424421afff57a5c36e3bd16be0fcd1c788543e8c5");
+    let (id, records) = read_run_file(&keyed).unwrap().expect("a keyed part");
+    assert!(id.keyed);
+    assert_eq!((id.domain.as_str(), id.units, id.levels, records.len()), ("[1/2, 1]", 2145, 2, 1));
+    // Every record's JSON is the old one byte for byte, under a new checksum.
+    let unxz = |p: &Path| String::from_utf8(liblzma::decode_all(&std::fs::read(p).unwrap()[..]).unwrap()).unwrap();
+    let json_of =
+        |text: &str| text.lines().skip(1).map(|l| l.split_once(' ').unwrap().1.to_string()).collect::<Vec<_>>();
+    assert_eq!(json_of(&unxz(&keyed)), json_of(&unxz(&part)));
+    // A flipped byte of the old part: not its manifest's bytes.
     let mut bytes = std::fs::read(&part).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;
-    let copy = scratch("flipped").join("lex-c-0.5-1.part-004.units.xz");
-    std::fs::write(&copy, bytes).unwrap();
-    let message = read_run_file(&copy).expect_err("a flipped byte is refused").to_string();
-    assert!(message.contains("not that of a committed part"), "{message}");
+    let flipped = dir.join("flipped.units.xz");
+    std::fs::write(&flipped, bytes).unwrap();
+    let message = rekey_part_unchecked(&flipped, sha, &dir.join("f.keyed.units.xz")).unwrap_err().to_string();
+    assert!(message.contains("its manifest lists"), "{message}");
+    // Its record resealed under another run's key and spliced in: refused at line 2.
+    let text = unxz(&keyed);
+    let lines: Vec<&str> = text.lines().collect();
+    let foreign = renyi_search::curve::run::run_key::keyed_line("0badc0de", &records[0]);
+    let spliced = dir.join("spliced.units");
+    std::fs::write(&spliced, format!("{}\n{foreign}\n", lines[0])).unwrap();
+    let message = read_run_file(&spliced).expect_err("a foreign record is refused").to_string();
+    assert!(message.contains("spliced.units line 2") && message.contains("another run"), "{message}");
 }

@@ -8,15 +8,14 @@
 //! where it stands, and the file and line are named.
 //!
 //! Parts written before records were keyed (the committed Beams(6c,6p)
-//! parts, CRC over the record alone) are read only when their bytes are
-//! those a committed manifest lists: results/runs/curves/beams-6c6p/NAME.sha256
-//! holds one SHA-256 per part, compiled in here, so that neither an edited
-//! part nor an edited manifest beside it is accepted by this binary. Every
-//! new run writes keyed records.
+//! parts, CRC over the record alone) are read by nothing but their one-time
+//! converter, [`super::legacy_upgrade`], which checks each against its
+//! manifest, recomputes units of it at random and writes it keyed; every
+//! reader of run files refuses them, naming the file.
 
 use crate::curve::point::Point;
 use crate::curve::steps::Domain;
-use crate::error::{Error, Result, invalid};
+use crate::error::{Error, Result};
 use crate::output::crc32_hex;
 use crate::renyi::alpha::Alpha;
 use crate::search::run_file::alpha_text;
@@ -39,18 +38,10 @@ pub struct CurveRunId {
     pub unit_codes: u64,
     /// Whether the records' checksums cover the run's key: true in every
     /// file this version writes; false (absent) only in parts written
-    /// before, read only when their bytes are a committed part.
+    /// before, which only [`super::legacy_upgrade`] reads.
     #[serde(default)]
     pub keyed: bool,
 }
-
-/// The manifests of the committed parts written before records were keyed
-/// (`sha256sum` format: `HASH  FILE` per line).
-const COMMITTED_MANIFESTS: [&str; 3] = [
-    include_str!("../../../results/runs/curves/beams-6c6p/lex-c-0.5-1.sha256"),
-    include_str!("../../../results/runs/curves/beams-6c6p/lex-c-1-2.sha256"),
-    include_str!("../../../results/runs/curves/beams-6c6p/lex-c-2-2.5.sha256"),
-];
 
 /// The key the records of run `id` are sealed with: the CRC-32 (hex) of its
 /// header's JSON, i.e. the checksum of its header line.
@@ -123,18 +114,4 @@ pub fn file_sha256(path: &Path) -> Result<String> {
         hasher.update(&block[..n]);
     }
     Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// Admits a file whose records are not keyed only if its bytes are a part
-/// a committed manifest lists.
-pub fn admit_unkeyed(path: &Path) -> Result<()> {
-    let hash = file_sha256(path)?;
-    let listed = COMMITTED_MANIFESTS.iter().flat_map(|m| m.lines()).any(|l| l.split_whitespace().next() == Some(&hash));
-    if listed {
-        return Ok(());
-    }
-    Err(invalid(format!(
-        "{}: its records are not keyed to their run (an older format), and its SHA-256 {hash} is not that of a committed part (results/runs/curves/*/NAME.sha256): refused",
-        path.display()
-    )))
 }

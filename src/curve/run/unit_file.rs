@@ -12,7 +12,7 @@
 //! enclosure against its pair function and rebuilds points that order and
 //! compare exactly like freshly computed ones.
 
-use super::run_key::{admit_unkeyed, parse_keyed_line};
+use super::run_key::parse_keyed_line;
 use crate::curve::crossing::PairFunction;
 use crate::curve::interval::Interval;
 use crate::curve::point::{Point, Root, Sides, Witness, descending};
@@ -313,17 +313,16 @@ use crate::output::parse_checked_line as parse_checked;
 /// A record's line packed to be kept until a merge needs it: raw deflate at
 /// the fastest level, so a merge holds its units' records at a fraction of
 /// their text and builds each step function only when the walk reaches it.
-pub struct PackedRecord(Box<[u8]>, Option<Box<str>>);
+pub struct PackedRecord(Box<[u8]>, Box<str>);
 
 impl PackedRecord {
-    /// Packs a line of the run whose records are sealed with `key` (`None`:
-    /// a committed part of the older, unkeyed format).
-    pub fn pack(line: &str, key: Option<&str>) -> PackedRecord {
+    /// Packs a line of the run whose records are sealed with `key`.
+    pub fn pack(line: &str, key: &str) -> PackedRecord {
         use std::io::Write;
         let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
         // Writing to a Vec cannot fail.
         let packed = z.write_all(line.as_bytes()).and_then(|()| z.finish()).unwrap_or_default();
-        PackedRecord(packed.into_boxed_slice(), key.map(Box::from))
+        PackedRecord(packed.into_boxed_slice(), Box::from(key))
     }
 
     /// The record again; its line's checksum is checked once more.
@@ -333,11 +332,7 @@ impl PackedRecord {
         flate2::read::DeflateDecoder::new(&self.0[..])
             .read_to_string(&mut line)
             .map_err(|e| format!("a kept record does not unpack: {e}"))?;
-        let record = match &self.1 {
-            Some(key) => parse_keyed_line(key, &line),
-            None => parse_checked(&line),
-        };
-        record.ok_or_else(|| "a kept record fails its checksum".to_string())
+        parse_keyed_line(&self.1, &line).ok_or_else(|| "a kept record fails its checksum".to_string())
     }
 
     pub fn bytes(&self) -> usize {
@@ -374,14 +369,10 @@ pub fn for_each_record(
     for_each_line(path, header, |_, _, r| each(r))
 }
 
-/// [`for_each_record`], handing `each` the record's whole line (checksum and
-/// JSON, without its line break) and the run's key (`None` in a committed
-/// part of the older, unkeyed format) beside the record.
-pub fn for_each_line(
-    path: &Path,
-    header: impl FnOnce(&CurveRunId) -> Result<()>,
-    mut each: impl FnMut(&str, Option<&str>, UnitSteps) -> Result<()>,
-) -> Result<Option<CurveRunId>> {
+/// A run file's text, read through gzip or xz when it is compressed (a
+/// finished part of a run is kept so: gzip about 7× smaller, xz a third
+/// smaller again; measured on part 8 of the 6c6p run); `None` if it is missing.
+pub(super) fn open_run_file(path: &Path) -> Result<Option<Box<dyn std::io::BufRead>>> {
     use std::io::BufRead;
     let io = |e| crate::error::Error::Io { path: path.display().to_string(), source: e };
     let mut file = match std::fs::File::open(path) {
@@ -389,16 +380,27 @@ pub fn for_each_line(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io(e)),
     };
-    // A finished part of a run may be kept compressed: gzip (about 7× smaller)
-    // or xz (a third smaller again; measured on part 8 of the 6c6p run).
     let head = file.fill_buf().map_err(io)?;
-    let mut reader: Box<dyn BufRead> = if head.starts_with(&[0x1f, 0x8b]) {
+    Ok(Some(if head.starts_with(&[0x1f, 0x8b]) {
         Box::new(std::io::BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(file)))
     } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
         Box::new(std::io::BufReader::with_capacity(1 << 20, liblzma::read::XzDecoder::new_multi_decoder(file)))
     } else {
         Box::new(file)
-    };
+    }))
+}
+
+/// [`for_each_record`], handing `each` the record's whole line (checksum and
+/// JSON, without its line break) and the run's key beside the record. A file
+/// whose records are not keyed (the older format) is refused, naming it.
+pub fn for_each_line(
+    path: &Path,
+    header: impl FnOnce(&CurveRunId) -> Result<()>,
+    mut each: impl FnMut(&str, &str, UnitSteps) -> Result<()>,
+) -> Result<Option<CurveRunId>> {
+    use std::io::BufRead;
+    let io = |e| crate::error::Error::Io { path: path.display().to_string(), source: e };
+    let Some(mut reader) = open_run_file(path)? else { return Ok(None) };
     let not_text = || invalid(format!("{}: not a text file", path.display()));
     let mut read_line = |line: &mut Vec<u8>| -> Result<bool> {
         line.clear();
@@ -417,11 +419,15 @@ pub fn for_each_line(
     let id: CurveRunId = parse_checked(&first).ok_or_else(|| {
         invalid(format!("{}: line 1 is not the header of a curve run (or fails its checksum)", path.display()))
     })?;
+    if !id.keyed {
+        return Err(invalid(format!(
+            "{}: its records are not keyed to their run (the older format of the parts committed before \
+             issue 48): convert it once with `curve … --upgrade-parts MANIFEST` (docs/curves.md)",
+            path.display()
+        )));
+    }
     header(&id)?;
-    let key = match id.keyed {
-        true => Some(first.split_once(' ').map_or("", |(crc, _)| crc).to_string()),
-        false => admit_unkeyed(path).map(|()| None)?,
-    };
+    let key = first.split_once(' ').map_or("", |(crc, _)| crc).to_string();
     let mut first_line: HashMap<String, usize> = HashMap::new();
     let mut number = 1;
     while read_line(&mut buf)? {
@@ -435,7 +441,7 @@ pub fn for_each_line(
         if line.is_empty() {
             continue;
         }
-        match parse_record(key.as_deref(), &line) {
+        match parse_keyed_line::<UnitSteps>(&key, &line) {
             Some(r) => {
                 if let Some(before) = first_line.insert(r.key.clone(), number) {
                     return Err(invalid(format!(
@@ -444,7 +450,7 @@ pub fn for_each_line(
                         r.key
                     )));
                 }
-                each(&line, key.as_deref(), r)?
+                each(&line, &key, r)?
             }
             None if !whole => {} // the last line, cut off by a kill
             None => {
@@ -456,13 +462,4 @@ pub fn for_each_line(
         }
     }
     Ok(Some(id))
-}
-
-/// A record line of a run sealed with `key` (`None`: an admitted part of the
-/// older, unkeyed format); `None` if its checksum or JSON is wrong.
-fn parse_record(key: Option<&str>, line: &str) -> Option<UnitSteps> {
-    match key {
-        Some(key) => parse_keyed_line(key, line),
-        None => parse_checked(line),
-    }
 }
