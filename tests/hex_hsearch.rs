@@ -34,7 +34,7 @@ fn bridge_and_second_row_template() {
 #[test]
 fn satz_5_4_and_dvls_on_random_graphs() {
     use renyi_search::two_player::connection::hex::seed_checks::{Rng, av_plus_unneeded, dvls_agrees, random_graph};
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for k in 0..10 {
         assert!(av_plus_unneeded(&random_graph(8 + k % 3, 3, 30, &mut rng)));
         let (pairs, differ) = dvls_agrees(&random_graph(7 + k % 2, 2 * (k % 2), 35, &mut rng));

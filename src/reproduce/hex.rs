@@ -99,7 +99,7 @@ fn figure_4_checks() -> Vec<(String, String, bool)> {
 
 /// The seed's checks; `full` searches bigger instances.
 pub fn seed_checks(full: bool) -> SeedChecks {
-    let mut rng = Rng(2003);
+    let mut rng = Rng::new(2003);
     let mut soundness = Vec::new();
     for (c, r) in [(2, 2), (3, 2), (3, 3)] {
         let board = Board::new(c, r).expect("small board");

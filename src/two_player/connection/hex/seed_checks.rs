@@ -9,24 +9,8 @@ use super::graph::HexGraph;
 use super::hsearch::{Limits, h_search};
 use super::plain::{board_winner, graph_connects};
 use super::position::Position;
-
-/// A small deterministic generator (splitmix64) for the random instances.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..n.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
-}
+/// The project's one deterministic generator (splitmix64), shared with play and Monte-Carlo.
+pub use crate::search::play::Rng;
 
 /// Counts of a soundness run: every derived VC (SC) checked by exact play on its carrier.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
