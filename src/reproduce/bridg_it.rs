@@ -3,12 +3,17 @@
 //! assertions 5.1–5.13, each with a verdict; the self-play table (Fig 5.8) as
 //! CSV and a program-drawn figure.
 
-use super::bridg_it_agents::{AgentPoint, GAMES, SEED, agent_points, write_agent_outputs};
+use super::bridg_it_agents::{
+    AgentPoint, AgentSet, GAMES, SEED, agent_points, exact_mc_section, write_agent_outputs, write_temperature_outputs,
+};
+use super::bridg_it_checkpoint::{Scan, ScanId};
+pub use super::bridg_it_checkpoint::{SelfPlayRow, TemperatureRow};
 use crate::error::Result;
 use crate::graph::scalar::rational_to_f64;
 use crate::output::markdown::{Align, MarkdownTable};
 use crate::output::{layout, write_atomic, write_table};
-use crate::plot::{Chart, Marker, StepSeries, write_svg};
+use crate::plot::{Chart, StepSeries, write_svg};
+use crate::progress::Progress;
 use crate::two_player::connection::bridgit::agents::{Agent, short_win_probability};
 use crate::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
 use crate::two_player::connection::bridgit::board::Board;
@@ -19,7 +24,7 @@ use crate::two_player::connection::bridgit::solver::Solver;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use serde::Serialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// One test assertion of the reference with our value and a verdict.
 #[derive(Clone, Debug, Serialize)]
@@ -28,16 +33,6 @@ pub struct Assertion {
     pub expected: &'static str,
     pub ours: String,
     pub verdict: &'static str,
-}
-
-/// One row of the self-play table (Fig 5.8).
-#[derive(Clone, Debug, Serialize)]
-pub struct SelfPlayRow {
-    pub order: usize,
-    pub first_wins: String,
-    pub first_wins_decimal: f64,
-    pub losing_openings: Vec<String>,
-    pub states: usize,
 }
 
 /// The whole report.
@@ -50,29 +45,51 @@ pub struct Report {
     pub agents: Vec<AgentPoint>,
 }
 
-/// Short's exact win probability with temperature T against the heuristic Cut (Fig 5.10 top, T_Cut → 0).
-#[derive(Clone, Debug, Serialize)]
-pub struct TemperatureRow {
-    pub order: usize,
-    pub temperature: f64,
-    pub short_wins: f64,
-    pub states: usize,
-}
-
 /// The temperatures of the curve.
 const TEMPERATURES: [f64; 9] = [0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0];
 
-fn temperature_curves(orders: &[usize], note: &mut impl FnMut(&str)) -> Result<Vec<TemperatureRow>> {
+fn temperature_curves(orders: &[usize], scan: &mut Scan) -> Result<Vec<TemperatureRow>> {
     let mut out = Vec::new();
+    scan.phase("bridg-it temperature points", orders.len() * TEMPERATURES.len());
     for &m in orders {
         let b = Board::bridgit(m)?;
         for t in TEMPERATURES {
-            let (p, states) = short_win_probability(&b, Agent::Heuristic, Agent::Temperature(t), 2 << 30)?;
-            note(&format!("temperature M = {m}, T = {t}: Short wins {p:.6} ({states} positions)"));
-            out.push(TemperatureRow { order: m, temperature: t, short_wins: p, states });
+            let row = scan.unit(&format!("temperature M = {m}, T = {t}"), || {
+                let (p, states) = short_win_probability(&b, Agent::Heuristic, Agent::Temperature(t), 2 << 30)?;
+                Ok(TemperatureRow { order: m, temperature: t, short_wins: p, states })
+            })?;
+            scan.note(&format!(
+                "temperature M = {m}, T = {t}: Short wins {:.6} ({} positions)",
+                row.short_wins, row.states
+            ));
+            out.push(row);
         }
     }
+    scan.end_phase();
     Ok(out)
+}
+
+fn self_play_rows(max_order: usize, scan: &mut Scan) -> Result<Vec<SelfPlayRow>> {
+    let mut rows = Vec::new();
+    scan.phase("bridg-it self-play orders", max_order.saturating_sub(1));
+    for m in 2..=max_order {
+        let row = scan.unit(&format!("self-play M = {m}"), || {
+            let b = Board::bridgit(m)?;
+            let r = self_play(&b, Player::Cut)?;
+            let losing = r.openings.iter().filter(|o| o.1 < BigRational::one());
+            Ok(SelfPlayRow {
+                order: m,
+                first_wins: r.first_wins.to_string(),
+                first_wins_decimal: rational_to_f64(&r.first_wins),
+                losing_openings: losing.map(|o| format!("{} ({})", b.edge_name(o.0), o.1)).collect(),
+                states: r.states,
+            })
+        })?;
+        scan.note(&format!("self-play M = {m}: first player wins {} ({} positions)", row.first_wins, row.states));
+        rows.push(row);
+    }
+    scan.end_phase();
+    Ok(rows)
 }
 
 fn verdict(ok: bool) -> &'static str {
@@ -83,48 +100,65 @@ fn names(board: &Board, edges: impl IntoIterator<Item = usize>) -> Vec<String> {
     edges.into_iter().map(|e| board.edge_name(e)).collect()
 }
 
-/// Runs the analyses (self-play up to order `max_order`) and writes
-/// `tables/bridg-it.{json,md}`, `data/bridg-it-self-play.csv`, `figures/bridg-it-fig-5-8.svg`.
-/// `agent_orders`: the orders whose temperature curve (Short randomised, Cut
-/// the heuristic) is computed exactly.
-pub fn reproduce(dir: &Path, max_order: usize, agent_orders: &[usize], mut note: impl FnMut(&str)) -> Result<Report> {
+/// What a `reproduce bridg-it` run computes and where it keeps its checkpoint.
+#[derive(Clone, Debug)]
+pub struct BridgItRun {
+    /// Self-play orders 2..=max_order (beyond [`DEFAULT_MAX_ORDER`]: the `-full` files too).
+    pub max_order: usize,
+    /// The orders whose temperature curve (Short randomised, Cut the heuristic) is computed exactly.
+    pub temperature_orders: Vec<usize>,
+    /// The agent points (Figs 5.9–5.11); [`AgentSet::Full`] also writes the `-full` agent files.
+    pub agents: AgentSet,
+    /// The checkpoint file ([`super::bridg_it_checkpoint`]); removed when the results are written.
+    pub checkpoint: Option<PathBuf>,
+}
+
+impl BridgItRun {
+    /// `reproduce bridg-it` (self-play M ≤ 10) or, with `full`, `--full` (M ≤ 20, the agents'
+    /// `-full` points); checkpoint `runs/bridg-it[-full].ckpt` under `dir`.
+    pub fn standard(dir: &Path, full: bool) -> BridgItRun {
+        let name = if full { "bridg-it-full.ckpt" } else { "bridg-it.ckpt" };
+        BridgItRun {
+            max_order: if full { 20 } else { DEFAULT_MAX_ORDER },
+            temperature_orders: vec![3],
+            agents: if full { AgentSet::Full } else { AgentSet::Default },
+            checkpoint: Some(layout::runs(dir, name)),
+        }
+    }
+
+    fn id(&self) -> ScanId {
+        ScanId {
+            program: "renyi-search reproduce bridg-it".into(),
+            version: crate::VERSION.to_string(),
+            max_order: self.max_order,
+            temperature_orders: self.temperature_orders.clone(),
+            agents: self.agents.name().into(),
+            games: GAMES,
+            seed: SEED,
+        }
+    }
+}
+
+/// Runs the analyses and writes `tables/bridg-it.{json,md}`,
+/// `data/bridg-it-self-play.csv`, `figures/bridg-it-fig-5-8.svg`, the
+/// temperature curve and the agent figures. Every long unit (a self-play
+/// order, a temperature point, an agent point) reports to `progress` and goes
+/// to the checkpoint as it finishes; a stopped run resumes from it and writes
+/// the same bytes. `note`: lines for the run log.
+pub fn reproduce(dir: &Path, run: &BridgItRun, progress: &Progress, mut note: impl FnMut(&str)) -> Result<Report> {
+    let mut scan = Scan::open(run.checkpoint.as_deref(), &run.id(), progress, &mut note)?;
+    if scan.resumed() > 0 {
+        let n = scan.resumed();
+        scan.note(&format!("bridg-it: resumed with {n} finished units from the checkpoint"));
+    }
     let mut a = structure_assertions()?;
     a.extend(exploit_assertions()?);
-    let mut rows = Vec::new();
-    for m in 2..=max_order {
-        let b = Board::bridgit(m)?;
-        let r = self_play(&b, Player::Cut)?;
-        let losing =
-            r.openings.iter().filter(|o| o.1 < BigRational::one()).map(|o| format!("{} ({})", b.edge_name(o.0), o.1));
-        rows.push(SelfPlayRow {
-            order: m,
-            first_wins: r.first_wins.to_string(),
-            first_wins_decimal: rational_to_f64(&r.first_wins),
-            losing_openings: losing.collect(),
-            states: r.states,
-        });
-        note(&format!("self-play M = {m}: first player wins {} ({} positions)", r.first_wins, r.states));
-    }
-    let all_one = rows.iter().filter(|r| r.order <= 8).all(|r| r.first_wins == "1");
-    a.push(Assertion {
-        id: "5.6",
-        expected: "M = 2..8: first player wins for every tie choice",
-        ours: format!("M = 2..{}: {}", max_order.min(8), if all_one { "probability 1" } else { "below 1" }),
-        verdict: if max_order >= 8 { verdict(all_one) } else { "not computed" },
-    });
-    let nine = rows.iter().find(|r| r.order == 9);
-    a.push(Assertion {
-        id: "5.7",
-        expected: "M = 9: 1 − 2/81; losing openings (5, 9), (13, 9) = E9, N9",
-        ours: nine
-            .map_or("not computed".into(), |r| format!("{}; losing {}", r.first_wins, r.losing_openings.join(", "))),
-        verdict: nine
-            .map_or("not computed", |r| verdict(r.first_wins == "79/81" && r.losing_openings == ["E9 (0)", "N9 (0)"])),
-    });
+    let rows = self_play_rows(run.max_order, &mut scan)?;
+    a.extend(self_play_assertions(&rows, run.max_order));
     a.push(fig_5_7_assertion()?);
     a.extend(temperature_assertions());
-    let temperature = temperature_curves(agent_orders, &mut note)?;
-    let agents = agent_points(false, &mut note)?;
+    let temperature = temperature_curves(&run.temperature_orders, &mut scan)?;
+    let agents = agent_points(run.agents.min(AgentSet::Default), &mut scan)?;
     a.extend(agent_assertions(&temperature, &agents));
     a.sort_by_key(|x| x.id.split('.').nth(1).and_then(|n| n.parse::<u32>().ok()));
     // The default files hold M ≤ DEFAULT_MAX_ORDER whatever `max_order` is, so
@@ -132,13 +166,43 @@ pub fn reproduce(dir: &Path, max_order: usize, agent_orders: &[usize], mut note:
     // a longer scan adds its own `-full` files.
     let shown = rows.iter().filter(|r| r.order <= DEFAULT_MAX_ORDER).cloned().collect();
     let report = Report { assertions: a, self_play: shown, temperature, agents };
+    let full_agents = if run.agents == AgentSet::Full { Some(agent_points(AgentSet::Full, &mut scan)?) } else { None };
     write_outputs(dir, &report)?;
-    write_agent_outputs(dir, &report.agents, "")?;
-    if max_order > DEFAULT_MAX_ORDER {
-        write_full_self_play(dir, &rows)?;
-        write_agent_outputs(dir, &agent_points(true, &mut note)?, "-full")?;
+    if run.agents != AgentSet::None {
+        write_agent_outputs(dir, &report.agents, "")?;
     }
+    if run.max_order > DEFAULT_MAX_ORDER {
+        write_full_self_play(dir, &rows)?;
+    }
+    if let Some(points) = &full_agents {
+        write_agent_outputs(dir, points, "-full")?;
+    }
+    scan.finish()?;
     Ok(Report { self_play: rows, ..report })
+}
+
+/// Assertions 5.6 (M ≤ 8 always win) and 5.7 (M = 9: 1 − 2/81, openings E9, N9).
+fn self_play_assertions(rows: &[SelfPlayRow], max_order: usize) -> Vec<Assertion> {
+    let all_one = rows.iter().filter(|r| r.order <= 8).all(|r| r.first_wins == "1");
+    let nine = rows.iter().find(|r| r.order == 9);
+    vec![
+        Assertion {
+            id: "5.6",
+            expected: "M = 2..8: first player wins for every tie choice",
+            ours: format!("M = 2..{}: {}", max_order.min(8), if all_one { "probability 1" } else { "below 1" }),
+            verdict: if max_order >= 8 { verdict(all_one) } else { "not computed" },
+        },
+        Assertion {
+            id: "5.7",
+            expected: "M = 9: 1 − 2/81; losing openings (5, 9), (13, 9) = E9, N9",
+            ours: nine.map_or("not computed".into(), |r| {
+                format!("{}; losing {}", r.first_wins, r.losing_openings.join(", "))
+            }),
+            verdict: nine.map_or("not computed", |r| {
+                verdict(r.first_wins == "79/81" && r.losing_openings == ["E9 (0)", "N9 (0)"])
+            }),
+        },
+    ]
 }
 
 /// The self-play orders of the default `reproduce bridg-it` (seconds; M = 20 takes minutes).
@@ -407,33 +471,12 @@ fn write_outputs(dir: &Path, report: &Report) -> Result<()> {
         ]);
     }
     let md = format!(
-        "# Bridg-It and Shannon's heuristic (thesis ch. 5)\n\nReference: `seed002-ch1235.md §4`. Exact values over all tie choices.\n\n## Test assertions 5.1–5.13\n\n{t}\n## Shannon vs Shannon (Fig 5.8): the first player's (Cut's) exact win probability, uniform ties\n\n{s}\n## Randomised agents (Figs 5.9–5.11): simulated points, Cut moves first\n\n{GAMES} games per point, seed {SEED}, 95 % Wilson score intervals; the exact points (M = 2, 3) and all figures' data are in `data/bridg-it-agents.csv`; `--full` adds M = 4..8 in `data/bridg-it-agents-full.csv`.\n\n{g}"
+        "# Bridg-It and Shannon's heuristic (thesis ch. 5)\n\nReference: `seed002-ch1235.md §4`. Exact values over all tie choices.\n\n## Test assertions 5.1–5.13\n\n{t}\n## Shannon vs Shannon (Fig 5.8): the first player's (Cut's) exact win probability, uniform ties\n\n{s}\n## Randomised agents (Figs 5.9–5.11): simulated points, Cut moves first\n\n{GAMES} games per point, seed {SEED}, 95 % Wilson score intervals; the exact points (M = 2, 3) and all figures' data are in `data/bridg-it-agents.csv`; `--full` adds M = 4..8 in `data/bridg-it-agents-full.csv`.\n\n{g}{}",
+        exact_mc_section(&report.agents)
     );
     write_table(dir, "bridg-it", report, &md)?;
     write_atomic(&layout::data(dir, "bridg-it-self-play.csv"), csv.as_bytes())?;
     let (_, _, chart) = self_play_outputs(&report.self_play);
     write_svg(&chart, &layout::figure(dir, "bridg-it-fig-5-8.svg"))?;
-    let mut csv = String::from("order,temperature,short_wins,states\n");
-    let mut series = Vec::new();
-    for m in report.temperature.iter().map(|r| r.order).collect::<std::collections::BTreeSet<_>>() {
-        let rows: Vec<&TemperatureRow> = report.temperature.iter().filter(|r| r.order == m).collect();
-        for r in &rows {
-            csv.push_str(&format!("{},{},{:.12},{}\n", r.order, r.temperature, r.short_wins, r.states));
-        }
-        let points = rows.iter().map(|r| (r.temperature, r.short_wins)).collect();
-        series.push(StepSeries { label: format!("M = {m}, exact"), steps: Vec::new(), points });
-    }
-    write_atomic(&layout::data(dir, "bridg-it-temperature.csv"), csv.as_bytes())?;
-    let y_max = report.temperature.iter().map(|r| r.short_wins).fold(0.06, f64::max) * 1.1;
-    let chart = Chart {
-        title: "Short with temperature T vs heuristic Cut: exact win rate (Fig 5.10 top, T_Cut → 0)".into(),
-        x_label: "Short's temperature T".into(),
-        y_label: "P(Short wins)".into(),
-        x_range: (0.0, 1.02),
-        y_range: Some((0.0, y_max)),
-        series,
-        markers: vec![Marker { x: 0.1, y: 0.05, label: "thesis M = 4: ≈ 5 % (1000 games)".into() }],
-        tail_note: None,
-    };
-    write_svg(&chart, &layout::figure(dir, "bridg-it-fig-5-10.svg"))
+    write_temperature_outputs(dir, &report.temperature)
 }

@@ -5,36 +5,20 @@
 //! `simulate::simulate` (seeded, 95 % Wilson interval). The top panel of
 //! Fig 5.10 and assertion 5.12's exact M = 3 curve are in `bridg_it.rs`.
 
+pub use super::bridg_it_checkpoint::AgentPoint;
+use super::bridg_it_checkpoint::{Scan, TemperatureRow};
 use crate::error::Result;
+use crate::graph::scalar::rational_to_f64;
+use crate::output::markdown::{Align, MarkdownTable};
 use crate::output::{layout, write_atomic};
 use crate::plot::{Chart, Marker, StepSeries, write_svg};
 use crate::progress::Progress;
 use crate::two_player::connection::bridgit::agents::{Agent, short_win_probability};
 use crate::two_player::connection::bridgit::board::Board;
+use crate::two_player::connection::bridgit::mc_exact::exact_mc_short;
 use crate::two_player::connection::bridgit::simulate::{SimAgent, simulate};
-use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// Short's win rate for one agent pair, Cut moving first.
-#[derive(Clone, Debug, Serialize)]
-pub struct AgentPoint {
-    /// "5.9", "5.10 middle", "5.10 bottom", "5.11", "5.12".
-    pub figure: &'static str,
-    pub order: usize,
-    pub cut: String,
-    pub short: String,
-    /// The figure's x value: k for MC(k), else Short's temperature.
-    pub x: f64,
-    /// The series within the figure (e.g. "M = 3, exact").
-    pub series: String,
-    /// Simulated games (None: exact over all games).
-    pub games: Option<u64>,
-    pub seed: Option<u64>,
-    pub short_wins: f64,
-    /// 95 % Wilson interval (the exact value twice for exact points).
-    pub interval: (f64, f64),
-}
 
 /// The seed of every simulated point.
 pub const SEED: u64 = 1;
@@ -42,12 +26,39 @@ pub const SEED: u64 = 1;
 pub const GAMES: u64 = 1000;
 const TEMPS: [f64; 7] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
 const MEMORY: u64 = 2 << 30;
+/// The k of the exact MC(k) points of Fig 5.9, M = 3 (M = 4 is out of reach, see `mc_exact`):
+/// the default run's simulated k = 1 and 4 (about 35 s wall each under load 20); `--full` adds
+/// 2, 8 and 16 (65, 107, 474 s: the rationals grow to 3103-bit denominators at k = 16).
+pub const EXACT_MC_KS: [u32; 2] = [1, 4];
+const EXACT_MC_KS_FULL: [u32; 3] = [2, 8, 16];
 
-fn exact(fig: &'static str, m: usize, cut: Agent, short: Agent, x: f64, series: String) -> Result<AgentPoint> {
+/// Which agent points a run computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AgentSet {
+    /// None (assertions 5.12 and 5.13 are then "not computed").
+    None,
+    /// The default run's points (exact M = 2, 3; simulated M = 3, 4 for 5.9 and 5.12).
+    Default,
+    /// Also the simulated orders of `--full` (M = 4..8, MC(k) up to k = 1024).
+    Full,
+}
+
+impl AgentSet {
+    /// The name in a checkpoint's identity.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentSet::None => "none",
+            AgentSet::Default => "default",
+            AgentSet::Full => "full",
+        }
+    }
+}
+
+fn exact(fig: &str, m: usize, cut: Agent, short: Agent, x: f64, series: String) -> Result<AgentPoint> {
     let (p, _) = short_win_probability(&Board::bridgit(m)?, cut, short, MEMORY)?;
     let (cut, short) = (SimAgent::Policy(cut).to_string(), SimAgent::Policy(short).to_string());
     Ok(AgentPoint {
-        figure: fig,
+        figure: fig.to_string(),
         order: m,
         cut,
         short,
@@ -57,20 +68,14 @@ fn exact(fig: &'static str, m: usize, cut: Agent, short: Agent, x: f64, series: 
         seed: None,
         short_wins: p,
         interval: (p, p),
+        exact: None,
     })
 }
 
-fn simulated(
-    fig: &'static str,
-    m: usize,
-    cut: SimAgent,
-    short: SimAgent,
-    x: f64,
-    series: String,
-) -> Result<AgentPoint> {
+fn simulated(fig: &str, m: usize, cut: SimAgent, short: SimAgent, x: f64, series: String) -> Result<AgentPoint> {
     let s = simulate(&Board::bridgit(m)?, cut, short, GAMES, SEED, &Progress::none())?;
     Ok(AgentPoint {
-        figure: fig,
+        figure: fig.to_string(),
         order: m,
         cut: cut.to_string(),
         short: short.to_string(),
@@ -80,56 +85,170 @@ fn simulated(
         seed: Some(s.seed),
         short_wins: s.rate(),
         interval: s.interval,
+        exact: None,
     })
 }
 
-/// The points of the default run (`full`: also the simulated orders of `--full`).
-pub fn agent_points(full: bool, note: &mut impl FnMut(&str)) -> Result<Vec<AgentPoint>> {
+/// The agent points of a run, each a unit of `scan` (named by figure, order,
+/// agents and x: a point the default and the full set share is computed once).
+struct Points<'s, 'a> {
+    scan: &'s mut Scan<'a>,
+    out: Vec<AgentPoint>,
+}
+
+impl Points<'_, '_> {
+    fn exact(&mut self, fig: &str, m: usize, cut: Agent, short: Agent, x: f64, series: String) -> Result<()> {
+        let name = format!("{fig} M = {m} {} vs {} x = {x} exact", SimAgent::Policy(cut), SimAgent::Policy(short));
+        let p = self.scan.unit(&name, || exact(fig, m, cut, short, x, series))?;
+        self.out.push(p);
+        Ok(())
+    }
+
+    /// Fig 5.9 exactly: MC(k) Short against the heuristic Cut ([`exact_mc_short`]).
+    fn exact_mc(&mut self, m: usize, k: u32) -> Result<()> {
+        let p = self.scan.unit(&format!("5.9 M = {m} heuristic vs MC({k}) exact"), || {
+            let r = exact_mc_short(&Board::bridgit(m)?, k, MEMORY)?;
+            let p = rational_to_f64(&r.short_wins);
+            Ok(AgentPoint {
+                figure: "5.9".into(),
+                order: m,
+                cut: SimAgent::Policy(Agent::Heuristic).to_string(),
+                short: SimAgent::MonteCarlo(k).to_string(),
+                x: k as f64,
+                series: format!("M = {m}, exact"),
+                games: None,
+                seed: None,
+                short_wins: p,
+                interval: (p, p),
+                exact: Some(r.short_wins.to_string()),
+            })
+        })?;
+        self.out.push(p);
+        Ok(())
+    }
+
+    fn simulated(&mut self, fig: &str, m: usize, cut: SimAgent, short: SimAgent, x: f64, series: String) -> Result<()> {
+        let name = format!("{fig} M = {m} {cut} vs {short} x = {x} simulated");
+        let p = self.scan.unit(&name, || simulated(fig, m, cut, short, x, series))?;
+        self.out.push(p);
+        Ok(())
+    }
+}
+
+/// The points of `set`, computed through `scan` (progress and checkpoint).
+pub fn agent_points(set: AgentSet, scan: &mut Scan) -> Result<Vec<AgentPoint>> {
     let h = Agent::Heuristic;
-    let mut out = Vec::new();
+    let full = set == AgentSet::Full;
+    if set == AgentSet::None {
+        return Ok(Vec::new());
+    }
     let mc_orders: &[(usize, &[u32])] = if full {
         &[(3, &[1, 2, 4, 8, 16, 32, 64, 128, 256]), (4, &[1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])]
     } else {
         &[(3, &[1, 4, 16, 64]), (4, &[128])]
     };
+    let exact_ks: Vec<u32> =
+        EXACT_MC_KS.iter().chain(if full { &EXACT_MC_KS_FULL[..] } else { &[] }).copied().collect();
+    let mc_units: usize = mc_orders.iter().map(|o| o.1.len()).sum::<usize>() + exact_ks.len();
+    let per_temperature = if full { 4 + 2 + 10 + 3 } else { 6 };
+    scan.phase(&format!("bridg-it agent points ({})", set.name()), mc_units + 1 + TEMPS.len() * per_temperature);
+    let mut p = Points { scan, out: Vec::new() };
     for &(m, ks) in mc_orders {
         for &k in ks {
-            out.push(simulated("5.9", m, SimAgent::Policy(h), SimAgent::MonteCarlo(k), k as f64, format!("M = {m}"))?);
+            p.simulated("5.9", m, SimAgent::Policy(h), SimAgent::MonteCarlo(k), k as f64, format!("M = {m}"))?;
         }
     }
-    out.push(simulated(
-        "5.12",
-        4,
-        SimAgent::Policy(h),
-        SimAgent::Policy(Agent::Temperature(0.1)),
-        0.1,
-        "M = 4".into(),
-    )?);
+    for k in exact_ks {
+        p.exact_mc(3, k)?;
+    }
+    let (cut, short) = (SimAgent::Policy(h), SimAgent::Policy(Agent::Temperature(0.1)));
+    p.simulated("5.12", 4, cut, short, 0.1, "M = 4".into())?;
     for t in TEMPS {
         for m in [2, 3] {
             let s = format!("M = {m}, exact");
-            out.push(exact("5.10 middle", m, Agent::Temperature(t), Agent::Temperature(t), t, s.clone())?);
-            out.push(exact("5.10 bottom", m, Agent::Temperature(0.01), Agent::Temperature(t), t, s)?);
+            p.exact("5.10 middle", m, Agent::Temperature(t), Agent::Temperature(t), t, s.clone())?;
+            p.exact("5.10 bottom", m, Agent::Temperature(0.01), Agent::Temperature(t), t, s)?;
         }
         for n in [1, 3] {
             let short = Agent::FiniteGaussSeidel { iterations: n, temperature: t };
-            out.push(exact("5.11", 3, h, short, t, format!("M = 3, {n} sweeps, exact"))?);
+            p.exact("5.11", 3, h, short, t, format!("M = 3, {n} sweeps, exact"))?;
         }
         if full {
             for m in 4..=8 {
                 let (tc, ts) = (SimAgent::Policy(Agent::Temperature(t)), SimAgent::Policy(Agent::Temperature(t)));
-                out.push(simulated("5.10 middle", m, tc, ts, t, format!("M = {m}, simulated"))?);
+                p.simulated("5.10 middle", m, tc, ts, t, format!("M = {m}, simulated"))?;
                 let cold = SimAgent::Policy(Agent::Temperature(0.01));
-                out.push(simulated("5.10 bottom", m, cold, ts, t, format!("M = {m}, simulated"))?);
+                p.simulated("5.10 bottom", m, cold, ts, t, format!("M = {m}, simulated"))?;
             }
             for n in [1, 4, 16] {
                 let short = SimAgent::Policy(Agent::FiniteGaussSeidel { iterations: n, temperature: t });
-                out.push(simulated("5.11", 4, SimAgent::Policy(h), short, t, format!("M = 4, {n} sweeps, simulated"))?);
+                p.simulated("5.11", 4, SimAgent::Policy(h), short, t, format!("M = 4, {n} sweeps, simulated"))?;
             }
         }
-        note(&format!("bridg-it agents: temperature {t} done"));
+        p.scan.note(&format!("bridg-it agents ({}): temperature {t} done", set.name()));
     }
-    Ok(out)
+    p.scan.end_phase();
+    Ok(p.out)
+}
+
+/// Fig 5.9 exactly (M = 3) next to the simulated points of the same k: a
+/// markdown section (empty without exact MC(k) points).
+pub fn exact_mc_section(points: &[AgentPoint]) -> String {
+    let exact: Vec<&AgentPoint> = points.iter().filter(|p| p.figure == "5.9" && p.exact.is_some()).collect();
+    if exact.is_empty() {
+        return String::new();
+    }
+    let mut t = MarkdownTable::new([
+        ("M", Align::Right),
+        ("Short", Align::Left),
+        ("exact P(Short wins)", Align::Right),
+        ("simulated", Align::Right),
+        ("95 % Wilson", Align::Left),
+        ("exact inside", Align::Left),
+    ]);
+    for e in exact {
+        let sim = points.iter().find(|p| p.figure == "5.9" && p.order == e.order && p.x == e.x && p.games.is_some());
+        let (rate, interval, inside) = sim.map_or(("-".into(), "-".into(), "-"), |s| {
+            let inside = s.interval.0 <= e.short_wins && e.short_wins <= s.interval.1;
+            (
+                format!("{:.4}", s.short_wins),
+                format!("[{:.4}, {:.4}]", s.interval.0, s.interval.1),
+                if inside { "yes" } else { "no" },
+            )
+        });
+        t.row([e.order.to_string(), e.short.clone(), format!("{:.6}", e.short_wins), rate, interval, inside.into()]);
+    }
+    format!(
+        "\n## MC(k) Short vs heuristic Cut exactly (Fig 5.9, M = 3)\n\nBackward induction over the game graph: each candidate's play-out win probability counted over all random completions, MC(k)'s move distribution exact (binomial wins, uniform ties); the rationals are in `tables/bridg-it.json`. M = 4 is out of reach (C(23, 11) ≈ 1.35·10⁶ completions per candidate and position).\n\n{t}"
+    )
+}
+
+/// The exact temperature curves (Fig 5.10 top): `data/bridg-it-temperature.csv`
+/// and `figures/bridg-it-fig-5-10.svg`.
+pub fn write_temperature_outputs(dir: &Path, temperature: &[TemperatureRow]) -> Result<()> {
+    let mut csv = String::from("order,temperature,short_wins,states\n");
+    let mut series = Vec::new();
+    for m in temperature.iter().map(|r| r.order).collect::<std::collections::BTreeSet<_>>() {
+        let rows: Vec<&TemperatureRow> = temperature.iter().filter(|r| r.order == m).collect();
+        for r in &rows {
+            csv.push_str(&format!("{},{},{:.12},{}\n", r.order, r.temperature, r.short_wins, r.states));
+        }
+        let points = rows.iter().map(|r| (r.temperature, r.short_wins)).collect();
+        series.push(StepSeries { label: format!("M = {m}, exact"), steps: Vec::new(), points });
+    }
+    write_atomic(&layout::data(dir, "bridg-it-temperature.csv"), csv.as_bytes())?;
+    let y_max = temperature.iter().map(|r| r.short_wins).fold(0.06, f64::max) * 1.1;
+    let chart = Chart {
+        title: "Short with temperature T vs heuristic Cut: exact win rate (Fig 5.10 top, T_Cut → 0)".into(),
+        x_label: "Short's temperature T".into(),
+        y_label: "P(Short wins)".into(),
+        x_range: (0.0, 1.02),
+        y_range: Some((0.0, y_max)),
+        series,
+        markers: vec![Marker { x: 0.1, y: 0.05, label: "thesis M = 4: ≈ 5 % (1000 games)".into() }],
+        tail_note: None,
+    };
+    write_svg(&chart, &layout::figure(dir, "bridg-it-fig-5-10.svg"))
 }
 
 /// The points as CSV (text fields quoted: they contain commas).

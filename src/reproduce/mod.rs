@@ -6,6 +6,7 @@ pub mod beams_markdown;
 pub mod beams_runs;
 pub mod bridg_it;
 pub mod bridg_it_agents;
+pub mod bridg_it_checkpoint;
 pub mod chess;
 pub mod curves;
 pub mod fig_4_12;

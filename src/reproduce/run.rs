@@ -108,9 +108,10 @@ fn checks(target: Target, o: &Options, progress: &Progress) -> Result<(Vec<Check
         }
         Target::BridgIt => {
             // Self-play up to M = 10 by default (seconds), M = 20 with --full; the exact
-            // temperature curve for M = 3 (M = 4 passes 12 million positions).
-            let max_order = if o.full { 20 } else { 10 };
-            let r = super::bridg_it::reproduce(dir, max_order, &[3], |line| notes.push(line.to_string()))?;
+            // temperature curve for M = 3 (M = 4 passes 12 million positions). Resumable:
+            // a checkpoint under runs/ until the results are written.
+            let run = super::bridg_it::BridgItRun::standard(dir, o.full);
+            let r = super::bridg_it::reproduce(dir, &run, progress, |line| notes.push(line.to_string()))?;
             for a in &r.assertions {
                 if a.verdict == "not computed" {
                     notes.push(format!("bridg-it: assertion {} not computed", a.id));

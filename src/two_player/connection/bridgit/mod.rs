@@ -12,6 +12,7 @@
 //! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees.
 //! - [`agents`]: randomised agents (5.4) and their exact win probabilities.
 //! - [`simulate`]: seeded Monte-Carlo simulation of agent pairs, MC(k), Wilson intervals.
+//! - [`mc_exact`]: exact win probabilities of MC(k) Short against the heuristic (small boards).
 
 pub mod agents;
 pub mod analysis;
@@ -20,6 +21,7 @@ pub mod edge_set;
 pub mod exact;
 pub mod heuristic;
 pub mod lehman;
+pub mod mc_exact;
 pub mod network;
 pub mod position;
 pub mod simulate;
