@@ -2,6 +2,7 @@
 //! `tables/table-4.10.md` and the whole of `tables/table-4.10-6c6p.md`.
 
 use super::beams_runs::{FULL_ROWS, FullCell, FullCells, MONTE_CARLO_FILE, MonteCarloCheck};
+use super::templates::{self, fill};
 use crate::error::Result;
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, Provenance, write_table};
@@ -25,10 +26,8 @@ const THESIS_MONTE_CARLO_BOUND: f64 = 0.05;
 /// The section of the work-unit cells: ours against the thesis' Monte-Carlo
 /// estimate and its 2σ bound.
 pub(super) fn work_unit_markdown(cells: &[(&str, FullCell)]) -> String {
-    let s = format!(
-        "\n## Exact where the thesis has Monte-Carlo estimates\n\nWork-unit runs (`analyze beams <variant> --alpha <α> --tie <rule> --checkpoint <run>.jsonl --out <run>.json`, \
-resumable; `merge <run>.json` re-adds them), kept in `runs/beams-<variant>/`. Thesis: Monte-Carlo mean with a 2σ bound of ±{THESIS_MONTE_CARLO_BOUND}.\n\n"
-    );
+    let bound = THESIS_MONTE_CARLO_BOUND.to_string();
+    let s = format!("\n{}", fill(templates::BEAMS_WORK_UNITS, &[("bound", &bound)]));
     if cells.is_empty() {
         return s + "No finished run.\n";
     }
@@ -139,7 +138,8 @@ pub(super) fn full_markdown(cells: &[FullCell], monte_carlo: Option<&MonteCarloC
             if m.inside { "inside" } else { "OUTSIDE" }
         );
     }
-    s += "\nRun time: *wall s* is the session that finished the run (a resumed run's earlier sessions are not in it); *from scratch* says whether that session started without a checkpoint (? = run file of an older version, which did not record it); *all sessions wall s* adds up, over the sessions of a resumed run, the time from each session's start to its last recorded unit — what an uninterrupted run would have taken (? = units recorded by versions before this column); *unit thread-s* adds up the time each thread spent on the work units over all sessions (0 for units recorded by versions before this column); *peak GiB* is the peak resident memory of the finishing session (from the run file, or from the `/usr/bin/time -v` output `<run>.time.txt` beside older run files). Depth histograms are in the JSON file; the runs themselves (every unit's exact counts) are in `runs/beams-6c6p/`, and `renyi-search merge` re-adds them.\n";
+    s += "\n";
+    s += templates::BEAMS_RUN_TIME;
     s
 }
 

@@ -10,6 +10,7 @@
 //! (two independent computations) and the thesis.
 
 use super::beams_runs::{FULL_ROWS, full_run_total};
+use super::templates;
 use crate::curve::run::overview::{Bin, GridValue};
 use crate::error::Result;
 use crate::games::beams::rule::BeamsRule;
@@ -61,7 +62,7 @@ pub fn section(dir: &Path) -> Result<String> {
         md += "No Beams(6c,6p) curve run has merged yet; a run in progress keeps its finished units under `runs/curves/beams-6c6p/` (docs/curves-6c6p.md, Status).\n";
         return Ok(md);
     }
-    md += "Each merged run's overview (`runs/curves/beams-6c6p/<run>.overview.json`): the best α, the exact value at every multiple of its grid step, and the least and greatest mean per 1/1000 of the range, drawn in `figures/fig-4.12-beams-6c6p-<run>.svg`; where a tie rule has several merged runs, `figures/fig-4.12-beams-6c6p-<rule>.svg` draws them together. The full curve (one CSV row per piece, gigabytes) is rebuilt from the committed units by `scripts/curve-6c6p.sh`.\n\n";
+    md += templates::FIG_4_12_OVERVIEWS;
     let mut by_rule: Vec<(Option<BeamsRule>, Vec<OverviewFile>)> = Vec::new();
     for stem in &stems {
         let path = runs.join(format!("{stem}.overview.json"));

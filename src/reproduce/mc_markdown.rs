@@ -2,6 +2,7 @@
 //! ours next to the thesis'.
 
 use super::mc_report::{Fact, Report};
+use super::templates;
 use crate::output::Align::Left;
 use crate::output::MarkdownTable;
 
@@ -28,9 +29,7 @@ probabilities by formula (2.1) / §2.4.6 (see docs/mc-agents.md).\n\n",
         r.provenance.produced_by("")
     );
     s += "## Table 2.4: ESR(5,6,1), MC(k) against MC(2k)\n\n";
-    s += "Win rates of MC(k). *Hin*: MC(k) moves first; *Rück*: MC(2k) moves first. The thesis' exact (\"∞\") \
-rows next to ours (f64, error ≲ 1e-11), equal when ours rounds to the same 10 digits; the thesis' simulation \
-rows beside, with their deviation from the exact value in standard errors.\n\n";
+    s += templates::MC_TABLE_2_4;
     let mut table = MarkdownTable::new(
         [
             "k",
@@ -76,10 +75,7 @@ far outside its sampling error; its row is internally consistent, so it is a the
         3 * r.table_2_4.len()
     );
     s += "## Table 2.14: two-move subtraction games S(a,b)\n\n";
-    s += "Win/loss pattern for heaps n = 1..18 (`−` loss for the mover, `a`/`b` the winning move, `+` both win) \
-and n*, the smallest heap where MC(∞) proposes a losing move in a winning position (exact rationals, exact ties). \
-The OCR of the table is garbled; the pattern rows are compared with the reference note's reconstruction, n* with \
-the value the text confirms.\n\n";
+    s += templates::MC_TABLE_2_14;
     let mut table = MarkdownTable::new(
         [
             "game",

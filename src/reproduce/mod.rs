@@ -28,6 +28,7 @@ pub mod summary;
 pub mod table_4_10;
 pub mod table_4_18;
 pub mod table_4_5;
+pub mod templates;
 pub mod wurzel_free;
 
 use crate::search::outcome::{Exact, exact_decimal, exact_string};

@@ -4,6 +4,7 @@
 //! (lower bounds) written and checked by the independent checker.
 
 use super::perfect_certificates::{CertificateRow, certificate_cell, cheap_to_check};
+use super::templates;
 use super::{Comparison, Published};
 use crate::certificate::{Certify, Header, build_certificate, check_certificate, read_certificate, write_certificate};
 use crate::error::{Result, invalid};
@@ -311,23 +312,7 @@ fn markdown(rows: &[Row], p: &Provenance) -> String {
         ]);
     }
     s += &table.to_string();
-    s += "\nBeams(3c,6p): the optimum under the documented rules is 7334/1860 = 3.943011, 13 points below the thesis' 7347 \
-(which its §4.7 says came from a search cut off with estimated bounds). The optimal tree is in perfect-beams-3c6p.json; \
-`renyi-search verify results/data/trees/perfect-beams-3c6p.json` replays every code through it independently.\n";
-    s += "MM(5,5): an optimum beyond the thesis, computed here with tree and certificate; no published value was found to compare \
-(Ville 2013 reports further variants, but its table could not be consulted).\n";
-    s += "`reproduce` searches the rows up to MM-1296 (seconds each) and replays Beams(3c,6p), MM(4,7) and MM(5,5) \
-(searches of a minute or more) from their committed trees and certificates: the seals are checked, every code is replayed \
-through the tree, and a certificate of at most 1.5 MB is checked in full (the larger ones by `reproduce perfect --full`, \
-which searches every row again, or `verify --certificate`); the run log says which. Search nodes and times are in the run \
-log (`results/runs/last-reproduce.log`), not here.\n";
-    s += "Trees are checked by replaying every secret with per-code answers before they are written, and sealed with CRC-32s of their header and tree (`verify` refuses an edited file).\n";
-    s += "Certificates (`*.cert`, docs/certificates.md) prove the lower bound: the branch-and-bound proof with, per node, the claim, \
-the symmetries used (words over generators the checker verifies against its own answer table) and the classes whose counting bound \
-does not suffice; the independent checker (`verify --certificate`) derives every class itself. Each is written, read back and checked \
-here; with the tree's total (an upper bound) it proves the optimum: \
-`renyi-search verify results/data/trees/perfect-mm47.json --certificate results/data/trees/perfect-mm47.cert`. \
-Beams(3c,6p)'s certificate is large and checks slower than the search: the checker cannot use the board and colour symmetries \
-of a game whose state changes, so it expands every symmetric branch the search merged (docs/certificates.md).\n";
+    s += "\n";
+    s += templates::PERFECT_NOTES;
     s
 }

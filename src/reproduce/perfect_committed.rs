@@ -4,6 +4,7 @@
 //! machine) cited as it stands.
 
 use super::perfect_certificates::{CertificateRow, certificate_cell, cheap_to_check};
+use super::templates;
 use super::{Comparison, Published};
 use crate::certificate::{Certify, check_certificate, read_certificate};
 use crate::error::{Result, invalid};
@@ -250,11 +251,7 @@ pub fn bounds_markdown(rows: &[BoundsRow]) -> String {
         return String::new();
     }
     let mut s = String::from("\n## Out of the search's reach: certified bounds\n\n");
-    s += "The lower bound is the tree expanded K queries deep with counting and leaf bounds below \
-(`perfect … --depth-bound K --certificate F`, docs/certificates.md); each certificate is committed and checked here in \
-full by the independent checker (it derives every class itself) by `reproduce perfect --full` (about 4 minutes for \
-the three) or `verify --certificate`; `reproduce` checks their seals. The upper bound is the exact total of the best H_α \
-strategy known. Nodes and bytes show how the proof grows with K (build times in bounds-beams-6c3p.log).\n\n";
+    s += templates::PERFECT_DEPTH_BOUNDS;
     let mut table = MarkdownTable::new([
         ("game", Left),
         ("K", Right),
@@ -295,9 +292,7 @@ run under results/data/trees (perfect-bc410.json).\n"
             .into();
     }
     let mut s = String::from("\n## Long searches (committed trees, replayed here)\n\n");
-    s += "Searches of twenty minutes or more on 2 cores are not re-run by `reproduce`; their sealed trees are committed and every \
-code is replayed through them here (the total and worst case below are the replay's), the search's own figures are \
-quoted from its committed log.\n\n";
+    s += templates::PERFECT_LONG_SEARCHES;
     let mut table = MarkdownTable::new([
         ("game", Left),
         ("codes", Right),

@@ -3,6 +3,7 @@
 //! to the literature where it states a value. The strategies are searched
 //! here (capped searches, see `search::perfect` objective notes), none is read.
 
+use super::templates;
 use crate::error::Result;
 use crate::games::beams::game::{Beams, Penalty, QueryOrder};
 use crate::games::beams::patterns::load_or_build;
@@ -147,11 +148,7 @@ pub fn rows(codes: Option<&Path>, progress: &Progress) -> Result<Vec<Constrained
 /// The markdown section of `perfect.md`.
 pub fn markdown(rows: &[ConstrainedRow]) -> String {
     let mut s = String::from("\n## Under constraints\n\n");
-    s += "Least totals when every code must be found within k queries, the two lexicographic objectives over \
-(total, worst case), and hard mode (only codes still possible are asked). Decided by capped searches: when no query \
-makes more than s answer classes besides its solving one, at most 1 + s + … + s^(k−1) codes can be found within k \
-queries, which cuts sets that cannot make the cap. \"none\": no strategy meets the constraints; \"searches\": the capped \
-searches an objective took (the plain optimum first; their nodes and times are in the run log).\n\n";
+    s += templates::PERFECT_CONSTRAINTS;
     let mut table = MarkdownTable::new([
         ("game", Left),
         ("codes", Right),

@@ -7,6 +7,7 @@
 
 use super::beams_markdown::{MIX_RULES, RULES, penalty_split_text, work_unit_markdown, write_full_table};
 use super::beams_runs::{FullCell, full_cells, work_unit_cells};
+use super::templates;
 use super::{Comparison, Published};
 use crate::error::Result;
 use crate::games::beams::Variant;
@@ -189,8 +190,7 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
         thesis_equal,
         cells.len()
     );
-    s += "Not computed here: 6c3p H_0 MIX (thesis ≈ 8.080, a Monte-Carlo estimate): its tie sets are so large that the exact \
-MIX tree takes about 40 minutes (reduced list) or more; it runs in resumable work units (next section).\n";
+    s += templates::TABLE_4_10_NOT_COMPUTED;
     s
 }
 
