@@ -57,6 +57,12 @@ impl Verification {
     /// Runs `f` with this context current on this thread (nested calls and
     /// other walks' contexts are put back afterwards).
     pub fn within<R>(&self, f: impl FnOnce() -> R) -> R {
+        // The common case (rayon runs most closures on the thread that made
+        // them): already current, nothing to set or put back.
+        let current = CURRENT.with(|c| c.borrow().as_ref().is_some_and(|n| Arc::ptr_eq(n, &self.uncertified)));
+        if current {
+            return f();
+        }
         let previous = CURRENT.with(|c| c.borrow_mut().replace(self.uncertified.clone()));
         let _restore = Restore(previous);
         f()
