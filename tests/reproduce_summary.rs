@@ -94,3 +94,22 @@ fn a_size_model_csv_starts_with_its_header_and_has_a_sidecar() {
     assert!(sidecar["provenance"].get("started").is_none(), "no start time: {sidecar}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Issue 52's replays: a sealed file that changes, or a seal that does not list
+/// a file the target replays, is refused (the default run then stops with one line).
+#[test]
+fn a_changed_file_breaks_its_seal() {
+    use renyi_search::reproduce::sealed::{check_seal, write_seal};
+    let dir = scratch_dir("repro-seal");
+    std::fs::create_dir_all(dir.join("tables")).unwrap();
+    std::fs::write(dir.join("tables/a.json"), b"{\"x\": 1}\n").unwrap();
+    let files = vec!["tables/a.json".to_string()];
+    write_seal(&dir, "demo", &files).unwrap();
+    assert_eq!(check_seal(&dir, "demo", &files).unwrap(), files);
+    assert!(check_seal(&dir, "demo", &["tables/b.json".to_string()]).is_err(), "b.json is not sealed");
+    std::fs::write(dir.join("tables/a.json"), b"{\"x\": 2}\n").unwrap();
+    let err = check_seal(&dir, "demo", &files).unwrap_err().to_string();
+    assert!(err.contains("does not match its seal") && err.contains("--full demo"), "{err}");
+    assert!(check_seal(&dir, "other", &files).is_err(), "no seal file");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -31,14 +31,17 @@ use std::time::{Instant, SystemTime};
 pub struct Computed {
     pub stem: String,
     pub report: CurveReport,
-    /// Exact totals by piece (same order as `report.segments`).
-    totals: Vec<(Span, Exact)>,
+    /// Exact totals by piece (same order as `report.segments`); the exact
+    /// spans only of a curve computed in this run (a replayed one has none).
+    pub(super) totals: Vec<(Option<Span>, Exact)>,
+    /// Replayed from its committed, sealed files: the sampled α checked by `analyze`.
+    pub replayed: Option<super::curves_replay::Sampled>,
 }
 
 impl Computed {
     fn at(&self, alpha: Alpha) -> Option<&Exact> {
         let p = Point::exact(alpha);
-        self.totals.iter().find(|(s, _)| s.holds(&p)).map(|(_, t)| t)
+        self.totals.iter().find(|(s, _)| s.as_ref().is_some_and(|s| s.holds(&p))).map(|(_, t)| t)
     }
 }
 
@@ -73,7 +76,8 @@ fn of_curve(stem: &str, c: &Curve, started: SystemTime, clock: Instant) -> Compu
     Computed {
         stem: stem.to_string(),
         report,
-        totals: c.segments.iter().map(|s| (s.span.clone(), s.total())).collect(),
+        totals: c.segments.iter().map(|s| (Some(s.span.clone()), s.total())).collect(),
+        replayed: None,
     }
 }
 
@@ -93,14 +97,26 @@ fn beams_domain(variant: &str, column: BeamsRule) -> Domain {
     d
 }
 
-/// Computes every curve, writes results/data/curves/*.csv|json, the figures
+/// Computes every curve (with `recompute_all`; otherwise the Beams(6c,3p) curves,
+/// tens of CPU-seconds each, are replayed from their committed, sealed files:
+/// [`super::curves_replay`]), writes results/data/curves/*.csv|json, the figures
 /// results/figures/fig-4.*.svg and results/tables/curves.md|json.
-pub fn reproduce(dir: &Path, codes: Option<&Path>) -> Result<Vec<Computed>> {
-    Ok(reproduce_checked(dir, codes)?.0)
+pub fn reproduce(dir: &Path, codes: Option<&Path>, recompute_all: bool) -> Result<Vec<Computed>> {
+    Ok(reproduce_checked(dir, codes, recompute_all)?.0)
 }
 
 /// [`reproduce`], also returning the published points compared.
-pub fn reproduce_checked(dir: &Path, codes: Option<&Path>) -> Result<(Vec<Computed>, Vec<Anchor>)> {
+// Long: the curves in the order of the thesis' figures, each computed or replayed, then written and sealed
+pub fn reproduce_checked(
+    dir: &Path,
+    codes: Option<&Path>,
+    recompute_all: bool,
+) -> Result<(Vec<Computed>, Vec<Anchor>)> {
+    let replayed_files = super::curves_replay::REPLAYED.map(|stem| [format!("{stem}.csv"), format!("{stem}.json")]);
+    let replayed_files: Vec<String> = replayed_files.iter().flatten().map(|f| format!("data/curves/{f}")).collect();
+    if !recompute_all {
+        super::sealed::check_seal(dir, "curves", &replayed_files)?;
+    }
     let all_clock = Instant::now();
     let mut all: Vec<Computed> = Vec::new();
     for (stem, pegs, colours, distinct) in [("mm1296", 4, 6, false), ("mm360", 4, 6, true)] {
@@ -115,14 +131,14 @@ pub fn reproduce_checked(dir: &Path, codes: Option<&Path>) -> Result<(Vec<Comput
         for column in BeamsRule::ALL {
             let (patterns, _) = load_or_build(v, codes)?;
             let g = column.game(patterns)?;
+            let stem = format!("beams-{variant}-{}", column.slug());
+            if !recompute_all && super::curves_replay::REPLAYED.contains(&stem.as_str()) {
+                all.push(super::curves_replay::replay(dir, &stem, &g, column.tie_rule())?);
+                continue;
+            }
             let (started, clock) = (SystemTime::now(), Instant::now());
             let domain = beams_domain(variant, column);
-            all.push(of_curve(
-                &format!("beams-{variant}-{}", column.slug()),
-                &curve(&g, column.tie_rule(), &domain, None),
-                started,
-                clock,
-            ));
+            all.push(of_curve(&stem, &curve(&g, column.tie_rule(), &domain, None), started, clock));
         }
     }
     for (stem, tie) in [("wurzel-1000-lex", TieBreak::Lex), ("wurzel-1000-mix", TieBreak::Mix)] {
@@ -132,7 +148,8 @@ pub fn reproduce_checked(dir: &Path, codes: Option<&Path>) -> Result<(Vec<Comput
         all.push(Computed {
             stem: stem.into(),
             report,
-            totals: c.segments.iter().map(|(s, t, _)| (s.clone(), t.clone())).collect(),
+            totals: c.segments.iter().map(|(s, t, _)| (Some(s.clone()), t.clone())).collect(),
+            replayed: None,
         });
     }
     for width in [2u64, 3] {
@@ -143,10 +160,11 @@ pub fn reproduce_checked(dir: &Path, codes: Option<&Path>) -> Result<(Vec<Comput
         all.push(Computed {
             stem,
             report,
-            totals: c.segments.iter().map(|(s, t, _)| (s.clone(), t.clone())).collect(),
+            totals: c.segments.iter().map(|(s, t, _)| (Some(s.clone()), t.clone())).collect(),
+            replayed: None,
         });
     }
-    for c in &all {
+    for c in all.iter().filter(|c| c.replayed.is_none()) {
         write_atomic(&layout::curve(dir, &format!("{}.csv", c.stem)), c.report.csv().as_bytes())?;
         // Compact JSON: the 6c3p curves have thousands of pieces. Without the
         // count of evaluated nodes, which the parallel walk varies from run to
@@ -157,6 +175,9 @@ pub fn reproduce_checked(dir: &Path, codes: Option<&Path>) -> Result<(Vec<Comput
             fields.remove("nodes_evaluated");
         }
         write_json_compact(&layout::curve(dir, &format!("{}.json", c.stem)), &json)?;
+    }
+    if recompute_all {
+        super::sealed::write_seal(dir, "curves", &replayed_files)?;
     }
     for (file, title, stems, x_max, marks) in figures() {
         let chart = chart(&all, title, &stems, x_max, &marks);

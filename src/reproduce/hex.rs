@@ -14,11 +14,11 @@ use crate::two_player::connection::hex::plain::graph_connects;
 use crate::two_player::connection::hex::position::Position;
 use crate::two_player::connection::hex::seed_checks::{self as checks, Rng, Soundness};
 use crate::two_player::connection::hex::solver::Solver;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// One empty n×n board: per opening (cell order) Black's result and the cost.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct OpeningMap {
     pub n: usize,
     pub black_wins: Vec<bool>,
@@ -42,6 +42,11 @@ pub struct SeedChecks {
 
 /// Solves every opening of the empty n×n board and checks each proof.
 pub fn opening_map(n: usize) -> Result<OpeningMap> {
+    opening_map_of(n, &(0..n * n).collect::<Vec<_>>())
+}
+
+/// [`opening_map`] for the openings `cells` only (in that order).
+fn opening_map_of(n: usize, cells: &[usize]) -> Result<OpeningMap> {
     let board = Board::new(n, n)?;
     let mut map = OpeningMap {
         n,
@@ -51,7 +56,7 @@ pub fn opening_map(n: usize) -> Result<OpeningMap> {
         proofs_checked: true,
         seconds: Vec::new(),
     };
-    for cell in 0..board.cells() {
+    for &cell in cells {
         let started = std::time::Instant::now();
         let mut solver = Solver::new(board.clone());
         let mut p = Position::empty(board.clone());
@@ -64,6 +69,47 @@ pub fn opening_map(n: usize) -> Result<OpeningMap> {
         map.proof_steps.push(proof.steps.len());
     }
     Ok(map)
+}
+
+/// The largest opening map replayed from the committed, sealed hex.json
+/// (issue 52: its 25 solves and proof checks take about a minute of CPU on
+/// 5×5; `reproduce --full` recomputes them): which openings were solved and
+/// checked again here, and whether result, nodes and proof steps agree.
+#[derive(Clone, Debug)]
+pub struct ReplayedMap {
+    pub n: usize,
+    pub openings: Vec<usize>,
+    pub agree: usize,
+}
+
+/// Openings of the replayed map re-solved by default.
+const REPLAY_SAMPLES: usize = 2;
+
+/// The committed map of `n`×`n` (seal checked by the caller) with
+/// [`REPLAY_SAMPLES`] openings solved, proved and compared again: the first
+/// and a second one from a fixed sequence.
+fn replay_map(dir: &Path, n: usize) -> Result<(OpeningMap, ReplayedMap)> {
+    let path = dir.join("tables/hex.json");
+    let text = std::fs::read_to_string(&path).map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+    let (maps, _): (Vec<OpeningMap>, serde_json::Value) =
+        serde_json::from_str(&text).map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+    let committed = maps
+        .into_iter()
+        .find(|m| m.n == n && m.black_wins.len() == n * n && m.nodes.len() == n * n && m.proof_steps.len() == n * n)
+        .ok_or_else(|| invalid(format!("{}: no complete {n}x{n} map", path.display())))?;
+    let openings: Vec<usize> = [0, (7 * n * n) / 11].into_iter().take(REPLAY_SAMPLES).collect();
+    let again = opening_map_of(n, &openings)?;
+    let agree = openings
+        .iter()
+        .enumerate()
+        .filter(|&(i, &cell)| {
+            again.proofs_checked
+                && again.black_wins[i] == committed.black_wins[cell]
+                && again.nodes[i] == committed.nodes[cell]
+                && again.proof_steps[i] == committed.proof_steps[cell]
+        })
+        .count();
+    Ok((committed, ReplayedMap { n, openings, agree }))
 }
 
 fn figure_4_checks() -> Vec<(String, String, bool)> {
@@ -235,13 +281,40 @@ fn markdown(maps: &[OpeningMap], checks: &SeedChecks) -> String {
     md
 }
 
-/// Computes the maps of 1×1 … `max_n`×`max_n` and the checks; writes the results.
-pub fn reproduce(dir: &Path, max_n: usize, full: bool) -> Result<(Vec<OpeningMap>, SeedChecks)> {
-    let maps = (1..=max_n).map(opening_map).collect::<Result<Vec<_>>>()?;
+/// The files `reproduce hex` writes (and seals under `--full`), relative to the results directory.
+pub const FILES: [&str; 3] = ["tables/hex.json", "tables/hex.md", "figures/hex-openings.svg"];
+
+/// Computes the maps of 1×1 … `max_n`×`max_n` and the checks (`full`: the
+/// larger samples); writes the results. With `replay_largest` the
+/// `max_n`×`max_n` map is replayed from the committed, sealed files (two
+/// openings solved again) instead of solved in full, and the same bytes are
+/// written; without it the files are sealed anew.
+pub fn reproduce(
+    dir: &Path,
+    max_n: usize,
+    full: bool,
+    replay_largest: bool,
+) -> Result<(Vec<OpeningMap>, SeedChecks, Option<ReplayedMap>)> {
+    let files: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
+    let mut replayed = None;
+    let mut maps = Vec::new();
+    for n in 1..=max_n {
+        if replay_largest && n == max_n {
+            super::sealed::check_seal(dir, "hex", &files)?;
+            let (map, sample) = replay_map(dir, n)?;
+            maps.push(map);
+            replayed = Some(sample);
+        } else {
+            maps.push(opening_map(n)?);
+        }
+    }
     let checks = seed_checks(full);
     let json = serde_json::to_string_pretty(&(&maps, &checks)).map_err(|e| invalid(e.to_string()))?;
-    write_atomic(&dir.join("tables/hex.json"), json.as_bytes())?;
-    write_atomic(&dir.join("tables/hex.md"), markdown(&maps, &checks).as_bytes())?;
-    write_atomic(&dir.join("figures/hex-openings.svg"), svg(&maps).as_bytes())?;
-    Ok((maps, checks))
+    write_atomic(&dir.join(FILES[0]), json.as_bytes())?;
+    write_atomic(&dir.join(FILES[1]), markdown(&maps, &checks).as_bytes())?;
+    write_atomic(&dir.join(FILES[2]), svg(&maps).as_bytes())?;
+    if !replay_largest {
+        super::sealed::write_seal(dir, "hex", &files)?;
+    }
+    Ok((maps, checks, replayed))
 }

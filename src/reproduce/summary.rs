@@ -127,6 +127,8 @@ pub struct TargetReport {
     pub files_written: Vec<String>,
     /// How the expensive parts were done (replayed from committed results, or searched), for the log.
     pub notes: Vec<String>,
+    /// Recomputed, or partly replayed from committed, sealed results.
+    pub how: super::sealed::Provenance,
 }
 
 /// The counts of a target's checks.
@@ -169,9 +171,10 @@ impl TargetReport {
         let n = self.counts();
         let cpu = self.cpu_seconds.map_or(String::new(), |c| format!(", {c:.0} CPU-s"));
         format!(
-            "{:<11} {:>6.1} s{cpu}: {} published values equal, {} known differences, {} unexpected; {} of {} own checks hold; {} files written",
+            "{:<11} {:>6.1} s{cpu}, {}: {} published values equal, {} known differences, {} unexpected; {} of {} own checks hold; {} files written",
             self.target.name(),
             self.seconds,
+            self.how.words(),
             n.equal,
             n.known_different,
             n.unexpected,
@@ -261,7 +264,8 @@ mod tests {
     use super::*;
 
     fn report(target: Target, checks: Vec<Check>) -> TargetReport {
-        TargetReport { target, seconds: 1.0, cpu_seconds: None, checks, files_written: vec![], notes: vec![] }
+        let how = super::super::sealed::Provenance::Recomputed;
+        TargetReport { target, seconds: 1.0, cpu_seconds: None, checks, files_written: vec![], notes: vec![], how }
     }
 
     #[test]

@@ -94,7 +94,7 @@ impl Endgame {
 }
 
 /// How depth is counted (all in moves of the winning side, White to move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
 pub enum Metric {
     /// Depth to mate; through captures into the 3-man table's mate depth.
     Dtm,

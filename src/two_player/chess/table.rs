@@ -128,7 +128,7 @@ impl Table {
 }
 
 /// Counts over all legal positions (full board) with one side to move.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct SideSummary {
     /// Legal positions.
     pub legal: u64,
