@@ -33,7 +33,7 @@ pub struct Computed {
     pub report: CurveReport,
     /// Exact totals by piece (same order as `report.segments`); the exact
     /// spans only of a curve computed in this run (a replayed one has none).
-    pub(super) totals: Vec<(Option<Span>, Exact)>,
+    totals: Vec<(Option<Span>, Exact)>,
     /// Replayed from its committed, sealed files: the sampled α checked by `analyze`.
     pub replayed: Option<super::curves_replay::Sampled>,
 }
@@ -133,7 +133,8 @@ pub fn reproduce_checked(
             let g = column.game(patterns)?;
             let stem = format!("beams-{variant}-{}", column.slug());
             if !recompute_all && super::curves_replay::REPLAYED.contains(&stem.as_str()) {
-                all.push(super::curves_replay::replay(dir, &stem, &g, column.tie_rule())?);
+                let (report, totals, sampled) = super::curves_replay::replay(dir, &stem, &g, column.tie_rule())?;
+                all.push(Computed { stem, report, totals, replayed: Some(sampled) });
                 continue;
             }
             let (started, clock) = (SystemTime::now(), Instant::now());

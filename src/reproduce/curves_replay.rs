@@ -5,7 +5,7 @@
 //! intervals the curve's exact total is recomputed by `analyze` (H_α under the
 //! curve's tie rule) and compared. Method of the curves: docs/curves.md.
 
-use super::curves::Computed;
+use crate::curve::Span;
 use crate::curve::report::{Crossing, CurveReport, Row};
 use crate::error::{Result, invalid};
 use crate::output::{Provenance, layout};
@@ -18,6 +18,9 @@ use std::path::Path;
 /// The curves replayed by default (their CSV and JSON are sealed in
 /// results/runs/sealed/curves.sha256).
 pub const REPLAYED: [&str; 4] = ["beams-6c3p-lex-c", "beams-6c3p-lex-d", "beams-6c3p-mix", "beams-6c3p-mix-reduced"];
+
+/// A replayed curve: its report, its pieces' exact totals, the samples.
+pub type Replayed = (CurveReport, Vec<(Option<Span>, Exact)>, Sampled);
 
 /// Open intervals sampled per replayed curve.
 const SAMPLES: usize = 2;
@@ -115,7 +118,8 @@ fn row(r: CommittedRow) -> Result<Row> {
 
 /// Reads the committed curve `stem` (its seal checked by the caller) and
 /// recomputes its total at [`SAMPLES`] α inside open intervals with `analyze`.
-pub fn replay<P: SearchProblem>(dir: &Path, stem: &str, game: &P, tie: TieRule) -> Result<Computed> {
+/// Returns the report, the exact total of each piece (no exact spans) and what was sampled.
+pub fn replay<P: SearchProblem>(dir: &Path, stem: &str, game: &P, tie: TieRule) -> Result<Replayed> {
     let path = layout::curve(dir, &format!("{stem}.json"));
     let text = std::fs::read_to_string(&path).map_err(|e| invalid(format!("{}: {e}", path.display())))?;
     let c: CommittedReport = serde_json::from_str(&text).map_err(|e| invalid(format!("{}: {e}", path.display())))?;
@@ -151,7 +155,7 @@ pub fn replay<P: SearchProblem>(dir: &Path, stem: &str, game: &P, tie: TieRule) 
         nodes_evaluated: 0,
         uncertified: c.uncertified,
     };
-    Ok(Computed { stem: stem.into(), report, totals, replayed: Some(Sampled { alphas, agree, best_consistent }) })
+    Ok((report, totals, Sampled { alphas, agree, best_consistent }))
 }
 
 /// [`SAMPLES`] open intervals of finite width at least 10⁻⁶, spread over the
