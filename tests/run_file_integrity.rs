@@ -167,14 +167,26 @@ fn a_checkpoint_without_its_checksums_is_refused() {
 fn alpha_in_a_header_is_exact() {
     let (a, b) = (strategy("4503599627370497.5"), strategy("4503599627370498.5"));
     let (ha, hb) = (RunHeader::new("p".into(), a, 2), RunHeader::new("p".into(), b, 2));
-    assert_eq!((ha.alpha.as_str(), hb.alpha.as_str()), ("9007199254740995/2", "9007199254740997/2"));
+    let text = |h: &RunHeader| serde_json::to_value(h).unwrap()["alpha"].as_str().unwrap().to_string();
+    assert_eq!((text(&ha), text(&hb)), ("9007199254740995/2".to_string(), "9007199254740997/2".to_string()));
     assert_ne!(ha.identity(), hb.identity());
-    assert_eq!(ha.alpha().unwrap(), "9007199254740995/2".parse().unwrap());
-    assert_eq!(RunHeader::new("p".into(), strategy("inf"), 2).alpha, "inf");
-    assert_eq!(RunHeader::new("p".into(), strategy("1.34"), 2).alpha, "67/50");
-    // A decimal α, sealed as it is: refused, it is not exact text.
-    let decimal = RunHeader { alpha: "4503599627370497.5".into(), crc: None, ..ha.clone() }.sealed();
-    assert!(decimal.check().unwrap_err().to_string().contains("not an exact α"));
+    assert_eq!(ha.alpha, "9007199254740995/2".parse().unwrap());
+    assert_eq!(text(&RunHeader::new("p".into(), strategy("inf"), 2)), "inf");
+    assert_eq!(text(&RunHeader::new("p".into(), strategy("1.34"), 2)), "67/50");
+    // A decimal α or a fraction not in lowest terms in a header: refused, not exact text.
+    for inexact in ["4503599627370497.5", "134/100", "1.34"] {
+        let json = serde_json::to_string(&ha).unwrap().replace("9007199254740995/2", inexact);
+        let err = serde_json::from_str::<RunHeader>(&json).unwrap_err().to_string();
+        assert!(err.contains("not an exact α"), "{inexact}: {err}");
+    }
+    // The tie rule and the penalty split are typed, under their texts of before.
+    let mix = RunHeader::new("p".into(), Strategy::new("1".parse().unwrap(), TieRule::mix_by_root_class()), 2);
+    let json = serde_json::to_string(&mix).unwrap();
+    assert!(json.contains(r#""tie_rule":"MIX (root uniform over symmetry classes)""#), "{json}");
+    assert!(json.contains(r#""penalty_split":"uniform over the best codes""#), "{json}");
+    assert_eq!(serde_json::from_str::<RunHeader>(&json).unwrap(), mix);
+    let renamed = json.replace("MIX (root", "MIX(root");
+    assert!(serde_json::from_str::<RunHeader>(&renamed).unwrap_err().to_string().contains("not a tie rule"));
     // A checkpoint of one of the two (its header alone) is refused by the other.
     let path = scratch("integrity-alpha.jsonl");
     let header = RunHeader::new(renyi_search::search::Presentation::name(&game()), a, 2);

@@ -179,7 +179,7 @@ fn bad_shards_are_refused() {
     assert!(merge(std::slice::from_ref(&a)).unwrap_err().to_string().contains("missing"));
     assert!(merge(&[a.clone(), a.clone(), b.clone()]).unwrap_err().to_string().contains("twice"));
     let mut alien = b.clone();
-    alien.header.alpha = "2".into();
+    alien.header.alpha = "2".parse().unwrap();
     // Edited in place, the header fails its own checksum; without one it is
     // refused; re-sealed, it is another run's.
     assert!(merge(&[a.clone(), alien.clone()]).unwrap_err().to_string().contains("header was altered"));

@@ -54,7 +54,7 @@ pub(super) fn merge_files(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
     println!(
         "{} — H_{} {} ({} shard files, {} units)",
         header.problem,
-        header.alpha,
+        renyi_search::search::run_file::alpha_text(header.alpha),
         header.tie_rule,
         shards.len(),
         shards[0].units_total

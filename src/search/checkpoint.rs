@@ -11,7 +11,7 @@
 //! dropped (and cut from the file when the run resumes, so that every line of
 //! a checkpoint stays whole).
 
-use super::run_file::{RunHeader, UnitRecord};
+use super::run_file::{RunHeader, UnitRecord, alpha_text};
 use crate::error::{Error, Result, invalid};
 use std::collections::HashMap;
 use std::io::Write;
@@ -86,12 +86,12 @@ pub(super) fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<(RunHea
             path.display(),
             theirs.version,
             theirs.problem,
-            theirs.alpha,
+            alpha_text(theirs.alpha),
             theirs.tie_rule,
             theirs.levels,
             header.version,
             header.problem,
-            header.alpha,
+            alpha_text(header.alpha),
             header.tie_rule,
             header.levels
         )));

@@ -8,6 +8,7 @@ use super::analysis::{RunOptions, subtree_outcome};
 use super::checkpoint::parse_checkpoint;
 use super::outcome::{Exact, Outcome};
 use super::problem::{AnswerId, QueryId, SearchProblem};
+use super::run_file::alpha_text;
 use super::strategy::Strategy;
 use super::units::{RunHeader, ShardFile, UnitRecord};
 use crate::error::{Error, Result, invalid};
@@ -142,11 +143,16 @@ pub fn outcome_after<P: SearchProblem>(
 /// version), α compared by value.
 pub fn check_header<P: SearchProblem>(problem: &P, strategy: Strategy, header: &RunHeader) -> Result<()> {
     let mine = RunHeader::new(problem.name(), strategy, header.levels);
-    let same_alpha = header.alpha().is_ok_and(|a| a == strategy.score.alpha());
-    if !same_alpha || (&mine.problem, &mine.tie_rule) != (&header.problem, &header.tie_rule) {
+    let same_alpha = header.alpha == strategy.score.alpha();
+    if !same_alpha || (&mine.problem, mine.tie_rule) != (&header.problem, header.tie_rule) {
         return Err(invalid(format!(
             "the run file is {} α={} {}; this is {} α={} {}",
-            header.problem, header.alpha, header.tie_rule, mine.problem, mine.alpha, mine.tie_rule
+            header.problem,
+            alpha_text(header.alpha),
+            header.tie_rule,
+            mine.problem,
+            alpha_text(mine.alpha),
+            mine.tie_rule
         )));
     }
     Ok(())

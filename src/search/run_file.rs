@@ -14,35 +14,47 @@
 
 use super::outcome::{Outcome, parse_exact};
 use super::problem::{AnswerId, QueryId};
-use super::strategy::Strategy;
+use super::strategy::{Strategy, TieBreak, TieRule};
 use crate::error::{Error, Result, invalid};
 use crate::output::{crc32_hex, write_json};
 use crate::renyi::alpha::Alpha;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// What identifies a run: units of different runs must never be mixed.
+/// What identifies a run: units of different runs must never be mixed. α,
+/// the tie rule and the penalty split are typed; in the file they keep the
+/// texts of earlier versions (α exact as [`alpha_text`], the tie rule as it
+/// displays, the split's name), so committed files parse and seal byte for byte.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunHeader {
     pub program: String,
     pub version: String,
     pub problem: String,
-    /// α as its exact text ([`alpha_text`]).
-    pub alpha: String,
-    pub tie_rule: String,
+    #[serde(with = "exact_alpha_text")]
+    pub alpha: Alpha,
+    #[serde(with = "tie_rule_text")]
+    pub tie_rule: TieRule,
     pub levels: usize,
     /// MIX runs: how the split of the penalty over the codes reads a tie
-    /// between best codes laid ([`PENALTY_SPLIT_UNIFORM`]); absent in LEX runs
-    /// and in MIX runs of versions that laid the first best code (their split
-    /// was not exact under the MIX walk's symmetry merging; their depth
-    /// counts and penalty points are).
+    /// between best codes laid; absent in LEX runs and in MIX runs of
+    /// versions that laid the first best code (their split was not exact
+    /// under the MIX walk's symmetry merging; their depth counts and penalty
+    /// points are).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub penalty_split: Option<String>,
+    pub penalty_split: Option<PenaltySplit>,
     /// CRC-32 (hex) of the header's JSON without this field, set by
     /// [`RunHeader::new`]; it also keys the records' checksums
     /// ([`RunHeader::record_key`]). Required on reading ([`RunHeader::check`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub crc: Option<String>,
+}
+
+/// How a MIX run splits the penalty over the codes when best codes tie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PenaltySplit {
+    /// A best code drawn uniformly ([`crate::search::Terminal::penalised_uniform`]).
+    #[serde(rename = "uniform over the best codes")]
+    UniformOverBestCodes,
 }
 
 /// α as exact rational text: `inf`, `p` for a whole number, else `p/q` in
@@ -64,9 +76,48 @@ pub fn parse_alpha_text(text: &str) -> Option<Alpha> {
     (alpha_text(alpha) == text).then_some(alpha)
 }
 
-/// [`RunHeader::penalty_split`] of MIX runs: a best code drawn uniformly
-/// ([`crate::search::Terminal::penalised_uniform`]).
-pub const PENALTY_SPLIT_UNIFORM: &str = "uniform over the best codes";
+/// The tie rule whose display is `text` (the inverse of `TieRule`'s
+/// `Display`, tried over every rule); `None` for any other text.
+pub fn parse_tie_rule(text: &str) -> Option<TieRule> {
+    let kinds = [TieBreak::Lex, TieBreak::Mix];
+    let rules = kinds.into_iter().flat_map(|kind| {
+        [(true, false), (false, false), (true, true), (false, true)]
+            .map(|(possible_secrets_first, root_by_class)| TieRule { kind, possible_secrets_first, root_by_class })
+    });
+    rules.into_iter().find(|r| r.to_string() == text)
+}
+
+/// Serde of α as exact text ([`alpha_text`]); other text is refused.
+pub mod exact_alpha_text {
+    use crate::renyi::alpha::Alpha;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(alpha: &Alpha, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&super::alpha_text(*alpha))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Alpha, D::Error> {
+        let text = String::deserialize(d)?;
+        super::parse_alpha_text(&text)
+            .ok_or_else(|| D::Error::custom(format!("α {text:?} is not an exact α (p/q, p or inf)")))
+    }
+}
+
+/// Serde of a tie rule as its display (`LEX`, `MIX`, `MIX (root uniform over
+/// symmetry classes)`, …); other text is refused.
+pub mod tie_rule_text {
+    use crate::search::TieRule;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(tie: &TieRule, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(tie)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TieRule, D::Error> {
+        let text = String::deserialize(d)?;
+        super::parse_tie_rule(&text).ok_or_else(|| D::Error::custom(format!("{text:?} is not a tie rule")))
+    }
+}
 
 impl RunHeader {
     /// The header of a run of this program version: `strategy` on the problem
@@ -76,10 +127,10 @@ impl RunHeader {
             program: "renyi-search".into(),
             version: crate::VERSION.into(),
             problem,
-            alpha: alpha_text(strategy.score.alpha()),
-            tie_rule: strategy.tie.to_string(),
+            alpha: strategy.score.alpha(),
+            tie_rule: strategy.tie,
             levels,
-            penalty_split: (strategy.tie.kind == super::strategy::TieBreak::Mix).then(|| PENALTY_SPLIT_UNIFORM.into()),
+            penalty_split: (strategy.tie.kind == TieBreak::Mix).then_some(PenaltySplit::UniformOverBestCodes),
             crc: None,
         };
         bare.sealed()
@@ -92,17 +143,9 @@ impl RunHeader {
     }
 
     /// The run's identity without its checksum (what two headers of one run
-    /// share), its α as the exact text of the [`Alpha`] it parses to, so
-    /// that headers compare by the value of α.
+    /// share; α compares by value, as the [`Alpha`] it is).
     pub fn identity(&self) -> RunHeader {
-        let alpha = self.alpha.parse::<Alpha>().map_or_else(|_| self.alpha.clone(), alpha_text);
-        RunHeader { crc: None, alpha, ..self.clone() }
-    }
-
-    /// The run's α ([`RunHeader::check`] has made sure it is exact text).
-    pub fn alpha(&self) -> Result<Alpha> {
-        parse_alpha_text(&self.alpha)
-            .ok_or_else(|| invalid(format!("the run header's α {:?} is not an exact α (p/q, p or inf)", self.alpha)))
+        RunHeader { crc: None, ..self.clone() }
     }
 
     /// The CRC-32 (hex) of the header's JSON without its `crc` field.
@@ -112,7 +155,7 @@ impl RunHeader {
 
     /// Checks the header's checksum (an edited header, such as another α, tie
     /// rule or variant, would relabel every record; a header without one is
-    /// refused) and that its α is exact text.
+    /// refused). That α is exact text was checked when it was read.
     pub fn check(&self) -> Result<()> {
         match &self.crc {
             None => Err(invalid(
@@ -122,7 +165,7 @@ impl RunHeader {
                 "the run header's checksum {crc} does not match its contents ({}): the header was altered",
                 self.checksum()
             ))),
-            Some(_) => self.alpha().map(|_| ()),
+            Some(_) => Ok(()),
         }
     }
 
@@ -133,9 +176,9 @@ impl RunHeader {
     }
 
     /// Whether the records' penalty split follows this version's definition
-    /// (always under LEX; under MIX only with [`PENALTY_SPLIT_UNIFORM`]).
+    /// (always under LEX; under MIX only with [`PenaltySplit::UniformOverBestCodes`]).
     pub fn split_is_current(&self) -> bool {
-        !self.tie_rule.starts_with("MIX") || self.penalty_split.as_deref() == Some(PENALTY_SPLIT_UNIFORM)
+        self.tie_rule.kind != TieBreak::Mix || self.penalty_split == Some(PenaltySplit::UniformOverBestCodes)
     }
 
     /// Whether `other` is the same run up to the penalty-split definition

@@ -21,8 +21,8 @@ use super::checkpoint::{append_record, lock_checkpoint, prepare_checkpoint, read
 use super::outcome::{Exact, Outcome, exact_f64, exact_string};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 pub use super::run_file::{
-    PENALTY_SPLIT_UNIFORM, RunHeader, SessionTime, Shard, ShardFile, UnitRecord, merge, merge_named,
-    penalty_split_known, sessions_wall_seconds, write_shard,
+    PenaltySplit, RunHeader, SessionTime, Shard, ShardFile, UnitRecord, merge, merge_named, penalty_split_known,
+    sessions_wall_seconds, write_shard,
 };
 use super::strategy::{Strategy, decide};
 use crate::error::{Result, invalid};

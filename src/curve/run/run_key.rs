@@ -18,6 +18,7 @@ use crate::curve::steps::Domain;
 use crate::error::{Error, Result};
 use crate::output::crc32_hex;
 use crate::renyi::alpha::Alpha;
+use crate::search::TieRule;
 use crate::search::run_file::alpha_text;
 use serde::{Deserialize, Serialize};
 use std::io::Read;
@@ -29,7 +30,9 @@ pub struct CurveRunId {
     pub program: String,
     pub version: String,
     pub problem: String,
-    pub tie_rule: String,
+    /// The tie rule, in the file as it displays (`LEX`, `MIX`, …).
+    #[serde(with = "crate::search::run_file::tie_rule_text")]
+    pub tie_rule: TieRule,
     /// The α-domain, e.g. `[0, inf]`.
     pub domain: String,
     pub levels: usize,

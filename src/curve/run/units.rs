@@ -116,7 +116,7 @@ pub fn run_id<P: SearchProblem>(
         program: "renyi-search".into(),
         version: crate::VERSION.into(),
         problem: problem.name(),
-        tie_rule: tie.to_string(),
+        tie_rule: tie,
         domain: exact_domain_text(domain),
         levels,
         units: units.len() as u64,
