@@ -358,9 +358,9 @@ fn output_survives_a_closed_pipe_and_an_unwritable_cache() {
 }
 
 /// `--max-memory` applies to Beams analyses and curves too (audit,
-/// 2026-11-27: a budget of 1 KiB was ignored): the least an analysis holds,
-/// its table and two sets of all codes, is checked before it starts, and the
-/// process is watched while it runs. The pattern tables are built
+/// 2026-11-27: a budget of 1 KiB was ignored): an analysis's estimate (its
+/// table, the partitions walked and the MIX memo) is checked before it
+/// starts, and the process is watched while it runs. The pattern tables are built
 /// first in a scratch directory, so that the check under test is reached on a
 /// fresh checkout too (without a cached table the enumeration's own estimate
 /// refuses first).
@@ -389,9 +389,9 @@ fn beams_analyses_respect_the_memory_budget() {
         &["--max-memory", "0.000001", "analyze", "beams", "6c3p", "--codes", empty.to_str().unwrap()],
         "enumerating the patterns of Beams(6c,3p) (more than 67 connected sets of 3 cells) would need at least ",
     );
-    // Past the lower bound, the running job is watched: a 6c3p MIX analysis
-    // (peak about 33 MiB as units) stops at a 25.6 MiB budget, writes no
-    // --out, and its checkpoint resumes to the exact total.
+    // A 6c3p MIX analysis (peak about 33 MiB as units) is refused at a 25.6 MiB
+    // budget before it starts (its estimate counts the MIX memo), writes no
+    // --out, and the same command without the budget gives the exact total.
     let (checkpoint, out) = (scratch("budget-watch.jsonl"), scratch("budget-watch.json"));
     let args = |budget: Option<&'static str>| {
         let mut a: Vec<&str> = budget.map_or(vec![], |b| vec!["--max-memory", b]);
@@ -399,7 +399,7 @@ fn beams_analyses_respect_the_memory_budget() {
         a.extend(["--checkpoint", checkpoint.to_str().unwrap(), "--out", out.to_str().unwrap()]);
         a
     };
-    assert_rejected(&args(Some("0.025")), "the analysis of Beams(6c,3p) passed the memory budget of 25.6 MiB");
+    assert_rejected(&args(Some("0.025")), "analysing Beams(6c,3p) (223920 codes: the table, the partitions walked");
     assert!(!out.exists(), "no --out from a stopped run");
     let resumed = bin(&args(None));
     let text = String::from_utf8_lossy(&resumed.stdout);

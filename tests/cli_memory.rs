@@ -11,8 +11,8 @@ use std::process::Command;
 /// holds more (about 70 MiB at its peak): it used to end at 3× its budget;
 /// then the watch stopped it while it ran; now its estimate counts the whole
 /// process (about 55 MiB) and it is refused before it starts, naming the
-/// budget as the user gave it. (The watch of a running analysis is tested on
-/// Beams, whose estimate is a lower bound: tests/cli.rs.)
+/// budget as the user gave it. (The watch of a running job is tested on
+/// Beams curves: tests/cli.rs.)
 #[test]
 fn mastermind_analyses_beyond_the_budget_are_refused() {
     let err = one_line_error(&["--max-memory", "0.02", "analyze", "mastermind", "--pegs", "4", "--colors", "8"]);
@@ -218,4 +218,17 @@ fn a_beams_table_beyond_the_budget_is_refused_before_the_enumeration() {
     assert!(err.contains("(the budget is 2.0 GiB, set by --max-memory 2;"), "{err}");
     assert_eq!(std::fs::read_dir(&codes).unwrap().count(), 0, "nothing written to the cache");
     let _ = std::fs::remove_dir_all(&codes);
+}
+
+/// Beams(6c,3p) MIX: its table loads within 20.5 MiB, but the analysis (MIX
+/// memo about one entry per code; counted peak 26 MB, estimated 35 MB:
+/// tests/beams_analysis_memory.rs) is refused before it starts.
+#[test]
+fn a_beams_analysis_beyond_the_budget_is_refused_before_it_starts() {
+    let err = one_line_error(&["analyze", "beams", "6c3p", "--tie", "mix", "--max-memory", "0.02"]);
+    assert!(
+        err.contains("analysing Beams(6c,3p) (223920 codes: the table, the partitions walked and the MIX memo)"),
+        "{err}"
+    );
+    assert!(err.contains("would need about 33.4 MiB (the budget is 20.5 MiB, set by --max-memory 0.02;"), "{err}");
 }

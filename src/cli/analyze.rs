@@ -99,14 +99,20 @@ pub(super) fn beams_game(b: &BeamsGameArgs) -> Result<Beams> {
         eprintln!("pattern table: {reason}");
     }
     let table_bytes = (patterns.pieces.len() * std::mem::size_of::<u64>()) as u64;
+    let pattern_count = patterns.count() as u64;
     let mut g = b.tie.game(patterns)?;
-    // What an analysis holds at least (beyond the table, most runs need
-    // several times this: 6c6p peaks at 4.5–8 GiB): the table and two sets
-    // of all codes, the root's and its answer classes', at a bit per code.
     let codes = renyi_search::search::Rules::code_count(&g) as u64;
+    let mix = b.tie.tie_rule().kind == renyi_search::search::TieBreak::Mix;
+    let walk = renyi_search::games::beams::patterns_memory::analysis_walk_bytes(
+        variant,
+        pattern_count,
+        codes,
+        mix,
+        rayon::current_num_threads() as u64,
+    );
     renyi_search::memory::check_budget(
-        &format!("analysing {variant} ({codes} codes; a lower bound: the table and two sets of all codes)"),
-        table_bytes.checked_add(2 * codes.div_ceil(8)),
+        &format!("analysing {variant} ({codes} codes: the table, the partitions walked and the MIX memo)"),
+        walk.and_then(|w| w.checked_add(table_bytes)),
     )?;
     super::memory_guard::guard_memory(format!("the analysis of {variant}"));
     g.penalty = match b.penalty {
