@@ -313,11 +313,14 @@ fn oversized_variants_are_refused_with_an_estimate() {
         &["solve", "cram", "6x6", "--max-memory", "0.05"],
         "more than 1677721 regions to solve exceed the memory budget (51.2 MiB)",
     );
-    // The perfect search's bound tables are estimated first (6c6p: 1.5 TB).
+    // The perfect search's bound tables are estimated before they are built
+    // (6c6p: 1.5 TB). A small variant's tables (3c6p: 276 KiB) sit below what
+    // loading its pattern table already needs, which is refused first.
     assert_rejected(
-        &["perfect", "beams", "3c6p", "--max-memory", "0.0001"],
-        "bound tables for Beams(3c,6p) (LEX-c order) would need about 276.2 KiB",
+        &["perfect", "beams", "6c6p", "--max-memory", "1"],
+        "bound tables for Beams(6c,6p) (LEX-c order) would need about 1521.9 GiB",
     );
+    assert_rejected(&["perfect", "beams", "3c6p", "--max-memory", "0.0001"], "patterns of Beams(3c,6p)");
     // Mastermind's answer table is held to the budget too (it had a fixed 4 GiB).
     assert_rejected(
         &["analyze", "mastermind", "--pegs", "4", "--colors", "6", "--max-memory", "0.0001"],
