@@ -1,13 +1,13 @@
 //! Issue 48 item 5 for the Beams analysis: the estimate `analyze beams`
-//! checks the budget with (`patterns_memory::analysis_walk_bytes` plus the
+//! checks the budget with (`analysis_memory::analysis_walk_bytes` plus the
 //! pattern table) against the live bytes a counting global allocator measures
 //! while the game is built and analysed at α = 1, LEX and MIX (as
 //! tests/beams_memory_estimates.rs does for the pattern tables). One test in
 //! this file, so that nothing else allocates while it counts.
 
+use renyi_search::games::beams::analysis_memory::analysis_walk_bytes;
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
-use renyi_search::games::beams::patterns_memory::analysis_walk_bytes;
 use renyi_search::search::{Rules, RunOptions, Strategy, TieRule, analyze};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

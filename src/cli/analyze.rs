@@ -103,7 +103,7 @@ pub(super) fn beams_game(b: &BeamsGameArgs) -> Result<Beams> {
     let mut g = b.tie.game(patterns)?;
     let codes = renyi_search::search::Rules::code_count(&g) as u64;
     let mix = b.tie.tie_rule().kind == renyi_search::search::TieBreak::Mix;
-    let walk = renyi_search::games::beams::patterns_memory::analysis_walk_bytes(
+    let walk = renyi_search::games::beams::analysis_memory::analysis_walk_bytes(
         variant,
         pattern_count,
         codes,

@@ -3,6 +3,7 @@
 //! A query (colour, diagonal) reveals the cells of that colour on that line;
 //! each diagonal may be used once.
 
+pub mod analysis_memory;
 pub mod codeset;
 pub mod game;
 pub mod geometry;
