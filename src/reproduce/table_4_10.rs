@@ -199,6 +199,6 @@ fn markdown(cells: &[Cell], p: &Provenance) -> String {
 /// runs are run, resumable), written as their table.
 pub fn reproduce_6c6p(dir: &Path, codes_dir: &Path, progress: &Progress, run_missing: bool) -> Result<Vec<FullCell>> {
     let full = full_cells(dir, codes_dir, progress, run_missing)?;
-    write_full_table(dir, &full, run_missing)?;
+    write_full_table(dir, &full)?;
     Ok(full.cells)
 }
