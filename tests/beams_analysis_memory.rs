@@ -9,36 +9,14 @@ use renyi_search::games::beams::analysis_memory::analysis_walk_bytes;
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::search::{Rules, RunOptions, Strategy, TieRule, analyze};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
-/// The system allocator, counting the live bytes and their peak.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is passed to the system allocator unchanged.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's guarantees are passed on.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        // SAFETY: as for `alloc`.
-        unsafe { System.dealloc(p, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+#[path = "common/counting.rs"]
+mod counting;
+use counting::{LIVE, PEAK};
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: counting::Counting = counting::Counting;
 
 /// 3c6p and 6c3p, LEX and MIX at α = 1: game build plus analysis (about 30 s,
 /// 6c3p MIX the most).

@@ -11,36 +11,14 @@ use renyi_search::games::beams::geometry::Board;
 use renyi_search::games::beams::patterns::{cache_path, enumerate, load, save};
 use renyi_search::games::beams::patterns_memory::{EnumerationShape, loading_bytes, placements_by_lowest};
 use renyi_search::games::beams::transfer::count_patterns;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
-/// The system allocator, counting the live bytes and their peak.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is passed to the system allocator unchanged.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's guarantees are passed on.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        // SAFETY: as for `alloc`.
-        unsafe { System.dealloc(p, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+#[path = "common/counting.rs"]
+mod counting;
+use counting::{LIVE, PEAK};
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: counting::Counting = counting::Counting;
 
 /// The live bytes `job` adds at its peak, and its result.
 fn counted<T>(job: impl FnOnce() -> T) -> (f64, T) {
