@@ -9,6 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 pub mod markdown;
 pub mod same_file;
+pub mod sealed_lines;
 pub mod spool;
 pub mod target;
 pub use markdown::{Align, MarkdownTable};

@@ -1,11 +1,13 @@
 //! The checkpoint of a `--depth-bound` run: the root's queries are proved
 //! independently, so each finished one is appended to a file and a run that
-//! is stopped (or killed) resumes with the others. One line per record, each
-//! starting with the CRC-32 of its JSON text; the first line is the run's
-//! identity (game, depth, the root's queries). A last line cut off by a kill
-//! is ignored (that query is proved again); any other damaged line, or a file
-//! of another run, is refused with its name and line. The file is locked
-//! while a run appends to it.
+//! is stopped (or killed) resumes with the others. The file is a sealed
+//! JSON-lines file ([`crate::output::sealed_lines`], the format of the curve
+//! runs too): line 1 is the run's identity (game, depth, the root's queries),
+//! every other line one root query's record sealed with the run's key, so a
+//! record of another run is refused like a damaged one. A last line cut off
+//! by a kill is ignored (that query is proved again); any other damaged line,
+//! a root query recorded twice, or a file of another run is refused with its
+//! name and line. The file is locked while a run appends to it.
 //!
 //! Invariant: after [`DepthCheckpoint::open`] the file holds only whole
 //! lines (a cut-off last line is removed), so appended records never glue
@@ -14,14 +16,11 @@
 //! What is read back is not trusted: the certificate assembled from it is
 //! checked by the independent checker before it is written, like any other.
 
-use crate::error::{Error, Result, invalid};
-use crate::output::{checked_line, parse_checked_line as parse_checked};
-use crate::search::checkpoint::lock_checkpoint;
+use crate::error::{Result, invalid};
+use crate::output::sealed_lines::{SealedLog, SealedReading, for_each_sealed_line, lock};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::Path;
 
 /// What identifies a depth-bound run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,54 +56,37 @@ pub struct RaisedRecord {
 
 /// An open checkpoint: the records read at the start, and the locked file new ones go to.
 pub struct DepthCheckpoint {
-    path: PathBuf,
-    file: Mutex<std::fs::File>,
+    log: SealedLog,
     done: HashMap<usize, RootRecord>,
 }
 
 impl DepthCheckpoint {
     /// Opens (or starts) the checkpoint of run `id` at `path` and locks it.
     pub fn open(path: &Path, id: &DepthRunId) -> Result<DepthCheckpoint> {
-        let io = |e| Error::Io { path: path.display().to_string(), source: e };
-        let mut file = lock_checkpoint(Some(path))?.expect("a path was given");
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        let file = lock(path)?;
         let mut done = HashMap::new();
-        if text.trim().is_empty() {
-            writeln!(file, "{}", checked_line(id)).map_err(io)?;
-        } else {
-            let lines: Vec<&str> = text.lines().collect();
-            let found: Option<DepthRunId> = parse_checked(lines[0]);
-            if found.as_ref() != Some(id) {
+        let this_run = |found: &DepthRunId| match found == id {
+            true => Ok(()),
+            false => Err(invalid(format!(
+                "checkpoint {}: line 1 is not this run's identity (another game, depth, program or root)",
+                path.display()
+            ))),
+        };
+        let reading =
+            SealedReading { what: "depth-bound run", identity: Box::new(this_run), unit_of: |r: &RootRecord| r.rep };
+        for_each_sealed_line(path, reading, |_, _, r: RootRecord| {
+            if r.rep >= id.root_queries.len() {
                 return Err(invalid(format!(
-                    "checkpoint {}: line 1 is not this run's identity (another game, depth, program \
-                     or root; or damaged)",
-                    path.display()
+                    "checkpoint {}: root query {} is beyond the run's {}",
+                    path.display(),
+                    r.rep,
+                    id.root_queries.len()
                 )));
             }
-            let complete = text.ends_with('\n');
-            for (k, line) in lines.iter().enumerate().skip(1) {
-                match parse_checked::<RootRecord>(line) {
-                    Some(r) if r.rep < id.root_queries.len() => {
-                        done.insert(r.rep, r);
-                    }
-                    None if k + 1 == lines.len() && !complete => {} // cut off by a kill
-                    _ => {
-                        return Err(invalid(format!(
-                            "checkpoint {} line {}: the record fails its checksum or does not parse \
-                             (edited or damaged)",
-                            path.display(),
-                            k + 1
-                        )));
-                    }
-                }
-            }
-            if !complete {
-                // Drop the fragment, so that the next record starts a line of its own.
-                let whole = text.rfind('\n').map_or(0, |i| i + 1);
-                file.set_len(whole as u64).map_err(io)?;
-            }
-        }
-        Ok(DepthCheckpoint { path: path.to_path_buf(), file: Mutex::new(file), done })
+            done.insert(r.rep, r);
+            Ok(())
+        })?;
+        Ok(DepthCheckpoint { log: SealedLog::open(file, path, id)?, done })
     }
 
     /// The record of root query `rep`, if a run before this one proved it.
@@ -119,11 +101,7 @@ impl DepthCheckpoint {
 
     /// Appends a finished root query (one write of a whole line, flushed).
     pub fn append(&self, record: &RootRecord) -> Result<()> {
-        let line = checked_line(record) + "\n";
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        file.write_all(line.as_bytes())
-            .and_then(|_| file.flush())
-            .map_err(|e| Error::Io { path: self.path.display().to_string(), source: e })
+        self.log.append(record)
     }
 }
 
@@ -183,6 +161,16 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, text.replacen("\"total\":40", "\"total\":41", 1)).unwrap();
         assert!(DepthCheckpoint::open(&path, &id()).err().unwrap().to_string().contains("line 2"));
+        // A record of another run (sealed with its key) is refused where it stands.
+        let foreign = dir.join("other.ckpt");
+        DepthCheckpoint::open(&foreign, &other).unwrap().append(&record(1)).unwrap();
+        let spliced = format!("{}{}", text, std::fs::read_to_string(&foreign).unwrap().lines().nth(1).unwrap());
+        std::fs::write(&path, spliced + "\n").unwrap();
+        let message = DepthCheckpoint::open(&path, &id()).err().unwrap().to_string();
+        assert!(message.contains("line 4") && message.contains("another run"), "{message}");
+        std::fs::write(&path, format!("{text}{}\n", text.lines().nth(1).unwrap())).unwrap();
+        let message = DepthCheckpoint::open(&path, &id()).err().unwrap().to_string();
+        assert!(message.contains("line 4") && message.contains("second time"), "{message}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

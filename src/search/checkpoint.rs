@@ -13,6 +13,7 @@
 
 use super::run_file::{RunHeader, UnitRecord, alpha_text};
 use crate::error::{Error, Result, invalid};
+use crate::output::sealed_lines::ends_with_newline;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
@@ -100,19 +101,10 @@ pub(super) fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<(RunHea
 }
 
 /// Opens the checkpoint for appending and takes an exclusive advisory lock
-/// on it (held until the run ends); a file locked by another run is refused.
+/// on it (held until the run ends); a file locked by another run is refused
+/// ([`crate::output::sealed_lines::lock`]).
 pub(crate) fn lock_checkpoint(path: Option<&Path>) -> Result<Option<std::fs::File>> {
-    let Some(path) = path else { return Ok(None) };
-    let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    let file = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(std::fs::TryLockError::WouldBlock) => Err(invalid(format!(
-            "checkpoint {} is in use by another run (locked); wait for it to finish or choose another file",
-            path.display()
-        ))),
-        Err(std::fs::TryLockError::Error(e)) => Err(io(e)),
-    }
+    path.map(crate::output::sealed_lines::lock).transpose()
 }
 
 /// Makes the locked checkpoint ready for appending: an empty file gets
@@ -136,19 +128,6 @@ pub(super) fn prepare_checkpoint(
         }
     }
     Ok(Some(file))
-}
-
-/// Whether the file at `path` is empty or ends with a newline.
-pub(crate) fn ends_with_newline(path: &Path) -> std::io::Result<bool> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path)?;
-    if file.seek(SeekFrom::End(0))? == 0 {
-        return Ok(true);
-    }
-    file.seek(SeekFrom::End(-1))?;
-    let mut last = [0u8; 1];
-    file.read_exact(&mut last)?;
-    Ok(last[0] == b'\n')
 }
 
 /// Appends one record (a whole line) to the checkpoint, if the run keeps one.

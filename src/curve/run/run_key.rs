@@ -16,7 +16,6 @@
 use crate::curve::point::Point;
 use crate::curve::steps::Domain;
 use crate::error::{Error, Result};
-use crate::output::crc32_hex;
 use crate::renyi::alpha::Alpha;
 use crate::search::TieRule;
 use crate::search::run_file::alpha_text;
@@ -46,26 +45,7 @@ pub struct CurveRunId {
     pub keyed: bool,
 }
 
-/// The key the records of run `id` are sealed with: the CRC-32 (hex) of its
-/// header's JSON, i.e. the checksum of its header line.
-pub fn run_key(id: &CurveRunId) -> String {
-    crc32_hex(serde_json::to_string(id).unwrap_or_default().as_bytes())
-}
-
-/// A record line of the run whose key is `key`: the CRC-32 of the key, a
-/// space and the JSON, then a space and the JSON.
-pub fn keyed_line<T: serde::Serialize>(key: &str, value: &T) -> String {
-    let json = serde_json::to_string(value).unwrap_or_default();
-    format!("{} {json}", crc32_hex(format!("{key} {json}").as_bytes()))
-}
-
-/// Reads a [`keyed_line`] of the run `key`; `None` if the checksum (so also
-/// the run) or the JSON is wrong.
-pub fn parse_keyed_line<T: for<'de> serde::Deserialize<'de>>(key: &str, line: &str) -> Option<T> {
-    let (crc, json) = line.split_once(' ')?;
-    let crc = u32::from_str_radix(crc, 16).ok()?;
-    (crc32fast::hash(format!("{key} {json}").as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
-}
+pub use crate::output::sealed_lines::{keyed_line, parse_keyed_line, run_key};
 
 /// A domain as exact text: its ends by [`alpha_text`] (`[1/2, 1]`, `[2, inf]`).
 pub fn exact_domain_text(d: &Domain) -> String {

@@ -18,6 +18,7 @@ use crate::curve::interval::Interval;
 use crate::curve::point::{Point, Root, Sides, Witness, descending};
 use crate::curve::steps::{Domain, Span, Steps};
 use crate::error::{Result, invalid};
+use crate::output::sealed_lines::{SealedReading, for_each_sealed_line};
 use crate::search::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -308,7 +309,6 @@ pub fn record_domain(r: &UnitSteps) -> std::result::Result<Domain, String> {
 }
 
 pub use crate::output::checked_line;
-use crate::output::parse_checked_line as parse_checked;
 
 /// A record's line packed to be kept until a merge needs it: raw deflate at
 /// the fastest level, so a merge holds its units' records at a fraction of
@@ -369,26 +369,8 @@ pub fn for_each_record(
     for_each_line(path, header, |_, _, r| each(r))
 }
 
-/// A run file's text, read through gzip or xz when it is compressed (a
-/// finished part of a run is kept so: gzip about 7× smaller, xz a third
-/// smaller again; measured on part 8 of the 6c6p run); `None` if it is missing.
-pub(super) fn open_run_file(path: &Path) -> Result<Option<Box<dyn std::io::BufRead>>> {
-    use std::io::BufRead;
-    let io = |e| crate::error::Error::Io { path: path.display().to_string(), source: e };
-    let mut file = match std::fs::File::open(path) {
-        Ok(f) => std::io::BufReader::with_capacity(1 << 20, f),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(io(e)),
-    };
-    let head = file.fill_buf().map_err(io)?;
-    Ok(Some(if head.starts_with(&[0x1f, 0x8b]) {
-        Box::new(std::io::BufReader::with_capacity(1 << 20, flate2::read::MultiGzDecoder::new(file)))
-    } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
-        Box::new(std::io::BufReader::with_capacity(1 << 20, liblzma::read::XzDecoder::new_multi_decoder(file)))
-    } else {
-        Box::new(file)
-    }))
-}
+/// A run file's text, read through gzip or xz when it is compressed; `None` if it is missing.
+pub(super) use crate::output::sealed_lines::open_sealed as open_run_file;
 
 /// [`for_each_record`], handing `each` the record's whole line (checksum and
 /// JSON, without its line break) and the run's key beside the record. A file
@@ -396,70 +378,19 @@ pub(super) fn open_run_file(path: &Path) -> Result<Option<Box<dyn std::io::BufRe
 pub fn for_each_line(
     path: &Path,
     header: impl FnOnce(&CurveRunId) -> Result<()>,
-    mut each: impl FnMut(&str, &str, UnitSteps) -> Result<()>,
+    each: impl FnMut(&str, &str, UnitSteps) -> Result<()>,
 ) -> Result<Option<CurveRunId>> {
-    use std::io::BufRead;
-    let io = |e| crate::error::Error::Io { path: path.display().to_string(), source: e };
-    let Some(mut reader) = open_run_file(path)? else { return Ok(None) };
-    let not_text = || invalid(format!("{}: not a text file", path.display()));
-    let mut read_line = |line: &mut Vec<u8>| -> Result<bool> {
-        line.clear();
-        let n = reader.read_until(b'\n', line).map_err(io)?;
-        Ok(n > 0)
-    };
-    let mut buf = Vec::new();
-    if !read_line(&mut buf)? {
-        return Ok(None);
-    }
-    let text = |buf: &[u8]| -> Result<String> {
-        let t = std::str::from_utf8(buf).map_err(|_| not_text())?;
-        Ok(t.strip_suffix('\n').map(|t| t.strip_suffix('\r').unwrap_or(t)).unwrap_or(t).to_string())
-    };
-    let first = text(&buf)?;
-    let id: CurveRunId = parse_checked(&first).ok_or_else(|| {
-        invalid(format!("{}: line 1 is not the header of a curve run (or fails its checksum)", path.display()))
-    })?;
-    if !id.keyed {
-        return Err(invalid(format!(
-            "{}: its records are not keyed to their run (the older format of the parts committed before \
-             issue 48): convert it once with `curve … --upgrade-parts MANIFEST` (docs/curves.md)",
-            path.display()
-        )));
-    }
-    header(&id)?;
-    let key = first.split_once(' ').map_or("", |(crc, _)| crc).to_string();
-    let mut first_line: HashMap<String, usize> = HashMap::new();
-    let mut number = 1;
-    while read_line(&mut buf)? {
-        number += 1;
-        let whole = buf.ends_with(b"\n");
-        let line = match text(&buf) {
-            Ok(line) => line,
-            Err(_) if !whole => continue, // cut off by a kill inside a character
-            Err(e) => return Err(e),
-        };
-        if line.is_empty() {
-            continue;
+    let identity = move |id: &CurveRunId| {
+        if !id.keyed {
+            return Err(invalid(format!(
+                "{}: its records are not keyed to their run (the older format of the parts committed before \
+                 issue 48): convert it once with `curve … --upgrade-parts MANIFEST` (docs/curves.md)",
+                path.display()
+            )));
         }
-        match parse_keyed_line::<UnitSteps>(&key, &line) {
-            Some(r) => {
-                if let Some(before) = first_line.insert(r.key.clone(), number) {
-                    return Err(invalid(format!(
-                        "{} line {number}: unit {:?} is recorded a second time in this file (first on line {before})",
-                        path.display(),
-                        r.key
-                    )));
-                }
-                each(&line, &key, r)?
-            }
-            None if !whole => {} // the last line, cut off by a kill
-            None => {
-                return Err(invalid(format!(
-                    "{} line {number}: the record fails its checksum or does not parse (edited, damaged, or a record of another run)",
-                    path.display()
-                )));
-            }
-        }
-    }
-    Ok(Some(id))
+        header(id)
+    };
+    let reading =
+        SealedReading { what: "curve run", identity: Box::new(identity), unit_of: |r: &UnitSteps| r.key.clone() };
+    Ok(for_each_sealed_line(path, reading, each)?.map(|(id, _)| id))
 }

@@ -18,20 +18,19 @@
 //! file (or in two with different results) or a record of no unit of the run
 //! is refused with the file and line named.
 
-use super::run_key::{exact_domain_text, keyed_line, run_key, same_run};
-use super::unit_file::{CurveRunId, UnitSteps, checked_line, for_each_record, unit_record, unit_steps};
+use super::run_key::{exact_domain_text, same_run};
+use super::unit_file::{CurveRunId, UnitSteps, for_each_record, unit_record, unit_steps};
 use super::unit_merge::{Digest, MergeCut, SlicedMerge, merge_in_slices, merge_whole, slices};
 use crate::curve::steps::Domain;
 use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_counted, walk_with_cut};
 use crate::error::{Error, Result, invalid};
+use crate::output::sealed_lines::{SealedLog, lock};
 use crate::progress::Progress;
 use crate::renyi::alpha::Alpha;
 use crate::search::SearchProblem;
 use crate::search::TieRule;
-use crate::search::checkpoint::{ends_with_newline, lock_checkpoint};
 use crate::search::units::Shard;
 use std::collections::{HashMap, HashSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -187,7 +186,7 @@ fn prepare_merge<P: SearchProblem, M>(
             run.checkpoint.display()
         )));
     }
-    let lock = lock_checkpoint(Some(run.checkpoint))?;
+    let locked = lock(run.checkpoint)?;
     progress.begin("listing the units", None);
     let units = list_units(problem, tie, domain, run.levels);
     progress.end();
@@ -250,11 +249,10 @@ fn prepare_merge<P: SearchProblem, M>(
         id.units
     ));
     if !todo.is_empty() {
-        let file = prepare(lock, run.checkpoint, &id, fresh)?;
+        let file = prepare(locked, run.checkpoint, &id, fresh)?;
         let todo_codes: u64 = todo.iter().filter_map(|k| codes_of.get(k.as_str())).sum();
         progress.begin("codes in units evaluated", Some(todo_codes));
-        let sink = (file, run.checkpoint, run_key(&id));
-        let finished = evaluate(problem, tie, domain, run.levels, &todo, sink, progress);
+        let finished = evaluate(problem, tie, domain, run.levels, &todo, (&file, run.checkpoint), progress);
         progress.end();
         let finished = finished?;
         for r in finished {
@@ -320,23 +318,14 @@ fn add_digest(
     Ok(())
 }
 
-/// Opens the checkpoint for appending, with the run's header if it is new.
-fn prepare(lock: Option<std::fs::File>, path: &Path, id: &CurveRunId, fresh: bool) -> Result<std::fs::File> {
+/// Opens the checkpoint for appending, with the run's header if it is new
+/// (a last line cut off by a kill is dropped: its unit is evaluated again).
+fn prepare(lock: std::fs::File, path: &Path, id: &CurveRunId, fresh: bool) -> Result<SealedLog> {
     let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    let mut file = lock.ok_or_else(|| invalid("a unit run needs --checkpoint"))?;
-    if fresh || file.metadata().map_err(io)?.len() == 0 {
-        if file.metadata().map_err(io)?.len() != 0 {
-            return Err(invalid(format!("{}: not a run file of this program", path.display())));
-        }
-        writeln!(file, "{}", checked_line(id)).map_err(io)?;
-    } else if !ends_with_newline(path).map_err(io)? {
-        // The last record was cut off by a kill: drop the fragment (the unit
-        // is evaluated again), so that every line of the file stays whole.
-        let text = std::fs::read(path).map_err(io)?;
-        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        file.set_len(keep as u64).map_err(io)?;
+    if fresh && lock.metadata().map_err(io)?.len() != 0 {
+        return Err(invalid(format!("{}: not a run file of this program", path.display())));
     }
-    Ok(file)
+    SealedLog::open(lock, path, id)
 }
 
 /// Evaluates the units in `todo`, appending each record to `file` as it
@@ -348,14 +337,14 @@ fn evaluate<P: SearchProblem>(
     domain: &Domain,
     levels: usize,
     todo: &HashSet<String>,
-    (file, path, sealing): (std::fs::File, &Path, String),
+    (file, path): (&SealedLog, &Path),
     progress: &Progress,
 ) -> Result<Vec<Digest>> {
     let verification = crate::curve::Verification::new();
     let clock = std::time::Instant::now();
     let session_started =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
-    let log = Mutex::new((file, Vec::<Digest>::new(), None::<Error>));
+    let log = Mutex::new((Vec::<Digest>::new(), None::<Error>));
     let total = todo.len();
     let finished = |key: &str, codes: u64, steps: &NodeSteps, started: std::time::Instant| {
         let mut r = unit_record(key, codes, steps);
@@ -365,11 +354,11 @@ fn evaluate<P: SearchProblem>(
         r.session_uncertified = verification.uncertified();
         // No decision is taken from floating point since issue 48.
         r.session_float_ties = 0;
-        let line = keyed_line(&sealing, &r);
+        let written = file.append(&r);
         let mut guard = log.lock().unwrap_or_else(|e| e.into_inner());
-        let (file, done, error) = &mut *guard;
-        if let Err(e) = writeln!(file, "{line}").and_then(|_| file.flush()) {
-            error.get_or_insert(Error::Io { path: path.display().to_string(), source: e });
+        let (done, error) = &mut *guard;
+        if let Err(e) = written {
+            error.get_or_insert(e);
         }
         // The record as a reader will see it: its step function must rebuild.
         if let Err(e) = unit_steps(&r) {
@@ -382,7 +371,7 @@ fn evaluate<P: SearchProblem>(
     let cut = Cut { levels, mode: CutMode::Evaluate { todo, finished: &finished } };
     walk_counted(problem, tie, domain, None, Some(&cut), &verification);
     drop(cut);
-    let (_, done, error) = log.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (done, error) = log.into_inner().unwrap_or_else(|e| e.into_inner());
     match error {
         Some(e) => Err(e),
         None => Ok(done),
