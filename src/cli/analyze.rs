@@ -74,8 +74,9 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
     if !(b.memo_gib.is_finite() && b.memo_gib >= 0.0 && b.memo_gib <= 1024.0) {
         return Err(invalid(format!("--memo-gib {}: give a number of GiB from 0 to 1024", b.memo_gib)));
     }
-    renyi_search::search::memo::set_process_budget((b.memo_gib * (1u64 << 30) as f64) as u64);
-    let g = beams_game(&b.game)?;
+    let memo_budget = (b.memo_gib * (1u64 << 30) as f64) as u64;
+    renyi_search::search::memo::set_process_budget(memo_budget);
+    let g = beams_game(&b.game, memo_budget)?;
     let strategy = Strategy::new(alpha, b.game.tie.tie_rule());
     // clap has refused flags of two modes together (beams_args.rs).
     if let Some(file) = &b.subtree.recheck {
@@ -91,8 +92,10 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
     emit(&result, &b.output)
 }
 
-/// The Beams game of `analyze`/`sweep beams`: variant, tie rule and penalty.
-pub(super) fn beams_game(b: &BeamsGameArgs) -> Result<Beams> {
+/// The Beams game of `analyze`/`sweep beams`: variant, tie rule and penalty,
+/// its analysis checked against the budget with MIX memos of `memo_budget`
+/// bytes (the budget `search::memo::set_process_budget` was given).
+pub(super) fn beams_game(b: &BeamsGameArgs, memo_budget: u64) -> Result<Beams> {
     let variant: Variant = b.variant.parse()?;
     let (patterns, status) = load_or_build(variant, Some(&b.codes))?;
     if let CacheStatus::Built { reason } = status {
@@ -109,6 +112,7 @@ pub(super) fn beams_game(b: &BeamsGameArgs) -> Result<Beams> {
         codes,
         mix,
         rayon::current_num_threads() as u64,
+        memo_budget,
     );
     renyi_search::memory::check_budget(
         &format!("analysing {variant} ({codes} codes: the table, the partitions walked and the MIX memo)"),

@@ -56,7 +56,8 @@ fn beams_sweep(b: &SweepBeamsArgs) -> Result<()> {
              or the exact curve: curve beams 6c6p --levels 2 --checkpoint FILE",
         ));
     }
-    let g = beams_game(&b.game)?;
+    // The memos keep their default budget: `sweep` has no --memo-gib.
+    let g = beams_game(&b.game, renyi_search::search::memo::BUDGET_BYTES)?;
     let points = sweep(&g, &alphas, b.game.tie.tie_rule());
     emit_text(&sweep_csv(&points)?, &b.out)
 }

@@ -9,7 +9,8 @@
 //! rate) storing every set only costs time and memory. So the memo
 //! - shares one budget of [`BUDGET_BYTES`] (keys by the game's
 //!   [`SearchProblem::set_bytes`](super::problem::SearchProblem::set_bytes)
-//!   estimate, plus outcomes) with every other memo of the process, so that
+//!   estimate, plus outcomes, plus the map's table at its largest while it
+//!   grows: [`Memo::slot_bytes`]) with every other memo of the process, so that
 //!   work units running side by side on all threads stay within it together
 //!   (measured: two Beams(6c,6p) H_1-MIX units with a budget each peaked at
 //!   7.8 GiB); a memo whose insert overdraws the shared budget starts afresh
@@ -22,6 +23,7 @@
 
 use dashmap::DashMap;
 use std::hash::Hash;
+use std::sync::RwLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Lookups after which the hit rate is judged.
@@ -68,11 +70,22 @@ pub fn set_process_budget(bytes: u64) {
 }
 
 /// A concurrent memo that bounds its memory and switches itself off when it does not pay.
+///
+/// Invariant: `bytes` is at least what the memo holds, its map's table
+/// included, so that the memos of one budget never hold more than its limit
+/// together. Per entry it counts the caller's heap bytes of key and value
+/// plus [`Self::slot_bytes`]; per memo the shards ([`Self::base_bytes`]). An
+/// emptied map gives its table back ([`Self::clear`]); a reservation that
+/// does not fit is not made, so concurrent inserts cannot overdraw either.
+/// tests/memo_budget.rs counts the allocations of a memo against its budget.
 pub struct Memo<K: Eq + Hash, V: Clone> {
     map: DashMap<K, V, super::fasthash::FastBuild>,
     budget: &'static SharedBudget,
     /// Bytes this memo holds (its share of `budget`).
     bytes: AtomicU64,
+    /// Inserts hold it shared, [`Self::clear`] alone: an entry is never
+    /// inserted into a map being emptied after its bytes were counted.
+    clearing: RwLock<()>,
     lookups: AtomicU64,
     hits: AtomicU64,
     active: AtomicBool,
@@ -84,22 +97,64 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
         Self::with_budget(active, &PROCESS_BUDGET)
     }
 
-    /// A memo drawing on `budget`.
+    /// A memo drawing on `budget`; off from the start if `budget` cannot hold its shards.
     pub fn with_budget(active: bool, budget: &'static SharedBudget) -> Self {
-        Memo {
-            map: DashMap::default(),
+        let shards = shard_count();
+        let memo = Memo {
+            map: DashMap::with_hasher_and_shard_amount(Default::default(), shards),
             budget,
             bytes: AtomicU64::new(0),
+            clearing: RwLock::new(()),
             lookups: AtomicU64::new(0),
             hits: AtomicU64::new(0),
             active: AtomicBool::new(active),
+        };
+        if active && memo.reserve(Self::base_bytes()) {
+            memo.bytes.store(Self::base_bytes(), Ordering::Relaxed);
+        } else {
+            memo.active.store(false, Ordering::Relaxed);
         }
+        memo
     }
 
-    /// Empties the map and returns its bytes to the budget.
+    /// Bytes an entry takes in the map's table beyond the heap data of its key
+    /// and value: its slot and control byte, times 24/7. A table (hashbrown,
+    /// one per shard) is at most 7/8 full; it grows by doubling when full,
+    /// and while it moves its entries the old table (B slots) and the new
+    /// (2B) are both allocated for 7B/8 entries: 24/7 slots per entry.
+    pub fn slot_bytes() -> u64 {
+        ((std::mem::size_of::<(K, V)>() as u64 + 1) * 24).div_ceil(7)
+    }
+
+    /// Bytes of an empty memo and the part of its small tables that
+    /// [`Self::slot_bytes`] does not cover: per shard its lock and map (one
+    /// cache line at most 128 bytes), a table of up to 4 slots for its first
+    /// entry, 16 control bytes more and alignment.
+    pub fn base_bytes() -> u64 {
+        shard_count() as u64 * (128 + 4 * (std::mem::size_of::<(K, V)>() as u64 + 1) + 32)
+    }
+
+    /// Adds `bytes` to the budget if they fit under its limit.
+    fn reserve(&self, bytes: u64) -> bool {
+        let limit = self.budget.limit();
+        let fits = |held: u64| held.checked_add(bytes).filter(|&h| h <= limit);
+        self.budget.held.fetch_update(Ordering::Relaxed, Ordering::Relaxed, fits).is_ok()
+    }
+
+    /// Returns `bytes` to this memo's budget.
+    fn release(&self, bytes: u64) {
+        self.bytes.fetch_sub(bytes, Ordering::Relaxed);
+        self.budget.held.fetch_sub(bytes, Ordering::Relaxed);
+    }
+
+    /// Empties the map, gives its tables back and returns its entries' bytes
+    /// to the budget (the shards stay counted).
     fn clear(&self) {
+        let _alone = self.clearing.write().unwrap_or_else(|p| p.into_inner());
         self.map.clear();
-        self.budget.held.fetch_sub(self.bytes.swap(0, Ordering::Relaxed), Ordering::Relaxed);
+        self.map.shrink_to_fit();
+        let base = Self::base_bytes().min(self.bytes.load(Ordering::Relaxed));
+        self.budget.held.fetch_sub(self.bytes.swap(base, Ordering::Relaxed) - base, Ordering::Relaxed);
     }
 
     /// Whether keys are worth building for [`Self::get`] and [`Self::insert`].
@@ -123,19 +178,27 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
         found
     }
 
-    /// Stores `value` for `key` (which holds about `bytes` bytes) while the
-    /// memo is in use; if that overdraws the shared budget, this memo is
-    /// emptied first.
-    pub fn insert(&self, key: K, value: V, bytes: u64) {
+    /// Stores `value` for `key`, whose heap data (beyond the table slot) take
+    /// about `heap` bytes, while the memo is in use. If the entry does not fit
+    /// the shared budget, this memo is emptied first; if it still does not
+    /// fit (other memos hold the budget), it is not stored.
+    pub fn insert(&self, key: K, value: V, heap: u64) {
         if !self.is_active() {
             return;
         }
-        if self.budget.held() + bytes > self.budget.limit() {
+        let bytes = heap.saturating_add(Self::slot_bytes());
+        if !self.reserve(bytes) {
             self.clear();
+            if !self.reserve(bytes) {
+                return;
+            }
         }
-        self.budget.held.fetch_add(bytes, Ordering::Relaxed);
+        let _shared = self.clearing.read().unwrap_or_else(|p| p.into_inner());
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
-        self.map.insert(key, value);
+        if self.map.insert(key, value).is_some() {
+            // Another thread stored this node first; its entry was replaced and stays counted once.
+            self.release(bytes);
+        }
     }
 
     /// Bytes this memo holds.
@@ -149,6 +212,13 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
     }
 }
 
+/// Shards of a memo's map: DashMap's default of four per core (a power of
+/// two, at least 2), fixed here so that [`Memo::base_bytes`] knows them.
+fn shard_count() -> usize {
+    static SHARDS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *SHARDS.get_or_init(|| (std::thread::available_parallelism().map_or(1, usize::from) * 4).next_power_of_two().max(2))
+}
+
 impl<K: Eq + Hash, V: Clone> Drop for Memo<K, V> {
     fn drop(&mut self) {
         self.budget.held.fetch_sub(*self.bytes.get_mut(), Ordering::Relaxed);
@@ -159,27 +229,51 @@ impl<K: Eq + Hash, V: Clone> Drop for Memo<K, V> {
 mod tests {
     use super::*;
 
+    type Small = Memo<u32, u32>;
+
     #[test]
     fn memos_share_one_budget() {
-        static BUDGET: SharedBudget = SharedBudget::new(100);
-        let a: Memo<u32, u32> = Memo::with_budget(true, &BUDGET);
-        let b: Memo<u32, u32> = Memo::with_budget(true, &BUDGET);
+        static BUDGET: SharedBudget = SharedBudget::new(0);
+        let (base, entry) = (Small::base_bytes(), 10 + Small::slot_bytes());
+        BUDGET.limit.store(2 * base + 10 * entry, Ordering::Relaxed);
+        let a = Small::with_budget(true, &BUDGET);
+        let b = Small::with_budget(true, &BUDGET);
         (0..6).for_each(|k| a.insert(k, k, 10));
         (0..4).for_each(|k| b.insert(k, k, 10));
-        assert_eq!((a.bytes(), b.bytes(), BUDGET.held()), (60, 40, 100));
+        assert_eq!((a.bytes(), b.bytes(), BUDGET.held()), (base + 6 * entry, base + 4 * entry, 2 * base + 10 * entry));
         // b's next insert overdraws the budget: b starts afresh, a keeps its entries.
         b.insert(9, 9, 10);
-        assert_eq!((a.bytes(), b.bytes(), BUDGET.held()), (60, 10, 70));
+        assert_eq!((a.bytes(), b.bytes(), BUDGET.held()), (base + 6 * entry, base + entry, 2 * base + 7 * entry));
         assert_eq!((a.get(&5), b.get(&0), b.get(&9)), (Some(5), None, Some(9)));
+        // A node stored twice (two threads expanded it) is counted once.
+        a.insert(5, 5, 10);
+        assert_eq!((a.bytes(), BUDGET.held()), (base + 6 * entry, 2 * base + 7 * entry));
         drop(a);
-        assert_eq!(BUDGET.held(), 10);
+        assert_eq!(BUDGET.held(), base + entry);
         drop(b);
         assert_eq!(BUDGET.held(), 0);
     }
 
+    /// When other memos hold the budget, emptying this one does not make
+    /// room: the entry is not stored, and the budget is not overdrawn.
+    #[test]
+    fn an_entry_that_does_not_fit_is_not_stored() {
+        static BUDGET: SharedBudget = SharedBudget::new(0);
+        let (base, entry) = (Small::base_bytes(), 10 + Small::slot_bytes());
+        BUDGET.limit.store(2 * base + 3 * entry, Ordering::Relaxed);
+        let a = Small::with_budget(true, &BUDGET);
+        let b = Small::with_budget(true, &BUDGET);
+        (0..3).for_each(|k| a.insert(k, k, 10));
+        b.insert(7, 7, 10);
+        assert_eq!((b.get(&7), b.bytes(), BUDGET.held()), (None, base, 2 * base + 3 * entry));
+        // A budget below one memo's shards turns the memo off.
+        let c = Small::with_budget(true, &BUDGET);
+        assert!(!c.is_active());
+    }
+
     #[test]
     fn inactive_memo_holds_nothing() {
-        static BUDGET: SharedBudget = SharedBudget::new(100);
+        static BUDGET: SharedBudget = SharedBudget::new(1 << 20);
         let m: Memo<u32, u32> = Memo::with_budget(false, &BUDGET);
         m.insert(1, 1, 10);
         assert_eq!((m.get(&1), BUDGET.held()), (None, 0));

@@ -18,10 +18,19 @@ use super::game::BeamsState;
 /// MIX adds its memo (search/memo.rs): one entry per expanded node, keyed by
 /// the node's state and set, valued by an outcome; a strategy tree has fewer
 /// inner nodes than codes, and MIX's ties add nodes but meet again as
-/// transpositions, so one entry per code, capped by the default memo budget
-/// (1 GiB; a larger `--memo-gib` lets the memo grow past this estimate). tests/beams_analysis_memory.rs holds this
-/// within 2× of the counted peak (3c6p, 6c3p; LEX and MIX).
-pub fn analysis_walk_bytes(variant: Variant, patterns: u64, codes: u64, mix: bool, threads: u64) -> Option<u64> {
+/// transpositions, so one entry per code, capped by `memo_budget`, the budget
+/// of the memos in force (`--memo-gib`; the memo counts its table and never
+/// holds more). tests/beams_analysis_memory.rs holds this within 2× of the
+/// counted peak (3c6p, 6c3p; LEX, and MIX at a budget that binds and one that
+/// does not).
+pub fn analysis_walk_bytes(
+    variant: Variant,
+    patterns: u64,
+    codes: u64,
+    mix: bool,
+    threads: u64,
+    memo_budget: u64,
+) -> Option<u64> {
     let colourings = (1..=variant.colours as u64).try_fold(1u64, |f, k| f.checked_mul(k))?;
     let row_bytes = 4 + 8 * colourings.div_ceil(64);
     let partition = patterns.checked_mul(variant.colours as u64)?.checked_mul(row_bytes)?;
@@ -32,6 +41,6 @@ pub fn analysis_walk_bytes(variant: Variant, patterns: u64, codes: u64, mix: boo
     let entry = (std::mem::size_of::<(BeamsState, CodeSet)>()
         + std::mem::size_of::<crate::search::Outcome>()
         + 2 * std::mem::size_of::<usize>()) as u64;
-    let memo = codes.checked_mul(entry)?.min(crate::search::memo::BUDGET_BYTES);
+    let memo = codes.checked_mul(entry)?.min(memo_budget);
     paths.checked_add(memo)
 }
