@@ -119,7 +119,10 @@ fn validate(pegs: usize, colors: usize, distinct: bool) -> Result<()> {
     }
     crate::memory::check_budget(
         &format!("{name} ({codes} codes: its answer table, a walk over it and the program)"),
-        crate::memory::process_bytes(heap_bytes(pegs, colors, distinct)),
+        crate::memory::churning_process_bytes(
+            heap_bytes(pegs, colors, distinct),
+            n.and_then(|n| n.checked_mul(FREED_BYTES_PER_CODE)),
+        ),
     )
 }
 
@@ -138,6 +141,16 @@ pub fn heap_bytes(pegs: usize, colors: usize, distinct: bool) -> Option<u64> {
 /// (about 40 bytes each) and the walk's sets, partitions and outcomes; counted
 /// at 550–730 bytes per code on MM(4,5) … MM(5,5) (LEX, H_1, 2 threads).
 pub const WALK_BYTES_PER_CODE: u64 = 800;
+
+/// Bytes per code that a walk's worker thread has freed and the allocator
+/// still holds (`memory::churning_process_bytes`). Peak resident sizes of
+/// `analyze` on 2 threads, 2026-11-28, under load 4–9 (idle: the lower end):
+/// MM(4,5) 24–35 MiB, MM(4,6) 34–51, MM(4,7) 41–81, MM(5,5) 44–106 (one 104
+/// MiB seen by tests/cli_memory.rs under load); the estimates without this
+/// term were 19.8, 35.6, 43.7 and 47.9 MiB, the last below half of that
+/// peak. With 3 KiB per code per thread they are 23.5, 43.2, 57.8 and 66.2
+/// MiB, each within 2× of every peak seen.
+pub const FREED_BYTES_PER_CODE: u64 = 3 << 10;
 
 /// Number of codes: c^p, or c!/(c−p)! without repetition.
 pub fn code_count(pegs: usize, colors: usize, distinct: bool) -> Option<u64> {
