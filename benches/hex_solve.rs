@@ -7,7 +7,8 @@
 //!
 //! `cargo bench --bench hex_solve -- N CELL…` (e.g. `-- 6 c3 a1`); without
 //! cells every opening of the board; default N = 5. `HEX_LIMITS=OR,CARRIER,PER_PAIR`
-//! replaces the solver's bounded H-search limits (to compare settings).
+//! replaces the solver's bounded H-search limits (to compare settings);
+//! `HEX_FILL=0` turns the inferior-cell fill-in off.
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
@@ -34,21 +35,25 @@ fn main() {
             text.split(',').map(|x| x.trim().parse().expect("HEX_LIMITS=OR,CARRIER,PER_PAIR")).collect();
         (limits.max_or, limits.max_carrier, limits.max_per_pair) = (v[0], v[1] as u32, v[2]);
     }
-    println!("limits: {limits:?}");
+    let fill_in = std::env::var("HEX_FILL").map_or(true, |v| v != "0");
+    println!("limits: {limits:?}, fill-in {fill_in}");
     let (mut total_nodes, clock) = (0, Instant::now());
     for cell in cells {
         let started = Instant::now();
         let mut solver = Solver::new(board.clone());
         solver.limits = limits;
+        solver.fill_in = fill_in;
         let mut p = Position::empty(board.clone());
         p.play(Colour::Black, cell).expect("empty cell");
         let proof = solver.proof(&p).expect("no budget");
         let solved = started.elapsed().as_secs_f64();
         let checked = Instant::now();
-        let ok = check_proof(&proof).is_ok();
+        let report = check_proof(&proof);
+        let ok = report.is_ok();
+        let fills = report.map_or(0, |r| r.fills);
         total_nodes += solver.nodes;
         println!(
-            "{n}x{n} {}: winner {}, {} positions, {} proof steps, {solved:.2} s, check {} in {:.2} s",
+            "{n}x{n} {}: winner {}, {} positions, {} proof steps ({fills} fills), {solved:.2} s, check {} in {:.2} s",
             board.cell_name(cell),
             proof.winner.name(),
             solver.nodes,

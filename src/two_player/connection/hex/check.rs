@@ -4,9 +4,11 @@
 //! the game restricted to a carrier. It walks the proof from the root:
 //! where the winner moves it plays the listed move (or checks a carrier),
 //! where the loser moves it tries every empty cell (or checks a carrier), and
-//! it accepts a position only when a winner's chain is complete.
+//! it accepts a position only when a winner's chain is complete. A fill-in
+//! step is accepted only when `check_fill.rs` re-derives every filled cell.
 
 use super::board::{Bits, Colour};
+use super::check_fill::Geometry;
 use super::proof::{Proof, ProofStep};
 use crate::error::{Result, invalid};
 use crate::search::fasthash::FastBuild;
@@ -21,15 +23,18 @@ pub struct CheckReport {
     pub positions: usize,
     /// Carrier leaves searched.
     pub carriers: usize,
+    /// Fill-in claims re-derived.
+    pub fills: usize,
 }
 
 struct Checker<'a> {
     cols: usize,
     rows: usize,
     winner: Colour,
-    steps: HashMap<(Bits, Bits), ProofStep, FastBuild>,
-    done: HashSet<(Bits, Bits), FastBuild>,
+    steps: HashMap<(Bits, Bits, Colour), ProofStep, FastBuild>,
+    done: HashSet<(Bits, Bits, Colour), FastBuild>,
     carriers: usize,
+    fills: usize,
     proof: &'a Proof,
 }
 
@@ -43,15 +48,16 @@ pub fn check_proof(proof: &Proof) -> Result<CheckReport> {
         steps: HashMap::default(),
         done: HashSet::default(),
         carriers: 0,
+        fills: 0,
         proof,
     };
-    for &(b, w, step) in &proof.steps {
-        if checker.steps.insert((b, w), step).is_some() {
+    for &(b, w, mover, step) in &proof.steps {
+        if checker.steps.insert((b, w, mover), step).is_some() {
             return Err(invalid("proof lists a position twice"));
         }
     }
     checker.walk(p.black, p.white, p.to_move)?;
-    Ok(CheckReport { positions: checker.done.len(), carriers: checker.carriers })
+    Ok(CheckReport { positions: checker.done.len(), carriers: checker.carriers, fills: checker.fills })
 }
 
 impl Checker<'_> {
@@ -100,13 +106,13 @@ impl Checker<'_> {
         if self.chain(loser, self.of(black, white, loser)) {
             return Err(invalid("the proof reaches a position the loser has won"));
         }
-        if self.chain(self.winner, self.of(black, white, self.winner)) || !self.done.insert((black, white)) {
+        if self.chain(self.winner, self.of(black, white, self.winner)) || !self.done.insert((black, white, mover)) {
             return Ok(());
         }
         let board = self.proof.position.board.all();
         let empty = board & !(black | white);
         let play = |c: usize| if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
-        match self.steps.get(&(black, white)).copied() {
+        match self.steps.get(&(black, white, mover)).copied() {
             None => Err(invalid(format!("the proof has no step at black {black:x} white {white:x}"))),
             Some(ProofStep::Carrier(c)) => {
                 if c & !empty != 0 {
@@ -122,6 +128,20 @@ impl Checker<'_> {
                 }
                 let (b, w) = play(c);
                 self.walk(b, w, mover.other())
+            }
+            Some(ProofStep::Fill(fill_black, fill_white)) => {
+                let geometry = Geometry { cols: self.cols, rows: self.rows };
+                if (fill_black | fill_white) & !empty != 0
+                    || fill_black & fill_white != 0
+                    || fill_black | fill_white == 0
+                {
+                    return Err(invalid("a fill-in claim names a stone, a cell twice, or nothing"));
+                }
+                if !geometry.fill_holds(black, white, fill_black, fill_white) {
+                    return Err(invalid("a fill-in claim is not derived by the dead-cell and captured-pair rules"));
+                }
+                self.fills += 1;
+                self.walk(black | fill_black, white | fill_white, mover)
             }
             Some(ProofStep::Every) => {
                 if mover == self.winner {

@@ -17,7 +17,11 @@
 //! the order of the search, never a decision.
 
 use super::board::{Bits, Colour, cells_of};
+use super::inferior::fill_in;
 use super::solver::{Aborted, Entry, Expanded, Solver, key, sc_cover};
+
+/// The candidate moves of an expanded position and the stones they are played on (after fill-in).
+type Candidates = (Vec<u8>, (Bits, Bits));
 
 /// "Infinite" proof or disproof number.
 pub const INF: u32 = 1 << 30;
@@ -63,8 +67,8 @@ impl Solver {
         if self.table.contains_key(&k) {
             return Ok(self.numbers(k));
         }
-        let moves = match self.moves.get(&k) {
-            Some(m) => m.moves.clone(),
+        let (moves, (black, white)) = match self.moves.get(&k) {
+            Some(m) => (m.moves.clone(), m.stones),
             None => match self.expand(black, white, mover, start, child)? {
                 Some(m) => m,
                 None => return Ok(self.numbers(k)),
@@ -114,9 +118,12 @@ impl Solver {
         }
     }
 
-    /// The first visit of a position: decides it outright (an immediate winning
-    /// move, an edge VC of either player, an empty mustplay region; stored in the
-    /// table, `None` returned) or returns its candidate moves, most central first.
+    /// The first visit of a position: fills its inferior cells (`inferior.rs`;
+    /// a non-empty fill-in is kept in [`Solver::fills`], and everything below is
+    /// about the filled position), then decides it outright (a chain completed
+    /// by the fill-in, an immediate winning move, an edge VC of either player,
+    /// an empty mustplay region; stored in the table, `None` returned) or
+    /// returns its candidate moves, most central first, with the filled stones.
     ///
     /// The opponent's H-search comes first: his edge VC or an empty mustplay
     /// region decides a loss (then the mover has no edge VC, by Satz 4.1 both
@@ -135,13 +142,19 @@ impl Solver {
         mover: Colour,
         start: u64,
         child: bool,
-    ) -> Result<Option<Vec<u8>>, Aborted> {
+    ) -> Result<Option<Candidates>, Aborted> {
         let k = key(black, white, mover);
         self.nodes += 1;
         if self.nodes - start > self.budget {
             return Err(Aborted);
         }
-        let (own, _) = self.stones(black, white, mover);
+        let (black, white) = self.filled(k, black, white);
+        let (own, opp) = self.stones(black, white, mover);
+        if self.board.connects(mover, own) || self.board.connects(mover.other(), opp) {
+            let entry = if self.board.connects(mover, own) { Entry::WinByVc(0) } else { Entry::LossByVc(0) };
+            self.table.insert(k, entry);
+            return Ok(None);
+        }
         let free = self.board.all() & !(black | white);
         if let Some(c) = cells_of(free).find(|&c| self.board.connects(mover, own | 1 << c)) {
             self.table.insert(k, Entry::WinByMove(c));
@@ -171,7 +184,19 @@ impl Solver {
         }
         let order: Vec<u8> =
             self.centre_order.iter().filter(|&&c| candidates >> c & 1 == 1).map(|&c| c as u8).collect();
-        self.moves.insert(k, Expanded { moves: order.clone(), scs });
-        Ok(Some(order))
+        self.moves.insert(k, Expanded { stones: (black, white), moves: order.clone(), scs });
+        Ok(Some((order, (black, white))))
+    }
+
+    /// The position after fill-in (unchanged if fill-in is off); a non-empty fill-in is recorded.
+    fn filled(&mut self, k: (Bits, Bits), black: Bits, white: Bits) -> (Bits, Bits) {
+        if !self.fill_in {
+            return (black, white);
+        }
+        let (fb, fw) = fill_in(&self.board, black, white);
+        if fb | fw != 0 {
+            self.fills.insert(k, (fb, fw));
+        }
+        (black | fb, white | fw)
     }
 }

@@ -13,16 +13,20 @@
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
 //! - `dfpn`: depth-first proof-number search, the solver's default search.
 //! - [`proof`] and [`check`]: the proof file and its independent checker.
+//! - [`inferior`]: fill-in of useless cells and captured pairs (value-preserving).
+//! - `check_fill`: the checker's own re-derivation of fill-in claims.
 //! - [`plain`]: plain exhaustive minimax, an oracle for small boards.
 //! - [`dvls`]: direct-connecting local strategies (Alg 6.13), a second VC decision.
 //! - [`seed_checks`]: the seed's statements checked by computation.
 
 pub mod board;
 pub mod check;
+mod check_fill;
 mod dfpn;
 pub mod dvls;
 pub mod graph;
 pub mod hsearch;
+pub mod inferior;
 pub mod plain;
 pub mod position;
 pub mod proof;

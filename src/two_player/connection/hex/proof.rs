@@ -1,19 +1,23 @@
 //! The proof file of a solved Hex position: the root, the claimed winner, and
-//! one step per position the proof reaches (keyed by its two stone sets):
+//! one step per position the proof reaches (keyed by its two stone sets and
+//! the side to move; fill-in breaks the link between stone counts and mover):
 //! - `move c3`: the winner moves there (winner to move);
 //! - `every`: every move of the loser is answered (loser to move);
 //! - `carrier a1,b2,…`: the winner wins the game restricted to these empty
-//!   cells from here (a VC or SC of H-search, Satz 4.1), checked by search.
+//!   cells from here (a VC or SC of H-search, Satz 4.1), checked by search;
+//! - `fill black CELLS white CELLS` (`-` for none): the position has the value
+//!   of the one with these stones added (`inferior.rs`), whose step follows;
+//!   the checker re-derives every filled cell.
 //!
 //! Text format, one item per line:
 //! ```text
-//! hex-proof 1
+//! hex-proof 2
 //! board 3x3
 //! black b2
 //! white
 //! to-move white
 //! winner black
-//! <black as 32 hex digits> <white as 32 hex digits> move|every|carrier [cells]
+//! <black as 32 hex digits> <white as 32 hex digits> <b|w to move> move|every|carrier|fill …
 //! ```
 
 use super::board::{Bits, Board, Colour};
@@ -26,6 +30,8 @@ pub enum ProofStep {
     Move(usize),
     Every,
     Carrier(Bits),
+    /// Stones added for Black and for White.
+    Fill(Bits, Bits),
 }
 
 /// A proof: the root position, the claimed winner, the steps.
@@ -33,7 +39,7 @@ pub enum ProofStep {
 pub struct Proof {
     pub position: Position,
     pub winner: Colour,
-    pub steps: Vec<(Bits, Bits, ProofStep)>,
+    pub steps: Vec<(Bits, Bits, Colour, ProofStep)>,
 }
 
 impl Proof {
@@ -42,7 +48,7 @@ impl Proof {
         let p = &self.position;
         let b = &p.board;
         let mut out = format!(
-            "hex-proof 1\nboard {}x{}\nblack {}\nwhite {}\nto-move {}\nwinner {}\n",
+            "hex-proof 2\nboard {}x{}\nblack {}\nwhite {}\nto-move {}\nwinner {}\n",
             b.cols,
             b.rows,
             b.set_names(p.black),
@@ -50,13 +56,16 @@ impl Proof {
             p.to_move.name(),
             self.winner.name()
         );
-        for (black, white, step) in &self.steps {
+        let names = |set: Bits| if set == 0 { "-".to_string() } else { b.set_names(set) };
+        for (black, white, mover, step) in &self.steps {
             let step = match step {
                 ProofStep::Move(c) => format!("move {}", b.cell_name(*c)),
                 ProofStep::Every => "every".to_string(),
                 ProofStep::Carrier(c) => format!("carrier {}", b.set_names(*c)),
+                ProofStep::Fill(fb, fw) => format!("fill black {} white {}", names(*fb), names(*fw)),
             };
-            out.push_str(&format!("{black:032x} {white:032x} {step}\n"));
+            let mover = &mover.name()[..1];
+            out.push_str(&format!("{black:032x} {white:032x} {mover} {step}\n"));
         }
         out
     }
@@ -73,8 +82,8 @@ impl Proof {
                 None => Err(invalid(format!("proof: missing {want:?} line"))),
             }
         };
-        if header("hex-proof")? != "1" {
-            return Err(invalid("proof: not a hex-proof version 1 file"));
+        if header("hex-proof")? != "2" {
+            return Err(invalid("proof: not a hex-proof version 2 file"));
         }
         let size = header("board")?;
         let (c, r) = size.split_once('x').ok_or_else(|| invalid("proof: board must be CxR"))?;
@@ -93,22 +102,29 @@ impl Proof {
                 continue;
             }
             let bits = |s: &str| Bits::from_str_radix(s, 16).map_err(|_| at(invalid(format!("bad stone set {s:?}"))));
-            if words.len() < 3 {
-                return Err(at(invalid("expected: black white step")));
+            if words.len() < 4 {
+                return Err(at(invalid("expected: black white mover step")));
             }
-            let step = match (words[2], words.get(3)) {
-                ("move", Some(cell)) => ProofStep::Move(position.board.parse_cell(cell).map_err(at)?),
-                ("every", None) => ProofStep::Every,
-                ("carrier", list) => {
-                    let mut set = 0;
-                    for name in list.map_or("", |l| *l).split(',').filter(|s| !s.is_empty()) {
-                        set |= 1 << position.board.parse_cell(name).map_err(at)?;
-                    }
-                    ProofStep::Carrier(set)
+            let cells = |list: Option<&&str>| -> Result<Bits> {
+                let mut set = 0;
+                for name in list.map_or("", |l| *l).split(',').filter(|s| !s.is_empty() && *s != "-") {
+                    set |= 1 << position.board.parse_cell(name).map_err(at)?;
                 }
-                _ => return Err(at(invalid(format!("unknown step {:?}", words[2..].join(" "))))),
+                Ok(set)
             };
-            steps.push((bits(words[0])?, bits(words[1])?, step));
+            let step = match (words[3], words.get(4)) {
+                ("move", Some(cell)) if words.len() == 5 => {
+                    ProofStep::Move(position.board.parse_cell(cell).map_err(at)?)
+                }
+                ("every", None) => ProofStep::Every,
+                ("carrier", list) if words.len() <= 5 => ProofStep::Carrier(cells(list)?),
+                ("fill", Some(&"black")) if words.len() == 8 && words[6] == "white" => {
+                    ProofStep::Fill(cells(words.get(5))?, cells(words.get(7))?)
+                }
+                _ => return Err(at(invalid(format!("unknown step {:?}", words[3..].join(" "))))),
+            };
+            let mover = Colour::parse(words[2]).map_err(at)?;
+            steps.push((bits(words[0])?, bits(words[1])?, mover, step));
         }
         Ok(Proof { position, winner, steps })
     }

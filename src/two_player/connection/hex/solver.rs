@@ -6,7 +6,9 @@
 //!   carriers (the mustplay region); any other move leaves one SC intact, whose
 //!   key move then connects.
 //!
-//! No dead- or dominated-cell rules are used. Every stored value is exact; a
+//! df-pn also fills inferior cells (`inferior.rs`): a position is searched
+//! through its filled position, recorded in [`Solver::fills`] and written
+//! into the proof as a fill step. Every stored value is exact; a
 //! search stopped by its node budget stores nothing it has not finished.
 //! Two searches fill the table: df-pn (`dfpn.rs`, the default) and the plain
 //! depth-first search here (`dfpn = false`), kept as a second, simpler oracle.
@@ -45,6 +47,8 @@ pub(super) struct Threats {
 
 /// An expanded, undecided df-pn position.
 pub(super) struct Expanded {
+    /// The stones after fill-in (the moves are played there).
+    pub(super) stones: (Bits, Bits),
     /// The candidate moves, most central first.
     pub(super) moves: Vec<u8>,
     /// The opponent's SC carriers kept by [`sc_cover`] (kept if the position is lost).
@@ -82,6 +86,8 @@ pub struct Solver {
     pub budget: u64,
     /// Whether df-pn searches (off: the plain depth-first search).
     pub dfpn: bool,
+    /// Whether df-pn fills inferior cells (`inferior.rs`).
+    pub fill_in: bool,
     /// Decided positions (both searches).
     pub(super) table: PositionMap<Entry>,
     /// df-pn: the numbers of undecided positions searched (`dfpn.rs`).
@@ -91,6 +97,9 @@ pub struct Solver {
     /// Positions decided [`Entry::LossAll`] by H-search: opponent SC carriers
     /// that answer every move outside the mustplay region (for the proof).
     pub(super) loss_scs: PositionMap<Vec<Bits>>,
+    /// Positions whose fill-in is not empty: the stones added for Black and
+    /// White; the position's table entry is about the filled position.
+    pub(super) fills: PositionMap<(Bits, Bits)>,
     pub(super) centre_order: Vec<usize>,
 }
 
@@ -117,10 +126,12 @@ impl Solver {
             nodes: 0,
             budget: u64::MAX,
             dfpn: true,
+            fill_in: true,
             table: PositionMap::default(),
             pn_dn: PositionMap::default(),
             moves: PositionMap::default(),
             loss_scs: PositionMap::default(),
+            fills: PositionMap::default(),
             centre_order,
         }
     }
@@ -239,35 +250,46 @@ impl Solver {
         proof: &mut Proof,
         seen: &mut PositionMap<()>,
     ) -> Result<(), Aborted> {
-        if self.board.connects(winner, if winner == Colour::Black { black } else { white }) {
-            return Ok(());
-        }
-        if seen.insert((black, white), ()).is_some() {
+        let won = |board: &Board, b: Bits, w: Bits| board.connects(winner, if winner == Colour::Black { b } else { w });
+        if won(&self.board, black, white) || seen.insert(key(black, white, mover), ()).is_some() {
             return Ok(());
         }
         let k = key(black, white, mover);
         if !self.table.contains_key(&k) {
             self.decide(black, white, mover)?;
         }
+        let entry = self.table[&k];
+        // The entry is about the filled position: the fill step leads there.
+        let (black, white) = match self.fills.get(&k) {
+            Some(&(fb, fw)) => {
+                proof.steps.push((black, white, mover, ProofStep::Fill(fb, fw)));
+                let (b, w) = (black | fb, white | fw);
+                if won(&self.board, b, w) || seen.insert(key(b, w, mover), ()).is_some() {
+                    return Ok(());
+                }
+                (b, w)
+            }
+            None => (black, white),
+        };
         let play = |c: usize, colour: Colour| {
             if colour == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) }
         };
-        match self.table[&k] {
-            Entry::WinByVc(c) | Entry::LossByVc(c) => proof.steps.push((black, white, ProofStep::Carrier(c))),
+        match entry {
+            Entry::WinByVc(c) | Entry::LossByVc(c) => proof.steps.push((black, white, mover, ProofStep::Carrier(c))),
             Entry::WinByMove(c) => {
-                proof.steps.push((black, white, ProofStep::Move(c)));
+                proof.steps.push((black, white, mover, ProofStep::Move(c)));
                 let (b, w) = play(c, mover);
                 self.extract(b, w, mover.other(), winner, proof, seen)?;
             }
             Entry::LossAll => {
-                proof.steps.push((black, white, ProofStep::Every));
+                proof.steps.push((black, white, mover, ProofStep::Every));
                 let scs = self.loss_scs.get(&k).cloned().unwrap_or_default();
                 let free = self.board.all() & !(black | white);
                 for c in cells_of(free) {
                     let (b, w) = play(c, mover);
                     match scs.iter().find(|&&s| s >> c & 1 == 0) {
-                        Some(&s) if seen.insert((b, w), ()).is_none() => {
-                            proof.steps.push((b, w, ProofStep::Carrier(s)));
+                        Some(&s) if !won(&self.board, b, w) && seen.insert(key(b, w, winner), ()).is_none() => {
+                            proof.steps.push((b, w, winner, ProofStep::Carrier(s)));
                         }
                         Some(_) => {}
                         None => self.extract(b, w, winner, winner, proof, seen)?,

@@ -1,0 +1,109 @@
+//! Inferior-cell fill-in: stones added to a position without changing its
+//! value (soundness argument in `docs/hex.md`, "Fill-in"). Two rules:
+//!
+//! - **Useless cells.** A free cell c is useless to player X when its
+//!   neighbourhood in X's Hex graph (`graph.rs`: X's groups merged with the
+//!   edges they touch, opponent stones deleted) is a clique: at most one
+//!   occupied node, every two free neighbours adjacent, every free neighbour
+//!   adjacent to that node. Then a chain of X through c has its predecessor
+//!   and successor adjacent and can skip c, so c lies in no minimal winning
+//!   set of X; the property survives every further move of either player (a
+//!   neighbour that X takes merges into the one occupied node, one that the
+//!   opponent takes is deleted). Filling c with the opponent's stone keeps the
+//!   value: the winner of the filled position wins without the stone as well
+//!   (X plays as if c were his, takes another cell when the opponent takes c,
+//!   and X's final chain never needed c). This covers the dead cells of the
+//!   Hex literature (useless to both players).
+//! - **Captured pairs.** Two adjacent free cells a, b are captured by X when a
+//!   is useless to the opponent once X holds b, and b once X holds a: X answers
+//!   the opponent's move in the pair inside it, after which the opponent's
+//!   stone is useless to him, so X may fill both.
+//!
+//! The independent checker (`check_fill.rs`) re-derives every filled cell
+//! with its own geometry; nothing here is trusted by it.
+
+use super::board::{Bits, Board, Colour, cells_of};
+
+/// An occupied node of one player's Hex graph: which edge it holds (0: none) and its stones.
+type Node = (u8, Bits);
+
+/// Whether the free cell `cell` is useless to `colour` (stones `own`, the opponent's `opp`):
+/// its neighbourhood in `colour`'s Hex graph is a clique (module doc). Not for a player
+/// whose chain is already complete.
+pub fn useless_to(board: &Board, colour: Colour, own: Bits, opp: Bits, cell: usize) -> bool {
+    let free = board.all() & !(own | opp);
+    let around = board.neighbours(cell);
+    let (first, second) = (board.first_edge(colour), board.second_edge(colour));
+    let (to_first, to_second) = (board.flood(first & own, own), board.flood(second & own, own));
+    let mut node: Option<Node> = None;
+    let mut rows = 0;
+    let mut join = |n: Node, edge_rows: Bits| match node {
+        None => {
+            node = Some(n);
+            rows = edge_rows;
+            true
+        }
+        Some(m) => m == n,
+    };
+    if first >> cell & 1 == 1 && !join((1, to_first), first) {
+        return false;
+    }
+    if second >> cell & 1 == 1 && !join((2, to_second), second) {
+        return false;
+    }
+    for s in cells_of(around & own) {
+        let ok = if to_first >> s & 1 == 1 {
+            join((1, to_first), first)
+        } else if to_second >> s & 1 == 1 {
+            join((2, to_second), second)
+        } else {
+            join((0, board.flood(1 << s, own)), 0)
+        };
+        if !ok {
+            return false;
+        }
+    }
+    let near = around & free;
+    cells_of(near).all(|f| {
+        let others_adjacent = near & !(1 << f) & !board.neighbours(f) == 0;
+        let node_adjacent = node.is_none_or(|(_, stones)| rows >> f & 1 == 1 || board.neighbours(f) & stones != 0);
+        others_adjacent && node_adjacent
+    })
+}
+
+/// Whether the adjacent free cells `a` and `b` are captured by `colour` (module doc).
+pub fn captured_pair(board: &Board, colour: Colour, own: Bits, opp: Bits, a: usize, b: usize) -> bool {
+    let other = colour.other();
+    useless_to(board, other, opp, own | 1 << b, a) && useless_to(board, other, opp, own | 1 << a, b)
+}
+
+/// The fill-in of a position to its fixpoint: the cells added for Black and
+/// for White. Stops early once a player's chain is complete.
+pub fn fill_in(board: &Board, black: Bits, white: Bits) -> (Bits, Bits) {
+    let (mut b, mut w) = (black, white);
+    loop {
+        let before = (b, w);
+        for c in cells_of(board.all() & !(b | w)) {
+            if useless_to(board, Colour::White, w, b, c) {
+                b |= 1 << c;
+            } else if useless_to(board, Colour::Black, b, w, c) {
+                w |= 1 << c;
+            }
+        }
+        for a in cells_of(board.all() & !(b | w)) {
+            for n in cells_of(board.neighbours(a) & !(b | w) & !((2 << a) - 1)) {
+                if (b | w) >> a & 1 == 1 {
+                    break;
+                }
+                if captured_pair(board, Colour::Black, b, w, a, n) {
+                    b |= 1 << a | 1 << n;
+                } else if captured_pair(board, Colour::White, w, b, a, n) {
+                    w |= 1 << a | 1 << n;
+                }
+            }
+        }
+        if (b, w) == before || board.connects(Colour::Black, b) || board.connects(Colour::White, w) {
+            return (b & !black, w & !white);
+        }
+    }
+}

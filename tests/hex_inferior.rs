@@ -1,0 +1,115 @@
+//! Inferior-cell fill-in (`inferior.rs`, soundness argument in docs/hex.md
+//! "Fill-in"): the filled position has the value of the original one by plain
+//! minimax, df-pn with fill-in agrees with plain minimax on random 4×4 and 5×5
+//! positions (fixed seeds) and its proofs pass the checker, which refuses a
+//! fill claim it cannot re-derive.
+
+use renyi_search::two_player::connection::hex::board::{Board, Colour};
+use renyi_search::two_player::connection::hex::check::check_proof;
+use renyi_search::two_player::connection::hex::inferior::{captured_pair, fill_in, useless_to};
+use renyi_search::two_player::connection::hex::plain::board_winner;
+use renyi_search::two_player::connection::hex::position::Position;
+use renyi_search::two_player::connection::hex::proof::{Proof, ProofStep};
+use renyi_search::two_player::connection::hex::solver::Solver;
+
+/// Random undecided positions of `n`×`n` with `stones` stones (alternating colours), from `seed`.
+fn random_positions(n: usize, stones: usize, count: usize, seed: u64) -> Vec<Position> {
+    let board = Board::new(n, n).unwrap();
+    let mut state = seed;
+    let mut next = |m: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize % m
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut p = Position::empty(board.clone());
+        for k in 0..stones - next(3) {
+            let free: Vec<usize> = (0..n * n).filter(|&c| p.free() >> c & 1 == 1).collect();
+            let colour = if k % 2 == 0 { Colour::Black } else { Colour::White };
+            p.play(colour, free[next(free.len())]).unwrap();
+        }
+        if p.winner().is_none() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn patterns_on_a_diagram() {
+    // Black stone a2: the pair a1, b1 on Black's top edge is captured by Black
+    // (White's a1 is answered by b1 and vice versa); a1 alone is not useless to White.
+    let board = Board::new(3, 3).unwrap();
+    let p = Position::from_lists(board.clone(), "a2", "", Colour::White).unwrap();
+    let (a1, b1) = (board.parse_cell("a1").unwrap(), board.parse_cell("b1").unwrap());
+    assert!(captured_pair(&board, Colour::Black, p.black, p.white, a1, b1));
+    assert!(!captured_pair(&board, Colour::White, p.white, p.black, a1, b1));
+    assert!(!useless_to(&board, Colour::White, p.white, p.black, a1));
+    // b2 with White b1, c1, c2 (one group on White's right edge) and Black a2,
+    // a3, b3 (one group on Black's bottom edge): dead, useless to both.
+    let q = Position::from_lists(board.clone(), "a2,a3,b3", "b1,c1,c2", Colour::Black).unwrap();
+    let b2 = board.parse_cell("b2").unwrap();
+    assert!(useless_to(&board, Colour::Black, q.black, q.white, b2));
+    assert!(useless_to(&board, Colour::White, q.white, q.black, b2));
+    // With White b1 alone, White's b1 and the empty c2 are two neighbours of
+    // b2 that touch only through b2.
+    let r = Position::from_lists(board.clone(), "a2,a3,b3", "b1", Colour::Black).unwrap();
+    assert!(!useless_to(&board, Colour::White, r.white, r.black, b2));
+    // On the empty board no cell is inferior.
+    assert_eq!(fill_in(&board, 0, 0), (0, 0));
+}
+
+#[test]
+fn fill_in_keeps_the_value() {
+    let mut filled = 0;
+    for p in random_positions(4, 5, 60, 7).into_iter().chain(random_positions(5, 14, 25, 8)) {
+        let (fb, fw) = fill_in(&p.board, p.black, p.white);
+        filled += (fb | fw).count_ones();
+        for mover in [Colour::Black, Colour::White] {
+            let original = Position { to_move: mover, ..p.clone() };
+            let q = Position { black: p.black | fb, white: p.white | fw, to_move: mover, ..p.clone() };
+            let value = q.winner().unwrap_or_else(|| board_winner(&q));
+            assert_eq!(board_winner(&original), value, "{}", original.diagram());
+        }
+    }
+    assert!(filled >= 20, "{filled} cells filled");
+}
+
+#[test]
+fn dfpn_with_fill_in_agrees_with_minimax() {
+    let (mut fills, mut checked) = (0, 0);
+    for p in random_positions(4, 4, 30, 11).into_iter().chain(random_positions(5, 13, 12, 12)) {
+        for mover in [Colour::Black, Colour::White] {
+            let p = Position { to_move: mover, ..p.clone() };
+            let plain = board_winner(&p);
+            let mut solver = Solver::new(p.board.clone());
+            let proof = solver.proof(&p).unwrap();
+            assert_eq!(proof.winner, plain, "{}", p.diagram());
+            let again = Proof::from_text(&proof.to_text()).unwrap();
+            fills += check_proof(&again).unwrap().fills;
+            let mut plain_dfpn = Solver::new(p.board.clone());
+            plain_dfpn.fill_in = false;
+            assert_eq!(plain_dfpn.mover_wins(&p).unwrap(), plain == mover, "{}", p.diagram());
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 84);
+    assert!(fills >= 10, "{fills} fill steps checked");
+}
+
+#[test]
+fn the_checker_refuses_an_unfounded_fill() {
+    // b2 is not inferior on the empty 3×3 board: a proof claiming to fill it
+    // for Black, followed by a valid proof of the filled position, is refused.
+    let board = Board::new(3, 3).unwrap();
+    let b2 = board.parse_cell("b2").unwrap();
+    let filled = Position::from_lists(board.clone(), "b2", "", Colour::White).unwrap();
+    let mut proof = Solver::new(board.clone()).proof(&filled).unwrap();
+    assert_eq!(proof.winner, Colour::Black);
+    check_proof(&proof).unwrap();
+    proof.position = Position::empty(board);
+    proof.position.to_move = Colour::White;
+    proof.steps.push((0, 0, Colour::White, ProofStep::Fill(1 << b2, 0)));
+    let err = check_proof(&proof).unwrap_err().to_string();
+    assert!(err.contains("fill-in"), "{err}");
+}
