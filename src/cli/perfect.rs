@@ -31,7 +31,7 @@ pub(super) fn run(game: PerfectGame, options: &PerfectOptions) -> Result<()> {
             let v: Variant = variant.parse()?;
             let (patterns, _) = load_or_build(v, Some(&codes))?;
             let g = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess)?;
-            perfect_and_export(&g, GameSpec::Beams { variant: v.to_string(), order: "lex-c".into() }, options)
+            perfect_and_export(&g, GameSpec::Beams { variant: v, order: QueryOrder::ColourFirst }, options)
         }
     }
 }

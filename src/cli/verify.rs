@@ -47,7 +47,7 @@ fn verify_certificate(path: &Path) -> Result<(GameSpec, u64)> {
         GameSpec::BullsAndCows { digits, symbols } => {
             check_certificate(&BullsAndCows::new(*digits, *symbols)?, &file.body)
         }
-        GameSpec::Beams { variant, order } => check_certificate(&beams_game(variant, order)?, &file.body),
+        GameSpec::Beams { variant, order } => check_certificate(&beams_game(*variant, *order)?, &file.body),
     };
     let sealed = if file.broken.is_empty() {
         None
@@ -88,14 +88,8 @@ fn verify_certificate(path: &Path) -> Result<(GameSpec, u64)> {
     Ok((file.header.game, report.bound))
 }
 
-fn beams_game(variant: &str, order: &str) -> Result<Beams> {
-    let v: Variant = variant.parse()?;
-    let order = match order {
-        "lex-c" => QueryOrder::ColourFirst,
-        "lex-d" => QueryOrder::DiagonalFirst,
-        other => return Err(invalid(format!("unknown query order {other:?} (accepted: lex-c, lex-d)"))),
-    };
-    Beams::new(load_or_build(v, None)?.0, order, Penalty::BestGuess)
+fn beams_game(variant: Variant, order: QueryOrder) -> Result<Beams> {
+    Beams::new(load_or_build(variant, None)?.0, order, Penalty::BestGuess)
 }
 
 /// Replays a strategy file; returns its game and verified total.
@@ -118,7 +112,7 @@ fn verify_file(path: &Path) -> Result<(GameSpec, u64)> {
             check(&BullsAndCows::new(*digits, *symbols)?, &file.tree, file.constraints.possible_only)
         }
         GameSpec::Beams { variant, order } => {
-            check(&beams_game(variant, order)?, &file.tree, file.constraints.possible_only)
+            check(&beams_game(*variant, *order)?, &file.tree, file.constraints.possible_only)
         }
     };
     let (checked, impossible) = match replayed {

@@ -230,10 +230,11 @@ pub fn reproduce(dir: &Path, codes: Option<&Path>, full: bool, progress: &Progre
         row(&game, published, Some((&tree, spec)), Some(&cert), progress)
     };
     rows.push(mm(4, 6, true, Some(("thesis §4.3 (MM-360)", "1446", Stated::Total)), "mm360", false)?);
-    let beams = Beams::new(load_or_build("3c6p".parse()?, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
+    let variant = "3c6p".parse()?;
+    let beams = Beams::new(load_or_build(variant, codes)?.0, QueryOrder::ColourFirst, Penalty::BestGuess)?;
     let beams_published = Some(("thesis §4.4.2 (7347/1860 = 3.95)", "7347", Stated::Total));
     rows.push(if full {
-        let spec = GameSpec::Beams { variant: "Beams(3c,6p)".into(), order: "lex-c".into() };
+        let spec = GameSpec::Beams { variant, order: QueryOrder::ColourFirst };
         row(
             &beams,
             beams_published,
