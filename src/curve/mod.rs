@@ -13,6 +13,7 @@ pub mod crossing;
 pub mod envelope;
 pub mod exp_poly;
 pub mod interval;
+mod partitions;
 pub mod point;
 pub mod precise;
 pub mod report;

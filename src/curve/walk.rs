@@ -11,6 +11,7 @@
 //! extra walk.
 
 use super::envelope::envelope;
+use super::partitions::Partitions;
 use super::point::{Point, Witness, shared_label};
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
 use super::verification::Verification;
@@ -20,10 +21,9 @@ use crate::search::leaf;
 use crate::search::memo::Memo;
 use crate::search::outcome::{Exact, Outcome};
 use crate::search::problem::{QueryId, SearchProblem};
-use crate::search::strategy::{Strategy, TieBreak, TieRule, batch_class_sizes, chosen_queries, finest_first_is_exact};
+use crate::search::strategy::{Strategy, TieBreak, TieRule, chosen_queries, finest_first_is_exact};
 use rayon::prelude::*;
 use std::cmp::Ordering as PointOrdering;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -288,23 +288,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         {
             return vec![(domain.clone(), vec![(problem.multiplicity(state, q), q)])];
         }
-        let sizes = batch_class_sizes(problem, &queries, set);
-        let mut index: HashMap<Vec<u64>, usize> = HashMap::new();
-        let (mut parts, mut members): (Vec<Vec<u64>>, Vec<Vec<QueryId>>) = (Vec::new(), Vec::new());
-        for (i, &q) in queries.iter().enumerate() {
-            let s = sizes.get(i);
-            if s.len() < 2 {
-                continue;
-            }
-            let mut key = s.to_vec();
-            key.sort_unstable_by(|a, b| b.cmp(a));
-            let k = *index.entry(key.clone()).or_insert_with(|| {
-                parts.push(key);
-                members.push(Vec::new());
-                parts.len() - 1
-            });
-            members[k].push(q);
-        }
+        let Partitions { parts, members, .. } = Partitions::of(problem, &queries, set);
         if parts.is_empty() {
             return vec![(domain.clone(), Vec::new())];
         }

@@ -37,7 +37,7 @@ pub use key::{Key, contenders};
 pub use run_key::RunKey;
 
 use crate::renyi::alpha::Alpha;
-use exact::{compare_rational_power_sums, compare_shannon, power_sum_big, radical_decomposition};
+use exact::{compare_rational_power_sums, compare_shannon, power_sum_big, radical_decomposition, shannon_ties};
 use key::KeyForm;
 use std::cmp::Ordering;
 
@@ -133,7 +133,7 @@ impl RenyiScore {
             Alpha::Finite { num, den } => {
                 let (ra, rb) = multiset_difference(&a, &b);
                 if num == den {
-                    compare_shannon(&ra, &rb) == Ordering::Equal
+                    shannon_ties(&ra, &rb)
                 } else if den == 1 {
                     power_sum_big(&ra, num) == power_sum_big(&rb, num)
                 } else {

@@ -61,11 +61,9 @@ pub(super) fn power_sum_big(sizes: &[u64], k: u64) -> BigUint {
     sizes.iter().map(|&c| BigUint::from(c).pow(k as u32)).sum()
 }
 
-/// α = 1: the better partition has the smaller Π c^c. The products are
-/// equal iff their prime exponent vectors are; otherwise the sign of
-/// Σ_p e_p·ln p (not 0: logarithms of primes are linearly independent over ℚ)
-/// is certified at rising precision.
-pub(super) fn compare_shannon(a: &[u64], b: &[u64]) -> Ordering {
+/// The prime exponent vector of Π_{c∈a} c^c / Π_{c∈b} c^c (primes ascending,
+/// no exponent 0): empty exactly when the products are equal.
+fn shannon_exponents(a: &[u64], b: &[u64]) -> Vec<(u64, i128)> {
     let mut exponents: BTreeMap<u64, i128> = BTreeMap::new();
     for (sizes, sign) in [(a, 1i128), (b, -1i128)] {
         for &c in sizes {
@@ -74,13 +72,26 @@ pub(super) fn compare_shannon(a: &[u64], b: &[u64]) -> Ordering {
             }
         }
     }
-    exponents.retain(|_, e| *e != 0);
-    if exponents.is_empty() {
+    exponents.into_iter().filter(|&(_, e)| e != 0).collect()
+}
+
+/// α = 1: the better partition has the smaller Π c^c. The products are
+/// equal iff their prime exponent vectors are; otherwise the sign of
+/// Σ_p e_p·ln p (not 0: logarithms of primes are linearly independent over ℚ)
+/// is certified at rising precision.
+pub(super) fn compare_shannon(a: &[u64], b: &[u64]) -> Ordering {
+    let terms = shannon_exponents(a, b);
+    if terms.is_empty() {
         return Ordering::Equal;
     }
-    let terms: Vec<(u64, i128)> = exponents.into_iter().collect();
     // a has the larger product (positive log ratio) → a is worse.
     sign_of_log_combination(&terms).reverse()
+}
+
+/// Whether Π_{c∈a} c^c = Π_{c∈b} c^c (H_1 tie): the exponent vectors alone,
+/// integers only (the sign that [`compare_shannon`] certifies is not needed).
+pub(super) fn shannon_ties(a: &[u64], b: &[u64]) -> bool {
+    shannon_exponents(a, b).is_empty()
 }
 
 /// Compares Σ_{c∈a} c^{p/q} with Σ_{c∈b} c^{p/q} (p/q not an integer; a and b
