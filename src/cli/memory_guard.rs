@@ -3,9 +3,9 @@
 //! pattern enumerations, Mastermind tables and walks, analyses, sweeps,
 //! curves, perfect searches, chess endgame tables. Jobs estimate their size before they allocate
 //! and refuse beyond `--max-memory` (`memory::check_budget`), but an
-//! estimate is often a lower bound (a Beams analysis holds its table and two
-//! sets of all codes at least; 6c6p peaks at 4.4–8 GiB against its 0.9 GiB
-//! bound). So the process is watched while it runs: once it holds more than
+//! estimate is only held within 2× of what was measured (some are lower
+//! bounds, and what the allocator keeps depends on the load). So the
+//! process is watched while it runs: once it holds more than
 //! the budget, it stops with a one-line error and exit code 2 instead of
 //! driving the machine out of memory, where the kernel may kill it or a
 //! neighbour. Nothing is lost that a kill would keep: a checkpoint holds
