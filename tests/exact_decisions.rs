@@ -252,6 +252,7 @@ fn beams_6c3p_at_one_plus_1e9() {
     for a in near_one(1).into_iter().chain(near_one(20)) {
         assert_agrees(&game, &c, tie, a);
     }
+    assert!(rational_sides_checked(&c) > 0, "{}: the issue's rational breakpoint at α = 1", c.problem);
 }
 
 /// The sweep over 1 ± k·10⁻⁹ (k = 1…20) equals the curve row by row: one
@@ -272,11 +273,17 @@ fn beams_6c3p_sweep_near_one() {
 
 /// (d) at the rational breakpoints with swapped sides in the issue: at
 /// α = 2 in MM(3,6) distinct, the crossing's "below" partition is the one
-/// better just below 2.
+/// better just below 2 (Beams(6c,3p) LEX-c at α = 1: below).
 #[test]
 fn rational_breakpoint_sides() {
     let mm = Mastermind::new(3, 6, true).unwrap();
     let c = curve(&mm, TieRule::lex(), &full(), None);
+    assert!(rational_sides_checked(&c) > 0, "MM(3,6) distinct has rational breakpoints (α = 2)");
+}
+
+/// Checks at every rational breakpoint of `c` that its "below" partition is
+/// the better one just below it (by 10⁻⁶·α); how many were checked.
+fn rational_sides_checked(c: &Curve) -> usize {
     let mut seen = 0;
     for seg in &c.segments {
         let Span::At(p) = &seg.span else { continue };
@@ -290,5 +297,43 @@ fn rational_breakpoint_sides() {
         assert_eq!(score.compare(&below, &above), std::cmp::Ordering::Greater, "{} at α = {a}", c.problem);
         seen += 1;
     }
-    assert!(seen > 0, "MM(3,6) distinct has rational breakpoints (α = 2)");
+    seen
+}
+
+/// The issue's first example for the other commands and games: `sweep` and
+/// `analyze` at α = 1 ± 2⁻⁵³ gave the total of "every code found with one
+/// query" for Mastermind, Beams, Bulls and Cows and Wurzel. Each now equals
+/// `curve` at that α (the curve is exact there by construction).
+#[test]
+fn sweeps_and_size_models_at_one_plus_minus_2_pow_53() {
+    let codes = common::scratch_dir("codes-near-one");
+    let codes = codes.to_str().unwrap();
+    let games: [&[&str]; 4] = [
+        &["mastermind"],
+        &["bulls-and-cows", "--digits", "2", "--symbols", "6"],
+        &["beams", "3c6p", "--tie", "lex-c", "--codes", codes],
+        &["wurzel", "--size", "100"],
+    ];
+    for a in ["9007199254740993/9007199254740992", "9007199254740991/9007199254740992"] {
+        for game in games {
+            let curve = stdout_of(&[&["curve"], game, &["--from", a, "--to", a]].concat());
+            let best = curve.split("best total ").nth(1).and_then(|r| r.split_whitespace().next());
+            let best = best.unwrap_or_else(|| panic!("{game:?} curve at {a}: {curve}")).to_string();
+            let sweep = stdout_of(&[&["sweep"], game, &["--alpha", a]].concat());
+            let row = sweep.lines().nth(1).unwrap_or_else(|| panic!("{game:?} sweep at {a}: {sweep}"));
+            let total = row.split(',').nth(2).unwrap_or_else(|| panic!("{game:?} sweep at {a}: {row}"));
+            assert_eq!(total, best, "{game:?} at α = {a}: sweep row {row:?}, curve {curve:?}");
+        }
+    }
+    // MM-1296 as in the issue: 5722, not 1296.
+    let sweep = stdout_of(&["sweep", "mastermind", "--alpha", "9007199254740993/9007199254740992"]);
+    assert!(sweep.contains(",5722,"), "{sweep}");
+    let _ = std::fs::remove_dir_all(codes);
+}
+
+/// Standard output of a successful run of the program.
+fn stdout_of(args: &[&str]) -> String {
+    let out = common::bin(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
