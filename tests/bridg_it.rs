@@ -111,3 +111,59 @@ fn gauss_seidel_converges_to_the_exact_potentials() {
         assert!((d - num_traits::ToPrimitive::to_f64(&q).unwrap()).abs() < 1e-9);
     }
 }
+
+/// Positions of a seeded random game on `board` (every free edge equally likely), the start included.
+fn random_game(board: &Board, seed: u64) -> Vec<Position> {
+    let mut state = seed;
+    let mut pos = Position::start(board, Player::Cut);
+    let mut out = vec![pos.clone()];
+    while pos.winner(board).is_none() {
+        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        let free = pos.free_edges(board);
+        pos = pos.play(free[(state >> 33) as usize % free.len()]);
+        out.push(pos.clone());
+    }
+    out
+}
+
+/// Certified SOR (iterative::certified_sor): on every position of random games
+/// (dead ends and merged nodes included) the returned bound holds against the
+/// exact rational potentials, and the heuristic's maximisers equal those of
+/// the direct solve (exact ties through the exact fallback).
+#[test]
+fn certified_sor_bound_holds_and_ties_stay_exact() {
+    use num_traits::ToPrimitive;
+    use renyi_search::two_player::connection::bridgit::exact::exact_potentials;
+    use renyi_search::two_player::connection::bridgit::network::Network;
+    use renyi_search::two_player::connection::bridgit::solver::StartVector;
+    let sor =
+        Solver::GaussSeidel { omega: 1.65, start: StartVector::Constant(0.5), iterations: 100_000, tolerance: 1e-9 };
+    let mut positions = 0;
+    for (m, seed) in [(3, 1), (5, 2), (5, 3), (8, 4)] {
+        let b = Board::bridgit(m).unwrap();
+        for pos in random_game(&b, seed) {
+            if pos.winner(&b).is_some() {
+                continue;
+            }
+            let net = Network::of(&b, &pos);
+            let p = sor.potentials(&net);
+            // The tolerance, or the rounding floor of the residual times the norm bound.
+            assert!(p.error_bound <= 1e-7, "M = {m}: bound {}", p.error_bound);
+            let ex = exact_potentials(&net);
+            for (j, x) in p.x.iter().enumerate() {
+                let exact = ex.potential(j).to_f64().unwrap();
+                assert!((x - exact).abs() <= p.error_bound + 1e-15, "M = {m}: node {j} off by {}", x - exact);
+            }
+            let (mut fast, mut direct) = (best_edges(&b, &pos, &sor), best_edges(&b, &pos, &Solver::Direct));
+            fast.sort();
+            direct.sort();
+            assert_eq!(fast, direct, "M = {m}");
+            positions += 1;
+        }
+    }
+    assert!(positions > 40);
+    let b = Board::bridgit(3).unwrap();
+    let mut tie = best_edges(&b, &play(&b, &["A5", "C5", "C3", "A1"]), &sor);
+    tie.sort();
+    assert_eq!(tie.iter().map(|&e| b.edge_name(e)).collect::<Vec<_>>(), ["A3", "B4"]);
+}

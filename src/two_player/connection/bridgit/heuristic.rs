@@ -2,7 +2,7 @@
 //! free edge with the largest current |x_i − x_j| in the network of the
 //! position; Cut and Short use the same rule on the same graph.
 //!
-//! Ties are exact: the direct float solve comes with an error bound ε; edges
+//! Ties are exact: a certified float solve comes with an error bound ε; edges
 //! within 2ε (+ a margin) of the float maximum are compared by their exact
 //! rational drops ([`super::exact`]), so the returned set is exactly the set
 //! of maximisers. Edges outside the network (loops of merged nodes, parts cut
@@ -46,11 +46,12 @@ fn scaled(det: &BigInt, n: &[BigInt], p: Pole) -> BigInt {
 /// The float drops of every link under `solver`.
 pub fn float_drops(board: &Board, pos: &Position, solver: &Solver) -> Vec<(usize, f64)> {
     let net = Network::of(board, pos);
-    net.drops(&solver.potentials(&net).x)
+    net.drops(&solver.approximate(&net))
 }
 
-/// The free edges with the largest current (exactly, for [`Solver::Direct`];
-/// for an iterative solver the maximisers of its approximate drops).
+/// The free edges with the largest current: exactly for a solver with a
+/// certified error bound ([`Solver::Direct`], SOR with a tolerance); for a
+/// fixed sweep count (no bound) the maximisers of its approximate drops.
 /// Empty only if the game is over.
 pub fn best_edges(board: &Board, pos: &Position, solver: &Solver) -> Vec<usize> {
     let net = Network::of(board, pos);
@@ -60,7 +61,7 @@ pub fn best_edges(board: &Board, pos: &Position, solver: &Solver) -> Vec<usize> 
     let potentials = solver.potentials(&net);
     let drops = net.drops(&potentials.x);
     let max = drops.iter().map(|d| d.1).fold(0.0, f64::max);
-    if *solver != Solver::Direct {
+    if !potentials.error_bound.is_finite() {
         return drops.iter().filter(|d| d.1 == max).map(|d| d.0).collect();
     }
     let window = 4.0 * potentials.error_bound + 1e-12;

@@ -5,7 +5,9 @@
 //!   (Def 5.5) with the thesis' cell names, edge-list input, the planar dual (Satz 5.4).
 //! - [`position`]: a position (deleted and marked edges), its contraction and the win tests.
 //! - [`network`]: the resistor network of a position (marked edges merged, deleted
-//!   removed, split-off parts dropped) and its float solvers (direct, Gauss–Seidel/SOR).
+//!   removed, split-off parts dropped); [`solver`]: its float solvers (direct,
+//!   Gauss–Seidel/SOR) behind one interface; [`iterative`]: the SOR sweeps and their
+//!   certified stopping bound.
 //! - [`exact`]: exact potentials by modular elimination and CRT.
 //! - [`heuristic`]: Shannon's rule, the edge with the largest |x_i − x_j|, ties exact.
 //! - [`analysis`]: exact results over all tie choices on the game-graph layer.
@@ -20,6 +22,7 @@ pub mod board;
 pub mod edge_set;
 pub mod exact;
 pub mod heuristic;
+pub mod iterative;
 pub mod lehman;
 pub mod mc_exact;
 pub mod network;

@@ -1,11 +1,13 @@
 //! Float solvers of the potential equations (thesis 5.2.4) behind one
 //! interface: direct elimination (L·D·Lᵀ on the envelope, O(N·b²)) with an
 //! a-posteriori error bound, and Gauss–Seidel / SOR with a relaxation ω, a
-//! start vector and either a tolerance or a fixed, finite iteration count (the
-//! randomised agents of 5.4.4 use the latter: their potentials are
-//! approximations by design).
+//! start vector and either a certified tolerance ([`super::iterative`]: the
+//! error bound is rigorous, so ties are decided exactly as after a direct
+//! solve) or a fixed, finite iteration count (the randomised agents of 5.4.4
+//! use the latter: their potentials are approximations by design).
 
-use super::network::{Network, Pole};
+use super::iterative::{Stencil, certified_sor};
+use super::network::Network;
 
 /// The start vector of an iterative solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,8 +21,11 @@ pub enum StartVector {
 pub enum Solver {
     /// Direct elimination.
     Direct,
-    /// x ← (1 − ω)·x + ω·F(x), node by node, from `start`; stops after
-    /// `iterations` sweeps, or earlier when no node moves by more than `tolerance`.
+    /// x ← (1 − ω)·x + ω·F(x), node by node, from `start`. With `tolerance` > 0:
+    /// stops once the certified max-norm error is at most `tolerance` (or after
+    /// `iterations` sweeps, or at the rounding floor) and returns that bound.
+    /// With `tolerance` = 0: exactly `iterations` sweeps (fewer only if a sweep
+    /// moves no node), no bound.
     GaussSeidel { omega: f64, start: StartVector, iterations: usize, tolerance: f64 },
 }
 
@@ -37,17 +42,43 @@ impl Solver {
         Solver::GaussSeidel { omega: 1.0, start: StartVector::Constant(0.5), iterations, tolerance: 0.0 }
     }
 
+    /// The inner potentials of `net` without an error bound: for [`Solver::Direct`]
+    /// the floats of [`Self::potentials`] at about half the cost (no bound
+    /// computed), else the same as it.
+    pub fn approximate(&self, net: &Network) -> Vec<f64> {
+        match self {
+            Solver::Direct => direct_unbounded(net).unwrap_or_else(|| self.potentials(net).x),
+            _ => self.potentials(net).x,
+        }
+    }
+
     /// Solves for the inner potentials of `net`.
     pub fn potentials(&self, net: &Network) -> Potentials {
         match *self {
             Solver::Direct => direct(net),
             Solver::GaussSeidel { omega, start, iterations, tolerance } => {
                 let StartVector::Constant(c) = start;
-                let x = gauss_seidel(net, omega, vec![c; net.inner], iterations, tolerance);
+                if tolerance > 0.0 {
+                    let (x, error_bound) = certified_sor(net, omega, &vec![c; net.inner], iterations, tolerance);
+                    return Potentials { x, error_bound };
+                }
+                let mut x = vec![c; net.inner];
+                x.extend([1.0, 0.0]);
+                Stencil::natural(net).run(omega, &mut x, iterations, 0.0);
+                x.truncate(net.inner);
                 Potentials { x, error_bound: f64::INFINITY }
             }
         }
     }
+}
+
+/// The direct solve's potentials without their bound (the same floats as
+/// [`direct`]'s; `None` if a pivot vanishes, which the positive definite
+/// matrix of a network excludes).
+fn direct_unbounded(net: &Network) -> Option<Vec<f64>> {
+    let (mut a, b) = net.system::<f64>(|v| v as f64);
+    a.factor()?;
+    Some(a.solve_factored(&b))
 }
 
 /// Direct solve. The bound is ‖A⁻¹‖∞·(‖r‖∞ + rounding of r), where A⁻¹ ≥ 0 (A is
@@ -79,38 +110,4 @@ fn direct(net: &Network) -> Potentials {
     let r = residual.iter().zip(&magnitude).map(|(r, m)| r.abs() + 16.0 * f64::EPSILON * m).fold(0.0, f64::max);
     let norm_inv = 2.0 * z.iter().copied().fold(0.0, f64::max);
     Potentials { x, error_bound: norm_inv * r + 4.0 * f64::EPSILON }
-}
-
-/// Gauss–Seidel / SOR sweeps over the inner nodes in index order.
-fn gauss_seidel(net: &Network, omega: f64, mut x: Vec<f64>, iterations: usize, tolerance: f64) -> Vec<f64> {
-    let mut adjacent: Vec<Vec<Pole>> = vec![Vec::new(); net.inner];
-    for &(_, u, v) in &net.links {
-        if let Pole::Inner(i) = u {
-            adjacent[i].push(v);
-        }
-        if let Pole::Inner(j) = v {
-            adjacent[j].push(u);
-        }
-    }
-    for _ in 0..iterations {
-        let mut moved: f64 = 0.0;
-        for j in 0..net.inner {
-            let sum: f64 = adjacent[j]
-                .iter()
-                .map(|p| match *p {
-                    Pole::A => 1.0,
-                    Pole::B => 0.0,
-                    Pole::Inner(i) => x[i],
-                })
-                .sum();
-            let target = sum / adjacent[j].len() as f64;
-            let next = (1.0 - omega) * x[j] + omega * target;
-            moved = moved.max((next - x[j]).abs());
-            x[j] = next;
-        }
-        if moved <= tolerance {
-            break;
-        }
-    }
-    x
 }
