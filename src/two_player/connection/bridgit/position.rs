@@ -46,6 +46,11 @@ impl Classes {
         Classes { parent: (0..n as u32).collect() }
     }
 
+    /// Becomes a copy of `other` (same node count), reusing its allocation.
+    pub fn assign(&mut self, other: &Classes) {
+        self.parent.clone_from(&other.parent);
+    }
+
     /// The representative of x's class.
     pub fn find(&mut self, mut x: u32) -> u32 {
         while self.parent[x as usize] != x {

@@ -95,6 +95,7 @@ fn monte_carlo_move(board: &Board, pos: &Position, k: u32, rng: &mut Rng) -> usi
     let mut best: Vec<usize> = Vec::new();
     let mut best_wins = 0;
     let mut free = Vec::new();
+    let mut scratch = Classes::new(board.nodes());
     for e in pos.free_edges(board) {
         let next = pos.play(e);
         let wins = match next.winner(board) {
@@ -103,7 +104,9 @@ fn monte_carlo_move(board: &Board, pos: &Position, k: u32, rng: &mut Rng) -> usi
                 free.clear();
                 free.extend(next.free_edges(board));
                 let base = next.marked_classes(board);
-                let short = (0..k).filter(|_| random_completion(board, &next, &base, &mut free, rng)).count() as u32;
+                let short = (0..k)
+                    .filter(|_| random_completion(board, &next, &base, &mut free, &mut scratch, rng))
+                    .count() as u32;
                 if mover == Player::Short { short } else { k - short }
             }
         };
@@ -119,11 +122,19 @@ fn monte_carlo_move(board: &Board, pos: &Position, k: u32, rng: &mut Rng) -> usi
 }
 
 /// Whether Short wins a uniformly random play-out from `pos` (not over);
-/// `free` holds its free edges (reordered), `base` its marked classes.
-fn random_completion(board: &Board, pos: &Position, base: &Classes, free: &mut [usize], rng: &mut Rng) -> bool {
+/// `free` holds its free edges (reordered), `base` its marked classes;
+/// `classes` is scratch space.
+fn random_completion(
+    board: &Board,
+    pos: &Position,
+    base: &Classes,
+    free: &mut [usize],
+    classes: &mut Classes,
+    rng: &mut Rng,
+) -> bool {
     let f = free.len();
     let short_share = if pos.to_move == Player::Short { f.div_ceil(2) } else { f / 2 };
-    let mut classes = base.clone();
+    classes.assign(base);
     for i in 0..short_share {
         let j = i + rng.below((f - i) as u64) as usize;
         free.swap(i, j);
