@@ -53,3 +53,21 @@ fn temperature_limits() {
     assert_eq!(hot.len(), 9);
     assert!(hot.iter().all(|x| (x.1 - 1.0 / 9.0).abs() < 1e-9));
 }
+
+/// `short_win_curve` (all temperatures on one graph, one lane each) equals
+/// `short_win_probability` per temperature float for float (M = 2, 3).
+#[test]
+fn temperature_curve_lanes_equal_single_points() {
+    use renyi_search::two_player::connection::bridgit::agents::short_win_curve;
+    let temperatures = [0.01, 0.05, 0.1, 0.3, 1.0];
+    for m in [2, 3] {
+        let b = Board::bridgit(m).unwrap();
+        let (curve, states) = short_win_curve(&b, Agent::Heuristic, temperatures, 1 << 30).unwrap();
+        for (lane, t) in temperatures.into_iter().enumerate() {
+            let (p, n) = short_win_probability(&b, Agent::Heuristic, Agent::Temperature(t), 1 << 30).unwrap();
+            assert_eq!(curve.0[lane].to_bits(), p.to_bits(), "M = {m}, T = {t}");
+            assert!(n <= states, "M = {m}, T = {t}: {n} > {states}");
+        }
+    }
+    assert!(short_win_curve(&Board::bridgit(3).unwrap(), Agent::Heuristic, [0.1, 0.0], 1 << 30).is_err());
+}

@@ -1,11 +1,12 @@
 //! `reproduce bridg-it` resumes from its checkpoint (issue 50 item 6): a run
 //! stopped after some units (a panic in the progress observer stands for a
 //! kill; the last record is then cut mid-line) and resumed writes the same
-//! bytes as one uninterrupted run; a checkpoint of another run, or a record
-//! copied from another run's file, is refused.
+//! bytes as one uninterrupted run; a checkpoint of another run or of another
+//! build of the program, or a record copied from another run's file, is refused.
 
+use renyi_search::output::checked_line;
 use renyi_search::progress::{Observer, Progress};
-use renyi_search::reproduce::bridg_it::{BridgItRun, reproduce};
+use renyi_search::reproduce::bridg_it::{BridgItRun, CurveSource, reproduce};
 use renyi_search::reproduce::bridg_it_agents::AgentSet;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -36,6 +37,7 @@ fn small_run(dir: &Path, max_order: usize) -> BridgItRun {
         max_order,
         temperature_orders: vec![2],
         agents: AgentSet::None,
+        curve_m4: CurveSource::Skip,
         checkpoint: Some(dir.join("runs").join("scan.ckpt")),
     }
 }
@@ -96,6 +98,17 @@ fn interrupted_and_resumed_run_writes_the_same_bytes() {
     let err = reproduce(&parts, &other, &Progress::none(), |_| {}).unwrap_err().to_string();
     assert!(err.contains("identity"), "{err}");
     assert_eq!(std::fs::read_to_string(&ckpt).unwrap(), &text[..text.len() - 20]);
+
+    // The same run's checkpoint written by another build of the program is refused, in one line naming both.
+    let (_, json) = text.lines().next().unwrap().split_once(' ').unwrap();
+    let mut id: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert!(id["build"].as_str().unwrap().starts_with("sha256:"), "{id}");
+    id["build"] = "sha256:0000000000000000".into();
+    let records = &text[text.find('\n').unwrap()..text.len() - 20];
+    std::fs::write(&ckpt, format!("{}{records}", checked_line(&id))).unwrap();
+    let err = reproduce(&parts, &run, &Progress::none(), |_| {}).unwrap_err().to_string();
+    assert!(err.contains("build sha256:0000000000000000") && !err.contains('\n'), "{err}");
+    std::fs::write(&ckpt, &text[..text.len() - 20]).unwrap();
 
     let mut notes = Vec::new();
     reproduce(&parts, &run, &Progress::none(), |n| notes.push(n.to_string())).unwrap();

@@ -3,18 +3,17 @@
 //! assertions 5.1–5.13, each with a verdict; the self-play table (Fig 5.8) as
 //! CSV and a program-drawn figure.
 
-use super::bridg_it_agents::{
-    AgentPoint, AgentSet, GAMES, SEED, agent_points, exact_mc_section, write_agent_outputs, write_temperature_outputs,
-};
+use super::bridg_it_agents::{AgentPoint, AgentSet, GAMES, SEED, agent_points, exact_mc_section, write_agent_outputs};
 use super::bridg_it_checkpoint::{Scan, ScanId};
 pub use super::bridg_it_checkpoint::{SelfPlayRow, TemperatureRow};
+pub use super::bridg_it_temperature::CurveSource;
+use super::bridg_it_temperature::{at, m4_curve, temperature_curves, write_temperature_outputs};
 use crate::error::Result;
 use crate::graph::scalar::rational_to_f64;
 use crate::output::markdown::{Align, MarkdownTable};
 use crate::output::{layout, write_atomic, write_table};
 use crate::plot::{Chart, StepSeries, write_svg};
 use crate::progress::Progress;
-use crate::two_player::connection::bridgit::agents::{Agent, short_win_probability};
 use crate::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
 use crate::two_player::connection::bridgit::board::Board;
 use crate::two_player::connection::bridgit::heuristic::{best_edges, exact_drops, replay, temperature_weights};
@@ -41,32 +40,10 @@ pub struct Report {
     pub assertions: Vec<Assertion>,
     pub self_play: Vec<SelfPlayRow>,
     pub temperature: Vec<TemperatureRow>,
+    /// The M = 4 temperature curve (Fig 5.10 top) as committed in `data/bridg-it-temperature-m4.csv`.
+    pub temperature_m4: Vec<TemperatureRow>,
     /// Figs 5.9–5.11: exact and simulated points of the default run.
     pub agents: Vec<AgentPoint>,
-}
-
-/// The temperatures of the curve.
-const TEMPERATURES: [f64; 9] = [0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1.0];
-
-fn temperature_curves(orders: &[usize], scan: &mut Scan) -> Result<Vec<TemperatureRow>> {
-    let mut out = Vec::new();
-    scan.phase("bridg-it temperature points", orders.len() * TEMPERATURES.len());
-    for &m in orders {
-        let b = Board::bridgit(m)?;
-        for t in TEMPERATURES {
-            let row = scan.unit(&format!("temperature M = {m}, T = {t}"), || {
-                let (p, states) = short_win_probability(&b, Agent::Heuristic, Agent::Temperature(t), 2 << 30)?;
-                Ok(TemperatureRow { order: m, temperature: t, short_wins: p, states })
-            })?;
-            scan.note(&format!(
-                "temperature M = {m}, T = {t}: Short wins {:.6} ({} positions)",
-                row.short_wins, row.states
-            ));
-            out.push(row);
-        }
-    }
-    scan.end_phase();
-    Ok(out)
 }
 
 fn self_play_rows(max_order: usize, scan: &mut Scan) -> Result<Vec<SelfPlayRow>> {
@@ -109,6 +86,8 @@ pub struct BridgItRun {
     pub temperature_orders: Vec<usize>,
     /// The agent points (Figs 5.9–5.11); [`AgentSet::Full`] also writes the `-full` agent files.
     pub agents: AgentSet,
+    /// The M = 4 temperature curve: replayed from its sealed file, computed (`--full`) or skipped.
+    pub curve_m4: CurveSource,
     /// The checkpoint file ([`super::bridg_it_checkpoint`]); removed when the results are written.
     pub checkpoint: Option<PathBuf>,
 }
@@ -122,6 +101,7 @@ impl BridgItRun {
             max_order: if full { 20 } else { DEFAULT_MAX_ORDER },
             temperature_orders: vec![3],
             agents: if full { AgentSet::Full } else { AgentSet::Default },
+            curve_m4: if full { CurveSource::Compute } else { CurveSource::Replay },
             checkpoint: Some(layout::runs(dir, name)),
         }
     }
@@ -130,6 +110,7 @@ impl BridgItRun {
         ScanId {
             program: "renyi-search reproduce bridg-it".into(),
             version: crate::VERSION.to_string(),
+            build: super::bridg_it_checkpoint::build().to_string(),
             max_order: self.max_order,
             temperature_orders: self.temperature_orders.clone(),
             agents: self.agents.name().into(),
@@ -158,14 +139,15 @@ pub fn reproduce(dir: &Path, run: &BridgItRun, progress: &Progress, mut note: im
     a.push(fig_5_7_assertion()?);
     a.extend(temperature_assertions());
     let temperature = temperature_curves(&run.temperature_orders, &mut scan)?;
+    let temperature_m4 = m4_curve(dir, run.curve_m4, &mut scan)?;
     let agents = agent_points(run.agents.min(AgentSet::Default), &mut scan)?;
-    a.extend(agent_assertions(&temperature, &agents));
+    a.extend(agent_assertions(&temperature, &temperature_m4, &agents));
     a.sort_by_key(|x| x.id.split('.').nth(1).and_then(|n| n.parse::<u32>().ok()));
     // The default files hold M ≤ DEFAULT_MAX_ORDER whatever `max_order` is, so
     // that `reproduce` and `reproduce --full` write them byte for byte alike;
     // a longer scan adds its own `-full` files.
     let shown = rows.iter().filter(|r| r.order <= DEFAULT_MAX_ORDER).cloned().collect();
-    let report = Report { assertions: a, self_play: shown, temperature, agents };
+    let report = Report { assertions: a, self_play: shown, temperature, temperature_m4, agents };
     let full_agents = if run.agents == AgentSet::Full { Some(agent_points(AgentSet::Full, &mut scan)?) } else { None };
     write_outputs(dir, &report)?;
     if run.agents != AgentSet::None {
@@ -387,7 +369,7 @@ fn fig_5_7_assertion() -> Result<Assertion> {
 }
 
 /// 5.12 (temperature T = 0.1) and 5.13 (MC(128)), M = 4, from the simulated points.
-fn agent_assertions(temperature: &[TemperatureRow], agents: &[AgentPoint]) -> Vec<Assertion> {
+fn agent_assertions(temperature: &[TemperatureRow], m4: &[TemperatureRow], agents: &[AgentPoint]) -> Vec<Assertion> {
     let find = |fig: &str, x: f64| agents.iter().find(|p| p.figure == fig && p.order == 4 && p.x == x);
     let shown = |p: &AgentPoint| {
         format!(
@@ -399,6 +381,7 @@ fn agent_assertions(temperature: &[TemperatureRow], agents: &[AgentPoint]) -> Ve
     };
     let m3 = temperature.iter().find(|r| r.order == 3 && r.temperature == 0.1);
     let m3 = m3.map_or(String::new(), |r| format!("; M = 3 exact: {:.4} %", 100.0 * r.short_wins));
+    let m3 = m3 + &at(m4, 0.1).map_or(String::new(), |p| format!("; M = 4 exact: {:.4} %", 100.0 * p));
     let t = find("5.12", 0.1);
     let mc = find("5.9", 128.0);
     vec![
@@ -478,5 +461,5 @@ fn write_outputs(dir: &Path, report: &Report) -> Result<()> {
     write_atomic(&layout::data(dir, "bridg-it-self-play.csv"), csv.as_bytes())?;
     let (_, _, chart) = self_play_outputs(&report.self_play);
     write_svg(&chart, &layout::figure(dir, "bridg-it-fig-5-8.svg"))?;
-    write_temperature_outputs(dir, &report.temperature)
+    write_temperature_outputs(dir, &report.temperature, &report.temperature_m4)
 }

@@ -3,10 +3,10 @@
 //! bottom) and 5.11 as CSV and program-drawn SVG. Exact points come from
 //! `agents::short_win_probability` (every game counted), simulated ones from
 //! `simulate::simulate` (seeded, 95 % Wilson interval). The top panel of
-//! Fig 5.10 and assertion 5.12's exact M = 3 curve are in `bridg_it.rs`.
+//! Fig 5.10 (exact curves M = 3, 4) is in `bridg_it_temperature.rs`.
 
 pub use super::bridg_it_checkpoint::AgentPoint;
-use super::bridg_it_checkpoint::{Scan, TemperatureRow};
+use super::bridg_it_checkpoint::Scan;
 use crate::error::Result;
 use crate::graph::scalar::rational_to_f64;
 use crate::output::markdown::{Align, MarkdownTable};
@@ -221,34 +221,6 @@ pub fn exact_mc_section(points: &[AgentPoint]) -> String {
     format!(
         "\n## MC(k) Short vs heuristic Cut exactly (Fig 5.9, M = 3)\n\nBackward induction over the game graph: each candidate's play-out win probability counted over all random completions, MC(k)'s move distribution exact (binomial wins, uniform ties); the rationals are in `tables/bridg-it.json`. M = 4 is out of reach (C(23, 11) ≈ 1.35·10⁶ completions per candidate and position).\n\n{t}"
     )
-}
-
-/// The exact temperature curves (Fig 5.10 top): `data/bridg-it-temperature.csv`
-/// and `figures/bridg-it-fig-5-10.svg`.
-pub fn write_temperature_outputs(dir: &Path, temperature: &[TemperatureRow]) -> Result<()> {
-    let mut csv = String::from("order,temperature,short_wins,states\n");
-    let mut series = Vec::new();
-    for m in temperature.iter().map(|r| r.order).collect::<std::collections::BTreeSet<_>>() {
-        let rows: Vec<&TemperatureRow> = temperature.iter().filter(|r| r.order == m).collect();
-        for r in &rows {
-            csv.push_str(&format!("{},{},{:.12},{}\n", r.order, r.temperature, r.short_wins, r.states));
-        }
-        let points = rows.iter().map(|r| (r.temperature, r.short_wins)).collect();
-        series.push(StepSeries { label: format!("M = {m}, exact"), steps: Vec::new(), points });
-    }
-    write_atomic(&layout::data(dir, "bridg-it-temperature.csv"), csv.as_bytes())?;
-    let y_max = temperature.iter().map(|r| r.short_wins).fold(0.06, f64::max) * 1.1;
-    let chart = Chart {
-        title: "Short with temperature T vs heuristic Cut: exact win rate (Fig 5.10 top, T_Cut → 0)".into(),
-        x_label: "Short's temperature T".into(),
-        y_label: "P(Short wins)".into(),
-        x_range: (0.0, 1.02),
-        y_range: Some((0.0, y_max)),
-        series,
-        markers: vec![Marker { x: 0.1, y: 0.05, label: "thesis M = 4: ≈ 5 % (1000 games)".into() }],
-        tail_note: None,
-    };
-    write_svg(&chart, &layout::figure(dir, "bridg-it-fig-5-10.svg"))
 }
 
 /// The points as CSV (text fields quoted: they contain commas).

@@ -6,7 +6,7 @@
 //! The file is the sealed JSON-lines format of the depth-bound checkpoint
 //! (`certificate::depth_checkpoint`): every line starts with the CRC-32 of its
 //! JSON text ([`checked_line`]); line 1 is the run's typed identity
-//! ([`ScanId`]: program version, orders, agent set, games, seed), every other
+//! ([`ScanId`]: program version and build, orders, agent set, games, seed), every other
 //! line one [`ScanRecord`] carrying the key of the run it belongs to (the
 //! CRC-32 of the identity line), so that a record copied from another run's
 //! file is refused like a damaged one. A last line cut off by a kill is
@@ -27,12 +27,34 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The build of the running program: "sha256:" and the first 16 hex digits of
+/// the SHA-256 of its executable file (`unknown` if it cannot be read). It
+/// keys a checkpoint by the code that computed its records, which neither the
+/// crate version nor a git commit pins down (uncommitted changes, another
+/// compiler); a rebuild that leaves the executable byte for byte alike keeps
+/// the key. Read once per process (about 14 MB).
+pub fn build() -> &'static str {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD.get_or_init(|| {
+        use sha2::{Digest, Sha256};
+        let bytes = std::env::current_exe().and_then(std::fs::read);
+        bytes.map_or("unknown".into(), |b| {
+            let digest = Sha256::digest(&b);
+            format!("sha256:{}", digest.iter().take(8).map(|x| format!("{x:02x}")).collect::<String>())
+        })
+    })
+}
+
 /// What identifies a `reproduce bridg-it` run: a checkpoint of another run
-/// (other orders, agent set, games, seed or program version) is refused.
+/// (other orders, agent set, games, seed, program version or build) is refused.
+/// The build ([`build`]) keys the records by the code that computed them: two
+/// builds of one crate version may compute other values.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScanId {
     pub program: String,
     pub version: String,
+    /// [`build`] of the program that started the run.
+    pub build: String,
     /// Self-play orders 2..=max_order.
     pub max_order: usize,
     /// Orders of the exact temperature curve (Fig 5.10 top).
@@ -90,6 +112,8 @@ pub struct AgentPoint {
 pub enum ScanRow {
     SelfPlay(SelfPlayRow),
     Temperature(TemperatureRow),
+    /// A whole curve computed on one game graph (M = 4, Fig 5.10 top).
+    TemperatureCurve(Vec<TemperatureRow>),
     Agent(AgentPoint),
 }
 
@@ -150,7 +174,17 @@ impl<'a> Scan<'a> {
 
     fn read_records(&mut self, path: &Path, id: &ScanId, text: &str) -> Result<()> {
         let lines: Vec<&str> = text.lines().collect();
-        if parse_checked_line::<ScanId>(lines[0]).as_ref() != Some(id) {
+        let found = parse_checked_line::<ScanId>(lines[0]);
+        if let Some(other) = found.as_ref().filter(|o| o.build != id.build) {
+            return Err(invalid(format!(
+                "checkpoint {}: written by build {} of the program, this is build {}; its records may differ from \
+                 what this build computes: remove it, or resume with the build that wrote it",
+                path.display(),
+                other.build,
+                id.build
+            )));
+        }
+        if found.as_ref() != Some(id) {
             return Err(invalid(format!(
                 "checkpoint {}: line 1 is not this run's identity (other orders, agents, games, seed or program \
                  version; or damaged); remove it or choose another results directory",
@@ -253,6 +287,15 @@ impl UnitRow for TemperatureRow {
     }
     fn from_row(row: ScanRow) -> Option<Self> {
         if let ScanRow::Temperature(r) = row { Some(r) } else { None }
+    }
+}
+
+impl UnitRow for Vec<TemperatureRow> {
+    fn into_row(self) -> ScanRow {
+        ScanRow::TemperatureCurve(self)
+    }
+    fn from_row(row: ScanRow) -> Option<Self> {
+        if let ScanRow::TemperatureCurve(r) = row { Some(r) } else { None }
     }
 }
 

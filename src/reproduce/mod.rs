@@ -7,6 +7,7 @@ pub mod beams_runs;
 pub mod bridg_it;
 pub mod bridg_it_agents;
 pub mod bridg_it_checkpoint;
+pub mod bridg_it_temperature;
 pub mod chess;
 pub mod curves;
 pub mod curves_replay;

@@ -13,11 +13,13 @@
 use super::analysis::PlayState;
 use super::board::Board;
 use super::heuristic::{best_edges, float_drops, temperature_weights};
+use super::lanes::Lanes;
 use super::position::{Player, Position};
 use super::solver::Solver;
 use crate::error::{Result, invalid};
 use crate::graph::explicit::{ExplicitGraph, Node};
 use crate::graph::stochastic;
+use num_traits::One;
 
 /// A move policy.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,11 +46,9 @@ impl Agent {
                 (Solver::finite_gauss_seidel(iterations), temperature)
             }
         };
-        let drops = float_drops(board, pos, &solver);
-        let max = drops.iter().map(|d| d.1).fold(0.0, f64::max);
-        let cleaned: Vec<f64> = drops.iter().map(|d| if d.1 > 1e-12 * max { d.1 } else { 0.0 }).collect();
+        let (edges, cleaned) = cleaned_drops(board, pos, &solver);
         let w = temperature_weights(&cleaned, t);
-        drops.iter().zip(w).filter(|(_, p)| *p > 0.0).map(|(d, p)| (d.0, p)).collect()
+        edges.into_iter().zip(w).filter(|(_, p)| *p > 0.0).collect()
     }
 
     /// Checks the parameters: T > 0 and finite, at least one sweep.
@@ -65,6 +65,61 @@ impl Agent {
         };
         if t.is_finite() && t > 0.0 { Ok(()) } else { Err(invalid(format!("temperature T = {t} must be > 0"))) }
     }
+}
+
+/// The links' edges and their drops under `solver`, drops below 10⁻¹² of the
+/// largest set to 0 (float noise of links without current).
+fn cleaned_drops(board: &Board, pos: &Position, solver: &Solver) -> (Vec<usize>, Vec<f64>) {
+    let drops = float_drops(board, pos, solver);
+    let max = drops.iter().map(|d| d.1).fold(0.0, f64::max);
+    drops.into_iter().map(|(e, d)| (e, if d > 1e-12 * max { d } else { 0.0 })).unzip()
+}
+
+/// Short's win probabilities with temperature `temperatures[l]` in lane l
+/// (Def 5.7) against `cut`, Cut first, and the number of positions: one game
+/// graph for all lanes, Short's moves those with ΔX > 0 (the union of the
+/// lanes' supports; a weight that underflows to 0 in a lane adds exactly 0
+/// there), so lane l equals [`short_win_probability`] with `Temperature(T_l)`
+/// float for float; the number of positions is that of the union graph.
+pub fn short_win_curve<const N: usize>(
+    board: &Board,
+    cut: Agent,
+    temperatures: [f64; N],
+    limit_bytes: u64,
+) -> Result<(Lanes<N>, usize)> {
+    cut.validate()?;
+    for t in temperatures {
+        Agent::Temperature(t).validate()?;
+    }
+    let policy = |p: &Position| -> Vec<(usize, Lanes<N>)> {
+        if p.to_move == Player::Cut {
+            return cut.policy(board, p).into_iter().map(|(e, w)| (e, Lanes::splat(w))).collect();
+        }
+        let (edges, cleaned) = cleaned_drops(board, p, &Solver::Direct);
+        let w: Vec<Vec<f64>> = temperatures.iter().map(|&t| temperature_weights(&cleaned, t)).collect();
+        let lanes = |i: usize| Lanes(std::array::from_fn(|l| w[l][i]));
+        (0..edges.len()).filter(|&i| cleaned[i] > 0.0).map(|i| (edges[i], lanes(i))).collect()
+    };
+    let start = PlayState::new(board, Position::start(board, Player::Cut));
+    let graph = ExplicitGraph::explore_within(
+        [start.clone()],
+        |s: &PlayState| {
+            let p = &s.position;
+            if p.winner(board).is_some() {
+                return Node::Moves(Vec::new());
+            }
+            Node::Moves(policy(p).into_iter().map(|(e, _)| PlayState::new(board, p.play(e))).collect())
+        },
+        limit_bytes,
+    )
+    .map_err(|n| invalid(format!("the agents' game graph passed the memory limit after {n} positions")))?;
+    let layers = stochastic::layers(&graph)?;
+    let values = stochastic::play_values::<_, Lanes<N>>(&graph, &layers, |v| {
+        policy(&graph.state(v).position).into_iter().map(|x| x.1).collect()
+    });
+    let root = graph.index_of(&start).expect("the root is explored");
+    let cut_wins = values[root].expect("the root has moves");
+    Ok((Lanes::one() - cut_wins, graph.len()))
 }
 
 /// Short's exact win probability (Cut moves first) and the number of positions,

@@ -14,6 +14,7 @@
 //! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees.
 //! - [`agents`]: randomised agents (5.4) and their exact win probabilities.
 //! - [`simulate`]: seeded Monte-Carlo simulation of agent pairs, MC(k), Wilson intervals.
+//! - [`lanes`]: several temperatures evaluated in one induction.
 //! - [`mc_exact`]: exact win probabilities of MC(k) Short against the heuristic (small boards).
 
 pub mod agents;
@@ -23,6 +24,7 @@ pub mod edge_set;
 pub mod exact;
 pub mod heuristic;
 pub mod iterative;
+pub mod lanes;
 pub mod lehman;
 pub mod mc_exact;
 pub mod network;
