@@ -337,3 +337,20 @@ fn stdout_of(args: &[&str]) -> String {
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// `simulate` (the issue: it decided ties through f64 like `analyze`): at
+/// α = 1 + 2⁻⁵³ it plays the same games (same seed) as at 1 + 10⁻⁹, where
+/// `analyze` and `curve` give Beams(3c,6p) LEX-c the same total 7420.
+#[test]
+fn simulate_at_one_plus_2_pow_53() {
+    let codes = common::scratch_dir("codes-simulate");
+    let codes = codes.to_str().unwrap();
+    let games = |a: &str| {
+        let out = stdout_of(&["simulate", "beams", "3c6p", "--alpha", a, "--n", "30", "--codes", codes]);
+        out.lines().skip(1).map(str::to_string).collect::<Vec<_>>()
+    };
+    let (near, above) = (games("9007199254740993/9007199254740992"), games("1.000000001"));
+    assert!(near.iter().any(|l| l.contains("mean ")), "{near:?}");
+    assert_eq!(near, above);
+    let _ = std::fs::remove_dir_all(codes);
+}
