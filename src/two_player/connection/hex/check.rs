@@ -36,6 +36,10 @@ struct Checker<'a> {
     carriers: usize,
     fills: usize,
     proof: &'a Proof,
+    /// The neighbours of every cell, from (column, row) by the rule above.
+    neighbours: Vec<Bits>,
+    /// The winner's first and second edge (row 0 and the last row for Black, columns for White).
+    winner_edges: (Bits, Bits),
 }
 
 /// Checks that `proof.winner` wins `proof.position` by following the proof.
@@ -50,7 +54,10 @@ pub fn check_proof(proof: &Proof) -> Result<CheckReport> {
         carriers: 0,
         fills: 0,
         proof,
+        neighbours: Vec::new(),
+        winner_edges: (0, 0),
     };
+    checker.tables();
     for &(b, w, mover, step) in &proof.steps {
         if checker.steps.insert((b, w, mover), step).is_some() {
             return Err(invalid("proof lists a position twice"));
@@ -61,6 +68,57 @@ pub fn check_proof(proof: &Proof) -> Result<CheckReport> {
 }
 
 impl Checker<'_> {
+    /// Fills the neighbour table and the winner's edges (for the carrier searches).
+    fn tables(&mut self) {
+        let (cols, rows) = (self.cols as i64, self.rows as i64);
+        let index = |x: i64, y: i64| (x >= 0 && y >= 0 && x < cols && y < rows).then(|| (y * cols + x) as usize);
+        for y in 0..rows {
+            for x in 0..cols {
+                let steps = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)];
+                let around = steps.iter().filter_map(|(dx, dy)| index(x + dx, y + dy)).fold(0, |m, c| m | 1 << c);
+                self.neighbours.push(around);
+            }
+        }
+        let line = |cells: &mut dyn Iterator<Item = Option<usize>>| cells.flatten().fold(0, |m: Bits, c| m | 1 << c);
+        self.winner_edges = if self.winner == Colour::Black {
+            (line(&mut (0..cols).map(|x| index(x, 0))), line(&mut (0..cols).map(|x| index(x, rows - 1))))
+        } else {
+            (line(&mut (0..rows).map(|y| index(0, y))), line(&mut (0..rows).map(|y| index(cols - 1, y))))
+        };
+    }
+
+    /// The cells of `within` joined to `from ∩ within` inside `within` (by the neighbour table).
+    fn reach(&self, from: Bits, within: Bits) -> Bits {
+        let (mut reached, mut list) = (from & within, from & within);
+        while list != 0 {
+            let c = list.trailing_zeros() as usize;
+            list &= list - 1;
+            let new = self.neighbours[c] & within & !reached;
+            reached |= new;
+            list |= new;
+        }
+        reached
+    }
+
+    /// The cells of `left` where one more stone of the winner (stones `own`)
+    /// joins his two edges: cells touching both the part of `own` joined to the
+    /// first edge (or that edge) and the part joined to the second.
+    fn threats(&self, own: Bits, left: Bits) -> Bits {
+        let (first, second) = self.winner_edges;
+        let (near_first, near_second) = (self.reach(first, own), self.reach(second, own));
+        let mut threats = 0;
+        let mut cells = left;
+        while cells != 0 {
+            let c = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let touches = |part: Bits, edge: Bits| edge >> c & 1 == 1 || self.neighbours[c] & part != 0;
+            if touches(near_first, first) && touches(near_second, second) {
+                threats |= 1 << c;
+            }
+        }
+        threats
+    }
+
     fn cell_ok(&self, cell: usize) -> bool {
         cell < self.cols * self.rows
     }
@@ -164,20 +222,19 @@ impl Checker<'_> {
             return true;
         }
         let left = carrier & !(black | white);
-        if left == 0 || !self.chain(self.winner, own | left) {
+        if left == 0 || self.reach(self.winner_edges.0, own | left) & self.winner_edges.1 == 0 {
             return false;
         }
         if let Some(&v) = memo.get(&(black, white)) {
             return v;
         }
         // Immediate threats: cells where one winner's stone completes the chain.
-        let threats: Vec<usize> =
-            (0..128).filter(|&c| left >> c & 1 == 1 && self.chain(self.winner, own | 1 << c)).collect();
-        if (mover == self.winner && !threats.is_empty()) || (mover != self.winner && threats.len() >= 2) {
+        let threats = self.threats(own, left);
+        if (mover == self.winner && threats != 0) || (mover != self.winner && threats.count_ones() >= 2) {
             memo.insert((black, white), true);
             return true;
         }
-        let forced = if threats.len() == 1 { 1 << threats[0] } else { left };
+        let forced = if threats != 0 { threats } else { left };
         let moves = (0..128).filter(|&c| forced >> c & 1 == 1);
         let mut results = moves.map(|c| {
             let (b, w) = if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
