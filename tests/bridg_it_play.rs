@@ -223,3 +223,20 @@ fn satz_5_4_and_5_6_duality() {
         }
     }
 }
+
+/// The check for M = 4, 5 (minutes: run with `--ignored`): the tree
+/// strategy never loses against any Cut play; prints the positions visited.
+#[test]
+#[ignore]
+fn tree_strategy_never_loses_bridgit_4_and_5() {
+    for m in 4..=5 {
+        let b = Board::bridgit(m).unwrap();
+        let clock = std::time::Instant::now();
+        let seen = strategy_never_loses(&b);
+        println!(
+            "M = {m}: tree strategy never loses, {seen} (position, strategy) pairs, {:.1} s",
+            clock.elapsed().as_secs_f64()
+        );
+        assert!(seen > 0);
+    }
+}
