@@ -68,7 +68,7 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     let head = OverviewHead {
         provenance: Provenance::new(command_line(), started, merge.seconds),
         game: problem.name(),
-        tie_rule: tie.to_string(),
+        tie_rule: tie,
         domain: domain_text(domain),
         nodes_evaluated: merge.nodes_evaluated,
         uncertified: merge.uncertified,

@@ -251,7 +251,7 @@ fn curve_header(c: &Curve, provenance: Provenance) -> Header {
     Header {
         provenance,
         game: c.problem.clone(),
-        tie_rule: c.tie_rule.clone(),
+        tie_rule: c.tie_rule.to_string(),
         codes: c.codes,
         domain: domain_text(&c.domain),
         nodes: c.nodes_evaluated,

@@ -53,7 +53,7 @@ impl Segment {
 #[derive(Clone, Debug)]
 pub struct Curve {
     pub problem: String,
-    pub tie_rule: String,
+    pub tie_rule: TieRule,
     pub codes: u64,
     pub domain: Domain,
     pub segments: Vec<Segment>,
@@ -163,7 +163,7 @@ fn walk_root<P: SearchProblem>(
     }
     Curve {
         problem: problem.name(),
-        tie_rule: tie.to_string(),
+        tie_rule: tie,
         codes: problem.code_count() as u64,
         domain: domain.clone(),
         segments: coalesce_segments(segments),

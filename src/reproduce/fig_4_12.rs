@@ -143,24 +143,24 @@ fn grid_table(dir: &Path, grid: &[GridValue], rule: Option<BeamsRule>) -> String
         ("thesis (Table 4.10)", Right),
     ]);
     for g in grid {
-        let tenths = match g.alpha.parse() {
-            Ok(crate::renyi::alpha::Alpha::Finite { den, .. }) => 10 % den == 0,
-            Ok(crate::renyi::alpha::Alpha::Infinity) => true,
-            Err(_) => false,
+        let tenths = match g.alpha {
+            crate::renyi::alpha::Alpha::Finite { den, .. } => 10 % den == 0,
+            crate::renyi::alpha::Alpha::Infinity => true,
         };
+        let alpha = g.alpha.to_string();
         if !tenths {
             continue;
         }
-        let analyze = rule.and_then(|r| full_run_total(dir, &g.alpha, r)).map_or(String::new(), |t| {
+        let analyze = rule.and_then(|r| full_run_total(dir, &alpha, r)).map_or(String::new(), |t| {
             let t = exact_string(&t);
             if t == g.total { format!("= {t}") } else { format!("≠ {t}") }
         });
         let thesis = FULL_ROWS
             .iter()
-            .find(|(a, c, _)| *a == g.alpha && Some(*c) == rule)
+            .find(|(a, c, _)| *a == alpha && Some(*c) == rule)
             .map_or(String::new(), |(_, _, t)| t.to_string());
         table.row([
-            g.alpha.clone(),
+            alpha,
             g.total.clone(),
             format!("{:.6}", g.mean),
             g.max_depth.to_string(),
@@ -187,12 +187,8 @@ fn chart(runs: &[OverviewFile], label: &str) -> Chart {
         (Some(a), Some(b)) if a.lo < b.hi => (a.lo, b.hi),
         _ => (0.0, 1.0),
     };
-    let points = runs
-        .iter()
-        .flat_map(|o| &o.grid)
-        .filter_map(|g| Some((g.alpha.parse::<crate::renyi::alpha::Alpha>().ok()?.to_f64(), g.mean)))
-        .filter(|(x, _)| x.is_finite())
-        .collect();
+    let points =
+        runs.iter().flat_map(|o| &o.grid).map(|g| (g.alpha.to_f64(), g.mean)).filter(|(x, _)| x.is_finite()).collect();
     let markers = FULL_ROWS
         .iter()
         .filter(|(_, c, _)| c.label() == label)

@@ -12,13 +12,16 @@ use crate::curve::steps::{Domain, Span};
 use crate::curve::walk::{Curve, Segment};
 use crate::output::Provenance;
 use crate::renyi::alpha::Alpha;
+use crate::search::TieRule;
 use crate::search::outcome::{exact_f64, exact_string};
 use serde::Serialize;
 
 /// The exact value of the curve at one α of the grid.
 #[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct GridValue {
-    pub alpha: String,
+    /// In the file as it displays (exact: `1.5`, `4/3`, `inf`), read back strictly.
+    #[serde(with = "alpha_display")]
+    pub alpha: Alpha,
     pub total: String,
     pub mean: f64,
     pub max_depth: usize,
@@ -41,11 +44,14 @@ pub struct Bin {
 pub struct Overview {
     pub provenance: Provenance,
     pub game: String,
-    pub tie_rule: String,
+    /// In the file as it displays (`LEX`, `MIX`, …).
+    #[serde(with = "crate::search::run_file::tie_rule_text")]
+    pub tie_rule: TieRule,
     pub codes: u64,
     pub domain: String,
     /// The grid's step (the values in `grid` are its multiples in the domain).
-    pub grid_step: String,
+    #[serde(with = "alpha_display")]
+    pub grid_step: Alpha,
     pub pieces: usize,
     pub intervals: usize,
     pub nodes_evaluated: u64,
@@ -111,7 +117,7 @@ fn finite_extent(curve: &Curve) -> Option<(f64, f64)> {
 pub struct OverviewHead {
     pub provenance: Provenance,
     pub game: String,
-    pub tie_rule: String,
+    pub tie_rule: TieRule,
     pub domain: String,
     pub nodes_evaluated: u64,
     pub uncertified: u64,
@@ -122,7 +128,7 @@ impl Overview {
     pub fn summary(&self) -> Vec<String> {
         crate::curve::report::Summary {
             game: &self.game,
-            tie_rule: &self.tie_rule,
+            tie_rule: &self.tie_rule.to_string(),
             domain: &self.domain,
             pieces: self.pieces,
             intervals: self.intervals,
@@ -150,7 +156,7 @@ impl Overview {
         b.finish(OverviewHead {
             provenance: report.provenance.clone(),
             game: report.game.clone(),
-            tie_rule: report.tie_rule.clone(),
+            tie_rule: curve.tie_rule,
             domain: report.domain.clone(),
             nodes_evaluated: report.nodes_evaluated,
             uncertified: report.uncertified,
@@ -225,7 +231,7 @@ impl OverviewBuilder {
             let p = Point::exact(a);
             if s.span.holds(&p) {
                 self.grid.push(GridValue {
-                    alpha: a.to_string(),
+                    alpha: a,
                     mean,
                     total: exact_string(&total),
                     max_depth: s.outcome.max_depth(),
@@ -266,7 +272,7 @@ impl OverviewBuilder {
             tie_rule: head.tie_rule,
             codes,
             domain: head.domain,
-            grid_step: self.step.to_string(),
+            grid_step: self.step,
             pieces: self.pieces,
             intervals: self.intervals,
             nodes_evaluated: head.nodes_evaluated,
@@ -279,6 +285,23 @@ impl OverviewBuilder {
             grid: self.grid,
             bins: self.bins,
         }
+    }
+}
+
+/// Serde of an exact α as it displays (`0.5`, `4/3`, `inf`: exact, see
+/// [`Alpha`]'s `Display`); text that does not display back the same is refused.
+mod alpha_display {
+    use crate::renyi::alpha::Alpha;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(alpha: &Alpha, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(alpha)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Alpha, D::Error> {
+        let text = String::deserialize(d)?;
+        let alpha = text.parse::<Alpha>().ok().filter(|a| a.to_string() == text);
+        alpha.ok_or_else(|| D::Error::custom(format!("α {text:?} is not an exact α as this program writes it")))
     }
 }
 
@@ -310,7 +333,7 @@ mod tests {
             &g,
             10,
         );
-        assert_eq!(o.grid_step, "0.5");
+        assert_eq!(o.grid_step.to_string(), "0.5");
         // A domain at ∞ alone has no finite grid point (and does not loop).
         let at_inf = curve(&mm, TieRule::lex(), &Domain::closed(Point::infinity(), Point::infinity()), None);
         assert_eq!(grid(&at_inf, Alpha::ratio(1, 100).unwrap(), 1000).unwrap(), [Alpha::Infinity]);
