@@ -17,6 +17,7 @@ mod partitions;
 pub mod point;
 pub mod precise;
 pub mod report;
+mod root_cache;
 pub mod root_order;
 pub mod root_search;
 pub mod run;

@@ -24,10 +24,17 @@ impl PairFunction {
 
     /// [`Self::first_root`]; without `refine` an isolated root comes back as
     /// its isolating interval (marked uncertified) instead of being bisected.
+    /// Looked up in [`super::root_cache`] first: the search is a function of
+    /// D's integer terms and its arguments alone.
     fn first_root_refined(&self, from: SearchEnd, to: SearchEnd, refine: bool) -> Option<RootFound> {
         if !self.may_cross() {
             return None;
         }
+        super::root_cache::remembered(&self.derived().raw, from, to, refine, || self.search_between(from, to, refine))
+    }
+
+    /// [`Self::first_root_refined`] computed.
+    fn search_between(&self, from: SearchEnd, to: SearchEnd, refine: bool) -> Option<RootFound> {
         let rightward = from.x < to.x;
         let (mut lo, mut hi) = if rightward { (from, to) } else { (to, from) };
         let derived = self.derived();
