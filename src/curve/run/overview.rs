@@ -334,6 +334,16 @@ mod tests {
             10,
         );
         assert_eq!(o.grid_step.to_string(), "0.5");
+        // The grid reads back typed, byte for byte; α text it would not write is refused.
+        let json = serde_json::to_string(&o.grid).unwrap();
+        let back: Vec<GridValue> = serde_json::from_str(&json).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), json);
+        assert_eq!(back.last().map(|v| v.alpha), Some(Alpha::Infinity));
+        let third = r#"{"alpha":"1/3","total":"0","mean":0.0,"max_depth":0,"first_queries":[]}"#;
+        assert_eq!(serde_json::from_str::<GridValue>(third).unwrap().alpha, Alpha::ratio(1, 3).unwrap());
+        for bad in ["0.50", "1/2", "2/6", "Inf"] {
+            assert!(serde_json::from_str::<GridValue>(&third.replace("1/3", bad)).is_err(), "{bad}");
+        }
         // A domain at ∞ alone has no finite grid point (and does not loop).
         let at_inf = curve(&mm, TieRule::lex(), &Domain::closed(Point::infinity(), Point::infinity()), None);
         assert_eq!(grid(&at_inf, Alpha::ratio(1, 100).unwrap(), 1000).unwrap(), [Alpha::Infinity]);
