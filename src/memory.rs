@@ -48,8 +48,17 @@ pub fn advise_huge<T>(data: &[T]) {
 /// started beside another large one (a 12 GB curve run on a 24 GB machine)
 /// stops at its budget instead of driving the machine out of memory, where
 /// the kernel may kill either. Jobs estimate their size before allocating
-/// and refuse beyond it ([`check_budget`]).
+/// and refuse beyond it ([`check_budget`]). A job run inside
+/// [`Budget::within`] sees its own budget instead.
 pub fn budget_bytes() -> u64 {
+    if let Some(bytes) = CURRENT.with(|c| c.borrow().as_ref().map(|b| b.bytes)) {
+        return bytes;
+    }
+    process_budget_bytes()
+}
+
+/// The process's budget: `--max-memory`, else the default (see [`budget_bytes`]).
+fn process_budget_bytes() -> u64 {
     match BUDGET.load(std::sync::atomic::Ordering::Relaxed) {
         0 => *DEFAULT_BUDGET.get_or_init(|| {
             let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
@@ -76,9 +85,62 @@ pub fn set_budget_given(bytes: u64, given: impl Into<String>) {
     *GIVEN.lock().unwrap_or_else(|p| p.into_inner()) = Some(given.into());
 }
 
+/// The memory budget of one job, handed to it as a context (as
+/// `curve::Verification` is for its counters): two jobs in one process, each
+/// run inside its own [`Budget::within`], are checked against different
+/// budgets (issue 49 item 6). Jobs check their estimates on the thread that
+/// starts them ([`check_budget`]); outside every `within` the process's
+/// budget holds (`--max-memory`: the CLI, and its memory guard, which
+/// watches the whole process).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    bytes: u64,
+    /// How the budget was given (e.g. `--max-memory 0.5`), named in refusals.
+    given: String,
+}
+
+thread_local! {
+    /// The budget of the job this thread currently runs, if any.
+    static CURRENT: std::cell::RefCell<Option<Budget>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Puts back the thread's previous budget when a [`Budget::within`] ends,
+/// also when it unwinds.
+struct RestoreBudget(Option<Budget>);
+
+impl Drop for RestoreBudget {
+    fn drop(&mut self) {
+        let previous = self.0.take();
+        CURRENT.with(|c| *c.borrow_mut() = previous);
+    }
+}
+
+impl Budget {
+    /// A budget of `bytes`, named in messages as `given` (e.g. `--max-memory 0.5`).
+    pub fn new(bytes: u64, given: impl Into<String>) -> Budget {
+        Budget { bytes, given: given.into() }
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Runs `job` with this budget current on this thread ([`budget_bytes`],
+    /// [`check_budget`] and their messages use it); the previous one is put
+    /// back afterwards.
+    pub fn within<R>(&self, job: impl FnOnce() -> R) -> R {
+        let previous = CURRENT.with(|c| c.borrow_mut().replace(self.clone()));
+        let _restore = RestoreBudget(previous);
+        job()
+    }
+}
+
 /// The budget for a message: "25.6 MiB, set by --max-memory 0.025", or
 /// "18.0 GiB, the default" when the user gave none.
 pub fn budget_text() -> String {
+    if let Some(b) = CURRENT.with(|c| c.borrow().clone()) {
+        return format!("{}, set by {}", human_bytes(b.bytes), b.given);
+    }
     let given = GIVEN.lock().unwrap_or_else(|p| p.into_inner()).clone();
     let source = match BUDGET.load(std::sync::atomic::Ordering::Relaxed) {
         0 => "the default".to_string(),
