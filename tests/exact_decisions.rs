@@ -354,3 +354,29 @@ fn simulate_at_one_plus_2_pow_53() {
     assert_eq!(near, above);
     let _ = std::fs::remove_dir_all(codes);
 }
+
+/// A curve whose domain starts (or ends) within float reach of 1 but not at
+/// it: every pair's F vanishes at 1, just outside the domain, and the root
+/// searches from that end reported the zero at 1 as an uncertified crossing
+/// inside (Beams(3c,6p) LEX-c from 1 + 2⁻⁵³: 8 UNCERTIFIED breakpoints and a
+/// first piece "α = 1" with α = 1's total 7412 printed as 7420). The
+/// neighbourhood of the zero at 1 that holds no other root now trims such a
+/// search; the pieces are those of the domain, each certified.
+#[test]
+fn curve_domains_ending_next_to_one() {
+    let codes = common::scratch_dir("codes-next-to-one");
+    let codes = codes.to_str().unwrap();
+    let cases = [
+        ("9007199254740993/9007199254740992", "1.000000001", "9007199254740993/9007199254740992", "7420"),
+        ("0.999999999", "9007199254740991/9007199254740992", "0.999999999", "7412"),
+    ];
+    for (from, to, first, total) in cases {
+        let args = ["curve", "beams", "3c6p", "--tie", "lex-c", "--codes", codes, "--from", from, "--to", to];
+        let out = stdout_of(&args);
+        let head = out.lines().next().unwrap_or_default();
+        assert!(!out.contains("UNCERTIFIED") && head.contains("3 pieces"), "[{from}, {to}]: {out}");
+        let best = format!("best total {total} (mean ");
+        assert!(out.contains(&best) && out.contains(&format!("on α = {first} and")), "{out}");
+    }
+    let _ = std::fs::remove_dir_all(codes);
+}

@@ -7,6 +7,11 @@ use super::crossing::{KnownZero, PairFunction, RootFound, SearchEnd, target_widt
 use super::interval::Interval;
 use std::cmp::Ordering;
 
+/// How close to 1 (but not at it) a search end must lie for the zero of F at
+/// 1 to trim the range ([`PairFunction::trim_near_one`]); farther away the
+/// plain search separates the two.
+const NEAR_ONE: f64 = 1.0 / (1u64 << 40) as f64;
+
 impl PairFunction {
     /// The first root of ψ strictly between `from` and `to` (either order:
     /// the search runs from `from` towards `to`), where F(from) ≠ 0 unless
@@ -58,6 +63,10 @@ impl PairFunction {
                 .or(at_one)
                 .or_else(|| self.search(second.0, second.1, rightward, refine));
         }
+        self.trim_near_one(&mut lo, &mut hi);
+        if lo.x >= hi.x {
+            return None;
+        }
         for end in [&mut lo, &mut hi] {
             if end.zero.is_none() && end.x == 1.0 {
                 let order = if self.shannon_tie() { 2 } else { 1 };
@@ -65,6 +74,29 @@ impl PairFunction {
             }
         }
         self.search(lo, hi, rightward, refine)
+    }
+
+    /// A range on one side of 1 whose near end lies within [`NEAR_ONE`] of it
+    /// but not at it (a domain end such as α = 1 + 2⁻⁵³): F vanishes at 1 (D(1)
+    /// = 0 for every pair) just outside the range, where no float evaluation
+    /// tells F from 0, so a plain search there reports an uncertified root
+    /// that is only the zero at 1. The neighbourhood of that zero on which
+    /// F^(order) keeps its sign holds no other root ([`Self::exclusion`]), so
+    /// the range loses what it shares with it, as if 1 were its end.
+    fn trim_near_one(&self, lo: &mut SearchEnd, hi: &mut SearchEnd) {
+        let near_above = lo.zero.is_none() && lo.x > 1.0 && lo.x - 1.0 <= NEAR_ONE;
+        let near_below = hi.zero.is_none() && hi.x < 1.0 && 1.0 - hi.x <= NEAR_ONE;
+        if !near_above && !near_below {
+            return;
+        }
+        let order = if self.shannon_tie() { 2 } else { 1 };
+        let one = KnownZero { at: Interval::exact(1.0), order };
+        if near_above && let Ok(x) = self.exclusion(one, hi.x, true) {
+            lo.x = lo.x.max(x);
+        }
+        if near_below && let Ok(x) = self.exclusion(one, lo.x, false) {
+            hi.x = hi.x.min(x);
+        }
     }
 
     /// Roots of F in (lo, hi) with known zeros at the ends cut out; the first
