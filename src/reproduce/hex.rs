@@ -4,8 +4,10 @@
 //! and `results/figures/hex-openings.svg`. Deterministic: node counts, no times
 //! (times are returned to the caller for its log).
 
+use super::hex_checkpoint::{HexRunId, OpeningCheckpoint, OpeningRecord};
 use crate::error::{Result, invalid};
-use crate::output::write_atomic;
+use crate::output::{layout, write_atomic};
+use crate::progress::Progress;
 use crate::two_player::connection::hex::board::{Board, Colour};
 use crate::two_player::connection::hex::check::check_proof;
 use crate::two_player::connection::hex::graph::figure_4;
@@ -42,12 +44,30 @@ pub struct SeedChecks {
 
 /// Solves every opening of the empty n×n board and checks each proof.
 pub fn opening_map(n: usize) -> Result<OpeningMap> {
-    opening_map_of(n, &(0..n * n).collect::<Vec<_>>())
+    opening_map_of(n, &(0..n * n).collect::<Vec<_>>(), None, &Progress::none())
 }
 
-/// [`opening_map`] for the openings `cells` only (in that order).
-fn opening_map_of(n: usize, cells: &[usize]) -> Result<OpeningMap> {
+/// The identity of a map run (the checkpoint's line 1).
+fn run_id(n: usize, cells: &[usize]) -> HexRunId {
+    let solver = Solver::new(Board::new(n, n).expect("a board side 1 to 11"));
+    HexRunId {
+        program: "renyi-search reproduce hex".into(),
+        version: crate::VERSION.to_string(),
+        n,
+        solver: format!("{:?}, fill-in {}", solver.limits, solver.fill_in),
+        openings: cells.to_vec(),
+    }
+}
+
+/// [`opening_map`] for the openings `cells` only (in that order), each solved
+/// opening appended to the `checkpoint` file (if any; resumed from it, removed
+/// at the end) and reported to `progress` (status: the opening; a note per opening).
+fn opening_map_of(n: usize, cells: &[usize], checkpoint: Option<&Path>, progress: &Progress) -> Result<OpeningMap> {
     let board = Board::new(n, n)?;
+    let mut saved = OpeningCheckpoint::open(checkpoint, &run_id(n, cells))?;
+    if saved.resumed() > 0 {
+        progress.note(&format!("hex {n}x{n}: resumed with {} solved openings from the checkpoint", saved.resumed()));
+    }
     let mut map = OpeningMap {
         n,
         black_wins: Vec::new(),
@@ -56,19 +76,54 @@ fn opening_map_of(n: usize, cells: &[usize]) -> Result<OpeningMap> {
         proofs_checked: true,
         seconds: Vec::new(),
     };
+    progress.begin(&format!("hex {n}x{n} openings"), Some(cells.len() as u64));
     for &cell in cells {
-        let started = std::time::Instant::now();
-        let mut solver = Solver::new(board.clone());
-        let mut p = Position::empty(board.clone());
-        p.play(Colour::Black, cell)?;
-        let proof = solver.proof(&p).map_err(|_| invalid("hex opening: node budget exhausted"))?;
-        map.seconds.push(started.elapsed().as_secs_f64());
-        map.proofs_checked &= check_proof(&proof).is_ok();
-        map.black_wins.push(proof.winner == Colour::Black);
-        map.nodes.push(solver.nodes);
-        map.proof_steps.push(proof.steps.len());
+        let record = match saved.finished(cell) {
+            Some(r) => r.clone(),
+            None => {
+                progress.status(&format!("opening {}", board.cell_name(cell)));
+                let record = solve_opening(&board, cell, &saved.key)?;
+                saved.append(&record)?;
+                record
+            }
+        };
+        progress.note(&format!(
+            "hex {n}x{n} {}: {} wins, {} positions, {} proof steps, {:.2} s",
+            board.cell_name(cell),
+            if record.black_wins { "black" } else { "white" },
+            record.nodes,
+            record.proof_steps,
+            record.seconds
+        ));
+        progress.advance(1);
+        map.seconds.push(record.seconds);
+        map.proofs_checked &= record.proof_checked;
+        map.black_wins.push(record.black_wins);
+        map.nodes.push(record.nodes);
+        map.proof_steps.push(record.proof_steps);
     }
+    progress.end();
+    saved.finish()?;
     Ok(map)
+}
+
+/// Solves, proves and checks one opening of the empty board.
+fn solve_opening(board: &Board, cell: usize, run: &str) -> Result<OpeningRecord> {
+    let started = std::time::Instant::now();
+    let mut solver = Solver::new(board.clone());
+    let mut p = Position::empty(board.clone());
+    p.play(Colour::Black, cell)?;
+    let proof = solver.proof(&p).map_err(|_| invalid("hex opening: node budget exhausted"))?;
+    let proof_checked = check_proof(&proof).is_ok();
+    Ok(OpeningRecord {
+        run: run.to_string(),
+        opening: cell,
+        black_wins: proof.winner == Colour::Black,
+        nodes: solver.nodes,
+        proof_steps: proof.steps.len(),
+        proof_checked,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// The largest opening map replayed from the committed, sealed hex.json
@@ -98,7 +153,7 @@ fn replay_map(dir: &Path, n: usize) -> Result<(OpeningMap, ReplayedMap)> {
         .find(|m| m.n == n && m.black_wins.len() == n * n && m.nodes.len() == n * n && m.proof_steps.len() == n * n)
         .ok_or_else(|| invalid(format!("{}: no complete {n}x{n} map", path.display())))?;
     let openings: Vec<usize> = [0, (7 * n * n) / 11].into_iter().take(REPLAY_SAMPLES).collect();
-    let again = opening_map_of(n, &openings)?;
+    let again = opening_map_of(n, &openings, None, &Progress::none())?;
     let agree = openings
         .iter()
         .enumerate()
@@ -288,12 +343,15 @@ pub const FILES: [&str; 3] = ["tables/hex.json", "tables/hex.md", "figures/hex-o
 /// larger samples); writes the results. With `replay_largest` the
 /// `max_n`×`max_n` map is replayed from the committed, sealed files (two
 /// openings solved again) instead of solved in full, and the same bytes are
-/// written; without it the files are sealed anew.
+/// written; without it the files are sealed anew. Maps of 6×6 and larger keep
+/// a checkpoint (`runs/hex-NxN.ckpt` under `dir`, removed when done), so a
+/// stopped run resumes with the openings not yet solved.
 pub fn reproduce(
     dir: &Path,
     max_n: usize,
     full: bool,
     replay_largest: bool,
+    progress: &Progress,
 ) -> Result<(Vec<OpeningMap>, SeedChecks, Option<ReplayedMap>)> {
     let files: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
     let mut replayed = None;
@@ -305,7 +363,8 @@ pub fn reproduce(
             maps.push(map);
             replayed = Some(sample);
         } else {
-            maps.push(opening_map(n)?);
+            let checkpoint = (n >= 6).then(|| layout::runs(dir, &format!("hex-{n}x{n}.ckpt")));
+            maps.push(opening_map_of(n, &(0..n * n).collect::<Vec<_>>(), checkpoint.as_deref(), progress)?);
         }
     }
     let checks = seed_checks(full);

@@ -13,6 +13,7 @@ pub mod curves;
 pub mod curves_replay;
 pub mod fig_4_12;
 pub mod hex;
+pub mod hex_checkpoint;
 pub mod mc_agents;
 pub mod mc_chapter3;
 pub mod mc_figures;

@@ -37,7 +37,7 @@ pub fn run(target: Target, options: &Options, progress: &Progress) -> Result<Tar
 }
 
 /// Whether `target` takes a part of its results from committed files in this run:
-/// by default the long searches of perfect, the Beams(6c,3p) curves, the 5×5 Hex map, the
+/// by default the long searches of perfect, the Beams(6c,3p) curves, the 6×6 Hex map, the
 /// 4-man chess tables under DTM and DTC, table-4.15's H_α Wurzel curves beyond 10^5; always the
 /// finished Beams(6c,6p) work-unit runs of table-4.10.
 fn provenance(target: Target, full: bool) -> Provenance {
@@ -146,7 +146,7 @@ fn checks(target: Target, o: &Options, progress: &Progress) -> Result<(Vec<Check
                 }
             }
         }
-        Target::Hex => hex(o, &mut checks, &mut notes)?,
+        Target::Hex => hex(o, progress, &mut checks, &mut notes)?,
     }
     Ok((checks, notes))
 }
@@ -192,16 +192,14 @@ fn perfect(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mu
     Ok(())
 }
 
-/// Hex (seed 004): the opening maps of the empty boards up to 5×5 (every proof
+/// Hex (seed 004): the opening maps of the empty boards up to 6×6 (every proof
 /// replayed by the independent checker) and the seed's checks by computation.
-fn hex(o: &Options, checks: &mut Vec<Check>, notes: &mut Vec<String>) -> Result<()> {
-    // Maps 1×1..5×5 (df-pn: the 25 openings of 5×5 in about 13 s of solving) and
-    // the default samples in both modes, so that `--full` writes the same bytes;
-    // 6×6 and the larger samples (`hex::reproduce(dir, 6, true, false)`) have not been
-    // run to the end yet.
-    // By default the 5×5 map (about a minute of CPU) is replayed from the committed,
-    // sealed hex.json with two of its openings solved and proved again.
-    let (maps, seed, replayed) = super::hex::reproduce(&o.dir, 5, false, !o.full)?;
+fn hex(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Vec<String>) -> Result<()> {
+    // Maps 1×1..6×6 and the default samples in both modes, so that `--full`
+    // writes the same bytes. By default the 6×6 map is replayed from the
+    // committed, sealed hex.json with two of its openings solved and proved
+    // again; `--full` solves its 36 openings as a checkpointed job.
+    let (maps, seed, replayed) = super::hex::reproduce(&o.dir, 6, false, !o.full, progress)?;
     if let Some(r) = &replayed {
         checks.push(Check::own(
             format!(
@@ -222,6 +220,13 @@ fn hex(o: &Options, checks: &mut Vec<Check>, notes: &mut Vec<String>) -> Result<
             wins > 0 && m.proofs_checked,
         ));
         let how = if replayed.as_ref().is_some_and(|r| r.n == m.n) { "replayed" } else { "solved" };
+        if m.n >= 6 && how == "solved" {
+            let board = crate::two_player::connection::hex::board::Board::new(m.n, m.n)?;
+            for (cell, (nodes, seconds)) in m.nodes.iter().zip(&m.seconds).enumerate() {
+                let name = board.cell_name(cell);
+                notes.push(format!("hex {0}x{0} opening {name}: {nodes} nodes, {seconds:.2} s", m.n));
+            }
+        }
         notes.push(format!(
             "hex {0}x{0}: {1} nodes, {how} in {2:.2} s",
             m.n,
