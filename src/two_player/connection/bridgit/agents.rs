@@ -18,6 +18,7 @@ use super::position::{Player, Position};
 use super::solver::Solver;
 use crate::error::{Result, invalid};
 use crate::graph::explicit::{ExplicitGraph, Node};
+use crate::graph::scalar::Scalar;
 use crate::graph::stochastic;
 use num_traits::One;
 
@@ -100,6 +101,29 @@ pub fn short_win_curve<const N: usize>(
         let lanes = |i: usize| Lanes(std::array::from_fn(|l| w[l][i]));
         (0..edges.len()).filter(|&i| cleaned[i] > 0.0).map(|i| (edges[i], lanes(i))).collect()
     };
+    let (cut_wins, positions) = cut_win_value(board, policy, limit_bytes)?;
+    Ok((Lanes::one() - cut_wins, positions))
+}
+
+/// Short's exact win probability (Cut moves first) and the number of positions,
+/// or an error if the game graph passes `limit_bytes`.
+pub fn short_win_probability(board: &Board, cut: Agent, short: Agent, limit_bytes: u64) -> Result<(f64, usize)> {
+    cut.validate()?;
+    short.validate()?;
+    let agent = |p: &Position| if p.to_move == Player::Cut { cut } else { short };
+    let (cut_wins, positions) = cut_win_value(board, |p: &Position| agent(p).policy(board, p), limit_bytes)?;
+    Ok((1.0 - cut_wins, positions))
+}
+
+/// Cut's win probability (Cut moves first) when both play `policy` (the moves
+/// of a position with their probabilities in `T`), and the number of
+/// positions: the game graph keyed by the network (the policies read only the
+/// network of a position), backward induction by `stochastic::play_values`.
+fn cut_win_value<T: Scalar>(
+    board: &Board,
+    policy: impl Fn(&Position) -> Vec<(usize, T)> + Sync,
+    limit_bytes: u64,
+) -> Result<(T, usize)> {
     let start = PlayState::new(board, Position::start(board, Player::Cut));
     let graph = ExplicitGraph::explore_within(
         [start.clone()],
@@ -114,40 +138,9 @@ pub fn short_win_curve<const N: usize>(
     )
     .map_err(|n| invalid(format!("the agents' game graph passed the memory limit after {n} positions")))?;
     let layers = stochastic::layers(&graph)?;
-    let values = stochastic::play_values::<_, Lanes<N>>(&graph, &layers, |v| {
+    let values = stochastic::play_values::<_, T>(&graph, &layers, |v| {
         policy(&graph.state(v).position).into_iter().map(|x| x.1).collect()
     });
     let root = graph.index_of(&start).expect("the root is explored");
-    let cut_wins = values[root].expect("the root has moves");
-    Ok((Lanes::one() - cut_wins, graph.len()))
-}
-
-/// Short's exact win probability (Cut moves first) and the number of positions,
-/// or an error if the game graph passes `limit_bytes`.
-pub fn short_win_probability(board: &Board, cut: Agent, short: Agent, limit_bytes: u64) -> Result<(f64, usize)> {
-    cut.validate()?;
-    short.validate()?;
-    let agent = |p: &Position| if p.to_move == Player::Cut { cut } else { short };
-    // Keyed by the network: both policies read only the network of a position.
-    let start = PlayState::new(board, Position::start(board, Player::Cut));
-    let graph = ExplicitGraph::explore_within(
-        [start.clone()],
-        |s: &PlayState| {
-            let p = &s.position;
-            if p.winner(board).is_some() {
-                return Node::Moves(Vec::new());
-            }
-            Node::Moves(agent(p).policy(board, p).into_iter().map(|(e, _)| PlayState::new(board, p.play(e))).collect())
-        },
-        limit_bytes,
-    )
-    .map_err(|n| invalid(format!("the agents' game graph passed the memory limit after {n} positions")))?;
-    let layers = stochastic::layers(&graph)?;
-    let values = stochastic::play_values::<_, f64>(&graph, &layers, |v| {
-        let p = &graph.state(v).position;
-        agent(p).policy(board, p).into_iter().map(|x| x.1).collect()
-    });
-    let root = graph.index_of(&start).expect("the root is explored");
-    let cut_wins = values[root].expect("the root has moves");
-    Ok((1.0 - cut_wins, graph.len()))
+    Ok((values[root].clone().expect("the root has moves"), graph.len()))
 }
