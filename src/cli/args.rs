@@ -105,7 +105,8 @@ pub(crate) enum Command {
     Reproduce {
         /// Tables to recompute, each once (default: all). table-4.15 comes with the Wurzel and free-search
         /// curves; curves: the exact α-curves and their figures; bridg-it: thesis ch. 5, self-play M ≤ 10
-        /// (--full adds M ≤ 20 in its own files); hex: opening maps 1x1 to 5x5 and the checks of seed 004.
+        /// (--full adds M ≤ 20 in its own files); hex: opening maps 1x1 to 5x5
+        /// (6x6 replayed from its sealed map; --full solves it) and the checks of seed 004.
         #[arg(value_enum, default_value = "all")]
         targets: Vec<TargetArg>,
         /// Output directory.
