@@ -2,25 +2,22 @@
 //! appended as it finishes, and a stopped run (Ctrl-C, a kill) resumes with
 //! the openings not yet in the file.
 //!
-//! The file is the sealed JSON-lines format of the Bridg-It scan
-//! (`bridg_it_checkpoint.rs`, after `certificate::depth_checkpoint`): every
-//! line starts with the CRC-32 of its JSON text ([`checked_line`]); line 1 is
-//! the run's typed identity ([`HexRunId`]), every other line one
-//! [`OpeningRecord`] carrying the key of its run (the CRC-32 of the identity
-//! JSON), so that a record of another run is refused like a damaged one. A
-//! last line cut off by a kill is dropped (and cut from the file); the file
-//! is locked while a run appends to it and removed when the results are written.
+//! The file is a sealed JSON-lines file (`output::sealed_lines`, the format
+//! of the curve runs and depth-bound checkpoints): line 1 is the run's typed
+//! identity ([`HexRunId`]), every other line one [`OpeningRecord`] sealed
+//! with the run's key, so that a record of another run is refused like a
+//! damaged one, as is an opening recorded twice. A last line cut off by a kill
+//! is dropped (and cut from the file); the file is locked while a run appends
+//! to it and removed when the results are written.
 //!
 //! Invariant: an opening's row comes from its computation or from a record of
 //! the same run holding exactly what that computation returned, so a resumed
 //! run writes the same bytes as an uninterrupted one.
 
 use crate::error::{Error, Result, invalid};
-use crate::output::{checked_line, crc32_hex, parse_checked_line};
-use crate::search::checkpoint::lock_checkpoint;
+use crate::output::sealed_lines::{self, SealedLog, SealedReading, for_each_sealed_line};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// What identifies a run of one opening map.
@@ -52,57 +49,48 @@ pub struct OpeningRecord {
 
 /// An open checkpoint (or none): the records read at the start and the locked file.
 pub struct OpeningCheckpoint {
+    /// The run's key (`sealed_lines::run_key`): what a record's `run` holds.
     pub key: String,
-    file: Option<(PathBuf, std::fs::File)>,
+    file: Option<(PathBuf, SealedLog)>,
     done: HashMap<usize, OpeningRecord>,
 }
 
 impl OpeningCheckpoint {
     /// Opens (or starts) the checkpoint of run `id` at `path` (none: nothing is kept) and locks it.
     pub fn open(path: Option<&Path>, id: &HexRunId) -> Result<OpeningCheckpoint> {
-        let key = crc32_hex(serde_json::to_string(id).unwrap_or_default().as_bytes());
-        let mut checkpoint = OpeningCheckpoint { key, file: None, done: HashMap::new() };
+        let mut checkpoint = OpeningCheckpoint { key: sealed_lines::run_key(id), file: None, done: HashMap::new() };
         let Some(path) = path else { return Ok(checkpoint) };
-        let io = |e| Error::Io { path: path.display().to_string(), source: e };
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(io)?;
+            std::fs::create_dir_all(parent).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
         }
-        let mut file = lock_checkpoint(Some(path))?.expect("a path was given");
-        let text = std::fs::read_to_string(path).map_err(io)?;
-        let lines: Vec<&str> = text.lines().collect();
-        if text.trim().is_empty() {
-            file.set_len(0).map_err(io)?;
-            writeln!(file, "{}", checked_line(id)).map_err(io)?;
-        } else if parse_checked_line::<HexRunId>(lines[0]).as_ref() != Some(id) {
-            return Err(invalid(format!(
-                "checkpoint {}: line 1 is not this run's identity (another board, solver or program version; \
-                 or damaged); remove it or choose another results directory",
-                path.display()
-            )));
-        } else {
-            let complete = text.ends_with('\n');
-            for (k, line) in lines.iter().enumerate().skip(1) {
-                match parse_checked_line::<OpeningRecord>(line) {
-                    Some(r) if r.run == checkpoint.key && id.openings.contains(&r.opening) => {
-                        checkpoint.done.insert(r.opening, r);
-                    }
-                    None if k + 1 == lines.len() && !complete => {} // cut off by a kill
-                    _ => {
-                        return Err(invalid(format!(
-                            "checkpoint {} line {}: the record fails its checksum, does not parse or belongs to \
-                             another run (edited or damaged)",
-                            path.display(),
-                            k + 1
-                        )));
-                    }
+        let file = sealed_lines::lock(path)?;
+        let reading = SealedReading {
+            what: "Hex opening-map checkpoint",
+            identity: Box::new(|found: &HexRunId| {
+                if found == id {
+                    return Ok(());
                 }
+                Err(invalid(format!(
+                    "checkpoint {}: line 1 is not this run's identity (another board, solver or program version); \
+                     remove it or choose another results directory",
+                    path.display()
+                )))
+            }),
+            unit_of: |r: &OpeningRecord| r.opening,
+        };
+        let done = &mut checkpoint.done;
+        for_each_sealed_line(path, reading, |_, key, r: OpeningRecord| {
+            if r.run != key || !id.openings.contains(&r.opening) {
+                return Err(invalid(format!(
+                    "checkpoint {}: a record of opening {} that is not one of this run's (edited or damaged)",
+                    path.display(),
+                    r.opening
+                )));
             }
-            if !complete {
-                // Drop the fragment, so that the next record starts a line of its own.
-                file.set_len(text.rfind('\n').map_or(0, |i| i + 1) as u64).map_err(io)?;
-            }
-        }
-        checkpoint.file = Some((path.to_path_buf(), file));
+            done.insert(r.opening, r);
+            Ok(())
+        })?;
+        checkpoint.file = Some((path.to_path_buf(), SealedLog::open(file, path, id)?));
         Ok(checkpoint)
     }
 
@@ -118,19 +106,16 @@ impl OpeningCheckpoint {
 
     /// Appends a finished opening (one write of a whole line, flushed).
     pub fn append(&mut self, record: &OpeningRecord) -> Result<()> {
-        if let Some((path, file)) = &mut self.file {
-            let line = checked_line(record) + "\n";
-            file.write_all(line.as_bytes())
-                .and_then(|_| file.flush())
-                .map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
+        match &self.file {
+            Some((_, log)) => log.append(record),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// The results are written: the checkpoint goes.
     pub fn finish(self) -> Result<()> {
-        if let Some((path, file)) = self.file {
-            drop(file);
+        if let Some((path, log)) = self.file {
+            drop(log);
             std::fs::remove_file(&path).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
         }
         Ok(())
