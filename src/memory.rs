@@ -125,13 +125,25 @@ impl Budget {
         self.bytes
     }
 
-    /// Runs `job` with this budget current on this thread ([`budget_bytes`],
-    /// [`check_budget`] and their messages use it); the previous one is put
-    /// back afterwards.
-    pub fn within<R>(&self, job: impl FnOnce() -> R) -> R {
+    /// Runs `job` with this budget current ([`budget_bytes`], [`check_budget`]
+    /// and their messages use it): on this thread, and on every thread of the
+    /// job's own rayon pool, in which `job` runs, so the job's parallel parts
+    /// see the same budget. The pool has as many threads as the pool it was
+    /// called from. The previous budget is put back afterwards. If no pool
+    /// can be started (no thread to spawn), `job` runs on this thread with
+    /// the budget, its parallel parts on the caller's pool.
+    pub fn within<R: Send>(&self, job: impl FnOnce() -> R + Send) -> R {
         let previous = CURRENT.with(|c| c.borrow_mut().replace(self.clone()));
         let _restore = RestoreBudget(previous);
-        job()
+        let budget = self.clone();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(rayon::current_num_threads())
+            .start_handler(move |_| CURRENT.with(|c| *c.borrow_mut() = Some(budget.clone())))
+            .build();
+        match pool {
+            Ok(pool) => pool.install(job),
+            Err(_) => job(),
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! jobs in one process are checked against their own budgets; outside every
 //! job the process's budget (`--max-memory`) holds as before.
 
+use rayon::prelude::*;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::memory::{Budget, budget_bytes, budget_text};
 
@@ -28,4 +29,15 @@ fn two_jobs_in_one_process_carry_their_own_budgets() {
         assert_eq!((budget_bytes(), budget_text()), (16 << 30, "16.0 GiB, set by --max-memory 16".to_string()));
     });
     assert_eq!(budget_bytes(), process);
+}
+
+/// The parallel parts of a job (rayon workers) see the job's budget, not the
+/// process's: every one of 64 parallel items reads 3 MiB inside the job.
+#[test]
+fn the_parallel_parts_of_a_job_see_its_budget() {
+    let job = Budget::new(3 << 20, "--max-memory 0.0029296875");
+    let seen: Vec<u64> = job.within(|| (0..64).into_par_iter().map(|_| budget_bytes()).collect());
+    assert_eq!(seen, vec![3 << 20; 64]);
+    let outside: Vec<u64> = (0..64).into_par_iter().map(|_| budget_bytes()).collect();
+    assert!(outside.iter().all(|&b| b == budget_bytes() && b != 3 << 20), "{outside:?}");
 }
