@@ -3,15 +3,15 @@
 //! one agent point); each finished unit is appended to a file, and a run that
 //! was stopped (Ctrl-C, a kill) resumes with the units not yet in it.
 //!
-//! The file is the sealed JSON-lines format of the depth-bound checkpoint
-//! (`certificate::depth_checkpoint`): every line starts with the CRC-32 of its
-//! JSON text ([`checked_line`]); line 1 is the run's typed identity
-//! ([`ScanId`]: program version and build, orders, agent set, games, seed), every other
-//! line one [`ScanRecord`] carrying the key of the run it belongs to (the
-//! CRC-32 of the identity line), so that a record copied from another run's
-//! file is refused like a damaged one. A last line cut off by a kill is
-//! dropped (and cut from the file); the file is locked while a run appends to
-//! it, and removed when the run has written its results.
+//! The file is a sealed JSON-lines file (`output::sealed_lines`, the format
+//! of the curve runs, depth-bound and Hex checkpoints): line 1 is the run's
+//! typed identity ([`ScanId`]: program version and build, orders, agent set,
+//! games, seed), every other line one [`ScanRecord`] sealed with the run's key
+//! (the CRC-32 of the identity line), so that a record copied from another
+//! run's file is refused like a damaged one, as is a unit recorded twice. A
+//! last line cut off by a kill is dropped (and cut from the file); the file is
+//! locked while a run appends to it, and removed when the run has written its
+//! results.
 //!
 //! Invariant: a unit's row comes either from its computation or from a
 //! record of the same run, which holds exactly what that computation
@@ -19,12 +19,10 @@
 //! writes the same bytes as an uninterrupted one.
 
 use crate::error::{Error, Result, invalid};
-use crate::output::{checked_line, crc32_hex, parse_checked_line};
+use crate::output::sealed_lines::{self, SealedLog, SealedReading, for_each_sealed_line};
 use crate::progress::Progress;
-use crate::search::checkpoint::lock_checkpoint;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The build of the running program: "sha256:" and the first 16 hex digits of
@@ -131,7 +129,7 @@ pub struct ScanRecord {
 /// (status: the unit being computed; one count per unit) and notes.
 pub struct Scan<'a> {
     key: String,
-    file: Option<(PathBuf, std::fs::File)>,
+    file: Option<(PathBuf, SealedLog)>,
     done: HashMap<String, ScanRow>,
     resumed: usize,
     progress: &'a Progress,
@@ -147,68 +145,33 @@ impl<'a> Scan<'a> {
         progress: &'a Progress,
         note: &'a mut dyn FnMut(&str),
     ) -> Result<Scan<'a>> {
-        let key = crc32_hex(serde_json::to_string(id).unwrap_or_default().as_bytes());
+        let key = sealed_lines::run_key(id);
         let mut scan = Scan { key, file: None, done: HashMap::new(), resumed: 0, progress, note };
         let Some(path) = checkpoint else { return Ok(scan) };
-        let io = |e| Error::Io { path: path.display().to_string(), source: e };
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(io)?;
+            std::fs::create_dir_all(parent).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
         }
-        let mut file = lock_checkpoint(Some(path))?.expect("a path was given");
-        let text = std::fs::read_to_string(path).map_err(io)?;
-        if text.trim().is_empty() {
-            file.set_len(0).map_err(io)?;
-            writeln!(file, "{}", checked_line(id)).map_err(io)?;
-        } else {
-            scan.read_records(path, id, &text)?;
-            if !text.ends_with('\n') {
-                // Drop the fragment, so that the next record starts a line of its own.
-                let whole = text.rfind('\n').map_or(0, |i| i + 1);
-                file.set_len(whole as u64).map_err(io)?;
+        let file = sealed_lines::lock(path)?;
+        let reading = SealedReading {
+            what: "Bridg-It run checkpoint",
+            identity: Box::new(|found: &ScanId| check_identity(path, found, id)),
+            unit_of: |r: &ScanRecord| r.unit.clone(),
+        };
+        let done = &mut scan.done;
+        for_each_sealed_line(path, reading, |_, key, r: ScanRecord| {
+            if r.run != key {
+                return Err(invalid(format!(
+                    "checkpoint {}: a record of unit {} names another run (edited or damaged)",
+                    path.display(),
+                    r.unit
+                )));
             }
-        }
+            done.insert(r.unit, r.row);
+            Ok(())
+        })?;
         scan.resumed = scan.done.len();
-        scan.file = Some((path.to_path_buf(), file));
+        scan.file = Some((path.to_path_buf(), SealedLog::open(file, path, id)?));
         Ok(scan)
-    }
-
-    fn read_records(&mut self, path: &Path, id: &ScanId, text: &str) -> Result<()> {
-        let lines: Vec<&str> = text.lines().collect();
-        let found = parse_checked_line::<ScanId>(lines[0]);
-        if let Some(other) = found.as_ref().filter(|o| o.build != id.build) {
-            return Err(invalid(format!(
-                "checkpoint {}: written by build {} of the program, this is build {}; its records may differ from \
-                 what this build computes: remove it, or resume with the build that wrote it",
-                path.display(),
-                other.build,
-                id.build
-            )));
-        }
-        if found.as_ref() != Some(id) {
-            return Err(invalid(format!(
-                "checkpoint {}: line 1 is not this run's identity (other orders, agents, games, seed or program \
-                 version; or damaged); remove it or choose another results directory",
-                path.display()
-            )));
-        }
-        let complete = text.ends_with('\n');
-        for (k, line) in lines.iter().enumerate().skip(1) {
-            match parse_checked_line::<ScanRecord>(line) {
-                Some(r) if r.run == self.key && !self.done.contains_key(&r.unit) => {
-                    self.done.insert(r.unit, r.row);
-                }
-                None if k + 1 == lines.len() && !complete => {} // cut off by a kill
-                _ => {
-                    return Err(invalid(format!(
-                        "checkpoint {} line {}: the record fails its checksum, does not parse, belongs to \
-                         another run or repeats a unit (edited or damaged)",
-                        path.display(),
-                        k + 1
-                    )));
-                }
-            }
-        }
-        Ok(())
     }
 
     /// Units taken from the checkpoint when the run started.
@@ -244,12 +207,8 @@ impl<'a> Scan<'a> {
         self.progress.status(name);
         let value = compute()?;
         let row = value.clone().into_row();
-        if let Some((path, file)) = &mut self.file {
-            let record = ScanRecord { run: self.key.clone(), unit: name.to_string(), row: row.clone() };
-            let line = checked_line(&record) + "\n";
-            file.write_all(line.as_bytes())
-                .and_then(|_| file.flush())
-                .map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
+        if let Some((_, log)) = &self.file {
+            log.append(&ScanRecord { run: self.key.clone(), unit: name.to_string(), row: row.clone() })?;
         }
         self.done.insert(name.to_string(), row);
         self.progress.advance(1);
@@ -258,12 +217,34 @@ impl<'a> Scan<'a> {
 
     /// The run is complete and its results written: the checkpoint goes.
     pub fn finish(self) -> Result<()> {
-        if let Some((path, file)) = self.file {
-            drop(file);
+        if let Some((path, log)) = self.file {
+            drop(log);
             std::fs::remove_file(&path).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
         }
         Ok(())
     }
+}
+
+/// Refuses a checkpoint whose identity `found` is not this run's `id`; one
+/// written by another build of the program is named as such.
+fn check_identity(path: &Path, found: &ScanId, id: &ScanId) -> Result<()> {
+    if found.build != id.build {
+        return Err(invalid(format!(
+            "checkpoint {}: written by build {} of the program, this is build {}; its records may differ from \
+             what this build computes: remove it, or resume with the build that wrote it",
+            path.display(),
+            found.build,
+            id.build
+        )));
+    }
+    if found != id {
+        return Err(invalid(format!(
+            "checkpoint {}: line 1 is not this run's identity (other orders, agents, games, seed or program \
+             version); remove it or choose another results directory",
+            path.display()
+        )));
+    }
+    Ok(())
 }
 
 /// A unit's result type, stored as a [`ScanRow`].
