@@ -17,6 +17,7 @@ use crate::games::beams::rule::BeamsRule;
 use crate::output::Align::{Left, Right};
 use crate::output::{MarkdownTable, layout};
 use crate::plot::{Chart, Marker, Step, StepSeries};
+use crate::renyi::alpha::Alpha;
 use crate::search::outcome::{Exact, exact_string, parse_exact};
 use serde::Deserialize;
 use std::path::Path;
@@ -26,7 +27,8 @@ use std::path::Path;
 struct OverviewFile {
     game: String,
     domain: String,
-    grid_step: String,
+    #[serde(with = "crate::curve::run::overview::alpha_display")]
+    grid_step: Alpha,
     pieces: usize,
     intervals: usize,
     uncertified: u64,
@@ -144,8 +146,8 @@ fn grid_table(dir: &Path, grid: &[GridValue], rule: Option<BeamsRule>) -> String
     ]);
     for g in grid {
         let tenths = match g.alpha {
-            crate::renyi::alpha::Alpha::Finite { den, .. } => 10 % den == 0,
-            crate::renyi::alpha::Alpha::Infinity => true,
+            Alpha::Finite { den, .. } => 10 % den == 0,
+            Alpha::Infinity => true,
         };
         let alpha = g.alpha.to_string();
         if !tenths {
@@ -197,7 +199,7 @@ fn chart(runs: &[OverviewFile], label: &str) -> Chart {
         .map(|(x, y)| Marker { x, y, label: "thesis".into() })
         .collect();
     let domains: Vec<&str> = runs.iter().map(|o| o.domain.as_str()).collect();
-    let mut grid_steps: Vec<&str> = runs.iter().map(|o| o.grid_step.as_str()).collect();
+    let mut grid_steps: Vec<String> = runs.iter().map(|o| o.grid_step.to_string()).collect();
     grid_steps.dedup();
     let pieces: usize = runs.iter().map(|o| o.pieces).sum();
     Chart {

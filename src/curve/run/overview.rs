@@ -290,7 +290,9 @@ impl OverviewBuilder {
 
 /// Serde of an exact α as it displays (`0.5`, `4/3`, `inf`: exact, see
 /// [`Alpha`]'s `Display`); text that does not display back the same is refused.
-mod alpha_display {
+/// An α in a file as its exact text (`Alpha`'s display), refused unless it
+/// reads back to the same text.
+pub mod alpha_display {
     use crate::renyi::alpha::Alpha;
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
 
