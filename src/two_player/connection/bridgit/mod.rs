@@ -11,7 +11,8 @@
 //! - [`exact`]: exact potentials by modular elimination and CRT.
 //! - [`heuristic`]: Shannon's rule, the edge with the largest |x_i − x_j|, ties exact.
 //! - [`analysis`]: exact results over all tie choices on the game-graph layer.
-//! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees.
+//! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees;
+//!   [`tree_check`]: its tree strategy checked against every Cut play.
 //! - [`agents`]: randomised agents (5.4) and their exact win probabilities.
 //! - [`simulate`]: seeded Monte-Carlo simulation of agent pairs, MC(k), Wilson intervals.
 //! - [`lanes`]: several temperatures evaluated in one induction.
@@ -31,3 +32,4 @@ pub mod network;
 pub mod position;
 pub mod simulate;
 pub mod solver;
+pub mod tree_check;
