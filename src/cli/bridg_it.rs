@@ -2,9 +2,11 @@
 
 use clap::Args;
 use renyi_search::error::{Result, invalid};
+use renyi_search::memory::{check_budget, check_budget_at_least, process_bytes};
 use renyi_search::two_player::connection::bridgit::agents::{Agent, short_win_probability};
 use renyi_search::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
 use renyi_search::two_player::connection::bridgit::board::Board;
+use renyi_search::two_player::connection::bridgit::estimate::{agents_bytes, self_play_bytes};
 use renyi_search::two_player::connection::bridgit::heuristic::{best_edges, exact_drops};
 use renyi_search::two_player::connection::bridgit::lehman::{TreeStrategy, short_wins_second};
 use renyi_search::two_player::connection::bridgit::position::{Player, Position};
@@ -87,6 +89,7 @@ pub fn run(args: BridgItArgs) -> Result<()> {
         (None, None) => None,
     };
     let matchup = agents(&args, agent)?;
+    check_memory(&args, &board, matchup.as_ref())?;
     let edges: Vec<usize> = args.moves.iter().map(|m| board.parse_edge(m)).collect::<Result<_>>()?;
     let mut check = Position::start(&board, Player::Cut);
     for (i, &e) in edges.iter().enumerate() {
@@ -182,6 +185,24 @@ fn agents(args: &BridgItArgs, short: Option<Agent>) -> Result<Option<(SimAgent, 
         (g, _) => g,
     };
     Ok(Some((cut, short, games)))
+}
+
+/// Refuses, before any work, a self-play or agents' game graph of a Bridg-It
+/// board whose estimated memory ([`estimate`](renyi_search::two_player::connection::bridgit::estimate))
+/// passes the budget. Plain graphs have no estimate; the memory guard watches them.
+fn check_memory(args: &BridgItArgs, board: &Board, matchup: Option<&(SimAgent, SimAgent, Option<u64>)>) -> Result<()> {
+    let Some(m) = board.order() else { return Ok(()) };
+    if args.self_play {
+        check_budget(&format!("self-play on the Bridg-It graph of order {m}"), process_bytes(self_play_bytes(m)))?;
+    }
+    if let Some((SimAgent::Policy(cut), SimAgent::Policy(_), None)) = matchup {
+        let (what, heap) = (format!("the agents' game graph of order {m}"), process_bytes(agents_bytes(m)));
+        match cut {
+            Agent::Heuristic => check_budget(&what, heap)?,
+            _ => check_budget_at_least(&what, heap)?,
+        }
+    }
+    Ok(())
 }
 
 fn show_potentials(board: &Board, pos: &Position, move_number: usize) {

@@ -10,7 +10,8 @@
 //!   certified stopping bound.
 //! - [`exact`]: exact potentials by modular elimination and CRT.
 //! - [`heuristic`]: Shannon's rule, the edge with the largest |x_i − x_j|, ties exact.
-//! - [`analysis`]: exact results over all tie choices on the game-graph layer.
+//! - [`analysis`]: exact results over all tie choices on the game-graph layer;
+//!   [`estimate`]: the memory its explorations need, checked before they start.
 //! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees;
 //!   [`tree_check`]: its tree strategy checked against every Cut play.
 //! - [`agents`]: randomised agents (5.4) and their exact win probabilities.
@@ -22,6 +23,7 @@ pub mod agents;
 pub mod analysis;
 pub mod board;
 pub mod edge_set;
+pub mod estimate;
 pub mod exact;
 pub mod heuristic;
 pub mod iterative;
