@@ -52,7 +52,10 @@ fn bad_input_is_refused() {
     assert_refused(&["solve", "bridg-it", "--order", "60", "--self-play"], "too large");
     // Estimated before any work (issue 50): 40 would need about 340 GB, 5's agents' graph about 10 TB.
     assert_refused(&["solve", "bridg-it", "--order", "40", "--self-play", "--max-memory", "1"], "--max-memory 1");
-    assert_refused(&["solve", "bridg-it", "--order", "5", "--temperature", "0.1"], "agents' game graph of order 5");
+    assert_refused(
+        &["solve", "bridg-it", "--order", "5", "--temperature", "0.1", "--max-memory", "1"],
+        "agents' game graph of order 5",
+    );
     assert_refused(&["solve", "bridg-it", "--order", "3", "--moves", "Z9"], "unknown cell name");
     assert_refused(&["solve", "bridg-it", "--order", "3", "--moves", "B1"], "unknown cell name");
     assert_refused(&["solve", "bridg-it", "--order", "3", "--moves", "A1,A1"], "not legal");
