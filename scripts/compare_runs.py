@@ -18,12 +18,13 @@ def records(path):
     if path.endswith(".json"):
         data = json.loads(text)
         return data["units"], data["codes_total"]
+    # A sealed checkpoint: each line is "CRC JSON" (docs/runs.md, "File formats").
     lines = [l for l in text.splitlines()[1:] if l.strip()]
     out = []
     for line in lines:
         try:
-            out.append(json.loads(line))
-        except json.JSONDecodeError:  # a line cut off by a kill
+            out.append(json.loads(line.split(" ", 1)[1]))
+        except (json.JSONDecodeError, IndexError):  # a line cut off by a kill
             pass
     return out, None
 

@@ -217,12 +217,13 @@ fn beams_6c6p_committed_mix_units_recompute() {
 #[test]
 fn beams_6c6p_committed_unit_numbering_is_stable() {
     use renyi_search::games::beams::rule::BeamsRule;
-    use renyi_search::search::units::{UnitRecord, unit_paths};
+    use renyi_search::search::checkpoint::read_checkpoint_file;
+    use renyi_search::search::units::unit_paths;
     for (file, alpha, column) in
         [("beams-6c6p-h1-mix.jsonl", "1", BeamsRule::Mix), ("beams-6c6p-hinf-lex-d.jsonl", "inf", BeamsRule::LexD)]
     {
-        let text = std::fs::read_to_string(common::root().join("results/runs/beams-6c6p").join(file)).unwrap();
-        let records: Vec<UnitRecord> = text.lines().skip(1).filter_map(|l| serde_json::from_str(l).ok()).collect();
+        let path = common::root().join("results/runs/beams-6c6p").join(file);
+        let (_, records) = read_checkpoint_file(&path).unwrap().unwrap();
         assert!(records.len() >= 50, "{file}: {} records", records.len());
         let g = column.game(enumerate(v("6c6p"))).unwrap();
         let listed = unit_paths(&g, Strategy::new(alpha.parse().unwrap(), column.tie_rule()), 2).unwrap();

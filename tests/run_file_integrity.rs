@@ -3,13 +3,15 @@
 //! twice and a record of another run are refused before any result is
 //! written, naming the file and the line; only a last line cut off by a kill
 //! is dropped (and cut from the file on resume). A header or record without
-//! its checksum is refused too, and α in a header is exact text. Found by an input audit
+//! its checksum (and so a checkpoint of the older, unsealed format) is refused
+//! too, and α in a header is exact text. Found by an input audit
 //! (issue 26): each case here gave a silent answer before.
 
 mod common;
 use common::scratch;
 
 use renyi_search::games::mastermind::Mastermind;
+use renyi_search::output::sealed_lines::identity_line;
 use renyi_search::search::recheck::read_run;
 use renyi_search::search::units::{RunHeader, ShardFile, UnitRun, merge_named, run_units};
 use renyi_search::search::{Strategy, TieRule};
@@ -54,18 +56,18 @@ fn an_edited_header_is_refused_not_read_as_another_alpha() {
     // Before: the α = 0 records, their header's α set to 1, were resumed as
     // an α = 1 run and gave the α = 0 total as H_1's.
     let (path, mut lines) = checkpoint_lines("integrity-header.jsonl", "0");
-    let header: RunHeader = serde_json::from_str(&lines[0]).unwrap();
-    assert!(header.crc.is_some(), "a new checkpoint's header carries its checksum");
+    let (crc, json) = lines[0].split_once(' ').unwrap();
+    let header: RunHeader = serde_json::from_str(json).unwrap();
+    assert_eq!(Some(crc), RunHeader::new(header.problem.clone(), strategy("0"), 2).crc.as_deref());
+    assert!(header.crc.is_none(), "the checksum stands in front of the identity, not inside it");
     assert!(lines[0].contains(r#""alpha":"0""#));
     lines[0] = lines[0].replace(r#""alpha":"0""#, r#""alpha":"1""#);
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     let message = refused("1", &path);
-    assert!(message.contains("line 1") && message.contains("header was altered"), "{message}");
+    assert!(message.contains("line 1") && message.contains("checksum"), "{message}");
     // The header re-sealed for α = 1 (a deliberate forgery of the header):
     // the records, keyed by the α = 0 header, are refused as another run's.
-    let mut forged: RunHeader = serde_json::from_str(&lines[0]).unwrap();
-    forged.crc = RunHeader::new(forged.problem.clone(), strategy("1"), forged.levels).crc;
-    lines[0] = serde_json::to_string(&forged).unwrap();
+    lines[0] = identity_line(&RunHeader::new(header.problem.clone(), strategy("1"), header.levels).identity());
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     let message = refused("1", &path);
     assert!(message.contains("line 2") && message.contains("another run"), "{message}");
@@ -126,22 +128,19 @@ fn a_record_cut_off_by_a_kill_is_dropped_and_cut_from_the_file() {
     assert_eq!(read_run(&path).unwrap().1.len(), whole.units.len());
 }
 
-/// A checkpoint whose `crc` fields are deleted is refused, not read as an
+/// A checkpoint whose checksums are deleted is refused, not read as an
 /// older format: before, an edited α or depth count then resumed silently.
+/// So is a checkpoint of the older format, the checksums inside the JSON.
 #[test]
 fn a_checkpoint_without_its_checksums_is_refused() {
     let (path, lines) = checkpoint_lines("integrity-unsealed.jsonl", "1");
-    let strip = |line: &str| {
-        let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
-        value.as_object_mut().unwrap().remove("crc").expect("every line is sealed");
-        serde_json::to_string(&value).unwrap()
-    };
+    let strip = |line: &str| line.split_once(' ').unwrap().1.to_string();
     // The header's checksum deleted and its α edited.
     let mut unsealed = lines.clone();
     unsealed[0] = strip(&lines[0]).replace(r#""alpha":"1""#, r#""alpha":"101/100""#);
     std::fs::write(&path, unsealed.join("\n") + "\n").unwrap();
     let message = refused("101/100", &path);
-    assert!(message.contains("line 1") && message.contains("no checksum"), "{message}");
+    assert!(message.contains("line 1") && message.contains("checksum"), "{message}");
     // One record's checksum deleted and a depth count moved.
     let mut unsealed = lines.clone();
     let mut record: serde_json::Value = serde_json::from_str(&strip(&lines[3])).unwrap();
@@ -156,8 +155,17 @@ fn a_checkpoint_without_its_checksums_is_refused() {
     unsealed[3] = serde_json::to_string(&record).unwrap();
     std::fs::write(&path, unsealed.join("\n") + "\n").unwrap();
     let message = refused("1", &path);
-    assert!(message.contains("line 4") && message.contains("no checksum"), "{message}");
-    assert!(read_run(&path).unwrap_err().to_string().contains("no checksum"));
+    assert!(message.contains("line 4") && message.contains("checksum"), "{message}");
+    assert!(read_run(&path).unwrap_err().to_string().contains("checksum"));
+    // The older format: each line's JSON with its checksum inside, as a `crc` field.
+    let mut older = lines.clone();
+    for line in older.iter_mut() {
+        let (crc, json) = line.split_once(' ').unwrap();
+        *line = format!("{},\"crc\":\"{crc}\"}}", json.strip_suffix('}').unwrap());
+    }
+    std::fs::write(&path, older.join("\n") + "\n").unwrap();
+    let message = refused("1", &path);
+    assert!(message.contains("line 1") && message.contains("checksum") && !message.contains('\n'), "{message}");
 }
 
 /// α is written as exact text and compared by value: two α whose decimal
@@ -190,7 +198,7 @@ fn alpha_in_a_header_is_exact() {
     // A checkpoint of one of the two (its header alone) is refused by the other.
     let path = scratch("integrity-alpha.jsonl");
     let header = RunHeader::new(renyi_search::search::Presentation::name(&game()), a, 2);
-    std::fs::write(&path, serde_json::to_string(&header).unwrap() + "\n").unwrap();
+    std::fs::write(&path, identity_line(&header.identity()) + "\n").unwrap();
     let message = refused("4503599627370498.5", &path);
     assert!(message.contains("another run") && message.contains("9007199254740995/2"), "{message}");
 }

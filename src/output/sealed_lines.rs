@@ -53,6 +53,13 @@ pub fn keyed_line<T: Serialize>(key: &str, value: &T) -> String {
     format!("{:08x} {json}", keyed_crc(key, &json))
 }
 
+/// The checksum a [`keyed_line`] of `value` in the run `key` starts with (8
+/// hex digits): what a record kept inside a JSON document (a shard file of an
+/// analyze run) carries as its `crc`.
+pub fn keyed_crc_hex<T: Serialize>(key: &str, value: &T) -> String {
+    format!("{:08x}", keyed_crc(key, &serde_json::to_string(value).unwrap_or_default()))
+}
+
 /// Reads a [`keyed_line`] of the run `key`; `None` if the checksum (so also
 /// the run) or the JSON is wrong.
 pub fn parse_keyed_line<T: DeserializeOwned>(key: &str, line: &str) -> Option<T> {
@@ -234,10 +241,10 @@ impl SealedLog {
     pub fn open<I: Serialize>(file: std::fs::File, path: &Path, id: &I) -> Result<SealedLog> {
         let io = |e| Error::Io { path: path.display().to_string(), source: e };
         let mut file = file;
+        drop_cut_off_line(&file, path)?;
+        // Empty, or its identity line alone without its line break (cut above): the identity goes first.
         if file.metadata().map_err(io)?.len() == 0 {
             writeln!(file, "{}", identity_line(id)).map_err(io)?;
-        } else {
-            drop_cut_off_line(&file, path)?;
         }
         Ok(SealedLog { path: path.display().to_string(), key: run_key(id), file: Mutex::new(file) })
     }

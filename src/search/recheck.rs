@@ -5,7 +5,7 @@
 //! repeating all of it.
 
 use super::analysis::{RunOptions, subtree_outcome};
-use super::checkpoint::parse_checkpoint;
+use super::checkpoint::read_checkpoint_file;
 use super::outcome::{Exact, Outcome};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::run_file::alpha_text;
@@ -14,8 +14,9 @@ use super::units::{RunHeader, ShardFile, UnitRecord};
 use crate::error::{Error, Result, invalid};
 use std::path::Path;
 
-/// A run's header and unit records, from a checkpoint (`.jsonl`: header line,
-/// then one record per line) or a shard/run file (`.json`).
+/// A run's header and unit records, from a checkpoint (`.jsonl`, sealed lines:
+/// identity line, then one record per line; [`super::checkpoint`]) or a
+/// shard/run file (`.json`).
 pub fn read_run(path: &Path) -> Result<(RunHeader, Vec<UnitRecord>)> {
     let io = |e| Error::Io { path: path.display().to_string(), source: e };
     let text = std::fs::read_to_string(path).map_err(io)?;
@@ -27,7 +28,7 @@ pub fn read_run(path: &Path) -> Result<(RunHeader, Vec<UnitRecord>)> {
         }
         return Ok((file.header, file.units));
     }
-    parse_checkpoint(path, text.as_bytes())?.ok_or_else(|| {
+    read_checkpoint_file(path)?.ok_or_else(|| {
         invalid(format!("{} is neither a run file nor a checkpoint of this program (empty)", path.display()))
     })
 }

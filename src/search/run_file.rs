@@ -3,12 +3,15 @@
 //! file of a finished shard, and the exact merge of shard files (same run,
 //! every unit once). The checkpoint is in [`super::checkpoint`].
 //!
-//! Integrity: the header carries a CRC-32 of itself, each record a CRC-32 of
-//! the header's CRC and the record, and a shard file a CRC-32 of its header
-//! and totals, so an edited header, an edited record and a record of another
-//! run are each refused; a header, record or shard file without its CRC is
-//! refused too (the committed runs were converted once, re-verified, when the
-//! reader of the older, unsealed format was removed). α is written as its
+//! Integrity: the CRCs are those of the sealed line format
+//! (`output::sealed_lines`, docs/runs.md "File formats"): the header's is the
+//! run's key, the CRC-32 of its JSON without the field; a record's the CRC-32
+//! of the key and its JSON without the field. A checkpoint carries them in
+//! front of its lines, a shard file inside its header and records as `crc`,
+//! with a CRC-32 of its header and totals besides. So an edited header, an
+//! edited record and a record of another run are each refused; a header,
+//! record or shard file without its CRC is refused too (the committed
+//! checkpoints were converted once, re-verified: tests/run_upgrade.rs). α is written as its
 //! exact rational text (`p/q`, an integer as `p`, ∞ as `inf`; [`alpha_text`])
 //! and compared as the [`Alpha`] it parses to.
 
@@ -16,6 +19,7 @@ use super::outcome::{Outcome, parse_exact};
 use super::problem::{AnswerId, QueryId};
 use super::strategy::{Strategy, TieBreak, TieRule};
 use crate::error::{Error, Result, invalid};
+use crate::output::sealed_lines;
 use crate::output::{crc32_hex, write_json};
 use crate::renyi::alpha::Alpha;
 use serde::{Deserialize, Serialize};
@@ -148,9 +152,10 @@ impl RunHeader {
         RunHeader { crc: None, ..self.clone() }
     }
 
-    /// The CRC-32 (hex) of the header's JSON without its `crc` field.
+    /// The CRC-32 (hex) of the header's JSON without its `crc` field: the
+    /// run's key ([`sealed_lines::run_key`] of its identity).
     fn checksum(&self) -> String {
-        crc32_hex(serde_json::to_string(&RunHeader { crc: None, ..self.clone() }).expect("plain data").as_bytes())
+        sealed_lines::run_key(&self.identity())
     }
 
     /// Checks the header's checksum (an edited header, such as another α, tie
@@ -228,8 +233,7 @@ impl UnitRecord {
     /// The CRC-32 (hex) of `key` ([`RunHeader::record_key`]) and the
     /// record's JSON without its `crc` field.
     fn checksum(&self, key: &str) -> String {
-        let bare = serde_json::to_string(&UnitRecord { crc: None, ..self.clone() }).expect("plain data");
-        crc32_hex(format!("{key} {bare}").as_bytes())
+        sealed_lines::keyed_crc_hex(key, &UnitRecord { crc: None, ..self.clone() })
     }
 
     /// The record with its checksum set under the run's `key` (done once it

@@ -26,10 +26,10 @@ pub use super::run_file::{
 };
 use super::strategy::{Strategy, decide};
 use crate::error::{Result, invalid};
+use crate::output::sealed_lines::SealedLog;
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::path::Path;
-use std::sync::Mutex;
 
 /// A unit waiting to be evaluated: the subtree at (state, set) at `depth`, or a
 /// class solved by its last query; reached with probability `weight`.
@@ -175,7 +175,7 @@ struct UnitSink<'a, P: SearchProblem> {
     key: String,
     /// The checkpoint's path, for messages.
     checkpoint: String,
-    log: Mutex<Option<std::fs::File>>,
+    log: Option<SealedLog>,
     progress: Progress,
     /// Codes done, weighted by the units' weights (for the root-class notes).
     codes_done: std::sync::atomic::AtomicU64,
@@ -202,7 +202,7 @@ impl<'a, P: SearchProblem> UnitSink<'a, P> {
         strategy: Strategy,
         run: &UnitRun,
         (key, resumed): (String, Vec<UnitRecord>),
-        log: Mutex<Option<std::fs::File>>,
+        log: Option<SealedLog>,
     ) -> Self {
         run.progress.begin("codes", Some(problem.code_count() as u64));
         UnitSink {
@@ -330,7 +330,7 @@ fn root_unit<P: SearchProblem>(problem: &P) -> Pending<P> {
 /// is the one this program walks).
 pub fn unit_paths<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usize) -> Result<Vec<UnitPath>> {
     let run = UnitRun { levels, shard: Shard { index: 0, count: 1 }, checkpoint: None, progress: Progress::none() };
-    let mut sink = UnitSink::new(problem, strategy, &run, (String::new(), Vec::new()), Mutex::new(None));
+    let mut sink = UnitSink::new(problem, strategy, &run, (String::new(), Vec::new()), None);
     sink.listing = Some(Vec::new());
     walk(problem, strategy, levels, root_unit(problem), &mut sink)?;
     sink.flush()?;
@@ -350,7 +350,7 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         Some(path) => read_checkpoint(path, &header)?,
         None => (header, Vec::new()),
     };
-    let log = Mutex::new(prepare_checkpoint(locked, run.checkpoint, &header)?);
+    let log = prepare_checkpoint(locked, run.checkpoint, &header)?;
     let resumed: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
     let resumed_units = resumed.len() as u64;
     let key = header.record_key().to_string();
