@@ -4,6 +4,7 @@ use super::point::{Point, Witness, decimal_outward};
 use super::steps::Span;
 use super::walk::{Curve, Segment, domain_text};
 use crate::output::Provenance;
+use crate::search::TieRule;
 use crate::search::outcome::{Exact, exact_f64, exact_string};
 use serde::Serialize;
 use std::borrow::Cow;
@@ -112,7 +113,9 @@ impl Serialize for CurveRows<'_> {
 pub struct CurveReport<S = Vec<Row>> {
     pub provenance: Provenance,
     pub game: String,
-    pub tie_rule: String,
+    /// In the file as it displays (`LEX`, `MIX`, …), read back typed.
+    #[serde(with = "crate::search::run_file::tie_rule_text")]
+    pub tie_rule: TieRule,
     pub codes: u64,
     pub domain: String,
     pub segments: S,
@@ -177,7 +180,7 @@ fn row(span: &Span, total: &Exact, codes: u64, max_depth: Option<usize>, first_q
 struct Header {
     provenance: Provenance,
     game: String,
-    tie_rule: String,
+    tie_rule: TieRule,
     codes: u64,
     domain: String,
     nodes: u64,
@@ -251,7 +254,7 @@ fn curve_header(c: &Curve, provenance: Provenance) -> Header {
     Header {
         provenance,
         game: c.problem.clone(),
-        tie_rule: c.tie_rule.to_string(),
+        tie_rule: c.tie_rule,
         codes: c.codes,
         domain: domain_text(&c.domain),
         nodes: c.nodes_evaluated,
@@ -279,7 +282,7 @@ impl CurveReport {
     /// there) on `domain` (size-model curves: [`crate::models::curve`]).
     pub fn of_totals(
         game: String,
-        tie_rule: String,
+        tie_rule: TieRule,
         codes: u64,
         domain: &super::steps::Domain,
         segments: &[(Span, Exact, Vec<String>)],
@@ -339,7 +342,7 @@ impl<S: Rows> CurveReport<S> {
 /// What a curve's terminal summary states: what it is, how many pieces, the best α.
 pub struct Summary<'a> {
     pub game: &'a str,
-    pub tie_rule: &'a str,
+    pub tie_rule: &'a TieRule,
     pub domain: &'a str,
     pub pieces: usize,
     pub intervals: usize,

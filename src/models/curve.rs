@@ -7,8 +7,8 @@ use crate::curve::envelope::envelope;
 use crate::curve::steps::{Domain, Span, Steps, coalesce, constant, merge, restrict};
 use crate::curve::{Point, Verification, Witness};
 use crate::error::{Result, invalid};
-use crate::search::TieBreak;
 use crate::search::outcome::Exact;
+use crate::search::{TieBreak, TieRule};
 use num_bigint::BigInt;
 use std::sync::Arc;
 
@@ -30,7 +30,10 @@ impl ModelCurve {
     pub fn report(&self, provenance: crate::output::Provenance) -> crate::curve::report::CurveReport {
         crate::curve::report::CurveReport::of_totals(
             format!("{} |C| = {}", self.name, self.size),
-            format!("{:?}", self.tie).to_uppercase(),
+            match self.tie {
+                TieBreak::Lex => TieRule::lex(),
+                TieBreak::Mix => TieRule::mix(),
+            },
             self.size,
             &self.domain,
             &self.segments,

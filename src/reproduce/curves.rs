@@ -266,7 +266,11 @@ fn chart(
             .filter(|r| r.kind == "point" && r.lo.is_finite())
             .map(|r| (0.5 * (r.lo + r.hi), r.mean))
             .collect();
-        let label = c.report.tie_rule.split(" (").next().unwrap_or("").to_string();
+        let label = match c.report.tie_rule.kind {
+            TieBreak::Lex => "LEX",
+            TieBreak::Mix => "MIX",
+        }
+        .to_string();
         let label = if stem.contains("lex-d") {
             "LEX-d".into()
         } else if stem.contains("mix-reduced") {

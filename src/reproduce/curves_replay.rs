@@ -72,7 +72,8 @@ struct CommittedCrossing {
 #[derive(Deserialize)]
 struct CommittedReport {
     game: String,
-    tie_rule: String,
+    #[serde(with = "crate::search::run_file::tie_rule_text")]
+    tie_rule: TieRule,
     codes: u64,
     domain: String,
     segments: Vec<CommittedRow>,

@@ -128,7 +128,7 @@ impl Overview {
     pub fn summary(&self) -> Vec<String> {
         crate::curve::report::Summary {
             game: &self.game,
-            tie_rule: &self.tie_rule.to_string(),
+            tie_rule: &self.tie_rule,
             domain: &self.domain,
             pieces: self.pieces,
             intervals: self.intervals,
