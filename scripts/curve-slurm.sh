@@ -1,6 +1,9 @@
 #!/bin/bash
-# A curve work-unit run (docs/curves.md) as a Slurm job array: task i runs
-# shard i of N, and a job that depends on the whole array (afterok) merges.
+# A curve work-unit run (docs/curves.md) as a Slurm job array: a first job
+# lists the run's units once into UNITS (skipped when that file exists), then
+# task i runs shard i of N reading that list (so it starts its first unit in
+# seconds instead of listing every unit itself), and a job that depends on the
+# whole array (afterok) merges.
 #
 # Run it outside Slurm (from the repository, on the login node) and it submits
 # both jobs itself:
@@ -11,20 +14,24 @@
 # or submit the two steps by hand (sbatch passes the environment on):
 #
 #   export GAME="beams 6c3p" FROM=0 TO=inf SHARDS=8 OUT=runs/slurm8
-#   jid=$(sbatch --parsable --array=0-7 --cpus-per-task=1 --mem=1G -o "$OUT/slurm-%A_%a.out" scripts/curve-slurm.sh)
+#   lid=$(STEP=list sbatch --parsable --mem=1G -o "$OUT/list-%j.out" scripts/curve-slurm.sh)
+#   jid=$(sbatch --parsable --dependency=afterok:$lid --array=0-7 --cpus-per-task=1 --mem=1G -o "$OUT/slurm-%A_%a.out" scripts/curve-slurm.sh)
 #   sbatch --dependency=afterok:$jid --kill-on-invalid-dep=yes -o "$OUT/merge-%j.out" scripts/curve-slurm.sh
 #
-# A task with SLURM_ARRAY_TASK_ID runs its shard; a job without it merges.
+# A job with STEP=list writes the unit list; a task with SLURM_ARRAY_TASK_ID
+# runs its shard; any other job merges.
 #
 # Parameters (environment; the same as scripts/curve-parallel.sh):
 #   GAME TIE FROM TO LEVELS SHARDS   [beams 6c6p, lex-c, 1, 2, 2, 16]
 #   OUT      shard files, job logs, merged curve.csv/curve.json (shared by all nodes)
 #            [runs/curve-slurm/<game>-<tie>-<from>-<to>-L<levels>-N<shards>]
+#   UNITS    the run's unit list   [$OUT/units.list]
 #   WITH     finished run files given to every shard, read only, space separated
 #            [beams 6c6p: the committed parts of this range]
 #   CPUS MEM TIME  per task: --cpus-per-task, --mem, --time  [6c6p: 2, 12G, none; else 1, 1G, none]
 #   SBATCH_OPTS    more sbatch options for both jobs (e.g. "--partition=long --account=x")
 #   WAIT=1   the driver waits for the merge job and reports its outcome
+#   PROGRESS=1  shards log their phases (--progress), e.g. when the first unit starts
 #   BIN      the program, on a path all nodes see   [target/release/renyi-search, built if absent]
 #
 # Resumable: a task killed (time limit, preemption) resumes from its shard
@@ -56,6 +63,7 @@ if [ "$GAME" = "beams 6c6p" ]; then
     MEM=${MEM:-12G}
 fi
 WITH=${WITH:-}
+UNITS=${UNITS:-$OUT/units.list}
 CPUS=${CPUS:-1}
 MEM=${MEM:-1G}
 
@@ -64,10 +72,17 @@ if [ -z "${SLURM_JOB_ID:-}" ]; then
     command -v sbatch >/dev/null || { echo "sbatch not found: not on a Slurm cluster" >&2; exit 2; }
     [ -x "$BIN" ] || cargo build --release --quiet
     mkdir -p "$OUT"
-    export GAME TIE FROM TO LEVELS SHARDS BIN OUT WITH CPUS MEM
+    export GAME TIE FROM TO LEVELS SHARDS BIN OUT WITH UNITS CPUS MEM PROGRESS
     # shellcheck disable=SC2206
     common=(--chdir="$PWD" --cpus-per-task="$CPUS" --mem="$MEM" ${TIME:+--time="$TIME"} ${SBATCH_OPTS:-})
-    array=$(sbatch --parsable "${common[@]}" --job-name="curve-$NAME" --array="0-$((SHARDS - 1))" \
+    after=()
+    if [ ! -s "$UNITS" ]; then
+        list=$(STEP=list sbatch --parsable "${common[@]}" --job-name="list-$NAME" --output="$OUT/list-%j.out" "$SELF")
+        list=${list%%;*}
+        echo "submitted unit-list job $list → $UNITS"
+        after=(--dependency="afterok:$list" --kill-on-invalid-dep=yes)
+    fi
+    array=$(sbatch --parsable "${common[@]}" "${after[@]}" --job-name="curve-$NAME" --array="0-$((SHARDS - 1))" \
         --output="$OUT/slurm-%A_%a.out" "$SELF")
     array=${array%%;*}
     echo "$(date -u +%FT%TZ) submitted job array $array: $SHARDS shards of curve $GAME ($TIE, [$FROM, $TO], levels $LEVELS) → $OUT"
@@ -98,13 +113,20 @@ for w in $WITH; do
 done
 echo "$(date -u +%FT%TZ) job $SLURM_JOB_ID on $(hostname), $RAYON_NUM_THREADS threads"
 start=$(date +%s)
+if [ "${STEP:-}" = list ]; then
+    "$BIN" curve "${args[@]}" --list-units --units "$UNITS" >"$UNITS.txt"
+    head -1 "$UNITS.txt"
+    echo "$(date -u +%FT%TZ) unit list written in $(($(date +%s) - start)) s: $UNITS"
+    exit 0
+fi
+args+=(--units "$UNITS")
 if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
     i=$SLURM_ARRAY_TASK_ID
     if [ "${SLURM_ARRAY_TASK_COUNT:-$SHARDS}" != "$SHARDS" ]; then
         echo "the array has $SLURM_ARRAY_TASK_COUNT tasks but SHARDS=$SHARDS: submit --array=0-$((SHARDS - 1))" >&2
         exit 2
     fi
-    "$BIN" curve "${args[@]}" --shard "$i/$SHARDS" --checkpoint "$OUT/shard-$i-of-$SHARDS.units"
+    "$BIN" curve "${args[@]}" --shard "$i/$SHARDS" --checkpoint "$OUT/shard-$i-of-$SHARDS.units" ${PROGRESS:+--progress}
     echo "$(date -u +%FT%TZ) shard $i/$SHARDS done in $(($(date +%s) - start)) s"
 else
     others=()

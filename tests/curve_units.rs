@@ -37,8 +37,14 @@ fn describe(span: &renyi_search::curve::Span) -> String {
 }
 
 fn run<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, shard: &str, file: &Path, with: &[PathBuf]) -> CurveUnits {
-    let run =
-        CurveUnitRun { levels, shard: shard.parse::<Shard>().unwrap(), checkpoint: file, with, known_only: false };
+    let run = CurveUnitRun {
+        levels,
+        shard: shard.parse::<Shard>().unwrap(),
+        checkpoint: file,
+        with,
+        known_only: false,
+        units: None,
+    };
     run_curve_units(p, tie, &full(), &run, &Progress::none()).unwrap()
 }
 
@@ -66,8 +72,14 @@ fn sharded_and_resumed_unit_runs_give_the_one_process_curve() {
             }
             // The diagnostic merge of what is known: nothing evaluated, the
             // missing units counted as zero, so less than the curve where they matter.
-            let known_only =
-                CurveUnitRun { levels, shard: "1/2".parse().unwrap(), checkpoint: &a, with: &[], known_only: true };
+            let known_only = CurveUnitRun {
+                levels,
+                shard: "1/2".parse().unwrap(),
+                checkpoint: &a,
+                with: &[],
+                known_only: true,
+                units: None,
+            };
             match run_curve_units(&mm, tie, &full(), &known_only, &Progress::none()).unwrap() {
                 CurveUnits::Complete { curve: part, evaluated, missing, units: n, .. } => {
                     assert_eq!((evaluated, missing), (0, n / 2), "{tie} levels {levels}");
@@ -125,7 +137,14 @@ fn edited_or_foreign_run_files_are_refused() {
         &mm,
         TieRule::lex(),
         &full(),
-        &CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false },
+        &CurveUnitRun {
+            levels: 1,
+            shard: "0/1".parse().unwrap(),
+            checkpoint: &file,
+            with: &[],
+            known_only: false,
+            units: None,
+        },
         &Progress::none(),
     )
     .err()
@@ -137,7 +156,14 @@ fn edited_or_foreign_run_files_are_refused() {
         &mm,
         TieRule::lex(),
         &full(),
-        &CurveUnitRun { levels: 2, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false },
+        &CurveUnitRun {
+            levels: 2,
+            shard: "0/1".parse().unwrap(),
+            checkpoint: &file,
+            with: &[],
+            known_only: false,
+            units: None,
+        },
         &Progress::none(),
     )
     .err()
@@ -155,6 +181,7 @@ fn edited_or_foreign_run_files_are_refused() {
             checkpoint: &file,
             with: &missing,
             known_only: false,
+            units: None,
         },
         &Progress::none(),
     )
@@ -205,6 +232,7 @@ fn a_unit_recorded_twice_must_agree() {
         checkpoint: &file,
         with: std::slice::from_ref(&copy),
         known_only: false,
+        units: None,
     };
     let err = run_curve_units(&mm, TieRule::lex(), &full(), &run_both, &Progress::none())
         .err()
@@ -243,8 +271,14 @@ fn a_unit_run_reports_its_phases_in_codes() {
     let dir = scratch("phases");
     let file = dir.join("run.units");
     let phases = std::sync::Arc::new(Phases::default());
-    let run =
-        CurveUnitRun { levels: 2, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false };
+    let run = CurveUnitRun {
+        levels: 2,
+        shard: "0/1".parse().unwrap(),
+        checkpoint: &file,
+        with: &[],
+        known_only: false,
+        units: None,
+    };
     let progress = Progress::to(phases.clone());
     let c = complete(run_curve_units(&mm, TieRule::lex(), &full(), &run, &progress).unwrap());
     assert_eq!(fingerprint(&c), fingerprint(&curve(&mm, TieRule::lex(), &full(), None)));
@@ -297,8 +331,14 @@ fn a_merge_in_slices_gives_the_pieces_of_the_whole_curve() {
             let dir = scratch(&format!("slices-{tie}-{levels}"));
             let file = dir.join("run.units");
             complete(run(&mm, tie, levels, "0/1", &file, &[]));
-            let unit_run =
-                CurveUnitRun { levels, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false };
+            let unit_run = CurveUnitRun {
+                levels,
+                shard: "0/1".parse().unwrap(),
+                checkpoint: &file,
+                with: &[],
+                known_only: false,
+                units: None,
+            };
             let mut got = Vec::new();
             let mut sink = |s: &renyi_search::curve::Segment| {
                 got.push(s.clone());
@@ -318,8 +358,14 @@ fn a_merge_in_slices_gives_the_pieces_of_the_whole_curve() {
     // Cuts must lie inside the range, ascending.
     let dir = scratch("slices-bad");
     let file = dir.join("run.units");
-    let unit_run =
-        CurveUnitRun { levels: 1, shard: "0/1".parse().unwrap(), checkpoint: &file, with: &[], known_only: false };
+    let unit_run = CurveUnitRun {
+        levels: 1,
+        shard: "0/1".parse().unwrap(),
+        checkpoint: &file,
+        with: &[],
+        known_only: false,
+        units: None,
+    };
     for bad in [["2", "1"], ["0", "1"], ["1", "inf"]] {
         let cuts: Vec<Alpha> = bad.iter().map(|a| a.parse().unwrap()).collect();
         let err =
@@ -334,7 +380,14 @@ fn a_merge_in_slices_gives_the_pieces_of_the_whole_curve() {
 }
 
 fn refusal<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, file: &Path) -> String {
-    let run = CurveUnitRun { levels, shard: "0/1".parse().unwrap(), checkpoint: file, with: &[], known_only: false };
+    let run = CurveUnitRun {
+        levels,
+        shard: "0/1".parse().unwrap(),
+        checkpoint: file,
+        with: &[],
+        known_only: false,
+        units: None,
+    };
     run_curve_units(p, tie, &full(), &run, &Progress::none()).err().expect("the run file is refused").to_string()
 }
 

@@ -443,8 +443,14 @@ fn curve_game() -> Mastermind {
 
 fn run_curve(path: &Path) -> renyi_search::error::Result<CurveUnits> {
     let mm = curve_game();
-    let run =
-        CurveUnitRun { levels: 1, shard: Shard { index: 0, count: 1 }, checkpoint: path, with: &[], known_only: false };
+    let run = CurveUnitRun {
+        levels: 1,
+        shard: Shard { index: 0, count: 1 },
+        checkpoint: path,
+        with: &[],
+        known_only: false,
+        units: None,
+    };
     run_curve_units(&mm, lex(), &full_domain(), &run, &renyi_search::progress::Progress::none())
 }
 

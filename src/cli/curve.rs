@@ -7,7 +7,8 @@ use super::emit::command_line;
 use super::progress::{CallbackBar, progress_if};
 use renyi_search::curve::report::{CurveReport, Row, Rows, describe};
 use renyi_search::curve::run::overview::{Overview, grid};
-use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, list_units, run_curve_units};
+use renyi_search::curve::run::unit_list::write_unit_list;
+use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, list_unit_domains, run_curve_units, run_id};
 use renyi_search::curve::{Curve, Domain, curve};
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
@@ -41,11 +42,14 @@ fn whole_or_units<P: SearchProblem>(
         return Ok(Some(curve(problem, tie, domain, Some(&progress_fn))));
     };
     if out.list_units {
-        let units = list_units(problem, tie, domain, levels)?;
-        let codes: u64 = units.iter().map(|u| u.1).sum();
+        let units = list_unit_domains(problem, tie, domain, levels)?;
+        if let Some(path) = &out.units {
+            write_unit_list(path, &run_id(problem, tie, domain, levels, &units), &units)?;
+        }
+        let codes: u64 = units.iter().map(|u| u.codes).sum();
         println!("{} units, {codes} codes", units.len());
-        for (i, (key, n)) in units.iter().enumerate() {
-            println!("{i:>6} {n:>10}  {key}");
+        for (i, u) in units.iter().enumerate() {
+            println!("{i:>6} {:>10}  {}", u.codes, u.key);
         }
         return Ok(None);
     }
@@ -58,6 +62,7 @@ fn whole_or_units<P: SearchProblem>(
         checkpoint: &checkpoint,
         with: &out.with,
         known_only: out.diagnostic_merge_known,
+        units: out.units.as_deref(),
     };
     if let Some(slices) = out.merge_slices {
         merge_in_slices(problem, tie, domain, &run, slices, out, started, &progress)?;

@@ -111,6 +111,11 @@ pub(crate) struct CurveArgs {
     /// Work-unit run: list the units (key and codes) and stop.
     #[arg(long)]
     pub(super) list_units: bool,
+    /// Work-unit run: the run's unit list. With --list-units it is written
+    /// (once per run); in a run it is read instead of listing the units, so
+    /// that a shard starts its first unit at once.
+    #[arg(long, value_name = "FILE")]
+    pub(super) units: Option<PathBuf>,
     /// Work-unit run: merge in this many slices of α of equal width (needs a
     /// finite --to), writing the pieces as each slice is done: the merge then
     /// holds one slice, not the whole curve. Writes --csv and --overview, not --json.
@@ -146,7 +151,11 @@ impl CurveArgs {
     pub(super) fn files(&self) -> (NamedPaths<'_>, NamedPaths<'_>) {
         let mut inputs: NamedPaths<'_> = self.checkpoint.as_deref().map(|p| ("--checkpoint", p)).into_iter().collect();
         inputs.extend(self.with.iter().map(|p| ("--with", p.as_path())));
-        let outputs = [("--csv", &self.csv), ("--json", &self.json), ("--overview", &self.overview)];
+        let units = self.units.as_deref().map(|p| ("--units", p));
+        inputs.extend(units.filter(|_| !self.list_units));
+        let written = if self.list_units { &self.units } else { &None };
+        let outputs =
+            [("--csv", &self.csv), ("--json", &self.json), ("--overview", &self.overview), ("--units", written)];
         (inputs, outputs.into_iter().filter_map(|(flag, p)| Some((flag, p.as_deref()?))).collect())
     }
 
@@ -195,10 +204,10 @@ impl CurveArgs {
 
 /// The work-unit options, checked: `Some((levels, shard, checkpoint))` for a unit run.
 pub(super) fn unit_options(out: &CurveArgs) -> Result<Option<(usize, Shard, PathBuf)>> {
-    let unit_flags = out.shard.is_some() || !out.with.is_empty() || out.list_units;
+    let unit_flags = out.shard.is_some() || !out.with.is_empty() || out.list_units || out.units.is_some();
     match (out.levels, &out.checkpoint) {
         (None, None) if unit_flags => {
-            Err(invalid("--shard, --with and --list-units belong to a unit run: add --levels L"))
+            Err(invalid("--shard, --with, --units and --list-units belong to a unit run: add --levels L"))
         }
         (None, None) => Ok(None),
         (Some(levels), _) if !(1..=2).contains(&levels) => {

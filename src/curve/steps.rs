@@ -215,6 +215,27 @@ pub fn value_at<'a, V>(steps: &'a Steps<V>, p: &Point) -> Option<&'a V> {
     steps.iter().find(|(span, _)| span.holds(p)).map(|(_, v)| v)
 }
 
+/// Whether `outer` contains `inner`.
+pub fn covers(outer: &Domain, inner: &Domain) -> bool {
+    let lo = match outer.lo.order(&inner.lo) {
+        Ordering::Less => true,
+        Ordering::Equal => outer.lo_closed || !inner.lo_closed,
+        Ordering::Greater => false,
+    };
+    let hi = match inner.hi.order(&outer.hi) {
+        Ordering::Less => true,
+        Ordering::Equal => outer.hi_closed || !inner.hi_closed,
+        Ordering::Greater => false,
+    };
+    lo && hi
+}
+
+/// A domain as text, e.g. `[1.3, [1.337899921697562, 1.337899921697626])`: part of a unit's key.
+pub fn domain_text(d: &Domain) -> String {
+    let (open, close) = (if d.lo_closed { '[' } else { '(' }, if d.hi_closed { ']' } else { ')' });
+    format!("{open}{}, {}{close}", d.lo, d.hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

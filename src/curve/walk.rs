@@ -13,6 +13,8 @@
 use super::envelope::envelope;
 use super::partitions::Partitions;
 use super::point::{Point, Witness, shared_label};
+pub(crate) use super::steps::covers;
+pub use super::steps::domain_text;
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
 use super::verification::Verification;
 use crate::renyi::alpha::Alpha;
@@ -174,6 +176,23 @@ fn walk_root<P: SearchProblem>(
     }
 }
 
+/// The step function of the unit at (`state`, `set`), `depth` queries below
+/// the root, on its sub-domain `domain`: what a walk cut at `depth` computes
+/// there ([`CutMode::Evaluate`]), without walking the levels above it (a
+/// shard rebuilds its units from their trails, [`super::run::unit_list`]).
+pub(crate) fn unit_steps_at<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    (state, set): (&P::State, &P::Set),
+    depth: usize,
+    domain: &Domain,
+    verification: &Verification,
+) -> NodeSteps {
+    let memo = Memo::new(tie.kind == TieBreak::Mix);
+    let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo, cut: None, verification };
+    verification.within(|| walker.node(state, set, depth, domain, None))
+}
+
 /// Joins neighbouring segments with equal outcomes and first queries.
 pub(crate) fn coalesce_segments(segments: Vec<Segment>) -> Vec<Segment> {
     #[derive(PartialEq)]
@@ -224,8 +243,8 @@ pub(crate) struct Cut<'a> {
 
 /// What a walk does at a unit.
 pub(crate) enum CutMode<'a> {
-    /// Records the unit's key and code count.
-    List(std::sync::Mutex<Vec<(String, u64)>>),
+    /// Records the unit's key, code count and sub-domain.
+    List(std::sync::Mutex<Vec<(String, u64, Domain)>>),
     /// Evaluates the units in `todo` and hands each to `finished`.
     Evaluate {
         todo: &'a std::collections::HashSet<String>,
@@ -244,21 +263,6 @@ pub(crate) type LookupFn<'a> = dyn Fn(&str, &Domain, &str) -> Option<NodeSteps> 
 
 /// Units smaller than this are evaluated in place by every walk.
 const MIN_UNIT_CODES: u64 = 16;
-
-/// Whether `outer` contains `inner`.
-pub(crate) fn covers(outer: &Domain, inner: &Domain) -> bool {
-    let lo = match outer.lo.order(&inner.lo) {
-        PointOrdering::Less => true,
-        PointOrdering::Equal => outer.lo_closed || !inner.lo_closed,
-        PointOrdering::Greater => false,
-    };
-    let hi = match inner.hi.order(&outer.hi) {
-        PointOrdering::Less => true,
-        PointOrdering::Equal => outer.hi_closed || !inner.hi_closed,
-        PointOrdering::Greater => false,
-    };
-    lo && hi
-}
 
 /// A sub-domain and the queries (with MIX weights) the strategy plays on it.
 type Decisions = Vec<(Domain, Vec<(u64, QueryId)>)>;
@@ -379,7 +383,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         let placeholder = || constant(domain, Arc::new(Outcome::leaf(n, 0, Exact::from_integer(0.into()))));
         match &cut.mode {
             CutMode::List(keys) => {
-                keys.lock().unwrap_or_else(|e| e.into_inner()).push((key, n));
+                keys.lock().unwrap_or_else(|e| e.into_inner()).push((key, n, domain.clone()));
                 placeholder()
             }
             CutMode::Evaluate { todo, finished } => {
@@ -475,10 +479,4 @@ impl<P: SearchProblem> Walker<'_, P> {
         let refs: Vec<&NodeSteps> = children.iter().collect();
         coalesce(merge(&refs, |vals| Arc::new(Outcome::sum_shifted(vals.iter().map(|v| &***v), 1))))
     }
-}
-
-/// A domain as text, e.g. `[1.3, [1.337899921697562, 1.337899921697626])`: part of a unit's key.
-pub fn domain_text(d: &Domain) -> String {
-    let (open, close) = (if d.lo_closed { '[' } else { '(' }, if d.hi_closed { ']' } else { ')' });
-    format!("{open}{}, {}{close}", d.lo, d.hi)
 }

@@ -21,7 +21,7 @@
 
 use super::run_key::{CurveRunId, exact_domain_text, file_sha256, parse_domain_text, run_key, same_run};
 use super::unit_file::{UnitSteps, checked_line, open_run_file, unit_steps};
-use super::units::{list_units, run_id};
+use super::units::{list_unit_domains, run_id};
 use crate::curve::steps::{Domain, Span};
 use crate::curve::walk::{Cut, CutMode, NodeSteps, walk_with_cut};
 use crate::error::{Error, Result, invalid};
@@ -96,11 +96,11 @@ pub fn upgrade_part<P: SearchProblem>(
 ) -> Result<Upgraded> {
     check_sha256(old, sha256)?;
     progress.begin("listing the run's units", None);
-    let units = list_units(run.problem, run.tie, run.domain, run.levels);
+    let units = list_unit_domains(run.problem, run.tie, run.domain, run.levels);
     progress.end();
     let units = units?;
     let id = run_id(run.problem, run.tie, run.domain, run.levels, &units);
-    let codes_of: HashMap<&str, u64> = units.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+    let codes_of: HashMap<&str, u64> = units.iter().map(|u| (u.key.as_str(), u.codes)).collect();
     let expected = Expected { id: &id, codes_of: &codes_of, sample: run.recheck, seed: run.seed };
     let mut recheck = |sample| recheck(run, old, sample, progress);
     convert_file(old, keyed, Some(&expected), &mut recheck, progress)

@@ -1,5 +1,5 @@
 //! Curves too large for one process, as work-unit runs: the units and their
-//! files ([`units`], [`unit_file`]), what ties a record to its run
+//! files ([`units`], [`unit_file`], the list shards read, [`unit_list`]), what ties a record to its run
 //! ([`run_key`]), the merge of finished units ([`unit_merge`]) and the compact
 //! overview of a merged curve ([`overview`]); the one-time converter of
 //! parts written before records were keyed ([`legacy_upgrade`]). The mathematics of the curve
@@ -9,5 +9,6 @@ pub mod legacy_upgrade;
 pub mod overview;
 pub mod run_key;
 pub mod unit_file;
+pub mod unit_list;
 pub mod unit_merge;
 pub mod units;

@@ -146,7 +146,7 @@ impl WitnessRecord {
     }
 }
 
-fn point_record(p: &Point) -> PointRecord {
+pub(crate) fn point_record(p: &Point) -> PointRecord {
     match p {
         Point::Exact { alpha, .. } => {
             PointRecord::Exact { alpha: alpha.to_string(), witness: p.witness().map(|w| WitnessRecord::of(w, None)) }
@@ -167,7 +167,7 @@ const MAX_WIDTH: f64 = 1e-12;
 
 /// Rebuilds a point, re-checking an enclosure: its ends in order, a
 /// certified one narrow, and its pair function's range on it holding 0.
-fn point_of(r: &PointRecord) -> std::result::Result<Point, String> {
+pub(crate) fn point_of(r: &PointRecord) -> std::result::Result<Point, String> {
     match r {
         PointRecord::Exact { alpha, witness } => {
             let alpha = alpha.parse().map_err(|_| format!("point {alpha:?} is not an α"))?;

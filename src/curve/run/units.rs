@@ -4,13 +4,15 @@
 //! is a unit whose result is its own exact step function. The top levels are
 //! cheap (few, large sets) and are walked again by every process.
 //!
-//! A run is three walks of the same top levels: listing the units (sorted
-//! by key, so unit i is the same in every process), evaluating this shard's
-//! units not yet in a run file (`--shard i/N`: unit numbers ≡ i mod N), each
-//! appended to the checkpoint as it finishes, and, once every unit of the run
-//! is in the checkpoint or in the files given with it, the merge: the top
-//! levels walked with the units' step functions in place of their subtrees,
-//! which gives exactly the curve of [`super::curve`] (a test checks this).
+//! A run lists its units (a walk of the top levels, sorted by key, so unit
+//! i is the same in every process; or read from the run's unit list, written
+//! once, [`super::unit_list`]), evaluates this shard's units not yet in a run
+//! file (`--shard i/N`: unit numbers ≡ i mod N), each rebuilt from its trail
+//! and sub-domain without walking the levels above it and appended to the
+//! checkpoint as it finishes, and, once every unit of the run is in the
+//! checkpoint or in the files given with it, merges: the top levels walked
+//! with the units' step functions in place of their subtrees, which gives
+//! exactly the curve of [`super::curve`] (a test checks this).
 //!
 //! Run files carry the run's identity and a checksum per line, each
 //! record's keyed to its run ([`super::unit_file`], [`super::run_key`]); a
@@ -20,9 +22,10 @@
 
 use super::run_key::{exact_domain_text, same_run};
 use super::unit_file::{CurveRunId, UnitSteps, for_each_record, unit_record, unit_steps};
+use super::unit_list::{ListedUnit, queries_by_label, read_unit_list, unit_at};
 use super::unit_merge::{Digest, MergeCut, SlicedMerge, merge_in_slices, merge_whole, slices};
 use crate::curve::steps::Domain;
-use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, walk_counted, walk_with_cut};
+use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, unit_steps_at, walk_with_cut};
 use crate::error::{Error, Result, invalid};
 use crate::output::sealed_lines::{SealedLog, lock};
 use crate::progress::Progress;
@@ -30,7 +33,8 @@ use crate::renyi::alpha::Alpha;
 use crate::search::SearchProblem;
 use crate::search::TieRule;
 use crate::search::units::Shard;
-use std::collections::{HashMap, HashSet};
+use rayon::prelude::*;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -47,6 +51,9 @@ pub struct CurveUnitRun<'a> {
     /// NOT the curve; it measures what the merge of a run will need (memory,
     /// time) before its last unit is done.
     pub known_only: bool,
+    /// The run's unit list ([`super::unit_list`]), read instead of listing
+    /// the units (`None`: listed by this process).
+    pub units: Option<&'a Path>,
 }
 
 impl CurveUnitRun<'_> {
@@ -89,6 +96,16 @@ pub fn list_units<P: SearchProblem>(
     domain: &Domain,
     levels: usize,
 ) -> Result<Vec<(String, u64)>> {
+    Ok(list_unit_domains(problem, tie, domain, levels)?.into_iter().map(|u| (u.key, u.codes)).collect())
+}
+
+/// [`list_units`] with each unit's sub-domain.
+pub fn list_unit_domains<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    levels: usize,
+) -> Result<Vec<ListedUnit>> {
     if levels == 0 {
         return Err(invalid("--levels: cut at least one query below the root (1 or 2)"));
     }
@@ -96,11 +113,41 @@ pub fn list_units<P: SearchProblem>(
     walk_with_cut(problem, tie, domain, None, Some(&cut));
     let CutMode::List(keys) = cut.mode else { unreachable!("built as a listing") };
     let mut keys = keys.into_inner().unwrap_or_else(|e| e.into_inner());
-    keys.sort();
+    keys.sort_by(|a, b| a.0.cmp(&b.0));
     if let Some(w) = keys.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(invalid(format!("two units share the key {:?}; choose another --levels", w[0].0)));
     }
-    Ok(keys)
+    Ok(keys.into_iter().map(|(key, codes, domain)| ListedUnit { key, codes, domain }).collect())
+}
+
+/// The units of shard `shard`: those numbered ≡ i mod N in key order. A shard
+/// count above the number of units is refused (a shard would have none).
+pub fn shard_units(units: &[ListedUnit], shard: Shard) -> Result<Vec<&ListedUnit>> {
+    if shard.count > units.len() as u64 {
+        return Err(invalid(format!(
+            "--shard {}/{}: the run has {} units, so at most {} shards",
+            shard.index,
+            shard.count,
+            units.len(),
+            units.len()
+        )));
+    }
+    Ok(units.iter().skip(shard.index as usize).step_by(shard.count as usize).collect())
+}
+
+/// The run's units: read from its unit list (its header's counts checked
+/// against the units) or listed by a walk of the top levels.
+fn run_units<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    run: &CurveUnitRun,
+) -> Result<(CurveRunId, Vec<ListedUnit>)> {
+    let Some(path) = run.units else {
+        let units = list_unit_domains(problem, tie, domain, run.levels)?;
+        return Ok((run_id(problem, tie, domain, run.levels, &units), units));
+    };
+    read_unit_list(path, &run_id(problem, tie, domain, run.levels, &[]))
 }
 
 /// The identity of the run of `problem` with `tie` on `domain` cut at `levels`.
@@ -109,7 +156,7 @@ pub fn run_id<P: SearchProblem>(
     tie: TieRule,
     domain: &Domain,
     levels: usize,
-    units: &[(String, u64)],
+    units: &[ListedUnit],
 ) -> CurveRunId {
     CurveRunId {
         program: "renyi-search".into(),
@@ -119,7 +166,7 @@ pub fn run_id<P: SearchProblem>(
         domain: exact_domain_text(domain),
         levels,
         units: units.len() as u64,
-        unit_codes: units.iter().map(|u| u.1).sum(),
+        unit_codes: units.iter().map(|u| u.codes).sum(),
         keyed: true,
     }
 }
@@ -186,13 +233,14 @@ fn prepare_merge<P: SearchProblem, M>(
             run.checkpoint.display()
         )));
     }
-    let locked = lock(run.checkpoint)?;
-    progress.begin("listing the units", None);
-    let units = list_units(problem, tie, domain, run.levels);
+    progress.begin(if run.units.is_some() { "reading the unit list" } else { "listing the units" }, None);
+    let listed = run_units(problem, tie, domain, run);
     progress.end();
-    let units = units?;
-    let id = run_id(problem, tie, domain, run.levels, &units);
-    let codes_of: HashMap<&str, u64> = units.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+    let (id, units) = listed?;
+    let mine = shard_units(&units, run.shard)?;
+    // Locked (and made, if new) once the run's units are known to hold this shard.
+    let locked = lock(run.checkpoint)?;
+    let codes_of: HashMap<&str, u64> = units.iter().map(|u| (u.key.as_str(), u.codes)).collect();
     let mut known: HashMap<String, Digest> = HashMap::new();
     let mut fresh = true;
     if let Some(missing) = run.with.iter().find(|p| !p.exists()) {
@@ -233,14 +281,7 @@ fn prepare_merge<P: SearchProblem, M>(
         fresh &= path != run.checkpoint;
     }
     progress.end();
-    let todo: HashSet<String> = units
-        .iter()
-        .enumerate()
-        .filter(|(i, (key, _))| {
-            !run.known_only && *i as u64 % run.shard.count == run.shard.index && !known.contains_key(key)
-        })
-        .map(|(_, (key, _))| key.clone())
-        .collect();
+    let todo: Vec<&ListedUnit> = mine.into_iter().filter(|u| !run.known_only && !known.contains_key(&u.key)).collect();
     let evaluated = todo.len() as u64;
     let (unit_codes, known_codes): (u64, u64) = (id.unit_codes, known.values().map(|r| r.codes).sum());
     progress.note(&format!(
@@ -250,9 +291,9 @@ fn prepare_merge<P: SearchProblem, M>(
     ));
     if !todo.is_empty() {
         let file = prepare(locked, run.checkpoint, &id, fresh)?;
-        let todo_codes: u64 = todo.iter().filter_map(|k| codes_of.get(k.as_str())).sum();
+        let todo_codes: u64 = todo.iter().map(|u| u.codes).sum();
         progress.begin("codes in units evaluated", Some(todo_codes));
-        let finished = evaluate(problem, tie, domain, run.levels, &todo, (&file, run.checkpoint), progress);
+        let finished = evaluate(problem, tie, &todo, (&file, run.checkpoint), progress);
         progress.end();
         let finished = finished?;
         for r in finished {
@@ -328,15 +369,14 @@ fn prepare(lock: std::fs::File, path: &Path, id: &CurveRunId, fresh: bool) -> Re
     SealedLog::open(lock, path, id)
 }
 
-/// Evaluates the units in `todo`, appending each record to `file` as it
-/// finishes; `progress` advances by each unit's codes.
-#[allow(clippy::too_many_arguments)]
+/// Evaluates the units in `todo` (two at a time on two cores), each rebuilt
+/// from its trail ([`unit_at`]) and evaluated on its sub-domain as the walk
+/// cut above it would ([`unit_steps_at`]), appending each record to `file`
+/// as it finishes; `progress` advances by each unit's codes.
 fn evaluate<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
-    domain: &Domain,
-    levels: usize,
-    todo: &HashSet<String>,
+    todo: &[&ListedUnit],
     (file, path): (&SealedLog, &Path),
     progress: &Progress,
 ) -> Result<Vec<Digest>> {
@@ -368,9 +408,36 @@ fn evaluate<P: SearchProblem>(
         progress.advance(codes);
         progress.status(&format!("units {}/{total}", done.len()));
     };
-    let cut = Cut { levels, mode: CutMode::Evaluate { todo, finished: &finished } };
-    walk_counted(problem, tie, domain, None, Some(&cut), &verification);
-    drop(cut);
+    let labels = queries_by_label(problem);
+    let all = problem.full_set();
+    let first_started = std::sync::atomic::AtomicBool::new(false);
+    let rebuilding = Mutex::new(());
+    todo.par_iter().with_max_len(1).for_each(|unit| {
+        if log.lock().unwrap_or_else(|e| e.into_inner()).1.is_some() {
+            return;
+        }
+        // One rebuild at a time: a rebuild from the root holds a class of the top level beside
+        // the full set (Beams(6c,6p): up to twice 423 MB), and the first unit starts sooner.
+        let rebuilt = {
+            let _one = rebuilding.lock().unwrap_or_else(|e| e.into_inner());
+            unit_at(problem, &labels, unit, &all)
+        };
+        match rebuilt {
+            Ok((state, set, depth)) => {
+                if !first_started.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    progress.note(&format!("first unit started: {} ({} codes)", unit.key, unit.codes));
+                }
+                let started = std::time::Instant::now();
+                let steps = unit_steps_at(problem, tie, (&state, &set), depth, &unit.domain, &verification);
+                drop(set);
+                finished(&unit.key, unit.codes, &steps, started);
+            }
+            Err(why) => {
+                let e = invalid(format!("unit {:?}: {why}", unit.key));
+                log.lock().unwrap_or_else(|e| e.into_inner()).1.get_or_insert(e);
+            }
+        }
+    });
     let (done, error) = log.into_inner().unwrap_or_else(|e| e.into_inner());
     match error {
         Some(e) => Err(e),

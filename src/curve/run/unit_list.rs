@@ -1,0 +1,176 @@
+//! A curve run's unit list, written once and read by every shard (issue 53
+//! item 3): listing the units walks the top levels of the whole run (for
+//! Beams(6c,6p) 40–100 s and 5–8 GB: every set of the top two levels is
+//! split and every query counted on it), which a shard must not repeat
+//! before its first unit.
+//!
+//! The list is a sealed file ([`crate::output::sealed_lines`]): line 1 is the
+//! run's identity ([`CurveRunId`], so its key is the run's key), then one
+//! line per unit in key order, the order that numbers the units: its key,
+//! codes and exact sub-domain (each end as a unit record writes its points,
+//! [`PointRecord`], so a point rebuilt from it orders, prints and compares as
+//! the listing walk's). A shard takes its units (number ≡ i mod N) from the
+//! list and rebuilds each one's set from its trail, one filter per query
+//! ([`unit_at`]), without walking the levels above it.
+
+use super::run_key::same_run;
+use super::unit_file::{CurveRunId, PointRecord, point_of, point_record};
+use crate::curve::steps::{Domain, domain_text};
+use crate::error::{Result, invalid};
+use crate::output::sealed_lines::{SealedReading, for_each_sealed_line, identity_line, keyed_line, run_key};
+use crate::search::problem::{AnswerId, QueryId, SearchProblem};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A unit of a run: its key (trail and sub-domain), codes and sub-domain.
+#[derive(Clone, Debug)]
+pub struct ListedUnit {
+    pub key: String,
+    pub codes: u64,
+    pub domain: Domain,
+}
+
+/// A [`ListedUnit`] in the file.
+#[derive(Serialize, Deserialize)]
+struct UnitEntry {
+    key: String,
+    codes: u64,
+    lo: PointRecord,
+    lo_closed: bool,
+    hi: PointRecord,
+    hi_closed: bool,
+}
+
+/// Writes the list of run `id`'s units (sorted by key) to `path` (whole or not at all).
+pub fn write_unit_list(path: &Path, id: &CurveRunId, units: &[ListedUnit]) -> Result<()> {
+    let key = run_key(id);
+    let mut text = identity_line(id) + "\n";
+    for u in units {
+        let d = &u.domain;
+        let entry = UnitEntry {
+            key: u.key.clone(),
+            codes: u.codes,
+            lo: point_record(&d.lo),
+            lo_closed: d.lo_closed,
+            hi: point_record(&d.hi),
+            hi_closed: d.hi_closed,
+        };
+        text += &keyed_line(&key, &entry);
+        text.push('\n');
+    }
+    crate::output::write_atomic(path, text.as_bytes())
+}
+
+/// Reads the unit list at `path` of the run `expected` (whose unit counts
+/// are taken from the file): its identity and units, in key order. A list of
+/// another run, an edited or missing line, a unit out of order, or a key that
+/// is not its trail and sub-domain is refused, naming the file.
+pub fn read_unit_list(path: &Path, expected: &CurveRunId) -> Result<(CurveRunId, Vec<ListedUnit>)> {
+    let name = path.display();
+    let identity = |theirs: &CurveRunId| {
+        let ours = CurveRunId { units: theirs.units, unit_codes: theirs.unit_codes, ..expected.clone() };
+        if same_run(theirs, &ours) {
+            return Ok(());
+        }
+        Err(invalid(format!(
+            "{name}: the unit list of another run ({} {} {} levels {}, version {}); this run is {} {} {} levels {}, \
+             version {}",
+            theirs.problem,
+            theirs.tie_rule,
+            theirs.domain,
+            theirs.levels,
+            theirs.version,
+            ours.problem,
+            ours.tie_rule,
+            ours.domain,
+            ours.levels,
+            ours.version
+        )))
+    };
+    let reading =
+        SealedReading { what: "curve unit list", identity: Box::new(identity), unit_of: |e: &UnitEntry| e.key.clone() };
+    let mut units: Vec<ListedUnit> = Vec::new();
+    let found = for_each_sealed_line(path, reading, |_, _, e: UnitEntry| {
+        let bad = |why: String| invalid(format!("{name}: unit {:?}: {why}", e.key));
+        let domain = Domain {
+            lo: point_of(&e.lo).map_err(bad)?,
+            lo_closed: e.lo_closed,
+            hi: point_of(&e.hi).map_err(bad)?,
+            hi_closed: e.hi_closed,
+        };
+        if !e.key.ends_with(&format!(" @ {}", domain_text(&domain))) {
+            return Err(bad("the key does not end with the unit's sub-domain".into()));
+        }
+        if units.last().is_some_and(|u| u.key >= e.key) {
+            return Err(bad("the units are not in key order".into()));
+        }
+        units.push(ListedUnit { key: e.key, codes: e.codes, domain });
+        Ok(())
+    })?;
+    let Some((id, _)) = found else {
+        return Err(invalid(format!(
+            "--units {name}: no such file or empty (write it once with --list-units --units)"
+        )));
+    };
+    let codes: u64 = units.iter().map(|u| u.codes).sum();
+    if (units.len() as u64, codes) != (id.units, id.unit_codes) {
+        return Err(invalid(format!(
+            "{name}: {} units of {codes} codes, but its header names {} of {} (a cut-off file?)",
+            units.len(),
+            id.units,
+            id.unit_codes
+        )));
+    }
+    Ok((id, units))
+}
+
+/// The queries of `problem` by label (a trail names its queries so).
+pub fn queries_by_label<P: SearchProblem>(problem: &P) -> HashMap<String, QueryId> {
+    (0..problem.query_count() as QueryId).map(|q| (problem.query_label(q), q)).collect()
+}
+
+/// The unit's node: (state, set, depth), rebuilt from the root by its
+/// trail (`/query>answer` per level), the set filtered from `all` (the
+/// problem's full set) one query at a time; its size must be the unit's codes.
+pub fn unit_at<P: SearchProblem>(
+    problem: &P,
+    labels: &HashMap<String, QueryId>,
+    unit: &ListedUnit,
+    all: &P::Set,
+) -> std::result::Result<(P::State, P::Set, usize), String> {
+    let trail =
+        unit.key.strip_suffix(&format!(" @ {}", domain_text(&unit.domain))).ok_or("no sub-domain in the key")?;
+    let mut steps: Vec<(QueryId, AnswerId)> = Vec::new();
+    for step in trail.split('/').skip(1) {
+        let (label, answer) =
+            step.rsplit_once('>').ok_or_else(|| format!("trail step {step:?} is not query>answer"))?;
+        let q = *labels.get(label).ok_or_else(|| format!("no query is labelled {label:?}"))?;
+        let a: AnswerId = answer.parse().map_err(|_| format!("answer {answer:?} is not a number"))?;
+        if usize::from(a) >= problem.answer_count() {
+            return Err(format!("answer {a} is not an answer of the game"));
+        }
+        steps.push((q, a));
+    }
+    if !trail.starts_with('/') || steps.is_empty() {
+        return Err(format!("trail {trail:?} names no query"));
+    }
+    let mut state = problem.initial_state();
+    let mut set: Option<P::Set> = None;
+    for &(q, a) in &steps {
+        let from = set.as_ref().unwrap_or(all);
+        let mut counts = vec![0u64; problem.answer_count()];
+        problem.count_answers(q, from, &mut counts);
+        if counts[usize::from(a)] == 0 {
+            return Err(format!("no code answers {a} to {}", problem.query_label(q)));
+        }
+        set = Some(problem.restrict(q, a, from));
+        state = problem.next_state(&state, q);
+    }
+    let set = set.ok_or("trail names no query")?;
+    let n = problem.set_size(&set);
+    if n != unit.codes {
+        return Err(format!("its trail leads to {n} codes, not {}", unit.codes));
+    }
+    Ok((state, set, steps.len()))
+}

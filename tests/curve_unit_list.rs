@@ -1,0 +1,186 @@
+//! A curve run's unit list (issue 53 item 3): written once, read by every
+//! shard instead of listing the units; it holds the listing's units exactly,
+//! every unit falls in exactly one shard, shards that read it give the curve
+//! of one process, and a list of another run, an edited or cut-off list and
+//! a shard count above the number of units are refused.
+
+mod common;
+use common::{bin, one_line_error, scratch_dir as scratch};
+
+use renyi_search::curve::run::unit_list::{read_unit_list, write_unit_list};
+use renyi_search::curve::run::units::{
+    CurveUnitRun, CurveUnits, list_unit_domains, list_units, run_curve_units, run_id, shard_units,
+};
+use renyi_search::curve::walk::domain_text;
+use renyi_search::curve::{Curve, Domain, Point, curve};
+use renyi_search::games::mastermind::Mastermind;
+use renyi_search::progress::Progress;
+use renyi_search::search::TieRule;
+use renyi_search::search::units::Shard;
+use std::path::{Path, PathBuf};
+
+fn full() -> Domain {
+    Domain::closed(Point::zero(), Point::infinity())
+}
+
+/// Every segment: its span as text, its exact total and its first queries.
+fn fingerprint(c: &Curve) -> Vec<String> {
+    let span = |s: &renyi_search::curve::Span| match s {
+        renyi_search::curve::Span::At(p) => format!("at {p}"),
+        renyi_search::curve::Span::Open(a, b) => format!("({a}, {b})"),
+    };
+    c.segments.iter().map(|s| format!("{} {} {:?}", span(&s.span), s.total(), s.first_queries)).collect()
+}
+
+fn run(tie: TieRule, levels: usize, shard: &str, file: &Path, with: &[PathBuf], units: &Path) -> CurveUnits {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let shard = shard.parse::<Shard>().unwrap();
+    let run = CurveUnitRun { levels, shard, checkpoint: file, with, known_only: false, units: Some(units) };
+    run_curve_units(&mm, tie, &full(), &run, &Progress::none()).unwrap()
+}
+
+#[test]
+fn shards_reading_the_unit_list_give_the_one_process_curve() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    for tie in [TieRule::lex(), TieRule::mix()] {
+        let whole = curve(&mm, tie, &full(), None);
+        for levels in [1, 2] {
+            let dir = scratch(&format!("list-{tie}-{levels}"));
+            let units = list_unit_domains(&mm, tie, &full(), levels).unwrap();
+            let list = dir.join("run.list");
+            write_unit_list(&list, &run_id(&mm, tie, &full(), levels, &units), &units).unwrap();
+            // The list read back: the listing's keys, codes and sub-domains, in order.
+            let id = run_id(&mm, tie, &full(), levels, &[]);
+            let (read_id, read) = read_unit_list(&list, &id).unwrap();
+            assert_eq!(read_id, run_id(&mm, tie, &full(), levels, &units));
+            let text = |u: &[renyi_search::curve::run::unit_list::ListedUnit]| -> Vec<String> {
+                u.iter().map(|u| format!("{} {} {}", u.key, u.codes, domain_text(&u.domain))).collect()
+            };
+            assert_eq!(text(&read), text(&units));
+            let keys: Vec<(String, u64)> = list_units(&mm, tie, &full(), levels).unwrap();
+            assert_eq!(keys, units.iter().map(|u| (u.key.clone(), u.codes)).collect::<Vec<_>>());
+            // Every unit in exactly one shard, for several shard counts.
+            let n = units.len() as u64;
+            assert!(n > 6, "{tie} levels {levels}: {n} units");
+            for count in [1, 2, 3, 5, n] {
+                let mut seen: Vec<&str> = Vec::new();
+                for index in 0..count {
+                    let mine = shard_units(&read, Shard { index, count }).unwrap();
+                    assert!(!mine.is_empty(), "shard {index}/{count}");
+                    seen.extend(mine.iter().map(|u| u.key.as_str()));
+                }
+                seen.sort_unstable();
+                let mut all: Vec<&str> = read.iter().map(|u| u.key.as_str()).collect();
+                all.sort_unstable();
+                assert_eq!(seen, all, "{count} shards");
+            }
+            let err = shard_units(&read, Shard { index: 0, count: n + 1 }).expect_err("more shards than units");
+            assert!(err.to_string().contains(&format!("the run has {n} units")), "{err}");
+            // Three shards from the list, then a merge: the one-process curve.
+            let files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("s{i}.units"))).collect();
+            for (i, f) in files.iter().enumerate() {
+                match run(tie, levels, &format!("{i}/3"), f, &[], &list) {
+                    CurveUnits::Incomplete { known, evaluated, .. } => assert_eq!(known, evaluated),
+                    CurveUnits::Complete { .. } => panic!("one shard of three cannot complete"),
+                }
+            }
+            match run(tie, levels, "0/3", &files[0], &files[1..], &list) {
+                CurveUnits::Complete { curve, evaluated, .. } => {
+                    assert_eq!(evaluated, 0);
+                    assert_eq!(fingerprint(&curve), fingerprint(&whole), "{tie} levels {levels}");
+                }
+                CurveUnits::Incomplete { known, units, .. } => panic!("incomplete: {known} of {units}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn foreign_edited_or_cut_off_unit_lists_are_refused() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let tie = TieRule::lex();
+    let dir = scratch("list-refused");
+    let units = list_unit_domains(&mm, tie, &full(), 1).unwrap();
+    let list = dir.join("run.list");
+    write_unit_list(&list, &run_id(&mm, tie, &full(), 1, &units), &units).unwrap();
+    let refused = |path: &Path, levels: usize| -> String {
+        let id = run_id(&mm, tie, &full(), levels, &[]);
+        read_unit_list(path, &id).expect_err("refused").to_string()
+    };
+    assert!(refused(&list, 2).contains("unit list of another run"));
+    let text = std::fs::read_to_string(&list).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let edited = dir.join("edited.list");
+    std::fs::write(&edited, text.replacen("\"codes\":", "\"codes\": ", 1)).unwrap();
+    assert!(refused(&edited, 1).contains("fails its checksum"), "{}", refused(&edited, 1));
+    let cut = dir.join("cut.list");
+    std::fs::write(&cut, lines[..lines.len() - 1].join("\n") + "\n").unwrap();
+    assert!(refused(&cut, 1).contains("its header names"), "{}", refused(&cut, 1));
+    let swapped = dir.join("swapped.list");
+    let mut order = lines.clone();
+    order.swap(1, 2);
+    std::fs::write(&swapped, order.join("\n") + "\n").unwrap();
+    assert!(refused(&swapped, 1).contains("not in key order"), "{}", refused(&swapped, 1));
+}
+
+/// Beams 6c3p LEX-c on [1, 2]: the list written once, three shards reading
+/// it and a merge give the CSV and JSON of one process (every field but the
+/// provenance and the nodes the process walked); a shard count above the
+/// number of units, and a list of another run, exit 2 with one line and
+/// write no checkpoint.
+#[test]
+fn beams_shards_from_the_unit_list_write_the_one_process_curve() {
+    let dir = scratch("list-beams");
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let base = ["curve", "beams", "6c3p", "--from", "1", "--to", "2"];
+    let ok = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let out = bin(&args);
+        assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    ok(&["--csv", &p("one.csv"), "--json", &p("one.json")]);
+    let listed = ok(&["--levels", "2", "--list-units", "--units", &p("run.list")]);
+    assert!(listed.starts_with("175 units"), "{listed}");
+    for i in 0..3 {
+        ok(&[
+            "--levels",
+            "2",
+            "--units",
+            &p("run.list"),
+            "--shard",
+            &format!("{i}/3"),
+            "--checkpoint",
+            &p(&format!("s{i}")),
+        ]);
+    }
+    let (s1, s2) = (p("s1"), p("s2"));
+    let merge = ["--levels", "2", "--units", &p("run.list"), "--checkpoint", &p("s0"), "--with", &s1, "--with", &s2];
+    ok(&[&merge[..], &["--csv", &p("merged.csv"), "--json", &p("merged.json")]].concat());
+    let rows = |name: &str| -> Vec<String> {
+        std::fs::read_to_string(p(name)).unwrap().lines().filter(|l| !l.starts_with('#')).map(String::from).collect()
+    };
+    assert_eq!(rows("merged.csv"), rows("one.csv"));
+    assert_eq!(rows("one.csv").len(), 1394);
+    let json = |name: &str| -> serde_json::Value {
+        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p(name)).unwrap()).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.remove("provenance");
+        o.remove("nodes_evaluated");
+        v
+    };
+    assert_eq!(json("merged.json"), json("one.json"));
+    // Bad shards and a foreign list: one line, exit 2, no checkpoint.
+    let (bad, list) = (p("bad.units"), p("run.list"));
+    for (extra, needle) in [
+        (vec!["--levels", "2", "--shard", "0/176"], "the run has 175 units"),
+        (vec!["--levels", "2", "--shard", "3/3"], "0 ≤ i < N"),
+        (vec!["--levels", "1", "--shard", "0/2"], "unit list of another run"),
+    ] {
+        let args: Vec<&str> =
+            base.iter().copied().chain(extra).chain(["--units", &list, "--checkpoint", &bad]).collect();
+        let err = one_line_error(&args);
+        assert!(err.contains(needle), "{err}");
+        assert!(!Path::new(&bad).exists(), "{err}");
+    }
+}
