@@ -57,6 +57,16 @@ delegating_trait! {
         fn restrict(&self, query: QueryId, answer: AnswerId, set: &Self::Set) -> Self::Set {
             self.split(query, set).into_iter().find(|(a, _)| *a == answer).map(|(_, s)| s).expect("a possible answer")
         }
+        /// The codes of the full set that give `answer` to `query` (`None`: no
+        /// code does): the first filter of a curve unit rebuilt from its trail
+        /// (`curve::run::unit_list`). The default filters [`Rules::full_set`];
+        /// Beams builds the class without the full set (406 MB for 6c6p).
+        fn restrict_full(&self, query: QueryId, answer: AnswerId) -> Option<Self::Set> {
+            let all = self.full_set();
+            let mut counts = vec![0u64; self.answer_count()];
+            self.count_answers(query, &all, &mut counts);
+            (counts.get(usize::from(answer)).is_some_and(|&n| n > 0)).then(|| self.restrict(query, answer, &all))
+        }
         /// What the game costs `secret` once the strategy stops at the terminal set
         /// `set` (which holds it): (further queries, penalty points). The default
         /// spreads [`Rules::terminal`] evenly; games with a laid code override it.

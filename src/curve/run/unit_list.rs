@@ -18,6 +18,8 @@ use super::unit_file::{CurveRunId, PointRecord, point_of, point_record};
 use crate::curve::steps::{Domain, domain_text};
 use crate::error::{Result, invalid};
 use crate::output::sealed_lines::{SealedReading, for_each_sealed_line, identity_line, keyed_line, run_key};
+#[cfg(doc)]
+use crate::search::capabilities::SpeedHooks;
 use crate::search::problem::{AnswerId, QueryId, SearchProblem};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -131,13 +133,13 @@ pub fn queries_by_label<P: SearchProblem>(problem: &P) -> HashMap<String, QueryI
 }
 
 /// The unit's node: (state, set, depth), rebuilt from the root by its
-/// trail (`/query>answer` per level), the set filtered from `all` (the
-/// problem's full set) one query at a time; its size must be the unit's codes.
+/// trail (`/query>answer` per level), the set filtered one query at a time,
+/// the first from the full set without holding it ([`SpeedHooks::restrict_full`]:
+/// Beams(6c,6p)'s full set is 406 MB); its size must be the unit's codes.
 pub fn unit_at<P: SearchProblem>(
     problem: &P,
     labels: &HashMap<String, QueryId>,
     unit: &ListedUnit,
-    all: &P::Set,
 ) -> std::result::Result<(P::State, P::Set, usize), String> {
     let trail =
         unit.key.strip_suffix(&format!(" @ {}", domain_text(&unit.domain))).ok_or("no sub-domain in the key")?;
@@ -158,13 +160,19 @@ pub fn unit_at<P: SearchProblem>(
     let mut state = problem.initial_state();
     let mut set: Option<P::Set> = None;
     for &(q, a) in &steps {
-        let from = set.as_ref().unwrap_or(all);
+        let no_code = || format!("no code answers {a} to {}", problem.query_label(q));
+        let Some(from) = &set else {
+            set = Some(problem.restrict_full(q, a).ok_or_else(no_code)?);
+            state = problem.next_state(&state, q);
+            continue;
+        };
         let mut counts = vec![0u64; problem.answer_count()];
         problem.count_answers(q, from, &mut counts);
         if counts[usize::from(a)] == 0 {
-            return Err(format!("no code answers {a} to {}", problem.query_label(q)));
+            return Err(no_code());
         }
-        set = Some(problem.restrict(q, a, from));
+        let next = problem.restrict(q, a, from);
+        set = Some(next);
         state = problem.next_state(&state, q);
     }
     let set = set.ok_or("trail names no query")?;

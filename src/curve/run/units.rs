@@ -409,7 +409,6 @@ fn evaluate<P: SearchProblem>(
         progress.status(&format!("units {}/{total}", done.len()));
     };
     let labels = queries_by_label(problem);
-    let all = problem.full_set();
     let first_started = std::sync::atomic::AtomicBool::new(false);
     let rebuilding = Mutex::new(());
     todo.par_iter().with_max_len(1).for_each(|unit| {
@@ -417,10 +416,10 @@ fn evaluate<P: SearchProblem>(
             return;
         }
         // One rebuild at a time: a rebuild from the root holds a class of the top level beside
-        // the full set (Beams(6c,6p): up to twice 423 MB), and the first unit starts sooner.
+        // the full set (Beams(6c,6p): 406 MB and more), and the first unit starts sooner.
         let rebuilt = {
             let _one = rebuilding.lock().unwrap_or_else(|e| e.into_inner());
-            unit_at(problem, &labels, unit, &all)
+            unit_at(problem, &labels, unit)
         };
         match rebuilt {
             Ok((state, set, depth)) => {
