@@ -217,6 +217,10 @@ impl Checker<'_> {
     /// Whether the winner wins when only the cells of `carrier` are played
     /// (exhaustive; a move elsewhere never helps the loser, as extra stones never hurt in Hex).
     fn restricted(&self, black: Bits, white: Bits, mover: Colour, carrier: Bits, memo: &mut Memo) -> bool {
+        // A position seen before in this search (the mover follows from the stones played since its start).
+        if let Some(&v) = memo.get(&(black, white)) {
+            return v;
+        }
         let own = self.of(black, white, self.winner);
         if self.chain(self.winner, own) {
             return true;
@@ -224,9 +228,6 @@ impl Checker<'_> {
         let left = carrier & !(black | white);
         if left == 0 || self.reach(self.winner_edges.0, own | left) & self.winner_edges.1 == 0 {
             return false;
-        }
-        if let Some(&v) = memo.get(&(black, white)) {
-            return v;
         }
         // Immediate threats: cells where one winner's stone completes the chain.
         let threats = self.threats(own, left);

@@ -40,8 +40,14 @@ impl Solver {
         Ok(pn == 0)
     }
 
-    /// The numbers of a position as far as known: decided, stored, or (1, 1).
+    /// The numbers of a position as far as known, through its filled position
+    /// once that is known (both have the same value).
     fn numbers(&self, k: (Bits, Bits)) -> (u32, u32) {
+        self.known(self.resolve(k))
+    }
+
+    /// The numbers stored under the key `k`: decided, stored, or (1, 1).
+    fn known(&self, k: (Bits, Bits)) -> (u32, u32) {
         match self.table.get(&k) {
             Some(Entry::WinByMove(_) | Entry::WinByVc(_)) => (0, INF),
             Some(Entry::LossByVc(_) | Entry::LossAll) => (INF, 0),
@@ -63,17 +69,19 @@ impl Solver {
         start: u64,
         child: bool,
     ) -> Result<(u32, u32), Aborted> {
-        let k = key(black, white, mover);
+        let k = self.resolve(key(black, white, mover));
         if self.table.contains_key(&k) {
-            return Ok(self.numbers(k));
+            return Ok(self.known(k));
         }
         let (moves, (black, white)) = match self.moves.get(&k) {
             Some(m) => (m.moves.clone(), m.stones),
             None => match self.expand(black, white, mover, start, child)? {
                 Some(m) => m,
-                None => return Ok(self.numbers(k)),
+                None => return Ok(self.numbers(key(black, white, mover))),
             },
         };
+        // The filled position: every entry below is stored under its key.
+        let k = key(black, white, mover);
         let play = |c: u8| {
             if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) }
         };
@@ -120,7 +128,9 @@ impl Solver {
 
     /// The first visit of a position: fills its inferior cells (`inferior.rs`;
     /// a non-empty fill-in is kept in [`Solver::fills`], and everything below is
-    /// about the filled position), then decides it outright (a chain completed
+    /// about the filled position, stored under its key, so that positions with
+    /// the same filled position share one entry; a filled position already
+    /// decided or expanded is not searched again), then decides it outright (a chain completed
     /// by the fill-in, an immediate winning move, an edge VC of either player,
     /// an empty mustplay region; stored in the table, `None` returned) or
     /// returns its candidate moves, most central first, with the filled stones.
@@ -143,12 +153,18 @@ impl Solver {
         start: u64,
         child: bool,
     ) -> Result<Option<Candidates>, Aborted> {
+        let (black, white) = self.filled(key(black, white, mover), black, white);
         let k = key(black, white, mover);
+        if self.table.contains_key(&k) {
+            return Ok(None);
+        }
+        if let Some(m) = self.moves.get(&k) {
+            return Ok(Some((m.moves.clone(), m.stones)));
+        }
         self.nodes += 1;
         if self.nodes - start > self.budget {
             return Err(Aborted);
         }
-        let (black, white) = self.filled(k, black, white);
         let (own, opp) = self.stones(black, white, mover);
         if self.board.connects(mover, own) || self.board.connects(mover.other(), opp) {
             let entry = if self.board.connects(mover, own) { Entry::WinByVc(0) } else { Entry::LossByVc(0) };

@@ -127,6 +127,16 @@ impl HexGraph {
 
     /// The graph of the stones `own` (of `colour`) and `opponent` on `board`.
     pub fn from_stones(board: &Board, own: Bits, opponent: Bits, colour: Colour) -> PlayerGraph {
+        HexGraph::build(board, own, opponent, colour, true)
+    }
+
+    /// [`HexGraph::from_stones`] with empty node names (the solver's H-search
+    /// reads no names; this saves their allocation at every position).
+    pub fn from_stones_unnamed(board: &Board, own: Bits, opponent: Bits, colour: Colour) -> PlayerGraph {
+        HexGraph::build(board, own, opponent, colour, false)
+    }
+
+    fn build(board: &Board, own: Bits, opponent: Bits, colour: Colour, named: bool) -> PlayerGraph {
         let n = board.cells();
         let free = board.all() & !(own | opponent);
         // Components of own stones, each with the edges it touches.
@@ -148,7 +158,7 @@ impl HexGraph {
         let mut node_of_cell = vec![usize::MAX; n];
         for c in cells_of(free) {
             node_of_cell[c] = g.names.len();
-            g.names.push(board.cell_name(c));
+            g.names.push(if named { board.cell_name(c) } else { String::new() });
             g.cells.push(1 << c);
         }
         let mut node_of_group = vec![usize::MAX; groups.len()];
@@ -180,7 +190,7 @@ impl HexGraph {
         for (k, group) in groups.iter().enumerate() {
             if node_of_group[k] == usize::MAX {
                 node_of_group[k] = g.names.len();
-                g.names.push(board.set_names(*group));
+                g.names.push(if named { board.set_names(*group) } else { String::new() });
                 g.cells.push(*group);
             }
         }

@@ -129,6 +129,24 @@ struct Search<'a> {
 
 /// Runs H-search on `graph` with `limits` to its fixpoint.
 pub fn h_search(graph: &HexGraph, limits: Limits) -> Connections {
+    run(graph, limits, None)
+}
+
+/// H-search for the question "is there an x–y VC, and which is the smallest?":
+/// it stops once an x–y VC is known and every pending carrier is larger. The
+/// rules only grow carriers (AND: A ∪ B ⊇ A; OR: the union ⊇ the new SC) and the
+/// queue hands carriers out by size, so by then every carrier of at most that
+/// size that the full run derives has been derived, in the same order; later
+/// derivations neither add a carrier that small nor drop one (a dropped carrier
+/// contains the new, larger one). So [`Connections::smallest_vc`] for (x, y)
+/// equals the full run's; the other lists may be partial when an x–y VC
+/// exists. Without an x–y VC this is the full run.
+pub fn h_search_edge(graph: &HexGraph, limits: Limits, x: usize, y: usize) -> Connections {
+    run(graph, limits, (x != y).then(|| x.min(y) * graph.len() + x.max(y)))
+}
+
+/// H-search to the fixpoint, or until `stop` (a pair index) has a VC smaller than every pending carrier.
+fn run(graph: &HexGraph, limits: Limits, stop: Option<usize>) -> Connections {
     let n = graph.len();
     let found = Connections { n, vc: vec![Vec::new(); n * n], sc: vec![Vec::new(); n * n], partners: vec![0; n] };
     let queue = Queue { buckets: vec![Vec::new(); 129], lowest: 0 };
@@ -141,6 +159,12 @@ pub fn h_search(graph: &HexGraph, limits: Limits) -> Connections {
         }
     }
     while let Some((kind, x, y, carrier)) = s.queue.pop() {
+        if let Some(p) = stop
+            && let Some(best) = s.found.vc[p].iter().map(|c| c.count_ones()).min()
+            && carrier.count_ones() > best
+        {
+            break;
+        }
         let pair = s.found.pair(x, y);
         let list = if kind == Kind::Vc { &s.found.vc[pair] } else { &s.found.sc[pair] };
         if !list.contains(&carrier) {

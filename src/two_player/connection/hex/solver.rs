@@ -15,7 +15,7 @@
 
 use super::board::{Bits, Board, Colour, cells_of};
 use super::graph::HexGraph;
-use super::hsearch::{Limits, h_search};
+use super::hsearch::{Limits, h_search, h_search_edge};
 use super::position::Position;
 use super::proof::{Proof, ProofStep};
 use crate::search::fasthash::FastBuild;
@@ -170,6 +170,12 @@ impl Solver {
         found.vcs(pg.edges.0, pg.edges.1).iter().map(|&c| pg.graph.board_cells(c)).collect()
     }
 
+    /// The key of the filled position of the position `k` (`k` itself while its
+    /// fill-in is empty or not yet computed); df-pn stores entries under it.
+    pub(super) fn resolve(&self, k: (Bits, Bits)) -> (Bits, Bits) {
+        self.fills.get(&k).map_or(k, |&(fb, fw)| (k.0 | fb, k.1 | fw))
+    }
+
     pub(super) fn stones(&self, black: Bits, white: Bits, colour: Colour) -> (Bits, Bits) {
         if colour == Colour::Black { (black, white) } else { (white, black) }
     }
@@ -177,9 +183,9 @@ impl Solver {
     /// The H-search facts for `colour` against the other player.
     pub(super) fn threats(&self, black: Bits, white: Bits, colour: Colour) -> Threats {
         let (own, opp) = self.stones(black, white, colour);
-        let pg = HexGraph::from_stones(&self.board, own, opp, colour);
-        let found = h_search(&pg.graph, self.limits);
+        let pg = HexGraph::from_stones_unnamed(&self.board, own, opp, colour);
         let (x, y) = pg.edges;
+        let found = h_search_edge(&pg.graph, self.limits, x, y);
         let vc = found.smallest_vc(x, y).map(|c| pg.graph.board_cells(c));
         let scs = found.scs(x, y).iter().map(|&c| pg.graph.board_cells(c)).collect();
         Threats { vc, scs }
@@ -255,10 +261,10 @@ impl Solver {
             return Ok(());
         }
         let k = key(black, white, mover);
-        if !self.table.contains_key(&k) {
+        if !self.table.contains_key(&self.resolve(k)) {
             self.decide(black, white, mover)?;
         }
-        let entry = self.table[&k];
+        let entry = self.table[&self.resolve(k)];
         // The entry is about the filled position: the fill step leads there.
         let (black, white) = match self.fills.get(&k) {
             Some(&(fb, fw)) => {
@@ -283,7 +289,7 @@ impl Solver {
             }
             Entry::LossAll => {
                 proof.steps.push((black, white, mover, ProofStep::Every));
-                let scs = self.loss_scs.get(&k).cloned().unwrap_or_default();
+                let scs = self.loss_scs.get(&self.resolve(k)).cloned().unwrap_or_default();
                 let free = self.board.all() & !(black | white);
                 for c in cells_of(free) {
                     let (b, w) = play(c, mover);
