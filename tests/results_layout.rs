@@ -36,8 +36,14 @@ fn every_results_path_named_in_the_docs_exists() {
     for doc in docs {
         let Ok(text) = std::fs::read_to_string(&doc) else { continue };
         for (at, _) in text.match_indices("results/") {
-            if at > 0 && text.as_bytes()[at - 1].is_ascii_alphanumeric() {
-                continue; // e.g. benchmarks/results/
+            // A longer relative path such as benchmarks/results/… is checked whole;
+            // a word ending in "results" or an absolute path or URL is not a results path.
+            let is_path = |c: char| c.is_ascii_alphanumeric() || "/._-".contains(c);
+            let start =
+                text[..at].char_indices().rev().find(|&(_, c)| !is_path(c)).map_or(0, |(i, c)| i + c.len_utf8());
+            let prefix = &text[start..at];
+            if !prefix.is_empty() && (!prefix.ends_with('/') || prefix.starts_with(['/', '.'])) {
+                continue;
             }
             let raw: String =
                 text[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || "/._-".contains(*c)).collect();
@@ -46,8 +52,8 @@ fn every_results_path_named_in_the_docs_exists() {
             if path == "results/" || rest.starts_with(['<', '*', '{', '$']) || path.ends_with('-') {
                 continue;
             }
-            let full = root().join(path);
-            assert!(full.exists(), "{} names {path}, which does not exist", doc.display());
+            let full = root().join(format!("{prefix}{path}"));
+            assert!(full.exists(), "{} names {prefix}{path}, which does not exist", doc.display());
             checked += 1;
         }
     }
