@@ -121,15 +121,18 @@ pub fn list_unit_domains<P: SearchProblem>(
 }
 
 /// The units of shard `shard`: those numbered ≡ i mod N in key order. A shard
-/// count above the number of units is refused (a shard would have none).
+/// count above the number of units is refused (a shard would have none),
+/// except one shard: a run with no units (every class settled above the cut)
+/// is one shard with nothing to evaluate.
 pub fn shard_units(units: &[ListedUnit], shard: Shard) -> Result<Vec<&ListedUnit>> {
-    if shard.count > units.len() as u64 {
+    let most = (units.len() as u64).max(1);
+    if shard.count > most {
         return Err(invalid(format!(
-            "--shard {}/{}: the run has {} units, so at most {} shards",
+            "--shard {}/{}: the run has {} units, so at most {most} shard{}",
             shard.index,
             shard.count,
             units.len(),
-            units.len()
+            if most == 1 { "" } else { "s" }
         )));
     }
     Ok(units.iter().skip(shard.index as usize).step_by(shard.count as usize).collect())
