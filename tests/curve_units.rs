@@ -36,15 +36,14 @@ fn describe(span: &renyi_search::curve::Span) -> String {
     }
 }
 
+/// A unit run of `levels` as shard `shard` on `checkpoint`, reading `with`,
+/// evaluating (not `known_only`) and listing its own units.
+fn unit_run<'a>(levels: usize, shard: &str, checkpoint: &'a Path, with: &'a [PathBuf]) -> CurveUnitRun<'a> {
+    CurveUnitRun { levels, shard: shard.parse::<Shard>().unwrap(), checkpoint, with, known_only: false, units: None }
+}
+
 fn run<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, shard: &str, file: &Path, with: &[PathBuf]) -> CurveUnits {
-    let run = CurveUnitRun {
-        levels,
-        shard: shard.parse::<Shard>().unwrap(),
-        checkpoint: file,
-        with,
-        known_only: false,
-        units: None,
-    };
+    let run = unit_run(levels, shard, file, with);
     run_curve_units(p, tie, &full(), &run, &Progress::none()).unwrap()
 }
 
@@ -72,14 +71,7 @@ fn sharded_and_resumed_unit_runs_give_the_one_process_curve() {
             }
             // The diagnostic merge of what is known: nothing evaluated, the
             // missing units counted as zero, so less than the curve where they matter.
-            let known_only = CurveUnitRun {
-                levels,
-                shard: "1/2".parse().unwrap(),
-                checkpoint: &a,
-                with: &[],
-                known_only: true,
-                units: None,
-            };
+            let known_only = CurveUnitRun { known_only: true, ..unit_run(levels, "1/2", &a, &[]) };
             match run_curve_units(&mm, tie, &full(), &known_only, &Progress::none()).unwrap() {
                 CurveUnits::Complete { curve: part, evaluated, missing, units: n, .. } => {
                     assert_eq!((evaluated, missing), (0, n / 2), "{tie} levels {levels}");
@@ -133,60 +125,21 @@ fn edited_or_foreign_run_files_are_refused() {
     let mut tampered = lines.clone();
     tampered[2] = &edited;
     std::fs::write(&file, tampered.join("\n") + "\n").unwrap();
-    let err = run_curve_units(
-        &mm,
-        TieRule::lex(),
-        &full(),
-        &CurveUnitRun {
-            levels: 1,
-            shard: "0/1".parse().unwrap(),
-            checkpoint: &file,
-            with: &[],
-            known_only: false,
-            units: None,
-        },
-        &Progress::none(),
-    )
-    .err()
-    .expect("an edited record is refused");
+    let err = run_curve_units(&mm, TieRule::lex(), &full(), &unit_run(1, "0/1", &file, &[]), &Progress::none())
+        .err()
+        .expect("an edited record is refused");
     assert!(err.to_string().contains("line 3"), "{err}");
     // The file of another run (other levels) is refused too.
     std::fs::write(&file, &text).unwrap();
-    let err = run_curve_units(
-        &mm,
-        TieRule::lex(),
-        &full(),
-        &CurveUnitRun {
-            levels: 2,
-            shard: "0/1".parse().unwrap(),
-            checkpoint: &file,
-            with: &[],
-            known_only: false,
-            units: None,
-        },
-        &Progress::none(),
-    )
-    .err()
-    .expect("another run's file is refused");
+    let err = run_curve_units(&mm, TieRule::lex(), &full(), &unit_run(2, "0/1", &file, &[]), &Progress::none())
+        .err()
+        .expect("another run's file is refused");
     assert!(err.to_string().contains("another run"), "{err}");
     // A file given with --with that does not exist is an error, not an empty run.
     let missing = [file.with_extension("no-such-file")];
-    let err = run_curve_units(
-        &mm,
-        TieRule::lex(),
-        &full(),
-        &CurveUnitRun {
-            levels: 1,
-            shard: "0/1".parse().unwrap(),
-            checkpoint: &file,
-            with: &missing,
-            known_only: false,
-            units: None,
-        },
-        &Progress::none(),
-    )
-    .err()
-    .expect("a missing --with file is refused");
+    let err = run_curve_units(&mm, TieRule::lex(), &full(), &unit_run(1, "0/1", &file, &missing), &Progress::none())
+        .err()
+        .expect("a missing --with file is refused");
     assert!(err.to_string().contains("no such file"), "{err}");
 }
 
@@ -226,14 +179,7 @@ fn a_unit_recorded_twice_must_agree() {
     record["values"][0]["counts"] =
         serde_json::json!(moved.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
     std::fs::write(&copy, format!("{}\n{}\n", lines[0], reseal(&record))).unwrap();
-    let run_both = CurveUnitRun {
-        levels: 1,
-        shard: "0/1".parse().unwrap(),
-        checkpoint: &file,
-        with: std::slice::from_ref(&copy),
-        known_only: false,
-        units: None,
-    };
+    let run_both = unit_run(1, "0/1", &file, std::slice::from_ref(&copy));
     let err = run_curve_units(&mm, TieRule::lex(), &full(), &run_both, &Progress::none())
         .err()
         .expect("a differing record is refused");
@@ -271,14 +217,7 @@ fn a_unit_run_reports_its_phases_in_codes() {
     let dir = scratch("phases");
     let file = dir.join("run.units");
     let phases = std::sync::Arc::new(Phases::default());
-    let run = CurveUnitRun {
-        levels: 2,
-        shard: "0/1".parse().unwrap(),
-        checkpoint: &file,
-        with: &[],
-        known_only: false,
-        units: None,
-    };
+    let run = unit_run(2, "0/1", &file, &[]);
     let progress = Progress::to(phases.clone());
     let c = complete(run_curve_units(&mm, TieRule::lex(), &full(), &run, &progress).unwrap());
     assert_eq!(fingerprint(&c), fingerprint(&curve(&mm, TieRule::lex(), &full(), None)));
@@ -331,20 +270,13 @@ fn a_merge_in_slices_gives_the_pieces_of_the_whole_curve() {
             let dir = scratch(&format!("slices-{tie}-{levels}"));
             let file = dir.join("run.units");
             complete(run(&mm, tie, levels, "0/1", &file, &[]));
-            let unit_run = CurveUnitRun {
-                levels,
-                shard: "0/1".parse().unwrap(),
-                checkpoint: &file,
-                with: &[],
-                known_only: false,
-                units: None,
-            };
+            let plan = unit_run(levels, "0/1", &file, &[]);
             let mut got = Vec::new();
             let mut sink = |s: &renyi_search::curve::Segment| {
                 got.push(s.clone());
                 Ok(())
             };
-            let r = run_curve_units_in_slices(&mm, tie, &full(), &unit_run, &cuts, &Progress::none(), &mut sink);
+            let r = run_curve_units_in_slices(&mm, tie, &full(), &plan, &cuts, &Progress::none(), &mut sink);
             match r.unwrap() {
                 CurveUnits::Complete { curve: merge, evaluated, missing, .. } => {
                     assert_eq!((merge.slices, merge.pieces as usize, evaluated, missing), (7, got.len(), 0, 0));
@@ -358,36 +290,20 @@ fn a_merge_in_slices_gives_the_pieces_of_the_whole_curve() {
     // Cuts must lie inside the range, ascending.
     let dir = scratch("slices-bad");
     let file = dir.join("run.units");
-    let unit_run = CurveUnitRun {
-        levels: 1,
-        shard: "0/1".parse().unwrap(),
-        checkpoint: &file,
-        with: &[],
-        known_only: false,
-        units: None,
-    };
+    let plan = unit_run(1, "0/1", &file, &[]);
     for bad in [["2", "1"], ["0", "1"], ["1", "inf"]] {
         let cuts: Vec<Alpha> = bad.iter().map(|a| a.parse().unwrap()).collect();
         let err =
-            run_curve_units_in_slices(&mm, TieRule::lex(), &full(), &unit_run, &cuts, &Progress::none(), &mut |_| {
-                Ok(())
-            })
-            .err()
-            .expect("a cut outside the range or out of order is refused");
+            run_curve_units_in_slices(&mm, TieRule::lex(), &full(), &plan, &cuts, &Progress::none(), &mut |_| Ok(()))
+                .err()
+                .expect("a cut outside the range or out of order is refused");
         assert!(err.to_string().contains("strictly inside"), "{err}");
     }
     assert!(!file.exists(), "nothing is written for refused cuts");
 }
 
 fn refusal<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, file: &Path) -> String {
-    let run = CurveUnitRun {
-        levels,
-        shard: "0/1".parse().unwrap(),
-        checkpoint: file,
-        with: &[],
-        known_only: false,
-        units: None,
-    };
+    let run = unit_run(levels, "0/1", file, &[]);
     run_curve_units(p, tie, &full(), &run, &Progress::none()).err().expect("the run file is refused").to_string()
 }
 
