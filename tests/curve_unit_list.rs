@@ -7,17 +7,21 @@
 mod common;
 use common::{bin, one_line_error, scratch_dir as scratch};
 
+use renyi_search::curve::crossing::{PairFunction, RootFound, SearchEnd};
+use renyi_search::curve::interval::Interval;
+use renyi_search::curve::point::Root;
 use renyi_search::curve::run::unit_list::{read_unit_list, write_unit_list};
 use renyi_search::curve::run::units::{
     CurveUnitRun, CurveUnits, list_unit_domains, list_units, run_curve_units, run_id, shard_units,
 };
-use renyi_search::curve::walk::domain_text;
+use renyi_search::curve::walk::{domain_key, domain_text};
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
 use renyi_search::search::TieRule;
 use renyi_search::search::units::Shard;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 fn full() -> Domain {
     Domain::closed(Point::zero(), Point::infinity())
@@ -59,6 +63,10 @@ fn shards_reading_the_unit_list_give_the_one_process_curve() {
             assert_eq!(text(&read), text(&units));
             let keys: Vec<(String, u64)> = list_units(&mm, tie, &full(), levels).unwrap();
             assert_eq!(keys, units.iter().map(|u| (u.key.clone(), u.codes)).collect::<Vec<_>>());
+            // Keys name their sub-domain's ends exactly: p/q or a crossing by pair and ordinal, no digits printed.
+            let ends: Vec<&str> = units.iter().map(|u| u.key.rsplit_once(" @ ").unwrap().1).collect();
+            assert!(ends.iter().all(|e| !e.contains('.') && !e.contains('~')), "{ends:?}");
+            assert!(ends.iter().any(|e| e.contains("root(")), "{tie} levels {levels}: {ends:?}");
             // Every unit in exactly one shard, for several shard counts.
             let n = units.len() as u64;
             assert!(n > 6, "{tie} levels {levels}: {n} units");
@@ -183,4 +191,38 @@ fn beams_shards_from_the_unit_list_write_the_one_process_curve() {
         assert!(err.contains(needle), "{err}");
         assert!(!Path::new(&bad).exists(), "{err}");
     }
+}
+
+/// A crossing's identity in a unit key does not depend on its enclosure:
+/// two enclosures of one root (the certified one, and one 10⁻¹³ wider on
+/// each side), which print differently, give one key; the pair scaled by 3
+/// (the same reduced pair) too; a root below 1 counts downward, and the
+/// exact end is its p/q text.
+#[test]
+fn crossing_keys_do_not_depend_on_printing() {
+    let root = |p: &[u64], q: &[u64], from: f64, to: f64, widen: f64| {
+        let pair = Arc::new(PairFunction::new(p, q).unwrap());
+        let found = pair.first_root(SearchEnd::plain(from), SearchEnd::plain(to));
+        let Some(RootFound::Certified(lo, hi)) = found else { panic!("{found:?}") };
+        Point::Root {
+            root: Arc::new(Root { at: Interval::new(lo - widen, hi + widen), pair, certified: true }),
+            witness: None,
+        }
+    };
+    let (p, q) = ([4u64, 5, 5, 6], [1u64, 1, 2, 3, 3, 10]);
+    let narrow = root(&p, &q, 1.1, 1.3, 0.0);
+    let wide = root(&p, &q, 1.1, 1.3, 1e-13);
+    let scaled = root(&p.map(|x| 3 * x), &q.map(|x| 3 * x), 1.1, 1.3, 0.0);
+    assert_ne!(narrow.to_string(), wide.to_string());
+    assert_eq!(narrow.identity(), "root(1,1,2,3,3,10|4,5,5,6)+1");
+    assert_eq!(wide.identity(), narrow.identity());
+    assert_eq!(scaled.identity(), narrow.identity());
+    let half: Point = Point::exact("0.5".parse().unwrap());
+    let d = Domain { lo: half, lo_closed: false, hi: wide, hi_closed: true };
+    assert_eq!(domain_key(&d), "(1/2, root(1,1,2,3,3,10|4,5,5,6)+1]");
+    // A pair crossing below 1, at 0.44… ({1,1,1,1,8} against {3,3,3,3}).
+    let below = root(&[1, 1, 1, 1, 8], &[3, 3, 3, 3], 0.2, 0.9, 0.0);
+    let below_wide = root(&[1, 1, 1, 1, 8], &[3, 3, 3, 3], 0.2, 0.9, 1e-13);
+    assert_eq!(below.identity(), below_wide.identity());
+    assert!(below.identity().ends_with(")-1"), "{}", below.identity());
 }

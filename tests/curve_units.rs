@@ -6,8 +6,9 @@ mod common;
 use common::scratch_dir as scratch;
 
 use renyi_search::curve::run::units::{
-    CurveUnitRun, CurveUnits, list_units, run_curve_units, run_curve_units_in_slices,
+    CurveUnitRun, CurveUnits, list_unit_domains, list_units, run_curve_units, run_curve_units_in_slices,
 };
+use renyi_search::curve::walk::domain_text;
 use renyi_search::curve::{Curve, Domain, Point, curve};
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
@@ -338,6 +339,21 @@ fn spliced_duplicated_and_unkeyed_records_are_refused() {
     std::fs::write(&lex, unkeyed(&lines, None).join("\n") + "\n").unwrap();
     let message = refusal(&mm, TieRule::lex(), 1, &lex);
     assert!(message.contains("not keyed") && message.contains("--upgrade-parts"), "{message}");
+    // A record whose key names its sub-domain by printed enclosures (the key
+    // before exact ends), sealed under this run's key: of no unit of the run.
+    let listed = list_unit_domains(&mm, TieRule::lex(), &full(), 1).unwrap();
+    let unit = listed.iter().find(|u| u.key.contains("root(")).expect("a unit bounded by a crossing");
+    let printed = format!("{} @ {}", unit.key.rsplit_once(" @ ").unwrap().0, domain_text(&unit.domain));
+    let at = lines.iter().position(|l| l.contains(&format!(r#""key":{}"#, serde_json::json!(unit.key)))).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(lines[at].split_once(' ').unwrap().1).unwrap();
+    record["key"] = serde_json::json!(printed);
+    let resealed = renyi_search::curve::run::run_key::keyed_line(&lines[0][..8], &record);
+    let mut old_key: Vec<&str> = lines.clone();
+    old_key[at] = &resealed;
+    std::fs::write(&lex, old_key.join("\n") + "\n").unwrap();
+    let message = refusal(&mm, TieRule::lex(), 1, &lex);
+    assert!(!message.contains('\n') && message.contains("lex.units: unit"), "{message}");
+    assert!(message.contains("no unit of this run has this key") && message.contains(&printed), "{message}");
     // Restored, the file merges again.
     std::fs::write(&lex, &text).unwrap();
     complete(run(&mm, TieRule::lex(), 1, "0/1", &lex, &[]));

@@ -163,6 +163,26 @@ impl Point {
         }
     }
 
+    /// The point's identity in a unit key, independent of how it prints
+    /// (docs/runs.md, "Unit keys"): an exact α as its exact text (`1/2`, `2`,
+    /// `inf`); a crossing as `root(P|Q)±k`, the reduced pair of partitions
+    /// ([`super::cross_key::CrossKey`]: classes of P not in Q and of Q not in
+    /// P, over their gcd, oriented) and which root of its D it is, counted
+    /// from α = 1 ([`PairFunction::root_ordinal`]). Only if the ordinal
+    /// cannot be found does the enclosure stand in (`root(P|Q)~[lo, hi]`, as
+    /// it prints; not met in the runs).
+    pub fn identity(&self) -> String {
+        match self {
+            Point::Exact { alpha, .. } => crate::search::run_file::alpha_text(*alpha),
+            Point::Root { root, .. } => {
+                let key = root.pair.key();
+                let list = |xs: &[u64]| xs.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+                let which = root.pair.root_ordinal(root.at).map_or_else(|| format!("~{self}"), |k| format!("{k:+}"));
+                format!("root({}|{}){which}", list(&key.plus), list(&key.minus))
+            }
+        }
+    }
+
     /// An enclosure of the point (∞ is [∞, ∞]).
     pub fn enclosure(&self) -> Interval {
         match self {

@@ -12,12 +12,48 @@ use std::cmp::Ordering;
 /// plain search separates the two.
 const NEAR_ONE: f64 = 1.0 / (1u64 << 40) as f64;
 
+/// Most roots [`PairFunction::root_ordinal`] steps through.
+const MAX_ORDINAL: i64 = 1000;
+
 impl PairFunction {
     /// The first root of ψ strictly between `from` and `to` (either order:
     /// the search runs from `from` towards `to`), where F(from) ≠ 0 unless
     /// `from.zero` says otherwise.
     pub fn first_root(&self, from: SearchEnd, to: SearchEnd) -> Option<RootFound> {
         self.first_root_refined(from, to, true)
+    }
+
+    /// Which root of F the root enclosed by `at` is, counted from α = 1 (D(1)
+    /// = 0 for every pair): `k` for the k-th root above 1, `-k` for the k-th
+    /// below, found by stepping from 1 through the roots in between (each
+    /// passed as a known zero) until one whose enclosure meets `at`. It
+    /// depends on D's integer terms and on which root `at` encloses, not on
+    /// `at`'s width, so it names the crossing in a unit key (see
+    /// [`super::point::Point::identity`]). `None` if `at` holds 1, or the
+    /// roots could not be stepped through (an uncertified root met twice).
+    pub fn root_ordinal(&self, at: Interval) -> Option<i64> {
+        let above = at.lo > 1.0;
+        if !above && at.hi >= 1.0 {
+            return None;
+        }
+        let to = SearchEnd::plain(if above { at.hi } else { at.lo });
+        let mut from = SearchEnd::plain(1.0);
+        for k in 1..=MAX_ORDINAL {
+            let (lo, hi) = match self.first_root(from, to)? {
+                RootFound::Certified(lo, hi) | RootFound::Uncertified(lo, hi) => (lo, hi),
+                RootFound::AtOne => return None,
+            };
+            if hi >= at.lo && lo <= at.hi {
+                return Some(if above { k } else { -k });
+            }
+            let zero = KnownZero { at: Interval::new(lo, hi), order: 1 };
+            let next = SearchEnd { x: if above { hi } else { lo }, zero: Some(zero) };
+            if next.x == from.x {
+                return None;
+            }
+            from = next;
+        }
+        None
     }
 
     /// Whether ψ may have a root strictly between `from` and `to`: `false`

@@ -236,6 +236,14 @@ pub fn domain_text(d: &Domain) -> String {
     format!("{open}{}, {}{close}", d.lo, d.hi)
 }
 
+/// A domain as a unit key names it: its ends by their identity
+/// ([`Point::identity`]: exact text, or a crossing by its pair and ordinal),
+/// so that no change of printing changes a key.
+pub fn domain_key(d: &Domain) -> String {
+    let (open, close) = (if d.lo_closed { '[' } else { '(' }, if d.hi_closed { ']' } else { ')' });
+    format!("{open}{}, {}{close}", d.lo.identity(), d.hi.identity())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,8 +14,8 @@ use super::envelope::envelope;
 use super::partitions::Partitions;
 use super::point::{Point, Witness, shared_label};
 pub(crate) use super::steps::covers;
-pub use super::steps::domain_text;
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
+pub use super::steps::{domain_key, domain_text};
 use super::verification::Verification;
 use crate::renyi::alpha::Alpha;
 use crate::search::analysis::root_representatives;
@@ -235,7 +235,8 @@ struct Walker<'a, P: SearchProblem> {
 /// How a walk treats the nodes `levels` queries below the root. Above the
 /// cut every node carries its trail (the queries and answers from the root)
 /// and the memo is not used, so every walk meets the same units in the same
-/// places; a unit's key is its trail and its sub-domain.
+/// places; a unit's key is its trail and its sub-domain, whose ends are
+/// named exactly ([`super::steps::domain_key`]), never by printed digits.
 pub(crate) struct Cut<'a> {
     pub levels: usize,
     pub mode: CutMode<'a>,
@@ -378,7 +379,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         if n < MIN_UNIT_CODES {
             return self.node(state, set, depth, domain, None);
         }
-        let key = format!("{trail} @ {}", domain_text(domain));
+        let key = format!("{trail} @ {}", domain_key(domain));
         // Not a leaf: a stand-in for a unit this pass does not evaluate.
         let placeholder = || constant(domain, Arc::new(Outcome::leaf(n, 0, Exact::from_integer(0.into()))));
         match &cut.mode {

@@ -15,7 +15,7 @@
 
 use super::run_key::same_run;
 use super::unit_file::{CurveRunId, PointRecord, point_of, point_record};
-use crate::curve::steps::{Domain, domain_text};
+use crate::curve::steps::{Domain, domain_key};
 use crate::error::{Result, invalid};
 use crate::output::sealed_lines::{SealedReading, for_each_sealed_line, identity_line, keyed_line, run_key};
 #[cfg(doc)]
@@ -101,7 +101,7 @@ pub fn read_unit_list(path: &Path, expected: &CurveRunId) -> Result<(CurveRunId,
             hi: point_of(&e.hi).map_err(bad)?,
             hi_closed: e.hi_closed,
         };
-        if !e.key.ends_with(&format!(" @ {}", domain_text(&domain))) {
+        if !e.key.ends_with(&format!(" @ {}", domain_key(&domain))) {
             return Err(bad("the key does not end with the unit's sub-domain".into()));
         }
         if units.last().is_some_and(|u| u.key >= e.key) {
@@ -141,8 +141,7 @@ pub fn unit_at<P: SearchProblem>(
     labels: &HashMap<String, QueryId>,
     unit: &ListedUnit,
 ) -> std::result::Result<(P::State, P::Set, usize), String> {
-    let trail =
-        unit.key.strip_suffix(&format!(" @ {}", domain_text(&unit.domain))).ok_or("no sub-domain in the key")?;
+    let trail = unit.key.strip_suffix(&format!(" @ {}", domain_key(&unit.domain))).ok_or("no sub-domain in the key")?;
     let mut steps: Vec<(QueryId, AnswerId)> = Vec::new();
     for step in trail.split('/').skip(1) {
         let (label, answer) =
