@@ -2,7 +2,7 @@
 //! nothing is written; good input writes complete files.
 
 mod common;
-use common::{assert_rejected, bin, scratch};
+use common::{assert_rejected, bin, scratch, scratch_dir};
 
 use std::process::Command;
 
@@ -301,7 +301,7 @@ fn oversized_variants_are_refused_with_an_estimate() {
     }
     assert_rejected(&["beams", "count", "2c18p", "--max-memory", "0.00001"], "--max-memory");
     assert_rejected(&["beams", "count", "7c7p"], "not the size of a board");
-    let dir = scratch("budget");
+    let dir = scratch_dir("budget");
     let codes = dir.to_str().unwrap();
     assert_rejected(&["beams", "info", "6c6p", "--codes", codes, "--max-memory", "0.0001"], "--max-memory");
     assert_rejected(&["analyze", "beams", "6c6p", "--codes", codes, "--max-memory", "0.0001"], "too large");
@@ -313,22 +313,26 @@ fn oversized_variants_are_refused_with_an_estimate() {
         &["solve", "cram", "6x6", "--max-memory", "0.05"],
         "more than 1677721 regions to solve exceed the memory budget (51.2 MiB)",
     );
-    // The perfect search's bound tables are estimated before they are built
-    // (6c6p: 1.5 TB), but after the code table is loaded: building that table
-    // in a fresh checkout peaks at 0.87-1.05 GB (two builds at once), so the
-    // budget here is 2 GiB, not 1. A small variant's tables (3c6p: 276 KiB)
-    // sit below what loading its pattern table already needs, refused first.
+    // The perfect search's bound tables (6c6p: 1.5 TB; 3c6p: 276 KiB) are
+    // estimated from the code count before the code table is built or loaded
+    // (building the 6c6p table peaks at 0.87-1.05 GB), so a budget of 1 GiB
+    // refuses at once and no table is written to the cache (checked below).
     assert_rejected(
-        &["perfect", "beams", "6c6p", "--max-memory", "2"],
+        &["perfect", "beams", "6c6p", "--codes", codes, "--max-memory", "1"],
         "bound tables for Beams(6c,6p) (LEX-c order) would need about 1521.9 GiB",
     );
-    assert_rejected(&["perfect", "beams", "3c6p", "--max-memory", "0.0001"], "patterns of Beams(3c,6p)");
+    assert_rejected(
+        &["perfect", "beams", "3c6p", "--codes", codes, "--max-memory", "0.0002"],
+        "bound tables for Beams(3c,6p) (LEX-c order) would need about 276.2 KiB (the budget is 209.7 KiB,",
+    );
     // Mastermind's answer table is held to the budget too (it had a fixed 4 GiB).
     assert_rejected(
         &["analyze", "mastermind", "--pegs", "4", "--colors", "6", "--max-memory", "0.0001"],
         "MM(4,6) (1296 codes: its answer table, a walk over it and the program) would need about ",
     );
-    assert!(!dir.join("beams-6c6p.tbl").exists(), "nothing written");
+    for table in ["beams-6c6p.tbl", "beams-3c6p.tbl"] {
+        assert!(!dir.join(table).exists(), "{table} written");
+    }
 }
 
 /// A reader that closes stdout early (`merge … | head -1`) does not cost the

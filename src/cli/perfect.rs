@@ -8,10 +8,14 @@ use renyi_search::certificate::{self, Certify};
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::GameSpec;
 use renyi_search::games::beams::Variant;
-use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+use renyi_search::games::beams::game::{Beams, ColourOffer, Penalty, QueryOrder};
+use renyi_search::games::beams::geometry::Board;
 use renyi_search::games::beams::patterns::load_or_build;
+use renyi_search::games::beams::transfer::count_patterns;
 use renyi_search::output::write_json;
-use renyi_search::search::perfect::{CapStep, Constraints, Objective, PerfectResult, TableKeys, optimise};
+use renyi_search::search::perfect::{
+    CapStep, Constraints, Objective, PerfectResult, TableKeys, bound_table_bytes_for, optimise,
+};
 use renyi_search::search::tree::{self, StrategyFile};
 
 /// Runs `perfect GAME [options]`.
@@ -29,11 +33,26 @@ pub(super) fn run(game: PerfectGame, options: &PerfectOptions) -> Result<()> {
                 ));
             }
             let v: Variant = variant.parse()?;
+            check_beams_bound_tables(v)?;
             let (patterns, _) = load_or_build(v, Some(&codes))?;
             let g = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess)?;
             perfect_and_export(&g, GameSpec::Beams { variant: v, order: QueryOrder::ColourFirst }, options)
         }
     }
+}
+
+/// Refuses, before the pattern table is built or loaded, a Beams game whose
+/// perfect search's bound tables exceed the budget: they need only the code
+/// count (the frontier count of `transfer`, 6c6p: 2 s, 20 MB, where building
+/// the table peaked at 0.87–1.05 GB) and the answer count (from the board).
+fn check_beams_bound_tables(v: Variant) -> Result<()> {
+    let codes = count_patterns(v, false)?.codes().and_then(|c| u64::try_from(c).ok());
+    let answers = Board::new(v.n).answer_count() as u64;
+    let name = Beams::game_name(v, QueryOrder::ColourFirst, ColourOffer::ReducedWeighted, Penalty::BestGuess);
+    renyi_search::memory::check_budget(
+        &format!("the perfect search's bound tables for {name}"),
+        codes.and_then(|c| bound_table_bytes_for(c, answers)),
+    )
 }
 
 /// `perfect … --after STEPS`: the optimum of one subtree (no tree or

@@ -31,6 +31,12 @@ pub struct Board {
 }
 
 impl Board {
+    /// Answers of a query (one bit per cell of the longest diagonal): the
+    /// game's answer count, known from the board alone.
+    pub fn answer_count(&self) -> usize {
+        1 << self.diagonals.iter().map(|d| d.count_ones()).max().unwrap_or(0)
+    }
+
     /// The board of edge length n (2 ≤ n ≤ 5, so that cells fit a u64 mask).
     pub fn new(n: i32) -> Board {
         assert!((2..=5).contains(&n), "board edge length {n} out of range");

@@ -34,7 +34,10 @@ mod root;
 mod table;
 
 pub use objective::{CapStep, Objective, Optimum, optimise};
-pub use root::{PerfectResult, bound_table_bytes, solve_constrained, solve_perfect, solve_perfect_with_progress};
+pub use root::{
+    PerfectResult, bound_table_bytes, bound_table_bytes_for, solve_constrained, solve_perfect,
+    solve_perfect_with_progress,
+};
 pub use table::TableKeys;
 
 use super::bounds::grouped_huffman_totals;

@@ -35,8 +35,13 @@ pub struct PerfectResult {
 /// grows on top of this during the search. (`perfect beams 6c6p` used to ask
 /// the allocator for 24 GB here and abort.)
 pub fn bound_table_bytes<P: SearchProblem>(problem: &P) -> Option<u64> {
-    let sizes = (problem.code_count() as u64).checked_add(1)?;
-    (problem.answer_count() as u64 + 3).checked_mul(sizes)?.checked_mul(8)
+    bound_table_bytes_for(problem.code_count() as u64, problem.answer_count() as u64)
+}
+
+/// [`bound_table_bytes`] of a game with `codes` codes and `answers` answers,
+/// known before the game (its code table) is built.
+pub fn bound_table_bytes_for(codes: u64, answers: u64) -> Option<u64> {
+    answers.checked_add(3)?.checked_mul(codes.checked_add(1)?)?.checked_mul(8)
 }
 
 /// Runs the search from the root: one representative per symmetry class of

@@ -72,7 +72,7 @@ impl Rules for Beams {
         self.variant.colours * self.board.diagonals.len()
     }
     fn answer_count(&self) -> usize {
-        1 << self.board.diagonals.iter().map(|d| d.count_ones()).max().unwrap_or(0)
+        self.board.answer_count()
     }
     fn initial_state(&self) -> BeamsState {
         BeamsState { used: 0, asked: 0 }
