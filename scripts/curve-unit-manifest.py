@@ -9,6 +9,10 @@ serde_json writes it (the fields in record order, no spaces, non-ASCII raw).
 A rebuilt part therefore cannot match its file hash (NAME.sha256: the
 records hold wall seconds), but every rebuilt unit matches its line here.
 The first line is the run's key: '# run ' and the header JSON of the parts.
+Keys are the program's exact unit keys (docs/runs.md, "Unit keys of curve
+runs"); parts of the older format carry the old printed keys, so a manifest
+written from them has old keys (lex-c-2-2.5's was converted by
+tests/curve_rekey.rs).
 
     scripts/curve-unit-manifest.py lex-c-1-2        # parts from PARTS_DIR (default: the run's directory)
 """
