@@ -8,6 +8,9 @@
 //! the kernel's THP mode is `always` or `madvise`). Elsewhere, or if the
 //! kernel refuses, the advice is a no-op and nothing else changes.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 /// A zero-filled vector of `len` elements whose pages are advised to be huge
 /// before they are touched. `T` must be valid when all bytes are zero.
 pub fn huge_zeroed<T: Copy + Default>(len: usize) -> Vec<T> {
@@ -59,7 +62,7 @@ pub fn budget_bytes() -> u64 {
 
 /// The process's budget: `--max-memory`, else the default (see [`budget_bytes`]).
 fn process_budget_bytes() -> u64 {
-    match BUDGET.load(std::sync::atomic::Ordering::Relaxed) {
+    match BUDGET.load(Ordering::Relaxed) {
         0 => *DEFAULT_BUDGET.get_or_init(|| {
             let info = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
             default_budget(&info, resident_bytes().unwrap_or(0)).unwrap_or(16 << 30)
@@ -68,14 +71,14 @@ fn process_budget_bytes() -> u64 {
     }
 }
 
-static BUDGET: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static BUDGET: AtomicU64 = AtomicU64::new(0);
 static DEFAULT_BUDGET: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
 /// The user's text of the budget (`--max-memory 0.5`), for messages.
 static GIVEN: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
 
 /// Sets the budget of [`budget_bytes`] (0: the default).
 pub fn set_budget_bytes(bytes: u64) {
-    BUDGET.store(bytes, std::sync::atomic::Ordering::Relaxed);
+    BUDGET.store(bytes, Ordering::Relaxed);
 }
 
 /// Sets the budget as the user gave it: `bytes`, and `given` (e.g.
@@ -88,15 +91,18 @@ pub fn set_budget_given(bytes: u64, given: impl Into<String>) {
 /// The memory budget of one job, handed to it as a context (as
 /// `curve::Verification` is for its counters): two jobs in one process, each
 /// run inside its own [`Budget::within`], are checked against different
-/// budgets (issue 49 item 6). Jobs check their estimates on the thread that
-/// starts them ([`check_budget`]); outside every `within` the process's
-/// budget holds (`--max-memory`: the CLI, and its memory guard, which
-/// watches the whole process).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// budgets and their memos draw on different memo budgets (issue 49 item 6).
+/// Jobs check their estimates on the thread that starts them
+/// ([`check_budget`]); outside every `within` the process's budget holds
+/// (`--max-memory`: the CLI, and its memory guard, which watches the whole
+/// process) and memos share [`DEFAULT_MEMO_BYTES`].
+#[derive(Clone, Debug)]
 pub struct Budget {
     bytes: u64,
-    /// How the budget was given (e.g. `--max-memory 0.5`), named in refusals.
-    given: String,
+    /// Where the budget comes from, for refusals ("set by --max-memory 0.5", "the default").
+    source: String,
+    /// What the job's memos hold together (`search::memo::Memo`); clones share it.
+    memo: Arc<SharedBudget>,
 }
 
 thread_local! {
@@ -116,22 +122,47 @@ impl Drop for RestoreBudget {
 }
 
 impl Budget {
-    /// A budget of `bytes`, named in messages as `given` (e.g. `--max-memory 0.5`).
+    /// A budget of `bytes`, named in messages as `given` (e.g. `--max-memory
+    /// 0.5`), its memos held to [`DEFAULT_MEMO_BYTES`] together.
     pub fn new(bytes: u64, given: impl Into<String>) -> Budget {
-        Budget { bytes, given: given.into() }
+        Budget::with_source(bytes, format!("set by {}", given.into()))
+    }
+
+    /// The process's budget (`--max-memory`, else the default) as a job's,
+    /// named in messages as the process's is, with a memo budget of its own.
+    pub fn of_process() -> Budget {
+        Budget::with_source(process_budget_bytes(), process_source())
+    }
+
+    fn with_source(bytes: u64, source: String) -> Budget {
+        Budget { bytes, source, memo: Arc::new(SharedBudget::new(DEFAULT_MEMO_BYTES)) }
+    }
+
+    /// This budget with memos held to `bytes` together (`--memo-gib`), a memo
+    /// budget of its own (not shared with the budget it was made from).
+    /// Results do not depend on it: a larger memo budget keeps more
+    /// transpositions (less recomputation, where ties are many: H_0 and H_∞
+    /// MIX), a smaller one less memory.
+    pub fn with_memo_bytes(self, bytes: u64) -> Budget {
+        Budget { memo: Arc::new(SharedBudget::new(bytes)), ..self }
     }
 
     pub fn bytes(&self) -> u64 {
         self.bytes
     }
 
-    /// Runs `job` with this budget current ([`budget_bytes`], [`check_budget`]
-    /// and their messages use it): on this thread, and on every thread of the
-    /// job's own rayon pool, in which `job` runs, so the job's parallel parts
-    /// see the same budget. The pool has as many threads as the pool it was
-    /// called from. The previous budget is put back afterwards. If no pool
-    /// can be started (no thread to spawn), `job` runs on this thread with
-    /// the budget, its parallel parts on the caller's pool.
+    /// The budget the memos of this job draw on.
+    pub fn memo(&self) -> &Arc<SharedBudget> {
+        &self.memo
+    }
+
+    /// Runs `job` with this budget current ([`budget_bytes`], [`check_budget`],
+    /// [`memo_budget`] and their messages use it): on this thread, and on
+    /// every thread of the job's own rayon pool, in which `job` runs, so the
+    /// job's parallel parts see the same budget. The pool has as many threads
+    /// as the pool it was called from. The previous budget is put back
+    /// afterwards. If no pool can be started (no thread to spawn), `job` runs
+    /// on this thread with the budget, its parallel parts on the caller's pool.
     pub fn within<R: Send>(&self, job: impl FnOnce() -> R + Send) -> R {
         let previous = CURRENT.with(|c| c.borrow_mut().replace(self.clone()));
         let _restore = RestoreBudget(previous);
@@ -147,18 +178,76 @@ impl Budget {
     }
 }
 
+/// Bytes the memos of a job hold together unless its [`Budget`] says
+/// otherwise (`--memo-gib`), and those of all memos outside every job.
+pub const DEFAULT_MEMO_BYTES: u64 = 1 << 30;
+
+/// The memo budget of the job this thread runs ([`Budget::within`]); outside
+/// every job, one budget of [`DEFAULT_MEMO_BYTES`] that all such memos share.
+pub fn memo_budget() -> Arc<SharedBudget> {
+    if let Some(memo) = CURRENT.with(|c| c.borrow().as_ref().map(|b| b.memo.clone())) {
+        return memo;
+    }
+    static OUTSIDE_JOBS: std::sync::OnceLock<Arc<SharedBudget>> = std::sync::OnceLock::new();
+    OUTSIDE_JOBS.get_or_init(|| Arc::new(SharedBudget::new(DEFAULT_MEMO_BYTES))).clone()
+}
+
+/// Bytes held by the memos that draw on one budget (`search::memo::Memo`).
+/// Invariant: `held` is the sum of the bytes the live memos of this budget
+/// reserved and have not released, and never exceeds `limit` through
+/// [`Self::reserve`].
+#[derive(Debug)]
+pub struct SharedBudget {
+    limit: u64,
+    held: AtomicU64,
+}
+
+impl SharedBudget {
+    pub const fn new(limit: u64) -> Self {
+        SharedBudget { limit, held: AtomicU64::new(0) }
+    }
+
+    /// The bytes the memos of this budget may hold together.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Bytes held now by all memos of this budget.
+    pub fn held(&self) -> u64 {
+        self.held.load(Ordering::Relaxed)
+    }
+
+    /// Adds `bytes` to what is held if they fit under the limit.
+    pub fn reserve(&self, bytes: u64) -> bool {
+        let fits = |held: u64| held.checked_add(bytes).filter(|&h| h <= self.limit);
+        self.held.fetch_update(Ordering::Relaxed, Ordering::Relaxed, fits).is_ok()
+    }
+
+    /// Gives back `bytes` reserved earlier.
+    pub fn release(&self, bytes: u64) {
+        self.held.fetch_sub(bytes, Ordering::Relaxed);
+    }
+}
+
+/// Where the process's budget comes from, for messages: "set by
+/// --max-memory 0.5" (the user's text), or "the default".
+fn process_source() -> String {
+    match BUDGET.load(Ordering::Relaxed) {
+        0 => "the default".to_string(),
+        _ => {
+            let given = GIVEN.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            format!("set by {}", given.unwrap_or_else(|| "the caller".into()))
+        }
+    }
+}
+
 /// The budget for a message: "25.6 MiB, set by --max-memory 0.025", or
 /// "18.0 GiB, the default" when the user gave none.
 pub fn budget_text() -> String {
     if let Some(b) = CURRENT.with(|c| c.borrow().clone()) {
-        return format!("{}, set by {}", human_bytes(b.bytes), b.given);
+        return format!("{}, {}", human_bytes(b.bytes), b.source);
     }
-    let given = GIVEN.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    let source = match BUDGET.load(std::sync::atomic::Ordering::Relaxed) {
-        0 => "the default".to_string(),
-        _ => format!("set by {}", given.unwrap_or_else(|| "the caller".into())),
-    };
-    format!("{}, {source}", human_bytes(budget_bytes()))
+    format!("{}, {}", human_bytes(budget_bytes()), process_source())
 }
 
 /// The default budget from the text of `/proc/meminfo` and this process's

@@ -4,13 +4,15 @@
 //! while the game is built and analysed at α = 1, LEX and MIX (as
 //! tests/beams_memory_estimates.rs does for the pattern tables); MIX at the
 //! default memo budget and at one a quarter of the memo's estimated size,
-//! where the budget binds (`--memo-gib`). One test in this file, so that
+//! where the budget binds (`--memo-gib`: the memo budget the job carries,
+//! `memory::Budget::with_memo_bytes`). One test in this file, so that
 //! nothing else allocates while it counts.
 
 use renyi_search::games::beams::analysis_memory::analysis_walk_bytes;
 use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
 use renyi_search::games::beams::patterns::enumerate;
-use renyi_search::search::memo::{BUDGET_BYTES, set_process_budget};
+use renyi_search::memory::Budget;
+use renyi_search::search::memo::BUDGET_BYTES;
 use renyi_search::search::{Rules, RunOptions, Strategy, TieRule, analyze};
 use std::sync::atomic::Ordering;
 
@@ -22,9 +24,15 @@ use counting::{LIVE, PEAK};
 static ALLOCATOR: counting::Counting = counting::Counting;
 
 /// The counted peak (bytes) of building `name` and analysing it with `tie`
-/// under a memo budget of `memo_budget`, and the estimate for it.
+/// in a job whose memos draw on `memo_budget` bytes, and the estimate for it.
 fn peak_and_estimate(name: &str, tie: TieRule, mix: bool, memo_budget: u64) -> (f64, f64) {
-    set_process_budget(memo_budget);
+    Budget::of_process().with_memo_bytes(memo_budget).within(|| {
+        rayon::broadcast(|_| ()); // the job's worker threads' own allocations, before any counting
+        job_peak_and_estimate(name, tie, mix, memo_budget)
+    })
+}
+
+fn job_peak_and_estimate(name: &str, tie: TieRule, mix: bool, memo_budget: u64) -> (f64, f64) {
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let patterns = enumerate(name.parse().unwrap());
@@ -73,5 +81,4 @@ fn beams_analysis_estimates_are_within_twice_the_counted_peak() {
         // The small budget binds: the memo holds less than it would at the default budget.
         assert!(peaks[2] < peaks[1], "{name}: MIX peaks {peaks:?} at memo budgets 1 GiB and {binding}");
     }
-    set_process_budget(BUDGET_BYTES);
 }

@@ -36,11 +36,11 @@ const IN_FLIGHT: usize = 4 * 22 + 16 + 24 + 8 * 6;
 #[test]
 fn a_memo_holds_no_more_than_its_budget() {
     rayon::broadcast(|_| ()); // the worker threads' own allocations, before any counting
-    static BUDGET: SharedBudget = SharedBudget::new(1 << 20);
+    let budget = Arc::new(SharedBudget::new(1 << 20));
     for parallel in [false, true] {
         let before = LIVE.load(Ordering::Relaxed);
         PEAK.store(before, Ordering::Relaxed);
-        let memo: Memo<Key, Arc<Vec<u64>>> = Memo::with_budget(true, &BUDGET);
+        let memo: Memo<Key, Arc<Vec<u64>>> = Memo::with_budget(true, budget.clone());
         let most_held = std::sync::atomic::AtomicUsize::new(0);
         let insert = |i: u64| {
             let ((key, value), heap) = entry(i);
@@ -53,15 +53,15 @@ fn a_memo_holds_no_more_than_its_budget() {
             (0..400_000u64).for_each(insert);
         }
         let peak = PEAK.load(Ordering::Relaxed) - before;
-        let (limit, threads) = (BUDGET.limit() as usize, rayon::current_num_threads());
+        let (limit, threads) = (budget.limit() as usize, rayon::current_num_threads());
         // rayon's own jobs allocate a little beside the memo when parallel.
         let slack = threads * IN_FLIGHT + if parallel { 64 << 10 } else { 0 };
         let most_held = most_held.load(Ordering::Relaxed);
         eprintln!("parallel {parallel}: budget {limit}, counted peak {peak}, most held after an insert {most_held}");
         assert!(peak <= limit + slack, "parallel {parallel}: counted peak {peak} bytes, budget {limit}");
         assert!(2 * most_held >= limit, "parallel {parallel}: held at most {most_held} bytes of a budget of {limit}");
-        assert!(memo.bytes() <= limit as u64 && BUDGET.held() == memo.bytes());
+        assert!(memo.bytes() <= limit as u64 && budget.held() == memo.bytes());
         drop(memo);
-        assert_eq!(BUDGET.held(), 0);
+        assert_eq!(budget.held(), 0);
     }
 }

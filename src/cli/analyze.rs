@@ -12,6 +12,7 @@ use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
 use renyi_search::games::beams::game::{Beams, Penalty};
 use renyi_search::games::beams::patterns::{CacheStatus, load_or_build};
+use renyi_search::memory::Budget;
 use renyi_search::models::free::{FreeSearch, perfect_total_closed};
 use renyi_search::models::wurzel::{self, Wurzel};
 use renyi_search::models::{SizeModel, strategy_totals};
@@ -75,7 +76,12 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
         return Err(invalid(format!("--memo-gib {}: give a number of GiB from 0 to 1024", b.memo_gib)));
     }
     let memo_budget = (b.memo_gib * (1u64 << 30) as f64) as u64;
-    renyi_search::search::memo::set_process_budget(memo_budget);
+    // The job carries its memo budget (issue 49 item 6), beside the process's memory budget.
+    Budget::of_process().with_memo_bytes(memo_budget).within(|| analyze_beams_job(b, alpha, memo_budget))
+}
+
+/// [`analyze_beams`] inside its job, whose memos draw on `memo_budget` bytes.
+fn analyze_beams_job(b: &BeamsArgs, alpha: Alpha, memo_budget: u64) -> Result<()> {
     let g = beams_game(&b.game, memo_budget)?;
     let strategy = Strategy::new(alpha, b.game.tie.tie_rule());
     // clap has refused flags of two modes together (beams_args.rs).
@@ -94,7 +100,7 @@ fn analyze_beams(b: &BeamsArgs) -> Result<()> {
 
 /// The Beams game of `analyze`/`sweep beams`: variant, tie rule and penalty,
 /// its analysis checked against the budget with MIX memos of `memo_budget`
-/// bytes (the budget `search::memo::set_process_budget` was given).
+/// bytes (the memo budget of the job, `memory::Budget::with_memo_bytes`).
 pub(super) fn beams_game(b: &BeamsGameArgs, memo_budget: u64) -> Result<Beams> {
     let variant: Variant = b.variant.parse()?;
     let (patterns, status) = load_or_build(variant, Some(&b.codes))?;

@@ -7,11 +7,14 @@
 //! are rare or cheap to recompute (Beams(6c,6p) H_1: a 16.9 M-code unit took
 //! 13 GB with an unbounded memo and ran faster without it, at a 20 % hit
 //! rate) storing every set only costs time and memory. So the memo
-//! - shares one budget of [`BUDGET_BYTES`] (keys by the game's
+//! - shares one budget (keys by the game's
 //!   [`SearchProblem::set_bytes`](super::problem::SearchProblem::set_bytes)
 //!   estimate, plus outcomes, plus the map's table at its largest while it
-//!   grows: [`Memo::slot_bytes`]) with every other memo of the process, so that
-//!   work units running side by side on all threads stay within it together
+//!   grows: [`Memo::slot_bytes`]) with every other memo of its job: the memo
+//!   budget the job's [`crate::memory::Budget`] carries ([`BUDGET_BYTES`]
+//!   unless `--memo-gib` says otherwise; outside every job one shared budget
+//!   of that size), so that work units running side by side on all threads
+//!   stay within it together, and two jobs in one process each within theirs
 //!   (measured: two Beams(6c,6p) H_1-MIX units with a budget each peaked at
 //!   7.8 GiB); a memo whose insert overdraws the shared budget starts afresh
 //!   (transpositions are mostly close to each other in the tree, so recent
@@ -23,51 +26,15 @@
 
 use dashmap::DashMap;
 use std::hash::Hash;
-use std::sync::RwLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+
+pub use crate::memory::{DEFAULT_MEMO_BYTES as BUDGET_BYTES, SharedBudget};
 
 /// Lookups after which the hit rate is judged.
 pub const TRIAL_LOOKUPS: u64 = 200_000;
 /// The memo stays on while at least one lookup in this many hits.
 pub const MIN_HIT_RATE: u64 = 50;
-
-/// Bytes all memos of the process hold together before one starts afresh,
-/// unless [`set_process_budget`] chose otherwise.
-pub const BUDGET_BYTES: u64 = 1 << 30;
-
-/// Bytes held by the memos that draw on one budget. Invariant: `held` is the
-/// sum of the `bytes` of the live memos using this budget.
-pub struct SharedBudget {
-    limit: AtomicU64,
-    held: AtomicU64,
-}
-
-impl SharedBudget {
-    pub const fn new(limit: u64) -> Self {
-        SharedBudget { limit: AtomicU64::new(limit), held: AtomicU64::new(0) }
-    }
-
-    /// The bytes the memos of this budget may hold together.
-    pub fn limit(&self) -> u64 {
-        self.limit.load(Ordering::Relaxed)
-    }
-
-    /// Bytes held now by all memos of this budget.
-    pub fn held(&self) -> u64 {
-        self.held.load(Ordering::Relaxed)
-    }
-}
-
-/// The budget of [`Memo::new`]: one per process.
-static PROCESS_BUDGET: SharedBudget = SharedBudget::new(BUDGET_BYTES);
-
-/// Sets the budget of every memo of the process (default [`BUDGET_BYTES`]).
-/// Results do not depend on it: a larger budget keeps more transpositions
-/// (less recomputation, where ties are many: H_0 and H_∞ MIX), a smaller one
-/// less memory. Memos over the new limit start afresh at their next insert.
-pub fn set_process_budget(bytes: u64) {
-    PROCESS_BUDGET.limit.store(bytes, Ordering::Relaxed);
-}
 
 /// A concurrent memo that bounds its memory and switches itself off when it does not pay.
 ///
@@ -80,7 +47,7 @@ pub fn set_process_budget(bytes: u64) {
 /// tests/memo_budget.rs counts the allocations of a memo against its budget.
 pub struct Memo<K: Eq + Hash, V: Clone> {
     map: DashMap<K, V, super::fasthash::FastBuild>,
-    budget: &'static SharedBudget,
+    budget: Arc<SharedBudget>,
     /// Bytes this memo holds (its share of `budget`).
     bytes: AtomicU64,
     /// Inserts hold it shared, [`Self::clear`] alone: an entry is never
@@ -92,13 +59,14 @@ pub struct Memo<K: Eq + Hash, V: Clone> {
 }
 
 impl<K: Eq + Hash, V: Clone> Memo<K, V> {
-    /// A memo on the process budget, in use from the start if `active`.
+    /// A memo on the memo budget of the job this thread runs
+    /// ([`crate::memory::memo_budget`]), in use from the start if `active`.
     pub fn new(active: bool) -> Self {
-        Self::with_budget(active, &PROCESS_BUDGET)
+        Self::with_budget(active, crate::memory::memo_budget())
     }
 
     /// A memo drawing on `budget`; off from the start if `budget` cannot hold its shards.
-    pub fn with_budget(active: bool, budget: &'static SharedBudget) -> Self {
+    pub fn with_budget(active: bool, budget: Arc<SharedBudget>) -> Self {
         let shards = shard_count();
         let memo = Memo {
             map: DashMap::with_hasher_and_shard_amount(Default::default(), shards),
@@ -136,15 +104,13 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
 
     /// Adds `bytes` to the budget if they fit under its limit.
     fn reserve(&self, bytes: u64) -> bool {
-        let limit = self.budget.limit();
-        let fits = |held: u64| held.checked_add(bytes).filter(|&h| h <= limit);
-        self.budget.held.fetch_update(Ordering::Relaxed, Ordering::Relaxed, fits).is_ok()
+        self.budget.reserve(bytes)
     }
 
     /// Returns `bytes` to this memo's budget.
     fn release(&self, bytes: u64) {
         self.bytes.fetch_sub(bytes, Ordering::Relaxed);
-        self.budget.held.fetch_sub(bytes, Ordering::Relaxed);
+        self.budget.release(bytes);
     }
 
     /// Empties the map, gives its tables back and returns its entries' bytes
@@ -154,7 +120,7 @@ impl<K: Eq + Hash, V: Clone> Memo<K, V> {
         self.map.clear();
         self.map.shrink_to_fit();
         let base = Self::base_bytes().min(self.bytes.load(Ordering::Relaxed));
-        self.budget.held.fetch_sub(self.bytes.swap(base, Ordering::Relaxed) - base, Ordering::Relaxed);
+        self.budget.release(self.bytes.swap(base, Ordering::Relaxed) - base);
     }
 
     /// Whether keys are worth building for [`Self::get`] and [`Self::insert`].
@@ -221,7 +187,7 @@ fn shard_count() -> usize {
 
 impl<K: Eq + Hash, V: Clone> Drop for Memo<K, V> {
     fn drop(&mut self) {
-        self.budget.held.fetch_sub(*self.bytes.get_mut(), Ordering::Relaxed);
+        self.budget.release(*self.bytes.get_mut());
     }
 }
 
@@ -233,49 +199,47 @@ mod tests {
 
     #[test]
     fn memos_share_one_budget() {
-        static BUDGET: SharedBudget = SharedBudget::new(0);
         let (base, entry) = (Small::base_bytes(), 10 + Small::slot_bytes());
-        BUDGET.limit.store(2 * base + 10 * entry, Ordering::Relaxed);
-        let a = Small::with_budget(true, &BUDGET);
-        let b = Small::with_budget(true, &BUDGET);
+        let budget = Arc::new(SharedBudget::new(2 * base + 10 * entry));
+        let a = Small::with_budget(true, budget.clone());
+        let b = Small::with_budget(true, budget.clone());
         (0..6).for_each(|k| a.insert(k, k, 10));
         (0..4).for_each(|k| b.insert(k, k, 10));
-        assert_eq!((a.bytes(), b.bytes(), BUDGET.held()), (base + 6 * entry, base + 4 * entry, 2 * base + 10 * entry));
+        assert_eq!((a.bytes(), b.bytes(), budget.held()), (base + 6 * entry, base + 4 * entry, 2 * base + 10 * entry));
         // b's next insert overdraws the budget: b starts afresh, a keeps its entries.
         b.insert(9, 9, 10);
-        assert_eq!((a.bytes(), b.bytes(), BUDGET.held()), (base + 6 * entry, base + entry, 2 * base + 7 * entry));
+        assert_eq!((a.bytes(), b.bytes(), budget.held()), (base + 6 * entry, base + entry, 2 * base + 7 * entry));
         assert_eq!((a.get(&5), b.get(&0), b.get(&9)), (Some(5), None, Some(9)));
         // A node stored twice (two threads expanded it) is counted once.
         a.insert(5, 5, 10);
-        assert_eq!((a.bytes(), BUDGET.held()), (base + 6 * entry, 2 * base + 7 * entry));
+        assert_eq!((a.bytes(), budget.held()), (base + 6 * entry, 2 * base + 7 * entry));
         drop(a);
-        assert_eq!(BUDGET.held(), base + entry);
+        assert_eq!(budget.held(), base + entry);
         drop(b);
-        assert_eq!(BUDGET.held(), 0);
+        assert_eq!(budget.held(), 0);
     }
 
     /// When other memos hold the budget, emptying this one does not make
     /// room: the entry is not stored, and the budget is not overdrawn.
     #[test]
     fn an_entry_that_does_not_fit_is_not_stored() {
-        static BUDGET: SharedBudget = SharedBudget::new(0);
         let (base, entry) = (Small::base_bytes(), 10 + Small::slot_bytes());
-        BUDGET.limit.store(2 * base + 3 * entry, Ordering::Relaxed);
-        let a = Small::with_budget(true, &BUDGET);
-        let b = Small::with_budget(true, &BUDGET);
+        let budget = Arc::new(SharedBudget::new(2 * base + 3 * entry));
+        let a = Small::with_budget(true, budget.clone());
+        let b = Small::with_budget(true, budget.clone());
         (0..3).for_each(|k| a.insert(k, k, 10));
         b.insert(7, 7, 10);
-        assert_eq!((b.get(&7), b.bytes(), BUDGET.held()), (None, base, 2 * base + 3 * entry));
+        assert_eq!((b.get(&7), b.bytes(), budget.held()), (None, base, 2 * base + 3 * entry));
         // A budget below one memo's shards turns the memo off.
-        let c = Small::with_budget(true, &BUDGET);
+        let c = Small::with_budget(true, budget.clone());
         assert!(!c.is_active());
     }
 
     #[test]
     fn inactive_memo_holds_nothing() {
-        static BUDGET: SharedBudget = SharedBudget::new(1 << 20);
-        let m: Memo<u32, u32> = Memo::with_budget(false, &BUDGET);
+        let budget = Arc::new(SharedBudget::new(1 << 20));
+        let m: Memo<u32, u32> = Memo::with_budget(false, budget.clone());
         m.insert(1, 1, 10);
-        assert_eq!((m.get(&1), BUDGET.held()), (None, 0));
+        assert_eq!((m.get(&1), budget.held()), (None, 0));
     }
 }
