@@ -4,10 +4,13 @@
 //! (as tests/beams_memory_estimates.rs does for Beams).
 
 use renyi_search::two_player::connection::bridgit::agents::{Agent, short_win_probability};
-use renyi_search::two_player::connection::bridgit::analysis::self_play;
+use renyi_search::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
 use renyi_search::two_player::connection::bridgit::board::Board;
 use renyi_search::two_player::connection::bridgit::estimate::{agents_bytes, self_play_bytes};
+use renyi_search::two_player::connection::bridgit::heuristic::best_edges;
 use renyi_search::two_player::connection::bridgit::position::Player;
+use renyi_search::two_player::connection::bridgit::position::Position;
+use renyi_search::two_player::connection::bridgit::solver::Solver;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
@@ -48,6 +51,35 @@ fn measure_graph_growth() {
         let (peak, (_, states)) =
             counted(|| short_win_probability(&b, Agent::Heuristic, Agent::Temperature(0.1), u64::MAX).unwrap());
         println!("agents M = {m}: {states} states, peak {peak} bytes, {:.0} bytes/state", peak / states as f64);
+    }
+}
+
+/// The exploit search as `solve bridg-it --exploit` runs it (both tie
+/// readings, every heuristic opening, the two memos alive together): its
+/// positions and counted peak for M = 2 ..= BRIDG_IT_EXPLOIT_MAX (`--ignored`).
+#[test]
+#[ignore]
+fn measure_exploit_growth() {
+    let _one = ONE.lock().unwrap_or_else(|p| p.into_inner());
+    let most: usize = std::env::var("BRIDG_IT_EXPLOIT_MAX").ok().and_then(|m| m.parse().ok()).unwrap_or(5);
+    for m in 2..=most {
+        let b = Board::bridgit(m).unwrap();
+        let t = std::time::Instant::now();
+        let (peak, (every, some)) = counted(|| {
+            let start = Position::start(&b, Player::Cut);
+            let (mut every, mut some) =
+                (ExploitSearch::new(&b, CutTies::AgainstShort), ExploitSearch::new(&b, CutTies::ForShort));
+            for e in best_edges(&b, &start, &Solver::Direct) {
+                let after = start.play(e);
+                let _ = (every.short_wins(&after), some.short_wins(&after));
+            }
+            (every.positions(), some.positions())
+        });
+        println!(
+            "exploit M = {m}: {every} + {some} positions, peak {peak} bytes, {:.0} bytes/position, {:.1} s",
+            peak / (every + some) as f64,
+            t.elapsed().as_secs_f64()
+        );
     }
 }
 
