@@ -181,3 +181,39 @@ fn subtree_optima_equal_exhaustive_search_and_add_up_to_the_root() {
     assert!(Subproblem::after(&mm, &[(0, 0), (1, 0)], false).is_ok());
     assert!(Subproblem::after(&mm, &[(0, 0), (1, 0)], true).is_err());
 }
+
+/// The lower bounds a failed search reports (fail-soft: the least bound over the ways on, kept
+/// in the table) lie between the budget and the true optimum, on the full sets and on the classes
+/// after each first query of small games, whether the search starts fresh or reuses its table
+/// from searches under smaller budgets.
+#[test]
+fn failed_searches_report_bounds_between_budget_and_optimum() {
+    use renyi_search::search::perfect::{PerfectSearch, UNCAPPED};
+    let mut checked = 0;
+    for (pegs, colors, distinct) in [(2, 3, false), (2, 4, false), (3, 3, false), (3, 4, true), (3, 4, false)] {
+        let mm = Mastermind::new(pegs, colors, distinct).unwrap();
+        let mut memo = HashMap::new();
+        let mut sets = vec![mm.full_set()];
+        for q in [0, 1, mm.query_count() as u32 - 1] {
+            sets.extend(mm.split(q, &mm.full_set()).into_iter().map(|(_, c)| c).filter(|c| mm.set_size(c) > 2));
+        }
+        for set in &sets {
+            let optimum = brute(&mm, &(), set, &mut memo);
+            let reused = PerfectSearch::new(&mm);
+            for budget in 1..=optimum + 2 {
+                for search in [&PerfectSearch::new(&mm), &reused] {
+                    match search.solve(&(), set, UNCAPPED, budget) {
+                        Ok(total) => assert!(total == optimum && optimum < budget, "{}: Ok({total})", mm.name()),
+                        Err(lb) => assert!(
+                            budget <= lb && lb <= optimum,
+                            "{}: budget {budget}, bound {lb}, optimum {optimum}",
+                            mm.name()
+                        ),
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}

@@ -3,7 +3,7 @@
 //! first; and the closing of a set at the least total 2m − 1 any strategy can
 //! reach.
 
-use super::{Left, PerfectSearch, UNCAPPED};
+use super::{INFEASIBLE, Left, PerfectSearch, UNCAPPED};
 use crate::search::problem::{AnswerId, QueryId, SearchProblem};
 use crate::search::strategy::batch_counts_into;
 
@@ -47,12 +47,13 @@ fn sort_best_first(list: &mut [(u64, f64, QueryId)]) {
 /// with their bound and Σ m·ln m), the branching bound for the subtrees below,
 /// whether any query splits the set at all (if not, the set is terminal; if
 /// so but no candidate is left, the cap or the budget cannot be met) and
-/// whether some query was left out for its bound (not for the cap).
+/// the least bound of a query left out for its bound (≥ the budget; not for
+/// the cap), [`INFEASIBLE`] if none was.
 pub(super) struct Candidates {
     pub(super) list: Vec<(u64, f64, QueryId)>,
     pub(super) branching: u64,
     pub(super) any_proper: bool,
-    pub(super) over_budget: bool,
+    pub(super) least_cut: u64,
 }
 
 /// A query that splits the set: its non-empty class sizes are
@@ -119,7 +120,7 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
             .map(|c| (row[c], self.xlnx.get(c).copied().unwrap_or(c as f64 * (c as f64).ln())))
             .collect();
         let mut list = Vec::with_capacity(splits.list.len());
-        let mut over_budget = false;
+        let mut least_cut = INFEASIBLE;
         for split in &splits.list {
             let sizes = &splits.sizes[split.start as usize..split.end as usize];
             let open_class = |i: usize| i != split.solving as usize;
@@ -134,7 +135,7 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
                 bound += if open_class(i) { weights[c as usize].0 } else { 0 };
             }
             if bound >= budget {
-                over_budget = true;
+                least_cut = least_cut.min(bound);
                 continue;
             }
             // Summed in answer order, as over the answer counts before.
@@ -143,7 +144,7 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
         }
         sort_best_first(&mut list);
         SIZES.set(splits.sizes);
-        Candidates { list, branching, any_proper, over_budget }
+        Candidates { list, branching, any_proper, least_cut }
     }
 
     /// The queries among `queries` that split `set` (m codes), with their

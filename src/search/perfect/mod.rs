@@ -41,7 +41,7 @@ pub use root::{
 pub use table::TableKeys;
 
 use super::bounds::grouped_huffman_totals;
-use super::problem::{AnswerId, QueryId, SearchProblem};
+use super::problem::{QueryId, SearchProblem};
 use super::strategy::class_sizes;
 use candidates::Candidates;
 use num_traits::ToPrimitive;
@@ -233,12 +233,24 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// The exact total of (`state`, `set`) with `left` queries left if it is
     /// below `budget`; else `Err(lb)` with a proven lower bound lb ≥ `budget`
     /// ([`INFEASIBLE`]: no strategy solves the set within `left`).
+    ///
+    /// Fail-soft: lb is the least bound over every way on that was not shown
+    /// to reach the budget (a terminal stop at its exact cost, a query cut by
+    /// its counting bound at that bound, a query searched in vain at the lower
+    /// bound [`Self::after_query`] proves), not merely `budget`. It is sound
+    /// because T of the node is the minimum over those ways of their totals
+    /// and each is at least its bound; the table keeps it, so the node is not
+    /// opened again under any budget up to lb.
     // Long: the branch-and-bound node: memo lookup, candidate loop with its cut-offs and the memo
     //   store in one body; the hot path of `perfect`
     pub fn solve(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Result<u64, u64> {
         let m = self.problem.set_size(set);
         let left = self.canonical(m, left);
-        let below = |t: Option<u64>| t.filter(|&t| t < budget).ok_or(budget);
+        // An exact terminal total at or above the budget is its own lower bound.
+        let below = |t: Option<u64>| match t {
+            Some(t) if t < budget => Ok(t),
+            t => Err(t.unwrap_or(budget)),
+        };
         if m == 1 {
             if !self.terminal_fits(set, left) {
                 return Err(INFEASIBLE);
@@ -279,41 +291,40 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         }
         let candidates = self.candidates(state, set, left, budget);
         let (mut best, mut best_query) = (budget, None);
-        // Whether every way on has been shown to miss the cap (not merely the budget).
-        let mut infeasible = !candidates.over_budget;
+        // The least lower bound of the ways on not shown to reach `best`
+        // (INFEASIBLE while every one misses the cap); it matters only if
+        // nothing below the budget is found, and then it is ≥ `budget`.
+        let mut least = candidates.least_cut;
         if !candidates.any_proper && self.terminal_fits(set, left) {
-            infeasible = false;
-            if let Some(t) = self.terminal_total(set)
-                && t < best
-            {
-                best = t;
+            match self.terminal_total(set) {
+                Some(t) if t < best => best = t,
+                t => least = least.min(t.unwrap_or(budget)),
             }
         }
         if m >= PARALLEL_PERFECT && rayon::current_num_threads() > 1 {
-            let cut;
-            (best, best_query, cut) = self.best_in_parallel(state, set, left, &candidates, best);
-            infeasible &= !cut;
+            let lb;
+            (best, best_query, lb) = self.best_in_parallel(state, set, left, &candidates, best);
+            least = least.min(lb);
         } else {
             for &(bound, _, q) in &candidates.list {
                 if bound >= best {
-                    infeasible = false;
+                    least = least.min(bound);
                     break;
                 }
                 match self.after_query(state, set, q, left, best, candidates.branching) {
                     Ok(total) => {
                         best = total;
                         best_query = Some(q);
-                        infeasible = false;
                     }
-                    Err(lb) => infeasible &= lb == INFEASIBLE,
+                    Err(lb) => least = least.min(lb),
                 }
             }
         }
-        let found = best < budget;
-        let entry = match (found, infeasible) {
-            (true, _) => Known::Exact { total: best, query: best_query },
-            (false, true) => Known::AtLeast(INFEASIBLE),
-            (false, false) => Known::AtLeast(budget),
+        let entry = if best < budget {
+            Known::Exact { total: best, query: best_query }
+        } else {
+            debug_assert!(least >= budget, "a fail-soft bound {least} below the budget {budget}");
+            Known::AtLeast(least.max(budget))
         };
         self.table.learn(key, entry);
         match entry {
@@ -324,8 +335,9 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
 
     /// The candidates of a large node tried in parallel with a shared best
     /// total (each starts with the best known when it starts; ties keep the
-    /// earliest candidate, as the sequential loop does). Also whether some
-    /// candidate was given up for the budget rather than the cap.
+    /// earliest candidate, as the sequential loop does). Also the least lower
+    /// bound of the candidates that missed (meaningful when none is found:
+    /// all then ran against `budget`; [`INFEASIBLE`] if all missed the cap).
     fn best_in_parallel(
         &self,
         state: &P::State,
@@ -333,9 +345,9 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         left: Left,
         candidates: &Candidates,
         budget: u64,
-    ) -> (u64, Option<QueryId>, bool) {
+    ) -> (u64, Option<QueryId>, u64) {
         let best = AtomicU64::new(budget);
-        let cut = AtomicBool::new(false);
+        let least = AtomicU64::new(INFEASIBLE);
         let found: Vec<Option<(u64, usize)>> = candidates
             .list
             .par_iter()
@@ -343,7 +355,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             .map(|(i, &(bound, _, q))| {
                 let now = best.load(Ordering::Relaxed);
                 if bound >= now {
-                    cut.store(true, Ordering::Relaxed);
+                    least.fetch_min(bound, Ordering::Relaxed);
                     return None;
                 }
                 match self.after_query(state, set, q, left, now, candidates.branching) {
@@ -352,22 +364,23 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
                         Some((total, i))
                     }
                     Err(lb) => {
-                        if lb != INFEASIBLE {
-                            cut.store(true, Ordering::Relaxed);
-                        }
+                        least.fetch_min(lb, Ordering::Relaxed);
                         None
                     }
                 }
             })
             .collect();
         match found.into_iter().flatten().min() {
-            Some((total, i)) => (total, Some(candidates.list[i].2), false),
-            None => (budget, None, cut.into_inner()),
+            Some((total, i)) => (total, Some(candidates.list[i].2), INFEASIBLE),
+            None => (budget, None, least.into_inner()),
         }
     }
 
     /// T after asking `query` with `left` queries left (counting this one), if
-    /// below `budget`; else a lower bound as [`Self::solve`] gives it.
+    /// below `budget`; else a lower bound lb ≥ `budget` as [`Self::solve`]
+    /// gives it: m plus the exact totals of the classes solved so far, the
+    /// failed class's own lower bound and the counting bounds of the classes
+    /// not yet searched (each admissible for its class, so their sum is).
     fn after_query(
         &self,
         state: &P::State,
@@ -380,23 +393,52 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let solving = self.problem.solving_answer(query);
         let next = self.problem.next_state(state, query);
         let below = child_left(left);
-        let mut classes: Vec<(AnswerId, P::Set)> =
-            self.problem.split(query, set).into_iter().filter(|(a, _)| Some(*a) != solving).collect();
+        let mut classes: Vec<(u64, P::Set)> = self
+            .problem
+            .split(query, set)
+            .into_iter()
+            .filter(|(a, _)| Some(*a) != solving)
+            .map(|(_, class)| (self.class_bound(&next, &class, below, branching), class))
+            .collect();
         classes.sort_by_key(|(_, s)| std::cmp::Reverse(self.problem.set_size(s)));
-        let mut rest: u64 = classes.iter().map(|(_, s)| self.bound_of(branching, self.problem.set_size(s))).sum();
+        let mut rest: u64 = classes.iter().map(|&(own, _)| own).sum();
         let mut total = self.problem.set_size(set);
-        for (_, class) in &classes {
-            rest -= self.bound_of(branching, self.problem.set_size(class));
-            if total + rest >= budget {
-                return Err(budget);
+        for &(own, ref class) in &classes {
+            rest -= own;
+            // The class cannot cost less than its own bound: no need to open it.
+            if total + rest + own >= budget {
+                return Err(total + rest + own);
             }
             match self.solve(&next, class, below, budget - total - rest) {
                 Ok(t) => total += t,
                 Err(INFEASIBLE) => return Err(INFEASIBLE),
-                Err(_) => return Err(budget),
+                // (A sum past u64 falls back to the budget, as before the bound was kept.)
+                Err(lb) => {
+                    let sum = total.checked_add(lb).and_then(|s| s.checked_add(rest)).filter(|&s| s < INFEASIBLE);
+                    return Err(sum.unwrap_or(budget));
+                }
             }
         }
-        if total < budget { Ok(total) } else { Err(budget) }
+        if total < budget { Ok(total) } else { Err(total) }
+    }
+
+    /// A lower bound on T of a class with `left` queries left: its counting
+    /// bound, raised to what the table knows of it (an exact total, or a
+    /// lower bound a failed search proved), looked up before any class of
+    /// the query is searched: a query that a later class rules out is then
+    /// cut before the earlier ones are searched. Sets of ≤ 2 codes keep the
+    /// counting bound (with a solving answer it is exact there: 1 and 3).
+    fn class_bound(&self, next: &P::State, class: &P::Set, left: Left, branching: u64) -> u64 {
+        let c = self.problem.set_size(class);
+        let counting = self.bound_of(branching, c);
+        if c < 3 {
+            return counting;
+        }
+        match self.table.get(&(next.clone(), class.clone(), self.canonical(c, left))) {
+            Some(Known::Exact { total, .. }) => total.max(counting),
+            Some(Known::AtLeast(lb)) if lb != INFEASIBLE => lb.max(counting),
+            _ => counting,
+        }
     }
 
     /// The query the perfect strategy asks at a solved node with `left`
