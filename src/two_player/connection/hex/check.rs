@@ -16,12 +16,23 @@ use std::collections::{HashMap, HashSet};
 
 type Memo = HashMap<(Bits, Bits), bool, FastBuild>;
 
+/// The members of a cell set, lowest first.
+fn members(mut set: Bits) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let c = set.trailing_zeros() as usize;
+            set &= set - 1;
+            c
+        })
+    })
+}
+
 /// What a successful check saw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CheckReport {
     /// Positions of the proof walked.
     pub positions: usize,
-    /// Carrier leaves searched.
+    /// Carrier leaves checked (a leaf whose game was decided before is looked up).
     pub carriers: usize,
     /// Fill-in claims re-derived.
     pub fills: usize,
@@ -33,6 +44,12 @@ struct Checker<'a> {
     winner: Colour,
     steps: HashMap<(Bits, Bits, Colour), ProofStep, FastBuild>,
     done: HashSet<(Bits, Bits, Colour), FastBuild>,
+    /// Games on a carrier decided so far: (winner's stones, carrier, winner to move) → wins.
+    /// The game's value depends on these three only (`restricted` reads the
+    /// loser's stones only through the cells they take from the carrier, and
+    /// every cell of a leaf's carrier is empty), so leaves that share them, e.g.
+    /// the answers by one SC to the loser's moves outside it, are searched once.
+    leaves: HashMap<(Bits, Bits, bool), bool, FastBuild>,
     carriers: usize,
     fills: usize,
     proof: &'a Proof,
@@ -51,6 +68,7 @@ pub fn check_proof(proof: &Proof) -> Result<CheckReport> {
         winner: proof.winner,
         steps: HashMap::default(),
         done: HashSet::default(),
+        leaves: HashMap::default(),
         carriers: 0,
         fills: 0,
         proof,
@@ -103,9 +121,10 @@ impl Checker<'_> {
     /// The cells of `left` where one more stone of the winner (stones `own`)
     /// joins his two edges: cells touching both the part of `own` joined to the
     /// first edge (or that edge) and the part joined to the second.
-    fn threats(&self, own: Bits, left: Bits) -> Bits {
+    /// `near_first` is `reach(first edge, own)`, already known to the caller.
+    fn threats(&self, own: Bits, near_first: Bits, left: Bits) -> Bits {
         let (first, second) = self.winner_edges;
-        let (near_first, near_second) = (self.reach(first, own), self.reach(second, own));
+        let near_second = self.reach(second, own);
         let mut threats = 0;
         let mut cells = left;
         while cells != 0 {
@@ -177,7 +196,15 @@ impl Checker<'_> {
                     return Err(invalid("a carrier holds a stone or a cell off the board"));
                 }
                 self.carriers += 1;
-                let won = self.restricted(black, white, mover, c, &mut Memo::default());
+                let leaf = (self.of(black, white, self.winner), c, mover == self.winner);
+                let won = match self.leaves.get(&leaf) {
+                    Some(&won) => won,
+                    None => {
+                        let won = self.restricted(black, white, mover, c, 0, &mut Memo::default());
+                        self.leaves.insert(leaf, won);
+                        won
+                    }
+                };
                 if won { Ok(()) } else { Err(invalid("the winner does not win the game on a carrier")) }
             }
             Some(ProofStep::Move(c)) => {
@@ -216,32 +243,46 @@ impl Checker<'_> {
 
     /// Whether the winner wins when only the cells of `carrier` are played
     /// (exhaustive; a move elsewhere never helps the loser, as extra stones never hurt in Hex).
-    fn restricted(&self, black: Bits, white: Bits, mover: Colour, carrier: Bits, memo: &mut Memo) -> bool {
+    /// `last`: the cell the loser has just taken (as a set; 0 at the start).
+    /// The winner tries the cells next to it first (the answer to an intrusion
+    /// into a bridge or an edge template is next to it); the order only decides
+    /// how soon `any` finds a winning move, never the verdict.
+    fn restricted(&self, black: Bits, white: Bits, mover: Colour, carrier: Bits, last: Bits, memo: &mut Memo) -> bool {
         // A position seen before in this search (the mover follows from the stones played since its start).
         if let Some(&v) = memo.get(&(black, white)) {
             return v;
         }
         let own = self.of(black, white, self.winner);
-        if self.chain(self.winner, own) {
+        let (first, second) = self.winner_edges;
+        // The winner's chain is complete when his stones joined to the first edge reach the second.
+        let near_first = self.reach(first, own);
+        if near_first & second != 0 {
             return true;
         }
         let left = carrier & !(black | white);
-        if left == 0 || self.reach(self.winner_edges.0, own | left) & self.winner_edges.1 == 0 {
+        if left == 0 || self.reach(first, own | left) & second == 0 {
             return false;
         }
         // Immediate threats: cells where one winner's stone completes the chain.
-        let threats = self.threats(own, left);
+        let threats = self.threats(own, near_first, left);
         if (mover == self.winner && threats != 0) || (mover != self.winner && threats.count_ones() >= 2) {
             memo.insert((black, white), true);
             return true;
         }
         let forced = if threats != 0 { threats } else { left };
-        let moves = (0..128).filter(|&c| forced >> c & 1 == 1);
-        let mut results = moves.map(|c| {
-            let (b, w) = if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
-            self.restricted(b, w, mover.other(), carrier, memo)
-        });
-        let v = if mover == self.winner { results.any(|r| r) } else { results.all(|r| r) };
+        let play = |c: usize| if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
+        let v = if mover == self.winner {
+            let close = if last == 0 { 0 } else { self.neighbours[last.trailing_zeros() as usize] & forced };
+            members(close).chain(members(forced & !close)).any(|c| {
+                let (b, w) = play(c);
+                self.restricted(b, w, mover.other(), carrier, 0, memo)
+            })
+        } else {
+            members(forced).all(|c| {
+                let (b, w) = play(c);
+                self.restricted(b, w, mover.other(), carrier, 1 << c, memo)
+            })
+        };
         memo.insert((black, white), v);
         v
     }

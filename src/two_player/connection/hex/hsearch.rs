@@ -232,26 +232,40 @@ impl Search<'_> {
     }
 
     /// OR over SC families containing the new SC `c` with empty intersection.
+    /// The SC list is taken out of the table while the OR runs (no copy): the
+    /// OR only adds VCs, so nothing reads or changes it meanwhile.
     fn or_rule(&mut self, x: usize, y: usize, c: Bits) {
-        let scs = self.found.scs(x, y).to_vec();
-        self.or_extend(x, y, &scs, c, c, 1);
+        if c == 0 {
+            self.add(Kind::Vc, x, y, 0);
+        } else if self.limits.max_or > 1 && c.count_ones() <= self.limits.max_carrier {
+            let pair = self.found.pair(x, y);
+            let scs = std::mem::take(&mut self.found.sc[pair]);
+            self.or_extend(x, y, &scs, c, c, 1);
+            self.found.sc[pair] = scs;
+        }
     }
 
+    /// Extends the family (`union`, `common` ≠ ∅, `used` SCs) by each SC avoiding
+    /// the lowest cell of `common`. A family that closes (`common` ∩ s = ∅) goes
+    /// straight to `add`, whose subset test is the VC test below; an
+    /// open one is extended only while SCs may be added and its union fits the
+    /// carrier bound (a call for any other would return at once). The same
+    /// additions in the same order as trying every extension.
     fn or_extend(&mut self, x: usize, y: usize, scs: &[Bits], union: Bits, common: Bits, used: usize) {
         if self.found.vcs(x, y).iter().any(|&v| v & !union == 0) {
             return;
         }
-        if common == 0 {
-            self.add(Kind::Vc, x, y, union);
-            return;
-        }
-        if used >= self.limits.max_or || union.count_ones() > self.limits.max_carrier {
-            return;
-        }
         let avoid = common & common.wrapping_neg();
+        let more = used + 1 < self.limits.max_or;
         for &s in scs {
-            if s & avoid == 0 {
-                self.or_extend(x, y, scs, union | s, common & s, used + 1);
+            if s & avoid != 0 {
+                continue;
+            }
+            let (wider, still) = (union | s, common & s);
+            if still == 0 {
+                self.add(Kind::Vc, x, y, wider);
+            } else if more && wider.count_ones() <= self.limits.max_carrier {
+                self.or_extend(x, y, scs, wider, still, used + 1);
             }
         }
     }
