@@ -155,6 +155,38 @@ pub fn merge<V: Clone, W>(parts: &[&Steps<V>], combine: impl Fn(&[&V]) -> W) -> 
     out
 }
 
+/// [`merge`] of step functions on `domain` whose `combine` is a sum that
+/// does not depend on how its terms are grouped (as the children of a node
+/// add up). Parts constant on the whole domain (one span per span of the
+/// domain, one value) are first added into one by `fold`, once, and that one
+/// stands where the first of them stood; `combine` then takes one value for
+/// all of them on each span instead of one each. The refinement is the same:
+/// such a part holds only the domain's ends, and every part starts and ends
+/// there, so the points [`merge`] keeps (the first part's ends) are unchanged.
+pub fn merge_folding_constants<V: Clone + PartialEq, W>(
+    parts: &[Steps<V>],
+    domain: &Domain,
+    fold: impl Fn(&[&V]) -> V,
+    combine: impl Fn(&[&V]) -> W,
+) -> Steps<W> {
+    let flat = if domain.is_point() { 1 } else { 1 + usize::from(domain.lo_closed) + usize::from(domain.hi_closed) };
+    let constant: Vec<bool> = parts.iter().map(|p| p.len() == flat && p.iter().all(|(_, v)| *v == p[0].1)).collect();
+    let Some(first) = constant.iter().position(|&c| c).filter(|_| constant.iter().filter(|&&c| c).count() > 1) else {
+        let refs: Vec<&Steps<V>> = parts.iter().collect();
+        return merge(&refs, combine);
+    };
+    let values: Vec<&V> = parts.iter().zip(&constant).filter(|(_, c)| **c).map(|(p, _)| &p[0].1).collect();
+    let total = fold(&values);
+    let folded: Steps<V> = parts[first].iter().map(|(span, _)| (span.clone(), total.clone())).collect();
+    let refs: Vec<&Steps<V>> = parts
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i == first || !constant[i])
+        .map(|(i, p)| if i == first { &folded } else { p })
+        .collect();
+    merge(&refs, combine)
+}
+
 /// Joins equal neighbours: Open(a,b) v, At(b) v, Open(b,c) v → Open(a,c) v.
 pub fn coalesce<V: PartialEq>(steps: Steps<V>) -> Steps<V> {
     let mut out: Steps<V> = Vec::with_capacity(steps.len());

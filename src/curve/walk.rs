@@ -14,7 +14,7 @@ use super::envelope::envelope;
 use super::partitions::Partitions;
 use super::point::{Point, Witness, shared_label};
 pub(crate) use super::steps::covers;
-use super::steps::{Domain, Span, Steps, coalesce, constant, merge};
+use super::steps::{Domain, Span, Steps, coalesce, constant, merge, merge_folding_constants};
 pub use super::steps::{domain_key, domain_text};
 use super::verification::Verification;
 use crate::renyi::alpha::Alpha;
@@ -477,7 +477,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         } else {
             classes.iter().map(child).collect()
         };
-        let refs: Vec<&NodeSteps> = children.iter().collect();
-        coalesce(merge(&refs, |vals| Arc::new(Outcome::sum_shifted(vals.iter().map(|v| &***v), 1))))
+        let sum = |vals: &[&Arc<Outcome>], shift| Arc::new(Outcome::sum_shifted(vals.iter().map(|v| &***v), shift));
+        coalesce(merge_folding_constants(&children, domain, |vals| sum(vals, 0), |vals| sum(vals, 1)))
     }
 }

@@ -208,21 +208,30 @@ impl SpeedHooks for Beams {
             piece_rows
                 .extend(self.piece_of[sigma * k..(sigma + 1) * k].iter().map(|&j| t as usize * nd * k + j as usize));
         });
-        // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most SMALL_SET < 256).
-        let mut tally = vec![0u8; self.answer_count()];
-        let mut seen: Vec<u8> = Vec::with_capacity(set.size as usize);
-        let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * set.size as usize);
+        // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most SMALL_SET < 256),
+        // the answers given marked in a 256-bit mask (answers are bytes), so that the loop over the
+        // codes has no branch; the sizes come out in answer order.
+        let mut tally = [0u8; 256];
+        let mut sizes = [0u64; SMALL_SET as usize];
+        let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * (set.size as usize).min(8));
         for &q in queries {
             let (c, d) = self.decode_query(q);
-            seen.clear();
+            let mut seen = [0u64; 4];
             for code in piece_rows.chunks_exact(k) {
-                let answer = self.hits[code[c] + d * k];
-                if tally[answer as usize] == 0 {
-                    seen.push(answer);
-                }
-                tally[answer as usize] += 1;
+                let answer = usize::from(self.hits[code[c] + d * k]);
+                tally[answer] += 1;
+                seen[answer >> 6] |= 1 << (answer & 63);
             }
-            out.push(seen.iter().map(|&a| std::mem::take(&mut tally[a as usize]) as u64));
+            let mut m = 0;
+            for (w, &word) in seen.iter().enumerate() {
+                let mut rest = word;
+                while rest != 0 {
+                    sizes[m] = u64::from(std::mem::take(&mut tally[w * 64 + rest.trailing_zeros() as usize]));
+                    rest &= rest - 1;
+                    m += 1;
+                }
+            }
+            out.push(sizes[..m].iter().copied());
         }
         out
     }
