@@ -35,11 +35,15 @@ pub(super) fn run(game: PerfectGame, options: &PerfectOptions) -> Result<()> {
             let v: Variant = variant.parse()?;
             check_beams_bound_tables(v)?;
             let (patterns, _) = load_or_build(v, Some(&codes))?;
-            let g = Beams::new(patterns, QueryOrder::ColourFirst, Penalty::BestGuess)?;
-            perfect_and_export(&g, GameSpec::Beams { variant: v, order: QueryOrder::ColourFirst }, options)
+            let g = Beams::new(patterns, BEAMS_ORDER, BEAMS_PENALTY)?;
+            perfect_and_export(&g, GameSpec::Beams { variant: v, order: BEAMS_ORDER }, options)
         }
     }
 }
+
+/// The Beams game `perfect` solves: LEX-c order, penalty as the thesis' best guess.
+const BEAMS_ORDER: QueryOrder = QueryOrder::ColourFirst;
+const BEAMS_PENALTY: Penalty = Penalty::BestGuess;
 
 /// Refuses, before the pattern table is built or loaded, a Beams game whose
 /// perfect search's bound tables exceed the budget: they need only the code
@@ -48,7 +52,7 @@ pub(super) fn run(game: PerfectGame, options: &PerfectOptions) -> Result<()> {
 fn check_beams_bound_tables(v: Variant) -> Result<()> {
     let codes = count_patterns(v, false)?.codes().and_then(|c| u64::try_from(c).ok());
     let answers = Board::new(v.n).answer_count() as u64;
-    let name = Beams::game_name(v, QueryOrder::ColourFirst, ColourOffer::ReducedWeighted, Penalty::BestGuess);
+    let name = Beams::game_name(v, BEAMS_ORDER, ColourOffer::ReducedWeighted, BEAMS_PENALTY);
     renyi_search::memory::check_budget(
         &format!("the perfect search's bound tables for {name}"),
         codes.and_then(|c| bound_table_bytes_for(c, answers)),
