@@ -12,6 +12,7 @@ pub mod same_file;
 pub mod sealed_lines;
 pub mod spool;
 pub mod target;
+pub mod work_units;
 pub use markdown::{Align, MarkdownTable};
 pub use target::{
     all_or_none, forget_temporary, remove_temporary_files, remove_temporary_files_without_allocating, track_temporary,

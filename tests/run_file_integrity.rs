@@ -13,7 +13,7 @@ use common::scratch;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::output::sealed_lines::identity_line;
 use renyi_search::search::recheck::read_run;
-use renyi_search::search::units::{RunHeader, ShardFile, UnitRun, merge_named, run_units};
+use renyi_search::search::units::{RunHeader, SessionTime, ShardFile, UnitRecord, UnitRun, merge_named, run_units};
 use renyi_search::search::{Strategy, TieRule};
 use std::path::Path;
 
@@ -220,4 +220,38 @@ fn merge_names_the_file_at_fault() {
     assert!(message.contains("bad.json: unit") && message.contains("checksum"), "{message}");
     let message = named(&whole, &whole);
     assert!(message.contains("appears twice: in good.json and in bad.json"), "{message}");
+}
+
+/// A sealed record survives writing and reading: its floats (wall
+/// seconds, session times) must parse back to the very value written,
+/// or the checksum over the re-serialised record fails. serde_json's
+/// default float parser is not always correctly rounded; the
+/// `float_roundtrip` feature is. 1.7638857460000001 s is the unit-35 time
+/// of the 6c3p H_0 MIXr re-derivation whose valid record was refused.
+#[test]
+fn sealed_records_round_trip_their_floats() {
+    let secs = [1.7638857460000001, 0.1 + 0.2, 1795636586.036845, 735.293066043, 5e-324, 1.7976931348623157e308];
+    for &seconds in &secs {
+        let record = UnitRecord {
+            index: 35,
+            path: vec![0, 6],
+            queries: vec![1, 23],
+            weight: Some("1/6".into()),
+            codes: 1,
+            depth_counts: vec!["0".into(), "1".into()],
+            penalty: "0".into(),
+            seconds,
+            penalised: Some(Vec::new()),
+            session: Some(SessionTime { started: seconds, at: seconds / 3.0 }),
+            crc: None,
+        }
+        .sealed("0123abcd");
+        let text = serde_json::to_string(&record).unwrap();
+        let back: UnitRecord = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.seconds.to_bits(), seconds.to_bits(), "{text}");
+        back.check("0123abcd").unwrap();
+        assert!(back.check("0123abce").is_err(), "a record checks only in its own run");
+        let unsealed = UnitRecord { crc: None, ..back };
+        assert!(unsealed.check("0123abcd").unwrap_err().to_string().contains("no checksum"));
+    }
 }

@@ -17,7 +17,8 @@
 //! checked by the independent checker before it is written, like any other.
 
 use crate::error::{Result, invalid};
-use crate::output::sealed_lines::{SealedLog, SealedReading, for_each_sealed_line, lock};
+use crate::output::sealed_lines::{SealedLog, SealedReading};
+use crate::output::work_units::open_checkpoint;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
@@ -63,7 +64,6 @@ pub struct DepthCheckpoint {
 impl DepthCheckpoint {
     /// Opens (or starts) the checkpoint of run `id` at `path` and locks it.
     pub fn open(path: &Path, id: &DepthRunId) -> Result<DepthCheckpoint> {
-        let file = lock(path)?;
         let mut done = HashMap::new();
         let this_run = |found: &DepthRunId| match found == id {
             true => Ok(()),
@@ -74,7 +74,7 @@ impl DepthCheckpoint {
         };
         let reading =
             SealedReading { what: "depth-bound run", identity: Box::new(this_run), unit_of: |r: &RootRecord| r.rep };
-        for_each_sealed_line(path, reading, |_, _, r: RootRecord| {
+        let log = open_checkpoint(path, id, reading, |_, _, r: RootRecord| {
             if r.rep >= id.root_queries.len() {
                 return Err(invalid(format!(
                     "checkpoint {}: root query {} is beyond the run's {}",
@@ -86,7 +86,7 @@ impl DepthCheckpoint {
             done.insert(r.rep, r);
             Ok(())
         })?;
-        Ok(DepthCheckpoint { log: SealedLog::open(file, path, id)?, done })
+        Ok(DepthCheckpoint { log, done })
     }
 
     /// The record of root query `rep`, if a run before this one proved it.

@@ -19,7 +19,8 @@
 //! writes the same bytes as an uninterrupted one.
 
 use crate::error::{Error, Result, invalid};
-use crate::output::sealed_lines::{self, SealedLog, SealedReading, for_each_sealed_line};
+use crate::output::sealed_lines::{self, SealedLog, SealedReading};
+use crate::output::work_units::{make_parent, open_checkpoint};
 use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -148,17 +149,14 @@ impl<'a> Scan<'a> {
         let key = sealed_lines::run_key(id);
         let mut scan = Scan { key, file: None, done: HashMap::new(), resumed: 0, progress, note };
         let Some(path) = checkpoint else { return Ok(scan) };
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
-        }
-        let file = sealed_lines::lock(path)?;
+        make_parent(path)?;
         let reading = SealedReading {
             what: "Bridg-It run checkpoint",
             identity: Box::new(|found: &ScanId| check_identity(path, found, id)),
             unit_of: |r: &ScanRecord| r.unit.clone(),
         };
         let done = &mut scan.done;
-        for_each_sealed_line(path, reading, |_, key, r: ScanRecord| {
+        let log = open_checkpoint(path, id, reading, |_, key, r: ScanRecord| {
             if r.run != key {
                 return Err(invalid(format!(
                     "checkpoint {}: a record of unit {} names another run (edited or damaged)",
@@ -170,7 +168,7 @@ impl<'a> Scan<'a> {
             Ok(())
         })?;
         scan.resumed = scan.done.len();
-        scan.file = Some((path.to_path_buf(), SealedLog::open(file, path, id)?));
+        scan.file = Some((path.to_path_buf(), log));
         Ok(scan)
     }
 

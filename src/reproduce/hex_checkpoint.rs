@@ -15,7 +15,8 @@
 //! run writes the same bytes as an uninterrupted one.
 
 use crate::error::{Error, Result, invalid};
-use crate::output::sealed_lines::{self, SealedLog, SealedReading, for_each_sealed_line};
+use crate::output::sealed_lines::{self, SealedLog, SealedReading};
+use crate::output::work_units::{make_parent, open_checkpoint};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -60,10 +61,7 @@ impl OpeningCheckpoint {
     pub fn open(path: Option<&Path>, id: &HexRunId) -> Result<OpeningCheckpoint> {
         let mut checkpoint = OpeningCheckpoint { key: sealed_lines::run_key(id), file: None, done: HashMap::new() };
         let Some(path) = path else { return Ok(checkpoint) };
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
-        }
-        let file = sealed_lines::lock(path)?;
+        make_parent(path)?;
         let reading = SealedReading {
             what: "Hex opening-map checkpoint",
             identity: Box::new(|found: &HexRunId| {
@@ -79,7 +77,7 @@ impl OpeningCheckpoint {
             unit_of: |r: &OpeningRecord| r.opening,
         };
         let done = &mut checkpoint.done;
-        for_each_sealed_line(path, reading, |_, key, r: OpeningRecord| {
+        let log = open_checkpoint(path, id, reading, |_, key, r: OpeningRecord| {
             if r.run != key || !id.openings.contains(&r.opening) {
                 return Err(invalid(format!(
                     "checkpoint {}: a record of opening {} that is not one of this run's (edited or damaged)",
@@ -90,7 +88,7 @@ impl OpeningCheckpoint {
             done.insert(r.opening, r);
             Ok(())
         })?;
-        checkpoint.file = Some((path.to_path_buf(), SealedLog::open(file, path, id)?));
+        checkpoint.file = Some((path.to_path_buf(), log));
         Ok(checkpoint)
     }
 

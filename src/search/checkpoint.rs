@@ -18,43 +18,41 @@
 
 use super::run_file::{RunHeader, UnitRecord, alpha_text};
 use crate::error::{Result, invalid};
-use crate::output::sealed_lines::{SealedLog, SealedReading, for_each_sealed_line};
+use crate::output::sealed_lines::{IdentityCheck, SealedLog, SealedReading, for_each_sealed_line};
+use crate::output::work_units;
 use std::path::Path;
 
+/// How a checkpoint is read: its identity checked by `identity`, its records by their unit number.
+fn reading(identity: IdentityCheck<'_, RunHeader>) -> SealedReading<'_, RunHeader, UnitRecord, u64> {
+    SealedReading { what: "work-unit run checkpoint", identity, unit_of: |r: &UnitRecord| r.index }
+}
+
+/// A record read from `line` of the run `key`, its checksum (the line's) set and checked.
+fn checked(path: &Path, line: &str, key: &str, record: UnitRecord) -> Result<UnitRecord> {
+    let record = UnitRecord { crc: Some(line[..8].to_string()), ..record };
+    record.check(key).map_err(|e| e.at(&path.display().to_string()))?;
+    Ok(record)
+}
+
 /// A checkpoint's header (sealed: its `crc` is the run's key) and records
-/// (each with its `crc`), checked line by line (see the module doc); `None`
-/// for a missing or empty file (e.g. one created by a run killed before it
-/// wrote its header). `identity` may refuse the header before any record is read.
-fn read_sealed(
-    path: &Path,
-    identity: impl FnOnce(&RunHeader) -> Result<()>,
-) -> Result<Option<(RunHeader, Vec<UnitRecord>)>> {
-    let reading = SealedReading {
-        what: "work-unit run checkpoint",
-        identity: Box::new(identity),
-        unit_of: |r: &UnitRecord| r.index,
-    };
+/// (each with its `crc`), checked line by line (see the module doc), without
+/// locking it; `None` for a missing or empty file (e.g. one created by a run
+/// killed before it wrote its header).
+pub fn read_checkpoint_file(path: &Path) -> Result<Option<(RunHeader, Vec<UnitRecord>)>> {
     let mut records = Vec::new();
-    let found = for_each_sealed_line(path, reading, |line, key, record: UnitRecord| {
-        let record = UnitRecord { crc: Some(line[..8].to_string()), ..record };
-        record.check(key).map_err(|e| e.at(&path.display().to_string()))?;
-        records.push(record);
+    let found = for_each_sealed_line(path, reading(Box::new(|_| Ok(()))), |line, key, record| {
+        records.push(checked(path, line, key, record)?);
         Ok(())
     })?;
     Ok(found.map(|(header, _)| (header.sealed(), records)))
 }
 
-/// A checkpoint's header and records (see [`read_sealed`]); `None` for a
-/// missing or empty file.
-pub fn read_checkpoint_file(path: &Path) -> Result<Option<(RunHeader, Vec<UnitRecord>)>> {
-    read_sealed(path, |_| Ok(()))
-}
-
-/// The records of the checkpoint at `path` for the run `header`, and the
-/// header the run goes on under: the checkpoint's own, or `header` for a new
-/// one. A checkpoint of another run (another α by value, tie rule, problem,
-/// levels or version) is refused.
-pub(super) fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<(RunHeader, Vec<UnitRecord>)> {
+/// Opens the checkpoint at `path` of the run `header` (locked; a file locked
+/// by another run is refused) and returns it ready to append to, with its
+/// records ([`crate::output::work_units::open_checkpoint`]). A checkpoint of
+/// another run (another α by value, tie rule, problem, levels or version) is
+/// refused; a missing or empty file is a new checkpoint.
+pub(super) fn open_checkpoint(path: &Path, header: &RunHeader) -> Result<(SealedLog, Vec<UnitRecord>)> {
     let same = |theirs: &RunHeader| {
         if theirs.identity() == header.identity() {
             return Ok(());
@@ -75,26 +73,12 @@ pub(super) fn read_checkpoint(path: &Path, header: &RunHeader) -> Result<(RunHea
             header.levels
         )))
     };
-    Ok(read_sealed(path, same)?.unwrap_or_else(|| (header.clone(), Vec::new())))
-}
-
-/// Opens the checkpoint for appending and takes an exclusive advisory lock
-/// on it (held until the run ends); a file locked by another run is refused
-/// ([`crate::output::sealed_lines::lock`]).
-pub(crate) fn lock_checkpoint(path: Option<&Path>) -> Result<Option<std::fs::File>> {
-    path.map(crate::output::sealed_lines::lock).transpose()
-}
-
-/// Makes the locked checkpoint ready for appending records of the run
-/// `header`: an empty file gets the identity line; a last line cut off by a
-/// kill (which [`read_checkpoint`] dropped) is cut from the file.
-pub(super) fn prepare_checkpoint(
-    file: Option<std::fs::File>,
-    path: Option<&Path>,
-    header: &RunHeader,
-) -> Result<Option<SealedLog>> {
-    let (Some(file), Some(path)) = (file, path) else { return Ok(None) };
-    SealedLog::open(file, path, &header.identity()).map(Some)
+    let mut records = Vec::new();
+    let log = work_units::open_checkpoint(path, &header.identity(), reading(Box::new(same)), |line, key, record| {
+        records.push(checked(path, line, key, record)?);
+        Ok(())
+    })?;
+    Ok((log, records))
 }
 
 /// Appends one record (a whole line, its `crc` in front) to the checkpoint,

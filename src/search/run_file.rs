@@ -20,6 +20,7 @@ use super::problem::{AnswerId, QueryId};
 use super::strategy::{Strategy, TieBreak, TieRule};
 use crate::error::{Error, Result, invalid};
 use crate::output::sealed_lines;
+use crate::output::work_units::{ContentHash, Refusal, Twice, UnitTally, WorkUnit};
 use crate::output::{crc32_hex, write_json};
 use crate::renyi::alpha::Alpha;
 use serde::{Deserialize, Serialize};
@@ -281,6 +282,22 @@ impl UnitRecord {
     }
 }
 
+/// A unit of an analyze run: its number, its codes, and as its content what
+/// it was found to hold (not when or how fast).
+impl WorkUnit for UnitRecord {
+    type Key = u64;
+    fn unit(&self) -> u64 {
+        self.index
+    }
+    fn codes(&self) -> u64 {
+        self.codes
+    }
+    fn content(&self) -> ContentHash {
+        let r = self;
+        ContentHash::of_json(&(&r.path, &r.queries, &r.weight, r.codes, &r.depth_counts, &r.penalty, &r.penalised))
+    }
+}
+
 /// When a unit was recorded: the start of its session (Unix seconds, to the
 /// microsecond, which tells sessions apart) and the wall seconds from that
 /// start to the record.
@@ -407,7 +424,7 @@ pub fn merge_named(shards: &[(String, &ShardFile)]) -> Result<(RunHeader, Outcom
     let Some(&(ref first_name, first)) = shards.first() else {
         return Err(invalid("merge needs at least one shard file"));
     };
-    let mut seen: Vec<Option<usize>> = vec![None; first.units_total as usize];
+    let mut tally = UnitTally::new((0..first.units_total).map(|i| (i, None)), Twice::Refused);
     let mut total = Outcome::empty();
     // Σ weight·codes over the units: every code once (under MIX, its tie
     // branches' weights add up to 1).
@@ -422,11 +439,16 @@ pub fn merge_named(shards: &[(String, &ShardFile)]) -> Result<(RunHeader, Outcom
             )));
         }
         for r in &s.units {
-            let slot = seen.get_mut(r.index as usize).ok_or_else(|| {
-                invalid(format!("{name}: unit {} is beyond the run's {} units", r.index, first.units_total))
-            })?;
-            if let Some(before) = slot.replace(file) {
-                return Err(invalid(format!("unit {} appears twice: in {} and in {name}", r.index, shards[before].0)));
+            match tally.add(r, file) {
+                Err(Refusal::Twice { first: before }) => {
+                    let before = &shards[before].0;
+                    return Err(invalid(format!("unit {} appears twice: in {before} and in {name}", r.index)));
+                }
+                Err(_) => {
+                    let units = first.units_total;
+                    return Err(invalid(format!("{name}: unit {} is beyond the run's {units} units", r.index)));
+                }
+                Ok(_) => {}
             }
             r.check(s.header.record_key()).map_err(at)?;
             let unreadable = || invalid(format!("{name}: unit {} has unreadable values", r.index));
@@ -443,8 +465,7 @@ pub fn merge_named(shards: &[(String, &ShardFile)]) -> Result<(RunHeader, Outcom
             total.add_shifted(&o, 0);
         }
     }
-    if let Some(missing) = seen.iter().position(|s| s.is_none()) {
-        let count = seen.iter().filter(|s| s.is_none()).count();
+    if let (count, Some(missing)) = tally.missing() {
         return Err(invalid(format!(
             "{count} of {} units are missing (first: unit {missing}); merge every shard of the run",
             first.units_total
@@ -457,43 +478,4 @@ pub fn merge_named(shards: &[(String, &ShardFile)]) -> Result<(RunHeader, Outcom
         )));
     }
     Ok((first.header.clone(), total))
-}
-
-#[cfg(test)]
-mod float_tests {
-    use super::*;
-
-    /// A sealed record survives writing and reading: its floats (wall
-    /// seconds, session times) must parse back to the very value written,
-    /// or the checksum over the re-serialised record fails. serde_json's
-    /// default float parser is not always correctly rounded; the
-    /// `float_roundtrip` feature is. 1.7638857460000001 s is the unit-35 time
-    /// of the 6c3p H_0 MIXr re-derivation whose valid record was refused.
-    #[test]
-    fn sealed_records_round_trip_their_floats() {
-        let secs = [1.7638857460000001, 0.1 + 0.2, 1795636586.036845, 735.293066043, 5e-324, 1.7976931348623157e308];
-        for &seconds in &secs {
-            let record = UnitRecord {
-                index: 35,
-                path: vec![0, 6],
-                queries: vec![1, 23],
-                weight: Some("1/6".into()),
-                codes: 1,
-                depth_counts: vec!["0".into(), "1".into()],
-                penalty: "0".into(),
-                seconds,
-                penalised: Some(Vec::new()),
-                session: Some(SessionTime { started: seconds, at: seconds / 3.0 }),
-                crc: None,
-            }
-            .sealed("0123abcd");
-            let text = serde_json::to_string(&record).unwrap();
-            let back: UnitRecord = serde_json::from_str(&text).unwrap();
-            assert_eq!(back.seconds.to_bits(), seconds.to_bits(), "{text}");
-            back.check("0123abcd").unwrap();
-            assert!(back.check("0123abce").is_err(), "a record checks only in its own run");
-            let unsealed = UnitRecord { crc: None, ..back };
-            assert!(unsealed.check("0123abcd").unwrap_err().to_string().contains("no checksum"));
-        }
-    }
 }

@@ -17,7 +17,7 @@
 //! games for LEX and MIX.
 
 use super::analysis::{LARGE_SET_BYTES, is_large_set, root_representatives, subtree_outcome};
-use super::checkpoint::{append_record, lock_checkpoint, prepare_checkpoint, read_checkpoint};
+use super::checkpoint::{append_record, open_checkpoint};
 use super::outcome::{Exact, Outcome, exact_f64, exact_string};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 pub use super::run_file::{
@@ -343,14 +343,10 @@ pub fn unit_paths<P: SearchProblem>(problem: &P, strategy: Strategy, levels: usi
 pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRun) -> Result<ShardFile> {
     let started = std::time::Instant::now();
     let header = RunHeader::new(problem.name(), strategy, run.levels);
-    // The checkpoint is locked before it is read, so that a second run on the
-    // same file is refused instead of appending duplicate units.
-    let locked = lock_checkpoint(run.checkpoint)?;
-    let (header, done) = match run.checkpoint {
-        Some(path) => read_checkpoint(path, &header)?,
-        None => (header, Vec::new()),
+    let (log, done) = match run.checkpoint {
+        Some(path) => open_checkpoint(path, &header).map(|(log, done)| (Some(log), done))?,
+        None => (None, Vec::new()),
     };
-    let log = prepare_checkpoint(locked, run.checkpoint, &header)?;
     let resumed: Vec<UnitRecord> = done.into_iter().filter(|r| r.index % run.shard.count == run.shard.index).collect();
     let resumed_units = resumed.len() as u64;
     let key = header.record_key().to_string();

@@ -20,6 +20,7 @@ use crate::curve::point::Point;
 use crate::curve::steps::{Domain, restrict};
 use crate::curve::walk::{Curve, Cut, CutMode, LookupFn, NodeSteps, Segment, coalesce_segments, covers, walk_with_cut};
 use crate::error::{Error, Result, invalid};
+use crate::output::work_units::{ContentHash, WorkUnit};
 use crate::progress::Progress;
 use crate::renyi::alpha::Alpha;
 use crate::search::SearchProblem;
@@ -258,9 +259,9 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
 pub(super) struct Digest {
     pub(super) key: String,
     pub(super) codes: u64,
-    /// Length, CRC-32 and SipHash of the record's step function (points,
-    /// values, steps as JSON): two records of one unit must agree in all three.
-    pub(super) content: (usize, u32, u64),
+    /// The hash of the record's step function (points, values, steps as
+    /// JSON): two records of one unit must agree in it.
+    pub(super) content: ContentHash,
     pub(super) session_started: f64,
     pub(super) session_seconds: f64,
     pub(super) session_uncertified: u64,
@@ -270,18 +271,28 @@ pub(super) struct Digest {
 impl Digest {
     /// The digest of a record whose step function has been checked.
     pub(super) fn of(r: &UnitSteps) -> Digest {
-        use std::hash::{DefaultHasher, Hasher};
-        let text = serde_json::to_string(&(&r.points, &r.values, &r.steps)).unwrap_or_default();
-        let mut sip = DefaultHasher::new();
-        sip.write(text.as_bytes());
         Digest {
             key: r.key.clone(),
             codes: r.codes,
-            content: (text.len(), crc32fast::hash(text.as_bytes()), sip.finish()),
+            content: ContentHash::of_json(&(&r.points, &r.values, &r.steps)),
             session_started: r.session_started,
             session_seconds: r.session_seconds,
             session_uncertified: r.session_uncertified,
             session_float_ties: r.session_float_ties,
         }
+    }
+}
+
+/// A curve unit is named by its key (trail and sub-domain).
+impl WorkUnit for Digest {
+    type Key = String;
+    fn unit(&self) -> String {
+        self.key.clone()
+    }
+    fn codes(&self) -> u64 {
+        self.codes
+    }
+    fn content(&self) -> ContentHash {
+        self.content
     }
 }

@@ -28,6 +28,7 @@ use crate::curve::steps::Domain;
 use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, unit_steps_at, walk_with_cut};
 use crate::error::{Error, Result, invalid};
 use crate::output::sealed_lines::{SealedLog, lock};
+use crate::output::work_units::{Twice, UnitTally};
 use crate::progress::Progress;
 use crate::renyi::alpha::Alpha;
 use crate::search::SearchProblem;
@@ -243,8 +244,7 @@ fn prepare_merge<P: SearchProblem, M>(
     let mine = shard_units(&units, run.shard)?;
     // Locked (and made, if new) once the run's units are known to hold this shard.
     let locked = lock(run.checkpoint)?;
-    let codes_of: HashMap<&str, u64> = units.iter().map(|u| (u.key.as_str(), u.codes)).collect();
-    let mut known: HashMap<String, Digest> = HashMap::new();
+    let mut known = UnitTally::new(units.iter().map(|u| (u.key.clone(), Some(u.codes))), Twice::IfEqual);
     let mut fresh = true;
     if let Some(missing) = run.with.iter().find(|p| !p.exists()) {
         // A checkpoint may be new; a file given with --with must exist (a typo
@@ -253,7 +253,7 @@ fn prepare_merge<P: SearchProblem, M>(
     }
     let files: Vec<PathBuf> = std::iter::once(run.checkpoint.to_path_buf()).chain(run.with.iter().cloned()).collect();
     progress.begin("run files read", Some(files.len() as u64));
-    for path in &files {
+    for (file, path) in files.iter().enumerate() {
         progress.status(&format!("{}", path.display()));
         let same_run = |theirs: &CurveRunId| {
             if same_run(theirs, &id) {
@@ -276,7 +276,7 @@ fn prepare_merge<P: SearchProblem, M>(
                 id.version
             )))
         };
-        let read = for_each_record(path, same_run, |r| add_record(&mut known, &codes_of, r, path));
+        let read = for_each_record(path, same_run, |r| add_record(&mut known, r, (file, path)));
         progress.advance(1);
         if read.inspect_err(|_| progress.end())?.is_none() {
             continue;
@@ -284,9 +284,9 @@ fn prepare_merge<P: SearchProblem, M>(
         fresh &= path != run.checkpoint;
     }
     progress.end();
-    let todo: Vec<&ListedUnit> = mine.into_iter().filter(|u| !run.known_only && !known.contains_key(&u.key)).collect();
+    let todo: Vec<&ListedUnit> = mine.into_iter().filter(|u| !run.known_only && !known.contains(&u.key)).collect();
     let evaluated = todo.len() as u64;
-    let (unit_codes, known_codes): (u64, u64) = (id.unit_codes, known.values().map(|r| r.codes).sum());
+    let (unit_codes, known_codes) = (id.unit_codes, known.known_codes());
     progress.note(&format!(
         "{} of {} units known ({known_codes} of {unit_codes} codes); {evaluated} to evaluate in this process",
         known.len(),
@@ -300,10 +300,10 @@ fn prepare_merge<P: SearchProblem, M>(
         progress.end();
         let finished = finished?;
         for r in finished {
-            add_digest(&mut known, &codes_of, r, run.checkpoint)?;
+            add_digest(&mut known, r, (0, run.checkpoint))?;
         }
     }
-    let known_codes = known.values().map(|r| r.codes).sum();
+    let known_codes = known.known_codes();
     if (known.len() as u64) < id.units && !run.known_only {
         return Ok(Err(CurveUnits::Incomplete {
             units: id.units,
@@ -313,53 +313,26 @@ fn prepare_merge<P: SearchProblem, M>(
             evaluated,
         }));
     }
+    let known = known.into_records().into_iter().collect();
     Ok(Ok(Known { known, files, units: id.units, evaluated }))
 }
 
-/// Adds a record after checking it belongs to a unit of the run, with the
-/// unit's codes, has a valid step function and agrees with an earlier
-/// record of the same unit.
-fn add_record(
-    known: &mut HashMap<String, Digest>,
-    codes_of: &HashMap<&str, u64>,
-    r: UnitSteps,
-    path: &Path,
-) -> Result<()> {
+/// Adds a record of file number `file` at `path` after checking it belongs
+/// to a unit of the run, with the unit's codes, has a valid step function
+/// and agrees with an earlier record of the same unit.
+fn add_record(known: &mut UnitTally<Digest>, r: UnitSteps, (file, path): (usize, &Path)) -> Result<()> {
     let bad = |what: String| invalid(format!("{}: unit {:?}: {what}", path.display(), r.key));
-    check_unit(codes_of, &r.key, r.codes).map_err(bad)?;
-    if !known.contains_key(&r.key) {
+    known.check(&r.key, r.codes).map_err(|e| bad(e.to_string()))?;
+    if !known.contains(&r.key) {
         unit_steps(&r).map_err(bad)?;
     }
-    add_digest(known, codes_of, Digest::of(&r), path)
-}
-
-/// That `key` is a unit of the run, with `codes` codes.
-fn check_unit(codes_of: &HashMap<&str, u64>, key: &str, codes: u64) -> std::result::Result<(), String> {
-    match codes_of.get(key) {
-        None => Err("no unit of this run has this key".into()),
-        Some(&n) if n != codes => Err(format!("recorded with {codes} codes; the unit has {n}")),
-        _ => Ok(()),
-    }
+    add_digest(known, Digest::of(&r), (file, path))
 }
 
 /// [`add_record`] for a record already checked (its digest).
-fn add_digest(
-    known: &mut HashMap<String, Digest>,
-    codes_of: &HashMap<&str, u64>,
-    d: Digest,
-    path: &Path,
-) -> Result<()> {
-    let bad = |what: String| invalid(format!("{}: unit {:?}: {what}", path.display(), d.key));
-    check_unit(codes_of, &d.key, d.codes).map_err(bad)?;
-    if let Some(earlier) = known.get(&d.key) {
-        return if earlier.content == d.content {
-            Ok(())
-        } else {
-            Err(bad("recorded twice with different results".into()))
-        };
-    }
-    known.insert(d.key.clone(), d);
-    Ok(())
+fn add_digest(known: &mut UnitTally<Digest>, d: Digest, (file, path): (usize, &Path)) -> Result<()> {
+    let unit = d.key.clone();
+    known.add(d, file).map(|_| ()).map_err(|e| invalid(format!("{}: unit {unit:?}: {e}", path.display())))
 }
 
 /// Opens the checkpoint for appending, with the run's header if it is new
