@@ -10,6 +10,8 @@
 //! counters per query; partitions are told apart by a word hash of the sorted
 //! sizes and a comparison, not by a map keyed by freshly allocated vectors.
 
+use super::steps::Domain;
+use crate::renyi::alpha::Alpha;
 use crate::search::fasthash::{FastBuild, WordHasher};
 use crate::search::problem::{QueryId, SearchProblem};
 use crate::search::strategy::batch_class_sizes;
@@ -20,6 +22,8 @@ use std::hash::Hasher;
 /// Largest set whose classes are counted from the answers' bytes (where the
 /// game gives them and answers fit 64 ids).
 const BYTES_MAX_SET: u64 = 40;
+// The packed multisets of [`Partitions::add_small`] hold class sizes up to 40.
+const _: () = assert!(BYTES_MAX_SET <= 40);
 
 thread_local! {
     /// Answer bytes of a small set, kept between calls (taken out while in use:
@@ -38,6 +42,124 @@ pub(crate) struct Partitions {
     next: Vec<usize>,
     /// First partition of each hash.
     heads: HashMap<u64, usize, FastBuild>,
+    /// Small sets: the partition of each packed multiset of class sizes ([`Self::add_small`]).
+    small: HashMap<[u64; 4], usize, FastBuild>,
+}
+
+/// One query's classes as [`visit_sizes`] hands them over.
+enum Sizes<'a> {
+    /// A small set's counts by answer id and the mask of the answers given.
+    Small(&'a [u8; 64], u64),
+    /// The class sizes, in any order (the callee may reorder them).
+    Listed(&'a mut [u64]),
+}
+
+/// Hands each query's classes on `set` to `visit`, in the order of `queries`:
+/// sets of up to [`BYTES_MAX_SET`] codes counted from the answers' bytes where
+/// the game gives them and answers fit 64 ids, others by the game's batch count.
+fn visit_sizes<P: SearchProblem>(
+    problem: &P,
+    queries: &[QueryId],
+    set: &P::Set,
+    mut visit: impl FnMut(QueryId, Sizes),
+) {
+    let n = problem.set_size(set);
+    if n <= BYTES_MAX_SET && problem.answer_count() <= 64 {
+        let mut answers = ANSWERS.take();
+        answers.clear();
+        if problem.answer_bytes(queries, set, &mut answers) {
+            for (&q, bytes) in queries.iter().zip(answers.chunks_exact(n as usize)) {
+                let mut counts = [0u8; 64];
+                let mut seen = 0u64;
+                for &answer in bytes {
+                    let answer = usize::from(answer & 63);
+                    counts[answer] += 1;
+                    seen |= 1 << answer;
+                }
+                visit(q, Sizes::Small(&counts, seen));
+            }
+            ANSWERS.set(answers);
+            return;
+        }
+        ANSWERS.set(answers);
+    }
+    let sizes = batch_class_sizes(problem, queries, set);
+    let mut key: Vec<u64> = Vec::with_capacity(64);
+    for (i, &q) in queries.iter().enumerate() {
+        key.clear();
+        key.extend_from_slice(sizes.get(i));
+        visit(q, Sizes::Listed(&mut key));
+    }
+}
+
+/// The end of the α-axis a point domain lies at, where H_α ties whole shapes of partitions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Extreme {
+    /// α = 0: H_0 = log of the number of classes (more is better).
+    Zero,
+    /// α = ∞: H_∞ = −log of the largest class's share (smaller is better).
+    Infinity,
+}
+
+impl Extreme {
+    /// The extreme a domain is, if it is the single point α = 0 or α = ∞.
+    pub(crate) fn of_point(domain: &Domain) -> Option<Extreme> {
+        match domain.lo.alpha() {
+            _ if !domain.is_point() => None,
+            Some(Alpha::Finite { num: 0, .. }) => Some(Extreme::Zero),
+            Some(Alpha::Infinity) => Some(Extreme::Infinity),
+            _ => None,
+        }
+    }
+}
+
+/// The queries whose partitions are maximal at α = 0 or ∞ (among those that
+/// split the set), ascending, and whether they split it into singletons;
+/// none if no query splits the set. The same queries as the envelope's best
+/// partitions at that point ([`super::envelope::best_at_exact`]: at 0 the
+/// class count decides, at ∞ the largest class), found from two numbers per
+/// query without telling the partitions apart.
+pub(crate) fn extreme_ties<P: SearchProblem>(
+    problem: &P,
+    queries: &[QueryId],
+    set: &P::Set,
+    extreme: Extreme,
+) -> (Vec<QueryId>, bool) {
+    let mut best: Option<(u64, u64)> = None;
+    let mut ties: Vec<QueryId> = Vec::new();
+    let mut consider = |q: QueryId, classes: u64, largest: u64| {
+        if classes < 2 {
+            return;
+        }
+        let score = match extreme {
+            Extreme::Zero => classes,
+            Extreme::Infinity => u64::MAX - largest,
+        };
+        match best.map(|(b, _)| score.cmp(&b)) {
+            Some(std::cmp::Ordering::Less) => {}
+            Some(std::cmp::Ordering::Equal) => ties.push(q),
+            _ => {
+                best = Some((score, classes));
+                ties.clear();
+                ties.push(q);
+            }
+        }
+    };
+    visit_sizes(problem, queries, set, |q, sizes| match sizes {
+        Sizes::Small(counts, seen) => {
+            let mut largest = 0;
+            let mut rest = seen;
+            while rest != 0 {
+                largest = largest.max(u64::from(counts[rest.trailing_zeros() as usize]));
+                rest &= rest - 1;
+            }
+            consider(q, u64::from(seen.count_ones()), largest);
+        }
+        Sizes::Listed(key) => consider(q, key.len() as u64, key.iter().copied().max().unwrap_or(0)),
+    });
+    ties.sort_unstable();
+    let finest = best.is_some_and(|(_, classes)| classes == problem.set_size(set));
+    (ties, finest)
 }
 
 impl Partitions {
@@ -45,40 +167,43 @@ impl Partitions {
     /// are left out).
     pub(crate) fn of<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P::Set) -> Partitions {
         let mut out = Partitions::default();
-        let n = problem.set_size(set);
-        let mut key: Vec<u64> = Vec::with_capacity(64);
-        if n <= BYTES_MAX_SET && problem.answer_count() <= 64 {
-            let mut answers = ANSWERS.take();
-            answers.clear();
-            if problem.answer_bytes(queries, set, &mut answers) {
-                for (&q, bytes) in queries.iter().zip(answers.chunks_exact(n as usize)) {
-                    let mut counts = [0u8; 64];
-                    let mut seen = 0u64;
-                    for &answer in bytes {
-                        let answer = usize::from(answer & 63);
-                        counts[answer] += 1;
-                        seen |= 1 << answer;
-                    }
-                    key.clear();
-                    let mut rest = seen;
-                    while rest != 0 {
-                        key.push(u64::from(counts[rest.trailing_zeros() as usize]));
-                        rest &= rest - 1;
-                    }
-                    out.add(q, &mut key);
-                }
-                ANSWERS.set(answers);
-                return out;
-            }
-            ANSWERS.set(answers);
-        }
-        let sizes = batch_class_sizes(problem, queries, set);
-        for (i, &q) in queries.iter().enumerate() {
-            key.clear();
-            key.extend_from_slice(sizes.get(i));
-            out.add(q, &mut key);
-        }
+        visit_sizes(problem, queries, set, |q, sizes| match sizes {
+            Sizes::Small(counts, seen) => out.add_small(q, counts, seen),
+            Sizes::Listed(key) => out.add(q, key),
+        });
         out
+    }
+
+    /// [`Self::add`] for a set of at most [`BYTES_MAX_SET`] codes, its classes
+    /// given as counts by answer and the mask of answers given: told apart by
+    /// the exact multiset of class sizes packed in four words (6 bits per
+    /// size 1..=40 count how many classes have it; a set of ≤ 40 codes has at
+    /// most 40 classes of one size), sorted only when the partition is new.
+    fn add_small(&mut self, query: QueryId, counts: &[u8; 64], seen: u64) {
+        if seen.count_ones() < 2 {
+            return;
+        }
+        let mut packed = [0u64; 4];
+        let mut rest = seen;
+        while rest != 0 {
+            let size = usize::from(counts[rest.trailing_zeros() as usize]) - 1;
+            packed[size / 10] += 1 << (6 * (size % 10));
+            rest &= rest - 1;
+        }
+        match self.small.entry(packed) {
+            Entry::Occupied(e) => self.members[*e.get()].push(query),
+            Entry::Vacant(e) => {
+                e.insert(self.parts.len());
+                let mut key: Vec<u64> = Vec::with_capacity(seen.count_ones() as usize);
+                let mut rest = seen;
+                while rest != 0 {
+                    key.push(u64::from(counts[rest.trailing_zeros() as usize]));
+                    rest &= rest - 1;
+                }
+                key.sort_unstable_by(|a, b| b.cmp(a));
+                self.push(query, &key);
+            }
+        }
     }
 
     /// Files `query` with class sizes `key` (any order; sorted here) under its
@@ -120,7 +245,40 @@ impl Partitions {
 
 #[cfg(test)]
 mod tests {
-    use super::Partitions;
+    use super::{Extreme, Partitions, extreme_ties};
+    use crate::curve::envelope::best_at_exact;
+    use crate::games::mastermind::Mastermind;
+    use crate::renyi::alpha::Alpha;
+    use crate::search::problem::Rules;
+
+    /// At α = 0 and ∞ the ties from two numbers per query are the queries of
+    /// the envelope's exactly best partitions, on sets counted from bytes (≤ 40
+    /// codes) and by the batch count alike: every class of two MM(3,4) queries.
+    #[test]
+    fn extreme_ties_are_the_best_partitions_queries() {
+        let mm = Mastermind::new(3, 4, false).unwrap();
+        let queries: Vec<u32> = (0..mm.query_count() as u32).collect();
+        let mut sets = vec![mm.full_set()];
+        for q in [1, 6] {
+            sets.extend(mm.split(q, &mm.full_set()).into_iter().map(|(_, s)| s));
+        }
+        assert!(sets.iter().any(|s| s.len() > 40) && sets.iter().any(|s| (3..=40).contains(&s.len())));
+        let mut finest_seen = false;
+        for set in &sets {
+            let parts = Partitions::of(&mm, &queries, set);
+            for (extreme, alpha) in [(Extreme::Zero, Alpha::integer(0)), (Extreme::Infinity, Alpha::Infinity)] {
+                let (ties, finest) = extreme_ties(&mm, &queries, set, extreme);
+                let best = if parts.parts.is_empty() { Vec::new() } else { best_at_exact(&parts.parts, alpha) };
+                let mut want: Vec<u32> = best.iter().flat_map(|&b| parts.members[b].iter().copied()).collect();
+                want.sort_unstable();
+                assert_eq!(ties, want, "{extreme:?} on a set of {}", set.len());
+                let finest_want = best.first().is_some_and(|&b| parts.parts[b].len() == set.len());
+                assert_eq!(finest, finest_want);
+                finest_seen |= finest;
+            }
+        }
+        assert!(finest_seen);
+    }
 
     #[test]
     fn equal_multisets_share_a_partition_in_first_query_order() {

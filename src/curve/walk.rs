@@ -11,7 +11,7 @@
 //! extra walk.
 
 use super::envelope::envelope;
-use super::partitions::Partitions;
+use super::partitions::{Extreme, Partitions, extreme_ties};
 use super::point::{Point, Witness, shared_label};
 pub(crate) use super::steps::covers;
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge, merge_folding_constants};
@@ -293,6 +293,20 @@ impl<P: SearchProblem> Walker<'_, P> {
         {
             return vec![(domain.clone(), vec![(problem.multiplicity(state, q), q)])];
         }
+        let choose = |ties: &[QueryId], finest: bool| {
+            let mut chosen = chosen_queries(problem, &self.tie, state, set, ties);
+            if finest && self.tie.kind == TieBreak::Mix && !problem.has_solving_answers() {
+                chosen.truncate(1);
+            }
+            chosen
+        };
+        if let Some(extreme) = Extreme::of_point(domain) {
+            // What the envelope below finds at this point, from two numbers per query.
+            let (ties, finest) = extreme_ties(problem, &queries, set, extreme);
+            let at = Span::At(domain.lo.clone());
+            let chosen = if ties.is_empty() { Vec::new() } else { choose(&ties, finest) };
+            return vec![(if ties.is_empty() { domain.clone() } else { Domain::of_run(&at, &at) }, chosen)];
+        }
         let Partitions { parts, members, .. } = Partitions::of(problem, &queries, set);
         if parts.is_empty() {
             return vec![(domain.clone(), Vec::new())];
@@ -314,11 +328,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         for piece in pieces {
             let mut ties: Vec<QueryId> = piece.best.iter().flat_map(|&b| members[b].iter().copied()).collect();
             ties.sort_unstable();
-            let mut chosen = chosen_queries(problem, &self.tie, state, set, &ties);
-            let finest = piece.best.first().is_some_and(|&b| parts[b].len() as u64 == n);
-            if finest && self.tie.kind == TieBreak::Mix && !problem.has_solving_answers() {
-                chosen.truncate(1);
-            }
+            let chosen = choose(&ties, piece.best.first().is_some_and(|&b| parts[b].len() as u64 == n));
             match out.last_mut() {
                 Some(run) if run.2 == chosen => run.1 = piece.span,
                 _ => out.push((piece.span.clone(), piece.span, chosen)),
