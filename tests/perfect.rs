@@ -217,3 +217,33 @@ fn failed_searches_report_bounds_between_budget_and_optimum() {
     }
     assert!(checked > 1000, "{checked}");
 }
+
+/// Mastermind's answer table is symmetric (the guess and the secret can
+/// swap: black and white pegs stay), which its `answer_bytes` relies on to
+/// read the answers to a code from the code's own row; the bytes it appends
+/// are the table's answers, query by query, for sets of every length around
+/// its blocks of eight codes and for queries in any order.
+#[test]
+fn mastermind_answer_bytes_read_a_symmetric_table() {
+    for (pegs, colors, distinct) in [(2, 3, false), (3, 4, false), (4, 6, false), (4, 6, true)] {
+        let mm = Mastermind::new(pegs, colors, distinct).unwrap();
+        let n = mm.code_count() as u32;
+        for g in 0..n {
+            for s in 0..n {
+                assert_eq!(mm.answer(g, s), mm.answer(s, g), "{} {g} {s}", mm.name());
+            }
+        }
+        let queries: Vec<u32> = (0..n).rev().step_by(3).chain([0, 0, n - 1]).collect();
+        for m in [0u32, 1, 2, 7, 8, 9, 16, 17, 40] {
+            let set: Vec<u32> = (0..n).step_by((n / m.max(1)).max(1) as usize).take(m as usize).collect();
+            let mut out = vec![7u8, 9];
+            assert!(mm.answer_bytes(&queries, &set, &mut out));
+            assert_eq!(out.len(), 2 + queries.len() * set.len());
+            assert_eq!(out[..2], [7, 9]);
+            let mm = &mm;
+            let expected: Vec<u8> =
+                queries.iter().flat_map(|&q| set.iter().map(move |&c| mm.answer(q, c) as u8)).collect();
+            assert_eq!(out[2..], expected[..], "{} m {m}", mm.name());
+        }
+    }
+}

@@ -18,11 +18,15 @@ thread_local! {
 
 /// Largest set whose answer classes are counted from the answers' bytes
 /// ([`SpeedHooks::answer_bytes`](crate::search::SpeedHooks::answer_bytes)) in a
-/// 64-bit mask of answers and a byte per answer, instead of in a row of
-/// `answer_count` counters per query that is zeroed and scanned twice (on
-/// MM-1296 the scans cost more than the counting below about 40 codes; a
-/// standalone measurement gave 2–3.6× less time for 3–24 codes, 1.1× at 48).
-const SMALL_SET: u64 = 40;
+/// 64-bit mask of answers and a byte per answer (so at most 255 codes),
+/// instead of in a row of `answer_count` counters per query that is zeroed
+/// and scanned twice. Raised from 40 once Mastermind's answer bytes came from
+/// the set's own table rows: a standalone measurement on MM(4,7) (all 2401
+/// queries, load ≈ 10, noisy) gave bytes and byte counts 1.6× less time than
+/// the rows of counters at 100 codes and 2.2× at 160 (at 40 codes, before:
+/// 2–3.6× less time for 3–24 codes, 1.1× at 48, with the bytes then read
+/// from every query's row).
+const SMALL_SET: u64 = 160;
 
 /// Orders candidates by bound, then Σ m·ln m, then query. Bounds below 2^32
 /// (every game searched) and sums ≥ 0 (whose f64 bits order as their values)
