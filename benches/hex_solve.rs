@@ -8,7 +8,8 @@
 //! `cargo bench --bench hex_solve -- N CELL…` (e.g. `-- 6 c3 a1`); without
 //! cells every opening of the board; default N = 5. `HEX_LIMITS=OR,CARRIER,PER_PAIR`
 //! replaces the solver's bounded H-search limits (to compare settings);
-//! `HEX_FILL=0` turns the inferior-cell fill-in off.
+//! `HEX_FILL=0` turns the inferior-cell fill-in off, `HEX_REUSE=1` the
+//! incremental H-search on (results kept two plies up reused; `reuse.rs`).
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
@@ -36,13 +37,15 @@ fn main() {
         (limits.max_or, limits.max_carrier, limits.max_per_pair) = (v[0], v[1] as u32, v[2]);
     }
     let fill_in = std::env::var("HEX_FILL").map_or(true, |v| v != "0");
-    println!("limits: {limits:?}, fill-in {fill_in}");
+    let reuse = std::env::var("HEX_REUSE").is_ok_and(|v| v == "1");
+    println!("limits: {limits:?}, fill-in {fill_in}, reuse {reuse}");
     let (mut total_nodes, clock) = (0, Instant::now());
     for cell in cells {
         let started = Instant::now();
         let mut solver = Solver::new(board.clone());
         solver.limits = limits;
         solver.fill_in = fill_in;
+        solver.reuse = reuse;
         let mut p = Position::empty(board.clone());
         p.play(Colour::Black, cell).expect("empty cell");
         let proof = solver.proof(&p).expect("no budget");

@@ -17,11 +17,17 @@
 //! the order of the search, never a decision.
 
 use super::board::{Bits, Colour, cells_of};
+use super::graph::HexGraph;
+use super::hsearch::{h_search_edge, h_search_edge_seeded};
 use super::inferior::fill_in;
-use super::solver::{Aborted, Entry, Expanded, Solver, key, sc_cover};
+use super::reuse::Kept;
+use super::solver::{Aborted, Entry, Expanded, Solver, Threats, key, sc_cover};
 
 /// The candidate moves of an expanded position and the stones they are played on (after fill-in).
 type Candidates = (Vec<u8>, (Bits, Bits));
+
+/// The keys of a position's parent and grandparent on the df-pn path (`None` above the root).
+type Up = [Option<(Bits, Bits)>; 2];
 
 /// "Infinite" proof or disproof number.
 pub const INF: u32 = 1 << 30;
@@ -36,7 +42,7 @@ impl Solver {
         if self.board.connects(mover, own) {
             return Ok(true);
         }
-        let (pn, _) = self.mid(black, white, mover, INF, INF, start, false)?;
+        let (pn, _) = self.mid(black, white, mover, INF, INF, start, [None, None])?;
         Ok(pn == 0)
     }
 
@@ -57,7 +63,9 @@ impl Solver {
 
     /// Multiple iterative deepening at one position: searches below it until its
     /// pn reaches `th_pn` or its dn reaches `th_dn` (or it is decided).
-    /// `child`: the position is a child of an expanded position (see [`Solver::expand`]).
+    /// `up`: the keys of the parent and the grandparent on the search path (the
+    /// position is a child of an expanded position when it has a parent; see
+    /// [`Solver::expand`]).
     #[allow(clippy::too_many_arguments)]
     fn mid(
         &mut self,
@@ -67,7 +75,7 @@ impl Solver {
         th_pn: u32,
         th_dn: u32,
         start: u64,
-        child: bool,
+        up: Up,
     ) -> Result<(u32, u32), Aborted> {
         let k = self.resolve(key(black, white, mover));
         if self.table.contains_key(&k) {
@@ -75,7 +83,7 @@ impl Solver {
         }
         let (moves, (black, white)) = match self.moves.get(&k) {
             Some(m) => (m.moves.clone(), m.stones),
-            None => match self.expand(black, white, mover, start, child)? {
+            None => match self.expand(black, white, mover, start, up)? {
                 Some(m) => m,
                 None => return Ok(self.numbers(key(black, white, mover))),
             },
@@ -122,7 +130,7 @@ impl Solver {
             let child_th_pn = th_dn - (dn - best_pn.min(dn));
             let child_th_dn = th_pn.min(second.saturating_add(1));
             let (b, w) = play(moves[best]);
-            self.mid(b, w, mover.other(), child_th_pn, child_th_dn, start, true)?;
+            self.mid(b, w, mover.other(), child_th_pn, child_th_dn, start, [Some(k), up[0]])?;
         }
     }
 
@@ -137,21 +145,23 @@ impl Solver {
     ///
     /// The opponent's H-search comes first: his edge VC or an empty mustplay
     /// region decides a loss (then the mover has no edge VC, by Satz 4.1 both
-    /// cannot hold). The mover's own H-search is skipped for a `child` of an
-    /// expanded position: the parent (the other player to move) found no edge VC
-    /// of this mover by H-search on the position one stone of the parent's mover
-    /// fewer, and exhaustive H-search on the child derives exactly the parent's
-    /// connections whose carriers avoid that stone (a deleted free node appears
-    /// in no derivation of a carrier without it), so the check would find
-    /// nothing; bounded H-search may rarely find a VC there, and skipping a check
-    /// only costs nodes, never soundness.
+    /// cannot hold); it is seeded with the same player's connections kept at the
+    /// grandparent `up[1]` (`reuse.rs`). The mover's own H-search is skipped for
+    /// a child of an expanded position (one with a parent `up[0]`): the parent
+    /// (the other player to move) found no edge VC of this mover by H-search on
+    /// the position one stone of the parent's mover fewer, and exhaustive
+    /// H-search on the child derives exactly the parent's connections whose
+    /// carriers avoid that stone (a deleted free node appears in no derivation
+    /// of a carrier without it), so the check would find nothing; bounded
+    /// H-search may rarely find a VC there, and skipping a check only costs
+    /// nodes, never soundness.
     fn expand(
         &mut self,
         black: Bits,
         white: Bits,
         mover: Colour,
         start: u64,
-        child: bool,
+        up: Up,
     ) -> Result<Option<Candidates>, Aborted> {
         let (black, white) = self.filled(key(black, white, mover), black, white);
         let k = key(black, white, mover);
@@ -176,9 +186,10 @@ impl Solver {
             self.table.insert(k, Entry::WinByMove(c));
             return Ok(None);
         }
-        let (mut candidates, mut scs) = (free, Vec::new());
+        let (mut candidates, mut scs, mut kept) = (free, Vec::new(), None);
         if self.use_h_search {
-            let threats = self.threats(black, white, mover.other());
+            let (threats, found) = self.threats_reusing(black, white, mover.other(), up[1]);
+            kept = found;
             if let Some(c) = threats.vc {
                 self.table.insert(k, Entry::LossByVc(c));
                 return Ok(None);
@@ -186,7 +197,7 @@ impl Solver {
             candidates &= threats.scs.iter().fold(!0, |m, c| m & c);
             scs = sc_cover(&threats.scs, free & !candidates);
             if candidates != 0
-                && !child
+                && up[0].is_none()
                 && let Some(c) = self.threats(black, white, mover).vc
             {
                 self.table.insert(k, Entry::WinByVc(c));
@@ -201,7 +212,38 @@ impl Solver {
         let order: Vec<u8> =
             self.centre_order.iter().filter(|&&c| candidates >> c & 1 == 1).map(|&c| c as u8).collect();
         self.moves.insert(k, Expanded { stones: (black, white), moves: order.clone(), scs });
+        if let Some(kept) = kept {
+            self.kept.insert(k, kept);
+        }
         Ok(Some((order, (black, white))))
+    }
+
+    /// [`Solver::threats`] for `colour` at the (filled) position `black`,
+    /// `white`, seeded from the result kept at `grand` (the position two plies
+    /// up on the search path) when [`Solver::reuse`] is on and it is kept;
+    /// with the result to keep for this position, when it has no edge VC.
+    fn threats_reusing(
+        &mut self,
+        black: Bits,
+        white: Bits,
+        colour: Colour,
+        grand: Option<(Bits, Bits)>,
+    ) -> (Threats, Option<Kept>) {
+        if !self.reuse {
+            return (self.threats(black, white, colour), None);
+        }
+        let (own, opp) = self.stones(black, white, colour);
+        let pg = HexGraph::from_stones_unnamed(&self.board, own, opp, colour);
+        let seeded = grand.and_then(|k| self.kept.get(k)).and_then(|kept| kept.seeds_for(colour, own, opp, &pg));
+        let found = match seeded {
+            Some((seeds, touched)) => h_search_edge_seeded(&pg.graph, self.limits, pg.edges, &seeds, touched),
+            None => h_search_edge(&pg.graph, self.limits, pg.edges.0, pg.edges.1),
+        };
+        let (x, y) = pg.edges;
+        let vc = found.smallest_vc(x, y).map(|c| pg.graph.board_cells(c));
+        let scs = found.scs(x, y).iter().map(|&c| pg.graph.board_cells(c)).collect();
+        let kept = vc.is_none().then(|| Kept::new(colour, own, opp, &pg, &found));
+        (Threats { vc, scs }, kept)
     }
 
     /// The position after fill-in (unchanged if fill-in is off); a non-empty fill-in is recorded.

@@ -83,6 +83,19 @@ impl Connections {
         out
     }
 
+    /// Every kept connection as a [`Seed`]: per pair the VCs, then the SCs, in list order.
+    pub fn seeds(&self) -> Vec<Seed> {
+        let mut out = Vec::new();
+        for x in 0..self.n {
+            for y in x + 1..self.n {
+                let pair = x * self.n + y;
+                out.extend(self.vc[pair].iter().map(|&c| (true, x, y, c)));
+                out.extend(self.sc[pair].iter().map(|&c| (false, x, y, c)));
+            }
+        }
+        out
+    }
+
     /// The mustplay region against the player of this graph: the intersection of
     /// his x–y SC carriers (the opponent must play there, else the key move of
     /// one intact SC connects). `None` if there is no SC.
@@ -145,12 +158,44 @@ pub fn h_search_edge(graph: &HexGraph, limits: Limits, x: usize, y: usize) -> Co
     run(graph, limits, (x != y).then(|| x.min(y) * graph.len() + x.max(y)))
 }
 
+/// A connection carried into a run (`reuse.rs`): (VC?, x, y, carrier) in the run's graph.
+pub type Seed = (bool, usize, usize, Bits);
+
+/// [`h_search_edge`] started from `seeds`, connections of this graph known to be
+/// real (`reuse.rs` shows which carried-over connections are): they enter the
+/// tables like derived ones, kept or dropped by the same minimality and limits,
+/// but only those with an end in `touched` go through the rules again; the
+/// others were combined with each other where they were derived. Sound as the
+/// plain run (every rule applied to real connections gives a real one, Satz
+/// 4.1); the derived set may differ from the plain run's (bounded limits).
+pub fn h_search_edge_seeded(
+    graph: &HexGraph,
+    limits: Limits,
+    ends: (usize, usize),
+    seeds: &[Seed],
+    touched: Bits,
+) -> Connections {
+    let (x, y) = ends;
+    run_from(graph, limits, (x != y).then(|| x.min(y) * graph.len() + x.max(y)), seeds, touched)
+}
+
 /// H-search to the fixpoint, or until `stop` (a pair index) has a VC smaller than every pending carrier.
 fn run(graph: &HexGraph, limits: Limits, stop: Option<usize>) -> Connections {
+    run_from(graph, limits, stop, &[], 0)
+}
+
+/// [`run`] after entering `seeds` (those with an end in `touched` queued).
+fn run_from(graph: &HexGraph, limits: Limits, stop: Option<usize>, seeds: &[Seed], touched: Bits) -> Connections {
     let n = graph.len();
     let found = Connections { n, vc: vec![Vec::new(); n * n], sc: vec![Vec::new(); n * n], partners: vec![0; n] };
     let queue = Queue { buckets: vec![Vec::new(); 129], lowest: 0 };
     let mut s = Search { graph, limits, found, queue };
+    for &(vc, x, y, carrier) in seeds {
+        let kind = if vc { Kind::Vc } else { Kind::Sc };
+        if s.insert(kind, x, y, carrier) && (touched >> x | touched >> y) & 1 == 1 {
+            s.queue.push((kind, x.min(y), x.max(y), carrier));
+        }
+    }
     for x in 0..n {
         for y in super::board::cells_of(graph.adjacency[x]) {
             if x < y {
@@ -181,24 +226,31 @@ fn run(graph: &HexGraph, limits: Limits, stop: Option<usize>) -> Connections {
 impl Search<'_> {
     /// Adds a carrier if no kept one is a subset; drops the supersets it replaces.
     fn add(&mut self, kind: Kind, x: usize, y: usize, carrier: Bits) {
+        if self.insert(kind, x, y, carrier) {
+            self.queue.push((kind, x.min(y), x.max(y), carrier));
+        }
+    }
+
+    /// [`Search::add`] without queueing it: whether the carrier was kept.
+    fn insert(&mut self, kind: Kind, x: usize, y: usize, carrier: Bits) -> bool {
         if carrier.count_ones() > self.limits.max_carrier {
-            return;
+            return false;
         }
         let pair = self.found.pair(x, y);
         let list = if kind == Kind::Vc { &mut self.found.vc[pair] } else { &mut self.found.sc[pair] };
         if list.iter().any(|&c| c & !carrier == 0) {
-            return;
+            return false;
         }
         list.retain(|&c| c & carrier != carrier);
         if list.len() >= self.limits.max_per_pair {
-            return;
+            return false;
         }
         list.push(carrier);
         if kind == Kind::Vc {
             self.found.partners[x] |= 1 << y;
             self.found.partners[y] |= 1 << x;
         }
-        self.queue.push((kind, x.min(y), x.max(y), carrier));
+        true
     }
 
     /// AND with the new VC (x, a, y) on either side, over every VC at its other end.

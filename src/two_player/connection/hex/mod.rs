@@ -12,6 +12,7 @@
 //! - [`solver`]: an exact depth-first solver with a transposition table, pruned by
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
 //! - `dfpn`: depth-first proof-number search, the solver's default search.
+//! - `reuse`: H-search results carried two plies down the df-pn path (incremental H-search).
 //! - [`proof`] and [`check`]: the proof file and its independent checker.
 //! - [`inferior`]: fill-in of useless cells and captured pairs (value-preserving).
 //! - `check_fill`: the checker's own re-derivation of fill-in claims.
@@ -30,5 +31,6 @@ pub mod inferior;
 pub mod plain;
 pub mod position;
 pub mod proof;
+mod reuse;
 pub mod seed_checks;
 pub mod solver;
