@@ -11,8 +11,8 @@ records hold wall seconds), but every rebuilt unit matches its line here.
 The first line is the run's key: '# run ' and the header JSON of the parts.
 Keys are the program's exact unit keys (docs/runs.md, "Unit keys of curve
 runs"); parts of the older format carry the old printed keys, so a manifest
-written from them has old keys (lex-c-2-2.5's was converted by
-tests/curve_rekey.rs).
+written from them has old keys (the committed runs' manifests were written
+with exact keys by tests/curve_rekey.rs instead).
 
     scripts/curve-unit-manifest.py lex-c-1-2        # parts from PARTS_DIR (default: the run's directory)
 """

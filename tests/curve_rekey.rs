@@ -1,27 +1,34 @@
-//! The one-time conversion of the committed unit manifest of a Beams(6c,6p)
-//! curve run (results/runs/curves/beams-6c6p/lex-c-2-2.5.units.tsv) from the
-//! old printed unit keys (`TRAIL @ [2, 2.5]`, crossings as decimal
-//! enclosures) to the exact keys (`TRAIL @ [2, 5/2]`, crossings as
-//! `root(P|Q)±k`; docs/runs.md "Unit keys of curve runs"). Run once with
+//! The one-time conversion of a committed Beams(6c,6p) curve run to a
+//! per-unit manifest with exact unit keys (`NAME.units.tsv`: sha256, codes,
+//! part, key per unit; docs/runs.md "Unit keys of curve runs"). The run's
+//! old parts carry the old printed keys (`TRAIL @ [2, 2.5]`, crossings as
+//! decimal enclosures); the manifest names each unit by its exact key
+//! (`TRAIL @ [2, 5/2]`, crossings as `root(P|Q)±k`). Run once per run with
 //! `--ignored`, as tests/run_upgrade.rs was for the analyze runs:
 //!
 //! ```text
-//! UNIT_LIST=lex-c-2-2.5.list PARTS_DIR=parts cargo test --release --test curve_rekey -- --ignored
+//! RUN=results/runs/curves/beams-6c6p/lex-c-0.5-1 UNIT_LIST=lex-c-0.5-1.list PARTS_DIR=parts \
+//!     cargo test --release --test curve_rekey -- --ignored
 //! ```
 //!
-//! `UNIT_LIST` is today's `curve … --list-units --units FILE` of the run,
-//! `PARTS_DIR` holds its old parts (scripts/fetch-curve-parts.sh), and
-//! `RECHECK` (optional) names checkpoints of units computed again by today's
-//! program, each compared with the converted manifest.
+//! `RUN` names the run (its `RUN.sha256` lists the old parts; `RUN.units.tsv`
+//! is written), `UNIT_LIST` is today's `curve … --list-units --units FILE`
+//! of the run (its α-range is the run's: each old part's header must name
+//! the same one, equal as rationals), `PARTS_DIR` holds the old parts
+//! (scripts/fetch-curve-parts.sh), and `RECHECK` (optional) names
+//! checkpoints of units computed again by today's program, each compared
+//! with the converted manifest.
 //!
 //! Each old key is matched to exactly one listed unit: the same trail, the
 //! same open/closed ends, an exact end equal as a rational, a crossing end
 //! whose old printed enclosure overlaps the listed certified one (exact
 //! rationals; the old print rounded to nearest, not outward). The old
 //! records are taken from the parts (each part's SHA-256 as its manifest
-//! lists, each record's old CRC-32, each record's content hash as the old
-//! manifest lists), then sealed again under the new key. The new manifest is
-//! written whole or not at all.
+//! lists, each record's old CRC-32, and, where an old per-unit manifest with
+//! the old keys exists, each record's content hash as it lists), then sealed
+//! again under the new key. Every unit of the listing must be matched by
+//! exactly one record, with its codes. The new manifest is written whole or
+//! not at all; a manifest already converted is left alone.
 
 mod common;
 
@@ -33,10 +40,8 @@ use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-
-const RUN: &str = "results/runs/curves/beams-6c6p/lex-c-2-2.5";
 
 /// What a unit's content hash covers (scripts/curve-unit-manifest.py).
 #[derive(Deserialize)]
@@ -146,7 +151,16 @@ fn check_old_header(part: &str, old: &Value, listed: &Value) {
     assert_eq!(ends(&old["domain"]), ends(&listed["domain"]), "{part}: domain");
 }
 
-/// The old manifest: (hash, codes, part) by old key, and its run line.
+/// The decompressed text of an old part (`.xz`, or `.gz` for some older parts).
+fn part_reader<'a>(part: &str, bytes: &'a [u8]) -> Box<dyn Read + 'a> {
+    match part.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("xz") => Box::new(liblzma::read::XzDecoder::new_multi_decoder(bytes)),
+        Some("gz") => Box::new(flate2::read::MultiGzDecoder::new(bytes)),
+        _ => panic!("{part}: neither .xz nor .gz"),
+    }
+}
+
+/// A manifest's units: (hash, codes, part) by key.
 fn read_old_manifest(path: &Path) -> BTreeMap<String, (String, u64, String)> {
     let mut out = BTreeMap::new();
     for line in std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.starts_with('#')) {
@@ -156,54 +170,34 @@ fn read_old_manifest(path: &Path) -> BTreeMap<String, (String, u64, String)> {
     out
 }
 
-/// Converts the manifest (see the module comment; a converted manifest is
-/// left alone), then checks the units of `RECHECK`. Prints its counts.
+/// Converts the run `RUN` names (see the module comment; a converted
+/// manifest is left alone), then checks the units of `RECHECK`. Prints its counts.
 #[test]
 #[ignore]
 fn rekey_committed_manifest() {
     let env = |name: &str| PathBuf::from(std::env::var(name).unwrap_or_else(|_| panic!("set {name}")));
-    let (list_path, parts) = (env("UNIT_LIST"), env("PARTS_DIR"));
-    let root = common::root();
+    let (run, list_path, parts) = (env("RUN"), env("UNIT_LIST"), env("PARTS_DIR"));
+    let run = common::root().join(run).display().to_string();
     let (header, listing) = read_listing(&list_path);
-    let listed_header: Value = serde_json::from_str(&header).unwrap();
-    let out = root.join(format!("{RUN}.units.tsv"));
+    let out = PathBuf::from(format!("{run}.units.tsv"));
     let run_line = format!("# run {}\n", header.replace(",\"keyed\":true", ""));
-    if std::fs::read_to_string(&out).unwrap().starts_with(&run_line) {
+    let before = std::fs::read_to_string(&out).ok();
+    if before.as_deref().is_some_and(|text| text.starts_with(&run_line)) {
         println!("already converted (its run line is the listing's)");
         recheck_against(&out);
         return;
     }
-    let old = read_old_manifest(&out);
-    let mut new: BTreeMap<String, (String, u64, String)> = BTreeMap::new();
-    let (mut records, mut roots) = (0, 0);
-    for line in std::fs::read_to_string(root.join(format!("{RUN}.sha256"))).unwrap().lines() {
-        let (sha256, part) = line.split_once("  ").unwrap();
-        let path = parts.join(part);
-        let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(format!("{:x}", Sha256::digest(&bytes)), sha256, "{part}: not the part its manifest lists");
-        let mut lines = BufReader::new(liblzma::read::XzDecoder::new_multi_decoder(&bytes[..])).lines();
-        let first = lines.next().unwrap().unwrap();
-        let (_, old_header) = first.split_once(' ').unwrap();
-        check_old_header(part, &serde_json::from_str(old_header).unwrap(), &listed_header);
-        for (i, line) in lines.enumerate() {
-            let line = line.unwrap();
-            let (crc, json) = line.split_once(' ').unwrap();
-            let at = format!("{part} line {}", i + 2);
-            assert_eq!(format!("{:08x}", crc32fast::hash(json.as_bytes())), crc, "{at}: old checksum");
-            let unit: Unit = serde_json::from_str(json).unwrap();
-            let (hash, codes, in_part) = &old[&unit.key];
-            assert_eq!((content_hash(&unit.key, &unit), unit.codes, in_part.as_str()), (hash.clone(), *codes, part));
-            let listed = matching(&unit.key, &listing);
-            let key = listed["key"].as_str().unwrap().to_string();
-            assert_eq!(listed["codes"].as_u64(), Some(unit.codes), "{at}: codes");
-            roots += usize::from(key.contains("root("));
-            let sealed = (content_hash(&key, &unit), unit.codes, part.to_string());
-            assert!(new.insert(key.clone(), sealed).is_none(), "{at}: a second old unit maps to {key:?}");
-            records += 1;
-        }
+    // An old per-unit manifest (old keys), if the run has one: checked too.
+    let old = before.map(|_| read_old_manifest(&out));
+    let listed_header: Value = serde_json::from_str(&header).unwrap();
+    let (new, roots) = convert_parts(&run, &parts, &listed_header, &listing, old.as_ref());
+    if let Some(old) = &old {
+        assert_eq!(new.len(), old.len(), "every unit of the old manifest is in the parts");
     }
-    assert_eq!(new.len(), old.len(), "every unit of the old manifest is in the parts");
     assert_eq!(new.len(), listing.values().map(Vec::len).sum::<usize>(), "every listed unit is converted");
+    assert_eq!(Some(new.len() as u64), listed_header["units"].as_u64(), "the listing's unit count");
+    let codes: u64 = new.values().map(|(_, codes, _)| codes).sum();
+    assert_eq!(Some(codes), listed_header["unit_codes"].as_u64(), "the units' codes add up to the run's");
     let mut text = run_line;
     for (key, (hash, codes, part)) in &new {
         text += &format!("{hash}\t{codes}\t{part}\t{key}\n");
@@ -211,8 +205,53 @@ fn rekey_committed_manifest() {
     let tmp = out.with_extension("tsv.tmp");
     std::fs::write(&tmp, text).unwrap();
     std::fs::rename(&tmp, &out).unwrap();
-    println!("{records} records of {} units converted ({roots} with a crossing end)", new.len());
+    println!("{} units converted ({roots} with a crossing end)", new.len());
     recheck_against(&out);
+}
+
+/// The records of the parts `RUN.sha256` lists, each checked and matched to
+/// its listed unit: (new content hash, codes, part) by new key, and how many
+/// keys have a crossing end.
+fn convert_parts(
+    run: &str,
+    parts: &Path,
+    listed_header: &Value,
+    listing: &HashMap<String, Vec<Value>>,
+    old: Option<&BTreeMap<String, (String, u64, String)>>,
+) -> (BTreeMap<String, (String, u64, String)>, usize) {
+    let mut new: BTreeMap<String, (String, u64, String)> = BTreeMap::new();
+    let mut roots = 0;
+    for line in std::fs::read_to_string(format!("{run}.sha256")).unwrap().lines() {
+        let (sha256, part) = line.split_once("  ").unwrap();
+        let bytes = std::fs::read(parts.join(part)).unwrap();
+        assert_eq!(format!("{:x}", Sha256::digest(&bytes)), sha256, "{part}: not the part its manifest lists");
+        let mut lines = BufReader::new(part_reader(part, &bytes)).lines();
+        let first = lines.next().unwrap().unwrap();
+        let (crc, old_header) = first.split_once(' ').unwrap();
+        assert_eq!(format!("{:08x}", crc32fast::hash(old_header.as_bytes())), crc, "{part} line 1: old checksum");
+        check_old_header(part, &serde_json::from_str(old_header).unwrap(), listed_header);
+        for (i, line) in lines.enumerate() {
+            let line = line.unwrap();
+            let (crc, json) = line.split_once(' ').unwrap();
+            let at = format!("{part} line {}", i + 2);
+            assert_eq!(format!("{:08x}", crc32fast::hash(json.as_bytes())), crc, "{at}: old checksum");
+            let unit: Unit = serde_json::from_str(json).unwrap();
+            if let Some(old) = old {
+                let (hash, codes, in_part) = &old[&unit.key];
+                assert_eq!(
+                    (content_hash(&unit.key, &unit), unit.codes, in_part.as_str()),
+                    (hash.clone(), *codes, part)
+                );
+            }
+            let listed = matching(&unit.key, listing);
+            let key = listed["key"].as_str().unwrap().to_string();
+            assert_eq!(listed["codes"].as_u64(), Some(unit.codes), "{at}: codes");
+            roots += usize::from(key.contains("root("));
+            let sealed = (content_hash(&key, &unit), unit.codes, part.to_string());
+            assert!(new.insert(key.clone(), sealed).is_none(), "{at}: a second old unit maps to {key:?}");
+        }
+    }
+    (new, roots)
 }
 
 /// With `RECHECK` set (checkpoint files, separated by spaces): every unit in
