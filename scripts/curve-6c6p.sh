@@ -46,10 +46,10 @@ mkdir -p runs "$DIR"
 # outside the repository (PARTS_DIR; see docs/curves-6c6p.md, "Where records live").
 PARTS=${PARTS_DIR:-$DIR}
 MANIFEST="$DIR/$NAME.sha256"
-# Parts written before records were keyed are read by their converter only:
-# `renyi-search curve beams 6c6p --tie TIE --from FROM --to TO --levels 2
-# --upgrade-parts $MANIFEST --parts $PARTS` writes the keyed parts and their
-# manifest NAME.keyed.sha256 into PARTS, which are read instead.
+# Parts written before records were keyed are read by nothing (docs/curves.md,
+# "Parts of the older format"); keyed parts with their manifest
+# NAME.keyed.sha256 in PARTS (written by the converter retired on 2026-11-29)
+# are read instead.
 if [ -e "$PARTS/$NAME.keyed.sha256" ]; then
     MANIFEST=$(cd "$PARTS" && pwd)/$NAME.keyed.sha256
 fi

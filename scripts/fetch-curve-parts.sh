@@ -18,12 +18,11 @@
 #      path (needs a clone with history: `git fetch --unshallow` after a
 #      `git clone --depth 1`).
 # Committed manifests list parts of the older, unkeyed record format, which the
-# program reads only to convert them once (`curve … --levels 2 --upgrade-parts
-# MANIFEST --parts DEST`, docs/curves.md): it checks each part against this
-# manifest, computes units of it again at random and writes PART.keyed.units.xz
-# with its SHA-256 in NAME.keyed.sha256 (the same bytes on every machine), a
-# manifest this script takes as well (from a directory or a deposit: keyed
-# parts were never in git).
+# program no longer reads (docs/curves.md, "Parts of the older format"): they
+# serve tests/curve_rekey.rs, which wrote each run's NAME.units.tsv from them.
+# A unit is rebuilt by computing it again and checked against NAME.units.tsv
+# (docs/runs.md). A manifest of keyed parts (NAME.keyed.sha256, written by the
+# retired converter; never in git) is taken as well.
 # Every part is checked with its SHA-256 before it is put in place (written to
 # a temporary name first, renamed after the check); a part that is missing
 # everywhere or differs from its manifest stops the script with one line and

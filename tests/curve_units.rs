@@ -338,7 +338,7 @@ fn spliced_duplicated_and_unkeyed_records_are_refused() {
     // The same records in the older, unkeyed format: refused by every reader.
     std::fs::write(&lex, unkeyed(&lines, None).join("\n") + "\n").unwrap();
     let message = refusal(&mm, TieRule::lex(), 1, &lex);
-    assert!(message.contains("not keyed") && message.contains("--upgrade-parts"), "{message}");
+    assert!(message.contains("not keyed") && message.contains("docs/runs.md"), "{message}");
     // A record whose key names its sub-domain by printed enclosures (the key
     // before exact ends), sealed under this run's key: of no unit of the run.
     let listed = list_unit_domains(&mm, TieRule::lex(), &full(), 1).unwrap();
@@ -378,111 +378,57 @@ fn unkeyed(lines: &[&str], edit: Option<(usize, &RecordEdit)>) -> Vec<String> {
     out
 }
 
-/// The one-time converter of the older format (`curve … --upgrade-parts`):
-/// a part is converted only if its SHA-256 is its manifest's and the units
-/// computed again agree; the keyed part then merges to the one-process curve.
+/// What the committed part of the older format checked, on a run file the
+/// test writes itself (the part left the tree when its converter was
+/// retired, docs/runs.md): a reader of run files refuses the older, unkeyed
+/// format naming the file; the keyed file, xz-compressed as parts are kept,
+/// reads with its records; a flipped byte, a record of another run spliced
+/// in and a record given twice are refused with file and line, in one line.
 #[test]
-fn unkeyed_parts_are_converted_once_and_rechecked() {
-    use renyi_search::curve::run::legacy_upgrade::{Upgrade, upgrade_part};
-    use renyi_search::curve::run::run_key::file_sha256;
+fn run_files_refuse_unkeyed_damaged_spliced_and_duplicated_records() {
+    use renyi_search::curve::run::unit_file::read_run_file;
     let mm = Mastermind::new(4, 6, false).unwrap();
-    let dir = scratch("upgrade");
+    let dir = scratch("read-alone");
     let file = dir.join("run.units");
-    let whole = complete(run(&mm, TieRule::lex(), 1, "0/1", &file, &[]));
+    complete(run(&mm, TieRule::lex(), 2, "0/1", &file, &[]));
     let text = std::fs::read_to_string(&file).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let old = dir.join("old.units");
-    std::fs::write(&old, unkeyed(&lines, None).join("\n") + "\n").unwrap();
-    let sha = file_sha256(&old).unwrap();
-    let units = list_units(&mm, TieRule::lex(), &full(), 1).unwrap().len();
-    let upgrade = Upgrade { problem: &mm, tie: TieRule::lex(), domain: &full(), levels: 1, recheck: units, seed: 7 };
-    let keyed = dir.join("old.keyed.units.xz");
-    // Not the bytes the manifest lists: refused, nothing written.
-    let err = upgrade_part(&upgrade, &old, &"0".repeat(64), &keyed, &Progress::none()).unwrap_err().to_string();
-    assert!(err.contains("not the") && err.contains("manifest"), "{err}");
-    assert!(!keyed.exists());
-    // A record edited with its old checksum made to fit: only computing it again finds it.
-    let moved = |r: &mut serde_json::Value| {
-        let counts = r["values"][0]["counts"].as_str().unwrap().to_string();
-        let mut c: Vec<u64> = counts.split(' ').map(|x| x.parse().unwrap()).collect();
-        let d = c.iter().position(|&x| x > 0).unwrap();
-        c[d] -= 1;
-        if d + 1 == c.len() {
-            c.push(0);
-        }
-        c[d + 1] += 1;
-        r["values"][0]["counts"] = serde_json::json!(c.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" "));
+    let units = list_units(&mm, TieRule::lex(), &full(), 2).unwrap();
+    assert!(units.len() > 3, "{} units", units.len());
+    let refused = |name: &str, lines: &[String]| {
+        let path = dir.join(name);
+        std::fs::write(&path, liblzma::encode_all((lines.join("\n") + "\n").as_bytes(), 6).unwrap()).unwrap();
+        let message = read_run_file(&path).expect_err("refused").to_string();
+        assert!(!message.contains('\n') && message.contains(name), "{message}");
+        message
     };
-    let forged = dir.join("forged.units");
-    std::fs::write(&forged, unkeyed(&lines, Some((2, &moved))).join("\n") + "\n").unwrap();
-    let forged_sha = file_sha256(&forged).unwrap();
-    let err = upgrade_part(&upgrade, &forged, &forged_sha, &keyed, &Progress::none()).unwrap_err().to_string();
-    assert!(err.contains("computed again, it differs from its record"), "{err}");
-    assert!(!keyed.exists(), "a refused part leaves nothing behind");
-    // The true part: every unit computed again and equal; the keyed part merges.
-    let done = upgrade_part(&upgrade, &old, &sha, &keyed, &Progress::none()).unwrap();
-    assert_eq!((done.records as usize, done.rechecked.len()), (units, units));
-    assert_eq!(done.new_sha256, file_sha256(&keyed).unwrap());
-    let fresh = dir.join("fresh.units");
-    let merged = complete(run(&mm, TieRule::lex(), 1, "0/1", &fresh, std::slice::from_ref(&keyed)));
-    assert_eq!(fingerprint(&merged), fingerprint(&whole));
-    // The conversion is a function of the old bytes: again, the same hash.
-    let again = dir.join("again.keyed.units.xz");
-    assert_eq!(upgrade_part(&upgrade, &old, &sha, &again, &Progress::none()).unwrap().new_sha256, done.new_sha256);
-    // A part of another run (MIX) is refused by a LEX conversion.
-    let mix = dir.join("mix.units");
-    complete(run(&mm, TieRule::mix(), 1, "0/1", &mix, &[]));
-    let mix_text = std::fs::read_to_string(&mix).unwrap();
-    let mix_old = dir.join("mix-old.units");
-    std::fs::write(&mix_old, unkeyed(&mix_text.lines().collect::<Vec<_>>(), None).join("\n") + "\n").unwrap();
-    let mix_sha = file_sha256(&mix_old).unwrap();
-    let other = dir.join("mix.keyed.units.xz");
-    let err = upgrade_part(&upgrade, &mix_old, &mix_sha, &other, &Progress::none()).unwrap_err().to_string();
-    assert!(err.contains("another run"), "{err}");
-}
-
-/// The smallest committed 6c6p part of the older format (parts are leaving
-/// the tree, docs/reliability.md): refused by the reader; its SHA-256 is
-/// its manifest's, and keyed it is read with the same records; a flipped byte
-/// and a spliced record are refused.
-#[test]
-fn the_committed_unkeyed_part_is_refused_until_converted() {
-    use renyi_search::curve::run::legacy_upgrade::{read_manifest, rekey_part_unchecked};
-    use renyi_search::curve::run::unit_file::read_run_file;
-    let runs = common::root().join("results/runs/curves/beams-6c6p");
-    let part = runs.join("lex-c-0.5-1.part-004.units.xz");
-    let message = read_run_file(&part).expect_err("an unkeyed part is refused").to_string();
-    assert!(message.contains("part-004.units.xz") && message.contains("not keyed"), "{message}");
-    let manifest = read_manifest(&runs.join("lex-c-0.5-1.sha256")).unwrap();
-    let sha = &manifest.iter().find(|(_, n)| n == "lex-c-0.5-1.part-004.units.xz").unwrap().0;
-    let dir = scratch("part-004");
-    let keyed = dir.join("lex-c-0.5-1.part-004.keyed.units.xz");
-    let done = rekey_part_unchecked(&part, sha, &keyed).unwrap();
-    // The conversion is a pure function of the old part (and xz at level 6):
-    // the hash `curve beams 6c6p --from 1/2 --to 1 --levels 2 --upgrade-parts` printed.
-    assert_eq!(done.new_sha256, "2cdfab7216768c4258a3b01424421afff57a5c36e3bd16be0fcd1c788543e8c5");
-    let (id, records) = read_run_file(&keyed).unwrap().expect("a keyed part");
-    assert!(id.keyed);
-    assert_eq!((id.domain.as_str(), id.units, id.levels, records.len()), ("[1/2, 1]", 2145, 2, 1));
-    // Every record's JSON is the old one byte for byte, under a new checksum.
-    let unxz = |p: &Path| String::from_utf8(liblzma::decode_all(&std::fs::read(p).unwrap()[..]).unwrap()).unwrap();
-    let json_of =
-        |text: &str| text.lines().skip(1).map(|l| l.split_once(' ').unwrap().1.to_string()).collect::<Vec<_>>();
-    assert_eq!(json_of(&unxz(&keyed)), json_of(&unxz(&part)));
-    // A flipped byte of the old part: not its manifest's bytes.
-    let mut bytes = std::fs::read(&part).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 1;
-    let flipped = dir.join("flipped.units.xz");
-    std::fs::write(&flipped, bytes).unwrap();
-    let message = rekey_part_unchecked(&flipped, sha, &dir.join("f.keyed.units.xz")).unwrap_err().to_string();
-    assert!(message.contains("its manifest lists"), "{message}");
-    // Its record resealed under another run's key and spliced in: refused at line 2.
-    let text = unxz(&keyed);
-    let lines: Vec<&str> = text.lines().collect();
-    let foreign = renyi_search::curve::run::run_key::keyed_line("0badc0de", &records[0]);
-    let spliced = dir.join("spliced.units");
-    std::fs::write(&spliced, format!("{}\n{foreign}\n", lines[0])).unwrap();
-    let message = read_run_file(&spliced).expect_err("a foreign record is refused").to_string();
-    assert!(message.contains("spliced.units line 2") && message.contains("another run"), "{message}");
+    let keyed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    // The older format: refused as a whole, before any record.
+    let message = refused("old.units.xz", &unkeyed(&lines, None));
+    assert!(message.contains("not keyed") && message.contains("docs/runs.md"), "{message}");
+    // The keyed file, compressed: every record read.
+    let xz = dir.join("run.units.xz");
+    std::fs::write(&xz, liblzma::encode_all(text.as_bytes(), 6).unwrap()).unwrap();
+    let (id, records) = read_run_file(&xz).unwrap().expect("a keyed file");
+    assert_eq!((id.keyed, id.domain.as_str(), id.levels, records.len()), (true, "[0, inf]", 2, units.len()));
+    // A flipped byte inside the JSON of record 2 (line 3).
+    let mut flipped = keyed.clone();
+    flipped[2] = flipped[2].replacen("\"codes\":", "\"codes\" :", 1);
+    assert_ne!(flipped[2], keyed[2]);
+    let message = refused("flipped.units.xz", &flipped);
+    assert!(message.contains("flipped.units.xz line 3") && message.contains("fails its checksum"), "{message}");
+    // Record 2 sealed under another run's key and spliced in.
+    let mut spliced = keyed.clone();
+    spliced[2] = renyi_search::curve::run::run_key::keyed_line("0badc0de", &records[1]);
+    let message = refused("spliced.units.xz", &spliced);
+    assert!(message.contains("spliced.units.xz line 3") && message.contains("another run"), "{message}");
+    // Record 1 again at the end.
+    let mut twice = keyed.clone();
+    twice.push(keyed[1].clone());
+    let message = refused("twice.units.xz", &twice);
+    let at = format!("twice.units.xz line {}", twice.len());
+    assert!(
+        message.contains(&at) && message.contains("second time") && message.contains("first on line 2"),
+        "{message}"
+    );
 }

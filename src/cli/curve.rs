@@ -32,11 +32,6 @@ fn whole_or_units<P: SearchProblem>(
     started: SystemTime,
 ) -> Result<Option<Curve>> {
     let bar = &callback_bar.bar;
-    if let Some(manifest) = &out.upgrade_parts {
-        bar.finish_and_clear();
-        upgrade_parts(problem, tie, domain, out, manifest)?;
-        return Ok(None);
-    }
     let Some((levels, shard, checkpoint)) = unit_options(out)? else {
         let progress_fn = |k: usize, n: usize| callback_bar.update(k as u64, n as u64);
         return Ok(Some(curve(problem, tie, domain, Some(&progress_fn))));
@@ -78,60 +73,6 @@ fn whole_or_units<P: SearchProblem>(
             Ok(None)
         }
     }
-}
-
-/// `curve … --upgrade-parts MANIFEST`: converts every listed part present
-/// in --parts (the manifest's directory by default) to the keyed format and
-/// writes their hashes to NAME.keyed.sha256 there (a listed part already
-/// converted is kept; a part not present is named).
-fn upgrade_parts<P: SearchProblem>(
-    problem: &P,
-    tie: TieRule,
-    domain: &Domain,
-    out: &CurveArgs,
-    manifest: &std::path::Path,
-) -> Result<()> {
-    use renyi_search::curve::run::legacy_upgrade::{Upgrade, keyed_name, read_manifest, upgrade_part};
-    let levels = out.levels.ok_or_else(|| invalid("--upgrade-parts needs the run's --levels"))?;
-    if out.checkpoint.is_some() || !out.with.is_empty() || out.shard.is_some() || out.merge_slices.is_some() {
-        return Err(invalid(
-            "--upgrade-parts converts parts and does nothing else: leave out --checkpoint, --with, --shard, --merge-slices",
-        ));
-    }
-    let listed = read_manifest(manifest)?;
-    let dir = out.parts.clone().unwrap_or_else(|| manifest.parent().unwrap_or(std::path::Path::new(".")).to_path_buf());
-    let run_name = manifest.file_name().map(|n| n.to_string_lossy().trim_end_matches(".sha256").to_string());
-    let keyed_manifest = dir.join(format!("{}.keyed.sha256", run_name.unwrap_or_default()));
-    let mut hashes: std::collections::BTreeMap<String, String> = read_manifest(&keyed_manifest)
-        .map(|lines| lines.into_iter().map(|(h, n)| (n, h)).collect())
-        .unwrap_or_default();
-    let run = Upgrade { problem, tie, domain, levels, recheck: out.recheck, seed: out.seed };
-    let progress = progress_if(out.progress);
-    for (sha256, name) in &listed {
-        let (old, keyed) = (dir.join(name), dir.join(keyed_name(name)));
-        if keyed.exists() {
-            println!("{name}: {} is there already (remove it to convert again)", keyed.display());
-            continue;
-        }
-        if !old.exists() {
-            println!("{name}: not in {} (scripts/fetch-curve-parts.sh brings it); skipped", dir.display());
-            continue;
-        }
-        let done = upgrade_part(&run, &old, sha256, &keyed, &progress)?;
-        println!(
-            "{name}: {} records keyed in {:.1} s, {} units computed again in {:.1} s and equal; {} sha256 {}",
-            done.records,
-            done.convert_seconds,
-            done.rechecked.len(),
-            done.recheck_seconds,
-            keyed_name(name),
-            done.new_sha256
-        );
-        hashes.insert(keyed_name(name), done.new_sha256);
-        let text: String = hashes.iter().map(|(n, h)| format!("{h}  {n}\n")).collect();
-        renyi_search::output::write_atomic(&keyed_manifest, text.as_bytes())?;
-    }
-    Ok(())
 }
 
 /// Runs `curve …`.

@@ -121,23 +121,6 @@ pub(crate) struct CurveArgs {
     /// holds one slice, not the whole curve. Writes --csv and --overview, not --json.
     #[arg(long)]
     pub(super) merge_slices: Option<usize>,
-    /// Work-unit run: convert the parts this manifest (NAME.sha256) lists,
-    /// written before records were keyed to their run, once: each part is
-    /// checked against its SHA-256, its records against the run this command
-    /// names, --recheck of its units are computed again, and the keyed part
-    /// is written beside it (PART.keyed.units.xz, hashes in NAME.keyed.sha256).
-    #[arg(long, value_name = "MANIFEST")]
-    pub(super) upgrade_parts: Option<PathBuf>,
-    /// With --upgrade-parts: the directory holding the old parts (default:
-    /// the manifest's; scripts/fetch-curve-parts.sh brings them there).
-    #[arg(long, value_name = "DIR")]
-    pub(super) parts: Option<PathBuf>,
-    /// With --upgrade-parts: units of each part computed again, drawn at random.
-    #[arg(long, default_value_t = 2)]
-    pub(super) recheck: usize,
-    /// With --upgrade-parts: the seed of the draw.
-    #[arg(long, default_value_t = 1)]
-    pub(super) seed: u64,
     /// Diagnostic for a unit run: evaluate nothing, merge the known units
     /// with every missing unit counted as zero. NOT the curve: measures what
     /// the merge will need before the run ends.

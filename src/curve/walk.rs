@@ -177,9 +177,9 @@ fn walk_root<P: SearchProblem>(
 }
 
 /// The step function of the unit at (`state`, `set`), `depth` queries below
-/// the root, on its sub-domain `domain`: what a walk cut at `depth` computes
-/// there ([`CutMode::Evaluate`]), without walking the levels above it (a
-/// shard rebuilds its units from their trails, [`super::run::unit_list`]).
+/// the root, on its sub-domain `domain`: what a walk cut at `depth` would
+/// compute there, without walking the levels above it (a shard rebuilds its
+/// units from their trails, [`super::run::unit_list`]).
 pub(crate) fn unit_steps_at<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
@@ -246,11 +246,6 @@ pub(crate) struct Cut<'a> {
 pub(crate) enum CutMode<'a> {
     /// Records the unit's key, code count and sub-domain.
     List(std::sync::Mutex<Vec<(String, u64, Domain)>>),
-    /// Evaluates the units in `todo` and hands each to `finished`.
-    Evaluate {
-        todo: &'a std::collections::HashSet<String>,
-        finished: &'a (dyn Fn(&str, u64, &NodeSteps, Instant) + Sync),
-    },
     /// Asks `fetch` (trail, sub-domain, key) for each unit's step function on
     /// the sub-domain when the walk reaches it (a walk meets each unit once,
     /// so only the units being added up are held); keys it has no steps for
@@ -395,14 +390,6 @@ impl<P: SearchProblem> Walker<'_, P> {
         match &cut.mode {
             CutMode::List(keys) => {
                 keys.lock().unwrap_or_else(|e| e.into_inner()).push((key, n, domain.clone()));
-                placeholder()
-            }
-            CutMode::Evaluate { todo, finished } => {
-                if todo.contains(&key) {
-                    let started = Instant::now();
-                    let steps = self.node(state, set, depth, domain, None);
-                    finished(&key, n, &steps, started);
-                }
                 placeholder()
             }
             CutMode::Lookup { fetch, missing } => fetch(trail, domain, &key).unwrap_or_else(|| {

@@ -1,11 +1,9 @@
 //! Curves too large for one process, as work-unit runs: the units and their
 //! files ([`units`], [`unit_file`], the list shards read, [`unit_list`]), what ties a record to its run
 //! ([`run_key`]), the merge of finished units ([`unit_merge`]) and the compact
-//! overview of a merged curve ([`overview`]); the one-time converter of
-//! parts written before records were keyed ([`legacy_upgrade`]). The mathematics of the curve
+//! overview of a merged curve ([`overview`]). The mathematics of the curve
 //! (crossings, envelopes, points, the walk) is in the parent module.
 
-pub mod legacy_upgrade;
 pub mod overview;
 pub mod run_key;
 pub mod unit_file;

@@ -8,20 +8,18 @@
 //! where it stands, and the file and line are named.
 //!
 //! Parts written before records were keyed (the committed Beams(6c,6p)
-//! parts, CRC over the record alone) are read by nothing but their one-time
-//! converter, [`super::legacy_upgrade`], which checks each against its
-//! manifest, recomputes units of it at random and writes it keyed; every
-//! reader of run files refuses them, naming the file.
+//! parts in git history, CRC over the record alone) are read by nothing:
+//! every reader of run files refuses them, naming the file. Their units are
+//! named in the runs' per-unit manifests (`NAME.units.tsv`, exact keys and
+//! content hashes, docs/runs.md), so any unit can be rebuilt by computing it
+//! again and checked.
 
 use crate::curve::point::Point;
 use crate::curve::steps::Domain;
-use crate::error::{Error, Result};
 use crate::renyi::alpha::Alpha;
 use crate::search::TieRule;
 use crate::search::run_file::alpha_text;
 use serde::{Deserialize, Serialize};
-use std::io::Read;
-use std::path::Path;
 
 /// What identifies a curve run: units of different runs never mix.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,7 +38,7 @@ pub struct CurveRunId {
     pub unit_codes: u64,
     /// Whether the records' checksums cover the run's key: true in every
     /// file this version writes; false (absent) only in parts written
-    /// before, which only [`super::legacy_upgrade`] reads.
+    /// before, which every reader refuses.
     #[serde(default)]
     pub keyed: bool,
 }
@@ -80,21 +78,4 @@ pub fn same_run(a: &CurveRunId, b: &CurveRunId) -> bool {
     same_domain
         && CurveRunId { domain: String::new(), keyed: false, ..a.clone() }
             == CurveRunId { domain: String::new(), keyed: false, ..b.clone() }
-}
-
-/// The SHA-256 (hex) of the file at `path`, read in blocks.
-pub fn file_sha256(path: &Path) -> Result<String> {
-    use sha2::Digest;
-    let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let mut hasher = sha2::Sha256::new();
-    let mut block = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut block).map_err(io)?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&block[..n]);
-    }
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }

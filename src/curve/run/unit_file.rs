@@ -308,8 +308,6 @@ pub fn record_domain(r: &UnitSteps) -> std::result::Result<Domain, String> {
     Ok(Domain::of_run(&step_span(first, &point)?.0, &step_span(last, &point)?.0))
 }
 
-pub use crate::output::checked_line;
-
 /// A record's line packed to be kept until a merge needs it: raw deflate at
 /// the fastest level, so a merge holds its units' records at a fraction of
 /// their text and builds each step function only when the walk reaches it.
@@ -369,9 +367,6 @@ pub fn for_each_record(
     for_each_line(path, header, |_, _, r| each(r))
 }
 
-/// A run file's text, read through gzip or xz when it is compressed; `None` if it is missing.
-pub(super) use crate::output::sealed_lines::open_sealed as open_run_file;
-
 /// [`for_each_record`], handing `each` the record's whole line (checksum and
 /// JSON, without its line break) and the run's key beside the record. A file
 /// whose records are not keyed (the older format) is refused, naming it.
@@ -384,7 +379,8 @@ pub fn for_each_line(
         if !id.keyed {
             return Err(invalid(format!(
                 "{}: its records are not keyed to their run (the older format of the parts committed before \
-                 issue 48): convert it once with `curve … --upgrade-parts MANIFEST` (docs/curves.md)",
+                 issue 48, which this program no longer reads): compute its units again and check them against \
+                 the run's NAME.units.tsv (docs/runs.md)",
                 path.display()
             )));
         }
