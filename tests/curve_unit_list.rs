@@ -214,15 +214,26 @@ fn crossing_keys_do_not_depend_on_printing() {
     let wide = root(&p, &q, 1.1, 1.3, 1e-13);
     let scaled = root(&p.map(|x| 3 * x), &q.map(|x| 3 * x), 1.1, 1.3, 0.0);
     assert_ne!(narrow.to_string(), wide.to_string());
-    assert_eq!(narrow.identity(), "root(1,1,2,3,3,10|4,5,5,6)+1");
-    assert_eq!(wide.identity(), narrow.identity());
-    assert_eq!(scaled.identity(), narrow.identity());
+    assert_eq!(narrow.identity().unwrap(), "root(1,1,2,3,3,10|4,5,5,6)+1");
+    assert_eq!(wide.identity().unwrap(), narrow.identity().unwrap());
+    assert_eq!(scaled.identity().unwrap(), narrow.identity().unwrap());
     let half: Point = Point::exact("0.5".parse().unwrap());
     let d = Domain { lo: half, lo_closed: false, hi: wide, hi_closed: true };
-    assert_eq!(domain_key(&d), "(1/2, root(1,1,2,3,3,10|4,5,5,6)+1]");
+    assert_eq!(domain_key(&d).unwrap(), "(1/2, root(1,1,2,3,3,10|4,5,5,6)+1]");
     // A pair crossing below 1, at 0.44… ({1,1,1,1,8} against {3,3,3,3}).
     let below = root(&[1, 1, 1, 1, 8], &[3, 3, 3, 3], 0.2, 0.9, 0.0);
     let below_wide = root(&[1, 1, 1, 1, 8], &[3, 3, 3, 3], 0.2, 0.9, 1e-13);
-    assert_eq!(below.identity(), below_wide.identity());
-    assert!(below.identity().ends_with(")-1"), "{}", below.identity());
+    assert_eq!(below.identity().unwrap(), below_wide.identity().unwrap());
+    assert!(below.identity().unwrap().ends_with(")-1"), "{}", below.identity().unwrap());
+    // An enclosure that holds α = 1, where every D vanishes: no ordinal, so
+    // no identity — a one-line refusal, never the printed enclosure.
+    let Point::Root { root: found, .. } = &narrow else { unreachable!() };
+    let at_one = Point::Root {
+        root: Arc::new(Root { at: Interval::new(0.999, 1.001), pair: found.pair.clone(), certified: false }),
+        witness: None,
+    };
+    let why = at_one.identity().expect_err("no ordinal, no identity");
+    assert!(why.starts_with("the crossing root(1,1,2,3,3,10|4,5,5,6) at ") && !why.contains('\n'), "{why}");
+    let d = Domain { lo: Point::exact("0.5".parse().unwrap()), lo_closed: true, hi: at_one, hi_closed: false };
+    assert_eq!(domain_key(&d), Err(why));
 }

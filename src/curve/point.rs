@@ -168,17 +168,22 @@ impl Point {
     /// `inf`); a crossing as `root(P|Q)±k`, the reduced pair of partitions
     /// ([`super::cross_key::CrossKey`]: classes of P not in Q and of Q not in
     /// P, over their gcd, oriented) and which root of its D it is, counted
-    /// from α = 1 ([`PairFunction::root_ordinal`]). Only if the ordinal
-    /// cannot be found does the enclosure stand in (`root(P|Q)~[lo, hi]`, as
-    /// it prints; not met in the runs).
-    pub fn identity(&self) -> String {
+    /// from α = 1 ([`PairFunction::root_ordinal`]). A crossing whose
+    /// ordinal cannot be found has no identity: the one-line message says so
+    /// (no printed enclosure ever stands in; not met in the runs).
+    pub fn identity(&self) -> Result<String, String> {
         match self {
-            Point::Exact { alpha, .. } => crate::search::run_file::alpha_text(*alpha),
+            Point::Exact { alpha, .. } => Ok(crate::search::run_file::alpha_text(*alpha)),
             Point::Root { root, .. } => {
                 let key = root.pair.key();
                 let list = |xs: &[u64]| xs.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
-                let which = root.pair.root_ordinal(root.at).map_or_else(|| format!("~{self}"), |k| format!("{k:+}"));
-                format!("root({}|{}){which}", list(&key.plus), list(&key.minus))
+                let pair = format!("root({}|{})", list(&key.plus), list(&key.minus));
+                let k = root.pair.root_ordinal(root.at).ok_or_else(|| {
+                    format!(
+                        "the crossing {pair} at {self} has no exact name (its roots from α = 1 could not be counted)"
+                    )
+                })?;
+                Ok(format!("{pair}{k:+}"))
             }
         }
     }

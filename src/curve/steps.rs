@@ -270,10 +270,11 @@ pub fn domain_text(d: &Domain) -> String {
 
 /// A domain as a unit key names it: its ends by their identity
 /// ([`Point::identity`]: exact text, or a crossing by its pair and ordinal),
-/// so that no change of printing changes a key.
-pub fn domain_key(d: &Domain) -> String {
+/// so that no change of printing changes a key; an end without an identity
+/// is the refusal.
+pub fn domain_key(d: &Domain) -> Result<String, String> {
     let (open, close) = (if d.lo_closed { '[' } else { '(' }, if d.hi_closed { ']' } else { ')' });
-    format!("{open}{}, {}{close}", d.lo.identity(), d.hi.identity())
+    Ok(format!("{open}{}, {}{close}", d.lo.identity()?, d.hi.identity()?))
 }
 
 #[cfg(test)]

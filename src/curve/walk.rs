@@ -242,10 +242,13 @@ pub(crate) struct Cut<'a> {
     pub mode: CutMode<'a>,
 }
 
+/// A listed unit: its key (or why its sub-domain has none), code count and sub-domain.
+pub(crate) type ListedKey = (Result<String, String>, u64, Domain);
+
 /// What a walk does at a unit.
 pub(crate) enum CutMode<'a> {
-    /// Records the unit's key, code count and sub-domain.
-    List(std::sync::Mutex<Vec<(String, u64, Domain)>>),
+    /// Records each unit met ([`ListedKey`]).
+    List(std::sync::Mutex<Vec<ListedKey>>),
     /// Asks `fetch` (trail, sub-domain, key) for each unit's step function on
     /// the sub-domain when the walk reaches it (a walk meets each unit once,
     /// so only the units being added up are held); keys it has no steps for
@@ -384,15 +387,21 @@ impl<P: SearchProblem> Walker<'_, P> {
         if n < MIN_UNIT_CODES {
             return self.node(state, set, depth, domain, None);
         }
-        let key = format!("{trail} @ {}", domain_key(domain));
+        // A sub-domain without an exact name: the listing refuses the run, so no
+        // run has records of the unit, and a merge counts it as missing.
+        let key = domain_key(domain).map(|ends| format!("{trail} @ {ends}"));
         // Not a leaf: a stand-in for a unit this pass does not evaluate.
         let placeholder = || constant(domain, Arc::new(Outcome::leaf(n, 0, Exact::from_integer(0.into()))));
-        match &cut.mode {
-            CutMode::List(keys) => {
+        match (&cut.mode, key) {
+            (CutMode::List(keys), key) => {
                 keys.lock().unwrap_or_else(|e| e.into_inner()).push((key, n, domain.clone()));
                 placeholder()
             }
-            CutMode::Lookup { fetch, missing } => fetch(trail, domain, &key).unwrap_or_else(|| {
+            (CutMode::Lookup { missing, .. }, Err(why)) => {
+                missing.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{trail}: {why}"));
+                placeholder()
+            }
+            (CutMode::Lookup { fetch, missing }, Ok(key)) => fetch(trail, domain, &key).unwrap_or_else(|| {
                 missing.lock().unwrap_or_else(|e| e.into_inner()).push(key);
                 placeholder()
             }),

@@ -101,7 +101,7 @@ pub fn read_unit_list(path: &Path, expected: &CurveRunId) -> Result<(CurveRunId,
             hi: point_of(&e.hi).map_err(bad)?,
             hi_closed: e.hi_closed,
         };
-        if !e.key.ends_with(&format!(" @ {}", domain_key(&domain))) {
+        if !e.key.ends_with(&format!(" @ {}", domain_key(&domain).map_err(bad)?)) {
             return Err(bad("the key does not end with the unit's sub-domain".into()));
         }
         if units.last().is_some_and(|u| u.key >= e.key) {
@@ -141,7 +141,8 @@ pub fn unit_at<P: SearchProblem>(
     labels: &HashMap<String, QueryId>,
     unit: &ListedUnit,
 ) -> std::result::Result<(P::State, P::Set, usize), String> {
-    let trail = unit.key.strip_suffix(&format!(" @ {}", domain_key(&unit.domain))).ok_or("no sub-domain in the key")?;
+    let ends = domain_key(&unit.domain)?;
+    let trail = unit.key.strip_suffix(&format!(" @ {ends}")).ok_or("no sub-domain in the key")?;
     let mut steps: Vec<(QueryId, AnswerId)> = Vec::new();
     for step in trail.split('/').skip(1) {
         let (label, answer) =

@@ -113,7 +113,9 @@ pub fn list_unit_domains<P: SearchProblem>(
     let cut = Cut { levels, mode: CutMode::List(Mutex::new(Vec::new())) };
     walk_with_cut(problem, tie, domain, None, Some(&cut));
     let CutMode::List(keys) = cut.mode else { unreachable!("built as a listing") };
-    let mut keys = keys.into_inner().unwrap_or_else(|e| e.into_inner());
+    let keys = keys.into_inner().unwrap_or_else(|e| e.into_inner());
+    let named = keys.into_iter().map(|(key, codes, domain)| key.map(|key| (key, codes, domain)));
+    let mut keys = named.collect::<std::result::Result<Vec<_>, String>>().map_err(invalid)?;
     keys.sort_by(|a, b| a.0.cmp(&b.0));
     if let Some(w) = keys.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(invalid(format!("two units share the key {:?}; choose another --levels", w[0].0)));
