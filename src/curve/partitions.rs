@@ -12,6 +12,7 @@
 
 use super::steps::Domain;
 use crate::renyi::alpha::Alpha;
+use crate::search::capabilities::tally_answer_bytes;
 use crate::search::fasthash::{FastBuild, WordHasher};
 use crate::search::problem::{QueryId, SearchProblem};
 use crate::search::strategy::batch_class_sizes;
@@ -69,13 +70,7 @@ fn visit_sizes<P: SearchProblem>(
         answers.clear();
         if problem.answer_bytes(queries, set, &mut answers) {
             for (&q, bytes) in queries.iter().zip(answers.chunks_exact(n as usize)) {
-                let mut counts = [0u8; 64];
-                let mut seen = 0u64;
-                for &answer in bytes {
-                    let answer = usize::from(answer & 63);
-                    counts[answer] += 1;
-                    seen |= 1 << answer;
-                }
+                let (counts, seen) = tally_answer_bytes(bytes);
                 visit(q, Sizes::Small(&counts, seen));
             }
             ANSWERS.set(answers);

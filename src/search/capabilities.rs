@@ -226,3 +226,18 @@ delegating_trait! {
         }
     }
 }
+
+/// The class sizes of one query read from its answer bytes (one byte an
+/// answer, as [`SpeedHooks::answer_bytes`] writes them): the count of each
+/// answer id (below 64) and the mask of the answers given. Counts are bytes,
+/// so the callers keep their sets below 256 codes.
+pub fn tally_answer_bytes(bytes: &[u8]) -> ([u8; 64], u64) {
+    let mut counts = [0u8; 64];
+    let mut seen = 0u64;
+    for &answer in bytes {
+        let answer = usize::from(answer & 63);
+        counts[answer] += 1;
+        seen |= 1 << answer;
+    }
+    (counts, seen)
+}

@@ -4,6 +4,7 @@
 //! reach.
 
 use super::{INFEASIBLE, Left, PerfectSearch, UNCAPPED};
+use crate::search::capabilities::tally_answer_bytes;
 use crate::search::problem::{AnswerId, QueryId, SearchProblem};
 use crate::search::strategy::batch_counts_into;
 
@@ -163,13 +164,7 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
             answers.clear();
             if self.problem.answer_bytes(queries, set, &mut answers) {
                 for (&q, bytes) in queries.iter().zip(answers.chunks_exact(m as usize)) {
-                    let mut counts = [0u8; 64];
-                    let mut seen = 0u64;
-                    for &answer in bytes {
-                        let answer = usize::from(answer & 63);
-                        counts[answer] += 1;
-                        seen |= 1 << answer;
-                    }
+                    let (counts, seen) = tally_answer_bytes(bytes);
                     let query = (q, self.problem.solving_answer(q));
                     splits.push(query, m, bits(seen).map(|a| (a, u64::from(counts[a]))));
                 }
