@@ -6,7 +6,7 @@ its finished units and the mean of the first run with that shift added, plus two
 projections: the shift per finished code carried over to all codes, and the same per
 unit size class (units of 10^k codes), since small and large units shift differently.
 
-usage: scripts/compare_runs.py FINISHED.jsonl|.json OTHER.jsonl|.json
+usage: scripts/compare_runs.py FINISHED OTHER   (each a checkpoint .jsonl or a finished shard file)
 """
 import json
 import sys
@@ -14,19 +14,25 @@ from fractions import Fraction
 
 
 def records(path):
-    text = open(path).read()
-    if path.endswith(".json"):
-        data = json.loads(text)
-        return data["units"], data["codes_total"]
-    # A sealed checkpoint: each line is "CRC JSON" (docs/runs.md, "File formats").
-    lines = [l for l in text.splitlines()[1:] if l.strip()]
+    """The unit records of a checkpoint or a finished shard file, and the run's
+    codes if the file names them. Both are sealed lines (docs/runs.md, "File
+    formats"): each line "CRC JSON"; line 1 the identity (a shard file's has
+    "codes_total"), then one unit per line; a shard file ends with its
+    {"finished": ...} line. The CRCs are not checked here (the program does)."""
+    lines = [l for l in open(path).read().splitlines() if l.strip()]
+    try:
+        identity = json.loads(lines[0].split(" ", 1)[1])
+    except (json.JSONDecodeError, IndexError):
+        sys.exit(f"{path}: line 1 is not the identity line of a sealed run file")
     out = []
-    for line in lines:
+    for line in lines[1:]:
         try:
-            out.append(json.loads(line.split(" ", 1)[1]))
+            record = json.loads(line.split(" ", 1)[1])
         except (json.JSONDecodeError, IndexError):  # a line cut off by a kill
-            pass
-    return out, None
+            continue
+        if "index" in record:
+            out.append(record)
+    return out, identity.get("codes_total")
 
 
 def total(unit):

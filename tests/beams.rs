@@ -461,7 +461,7 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
     use renyi_search::games::beams::game::ColourOffer;
     use renyi_search::search::Exact;
     use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
-    use renyi_search::search::units::{ShardFile, merge};
+    use renyi_search::search::units::{merge, read_shard};
     let dir = common::root().join("results/runs/beams-6c3p");
     let g = Beams::new(enumerate(v("6c3p")), QueryOrder::ColourFirst, Penalty::BestGuess)
         .unwrap()
@@ -481,7 +481,7 @@ fn beams_6c3p_h0_mix_reduced_run_checks() {
             record.index, record.path, check.recorded_total, check.recomputed_total
         );
     }
-    let file: ShardFile = serde_json::from_str(&std::fs::read_to_string(&run_path).unwrap()).unwrap();
+    let file = read_shard(&run_path).unwrap();
     let (_, outcome) = merge(std::slice::from_ref(&file)).unwrap();
     assert_eq!(outcome.codes(), Exact::from_integer(223_920.into()));
     let mean = renyi_search::search::outcome::exact_f64(&outcome.total()) / 223_920.0;

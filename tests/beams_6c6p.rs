@@ -138,10 +138,8 @@ fn beams_6c6p_root_smoke() {
 fn beams_6c6p_committed_run_units_recompute() {
     use renyi_search::search::strategy::decide;
     use renyi_search::search::subproblem::Subproblem;
-    use renyi_search::search::units::{ShardFile, merge};
-    let text =
-        std::fs::read_to_string(common::root().join("results/runs/beams-6c6p/beams-6c6p-h1-lex-c.json")).unwrap();
-    let run: ShardFile = serde_json::from_str(&text).unwrap();
+    use renyi_search::search::units::{merge, read_shard};
+    let run = read_shard(&common::root().join("results/runs/beams-6c6p/beams-6c6p-h1-lex-c.json")).unwrap();
     let (_, merged) = merge(std::slice::from_ref(&run)).unwrap();
     assert_eq!(merged.total().to_string(), "31350697259");
     assert_eq!(run.codes_total, 3_048_812_640);
@@ -175,7 +173,7 @@ fn beams_6c6p_committed_run_units_recompute() {
 #[test]
 fn beams_6c6p_committed_mix_units_recompute() {
     use renyi_search::search::subproblem::Subproblem;
-    use renyi_search::search::units::ShardFile;
+    use renyi_search::search::units::read_shard;
     let dir = common::root().join("results/runs/beams-6c6p");
     let patterns = enumerate(v("6c6p"));
     let mut checked = 0;
@@ -186,7 +184,7 @@ fn beams_6c6p_committed_mix_units_recompute() {
         ("beams-6c6p-h1-mix-reduced.json", "1", ColourOffer::ReducedUnweighted),
     ];
     for (file, alpha, offer) in runs {
-        let run: ShardFile = serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).unwrap();
+        let run = read_shard(&dir.join(file)).unwrap();
         let g = Beams::new(patterns.clone(), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap().with_offer(offer);
         let all = g.full_set();
         let mix = Strategy::new(alpha.parse().unwrap(), TieRule::mix());

@@ -255,3 +255,65 @@ fn sealed_records_round_trip_their_floats() {
         assert!(unsealed.check("0123abcd").unwrap_err().to_string().contains("no checksum"));
     }
 }
+
+/// A finished shard file (sealed lines: identity, one line per unit, a
+/// closing line) reads back as written; a flipped byte, a unit line of
+/// another run or of another shard, a missing closing line and a unit
+/// recorded twice are each refused by `merge` with one line and exit 2.
+#[test]
+fn damaged_finished_shard_files_are_refused_with_one_line() {
+    use renyi_search::search::units::{read_shard, write_shard};
+    let dir = common::scratch_dir("integrity-shards");
+    let shard = |alpha: &str, shard: &str| {
+        let run = UnitRun { levels: 2, shard: shard.parse().unwrap(), checkpoint: None, progress: Default::default() };
+        run_units(&game(), strategy(alpha), &run).unwrap()
+    };
+    let (mine, other_shard, other_run) = (shard("1", "0/2"), shard("1", "1/2"), shard("2", "0/2"));
+    let written = |name: &str, file: &ShardFile| {
+        let path = dir.join(name);
+        write_shard(&path, file).unwrap();
+        (path.clone(), std::fs::read_to_string(&path).unwrap().lines().map(String::from).collect::<Vec<_>>())
+    };
+    let ((good, lines), (other_path, other_lines)) = (written("good.json", &mine), written("other.json", &other_shard));
+    let (_, foreign_lines) = written("foreign.json", &other_run);
+    let back = read_shard(&good).unwrap();
+    assert_eq!(
+        (back.header.clone(), back.units.len(), back.seconds),
+        (mine.header.clone(), mine.units.len(), mine.seconds)
+    );
+    for (a, b) in back.units.iter().zip(&mine.units) {
+        assert_eq!(serde_json::to_string(a).unwrap(), serde_json::to_string(b).unwrap());
+    }
+    assert_eq!(lines.len(), mine.units.len() + 2, "identity, units, closing");
+    assert!(lines.last().unwrap().contains(r#"{"finished":{"units":"#), "{}", lines.last().unwrap());
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let merged = common::bin(&["merge", &s(&good), &s(&other_path)]);
+    assert!(merged.status.success(), "{}", String::from_utf8_lossy(&merged.stderr));
+    let refused = |name: &str, lines: Vec<String>, needle: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let message = common::one_line_error(&["merge", &s(&path), &s(&other_path)]);
+        assert!(message.contains(name) && message.contains(needle), "{name}: {message}");
+    };
+    let mut flipped = lines.clone();
+    let mut bytes = flipped[2].clone().into_bytes();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    flipped[2] = String::from_utf8(bytes).unwrap();
+    refused("flipped.json", flipped, "line 3: the record fails its checksum");
+    for (name, from) in [("foreign-run.json", &foreign_lines), ("foreign-shard.json", &other_lines)] {
+        let mut spliced = lines.clone();
+        spliced[1] = from[1].clone();
+        refused(name, spliced, "line 2: the record fails its checksum");
+    }
+    let mut cut = lines.clone();
+    cut.pop();
+    refused("cut.json", cut, "no closing line");
+    let mut twice = lines.clone();
+    twice.insert(2, lines[1].clone());
+    refused("twice.json", twice, "recorded a second time");
+    let mut dropped = lines.clone();
+    dropped.remove(1);
+    refused("dropped.json", dropped, "lines were removed or added");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -186,7 +186,6 @@ fn bad_shards_are_refused() {
     alien.header.crc = None;
     assert!(merge(&[a.clone(), alien.clone()]).unwrap_err().to_string().contains("no checksum"));
     alien.header = alien.header.sealed();
-    let alien = alien.sealed();
     assert!(merge(&[a.clone(), alien]).unwrap_err().to_string().contains("another run"));
     assert!(merge(&[a.clone(), b.clone()]).is_ok());
     let mut unreadable = b;

@@ -1,20 +1,16 @@
 //! `merge …`: the shard files of a work-unit run, added exactly.
 
 use super::outcome_text::{depth_histogram, penalty_split};
-use renyi_search::error::{Error, Result, invalid};
+use renyi_search::error::Result;
 use renyi_search::output::write_json;
 use renyi_search::search::outcome::{exact_f64, exact_string};
-use renyi_search::search::units::{RunHeader, ShardFile, merge_named, penalty_split_known};
+use renyi_search::search::units::{RunHeader, ShardFile, merge_named, penalty_split_known, read_shard};
 use std::path::{Path, PathBuf};
 
 pub(super) fn merge_files(files: &[PathBuf], out: Option<&Path>) -> Result<()> {
     let mut shards = Vec::new();
     for path in files {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
-        let shard: ShardFile =
-            serde_json::from_str(&text).map_err(|e| invalid(format!("{} is not a shard file: {e}", path.display())))?;
-        shards.push(shard);
+        shards.push(read_shard(path)?);
     }
     let named: Vec<(String, &ShardFile)> = files.iter().map(|p| p.display().to_string()).zip(&shards).collect();
     let (header, outcome) = merge_named(&named)?;

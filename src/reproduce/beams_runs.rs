@@ -251,8 +251,7 @@ fn finished_run(
     strategy: Strategy,
     levels: usize,
 ) -> Option<crate::search::units::ShardFile> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let file: crate::search::units::ShardFile = serde_json::from_str(&text).ok()?;
+    let file = crate::search::units::read_shard(path).ok()?;
     // A MIX run of an older version is the same run with a stale penalty
     // split ([`crate::search::units::penalty_split_known`] leaves it out).
     file.header.same_run_as(&crate::search::units::RunHeader::new(problem, strategy, levels)).then_some(file)

@@ -17,6 +17,7 @@ pub mod play;
 pub mod problem;
 pub mod recheck;
 pub mod run_file;
+pub mod shard_file;
 pub mod strategy;
 pub mod strategy_file;
 pub mod subproblem;

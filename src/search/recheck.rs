@@ -10,22 +10,17 @@ use super::outcome::{Exact, Outcome};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 use super::run_file::alpha_text;
 use super::strategy::Strategy;
-use super::units::{RunHeader, ShardFile, UnitRecord};
+use super::units::{RunHeader, UnitRecord};
 use crate::error::{Error, Result, invalid};
 use std::path::Path;
 
-/// A run's header and unit records, from a checkpoint (`.jsonl`, sealed lines:
-/// identity line, then one record per line; [`super::checkpoint`]) or a
-/// shard/run file (`.json`).
+/// A run's header and unit records, from a checkpoint (sealed lines: identity
+/// line, then one record per line; [`super::checkpoint`]) or a finished shard
+/// file (sealed lines too, told apart by its identity line; [`super::shard_file`]).
 pub fn read_run(path: &Path) -> Result<(RunHeader, Vec<UnitRecord>)> {
-    let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    let text = std::fs::read_to_string(path).map_err(io)?;
-    if let Ok(file) = serde_json::from_str::<ShardFile>(&text) {
-        let at = |e: Error| e.at(&path.display().to_string());
-        file.check().map_err(at)?;
-        for r in &file.units {
-            r.check(file.header.record_key()).map_err(at)?;
-        }
+    std::fs::metadata(path).map_err(|e| Error::Io { path: path.display().to_string(), source: e })?;
+    if super::shard_file::is_shard_file(path) {
+        let file = super::shard_file::read_shard(path)?;
         return Ok((file.header, file.units));
     }
     read_checkpoint_file(path)?.ok_or_else(|| {

@@ -1,17 +1,18 @@
-//! The files of a work-unit run ([`super::units`]): the run's identity
-//! ([`RunHeader`]), one record per finished unit ([`UnitRecord`]), the shard
-//! file of a finished shard, and the exact merge of shard files (same run,
-//! every unit once). The checkpoint is in [`super::checkpoint`].
+//! The records of a work-unit run ([`super::units`]): the run's identity
+//! ([`RunHeader`]), one record per finished unit ([`UnitRecord`]), a finished
+//! shard ([`ShardFile`]), and the exact merge of finished shards (same run,
+//! every unit once). The checkpoint is in [`super::checkpoint`], the file of a
+//! finished shard in [`super::shard_file`]; both are sealed lines.
 //!
 //! Integrity: the CRCs are those of the sealed line format
 //! (`output::sealed_lines`, docs/runs.md "File formats"): the header's is the
 //! run's key, the CRC-32 of its JSON without the field; a record's the CRC-32
 //! of the key and its JSON without the field. A checkpoint carries them in
-//! front of its lines, a shard file inside its header and records as `crc`,
-//! with a CRC-32 of its header and totals besides. So an edited header, an
-//! edited record and a record of another run are each refused; a header,
-//! record or shard file without its CRC is refused too (the committed
-//! checkpoints were converted once, re-verified: tests/run_upgrade.rs). α is written as its
+//! front of its lines; read back, a header and its records carry them as
+//! `crc`, and a merge checks them again. So an edited header, an edited
+//! record and a record of another run are each refused; a header or record
+//! without its CRC is refused too (the committed checkpoints and shard files
+//! were converted once, re-verified: tests/run_upgrade.rs). α is written as its
 //! exact rational text (`p/q`, an integer as `p`, ∞ as `inf`; [`alpha_text`])
 //! and compared as the [`Alpha`] it parses to.
 
@@ -21,10 +22,8 @@ use super::strategy::{Strategy, TieBreak, TieRule};
 use crate::error::{Error, Result, invalid};
 use crate::output::sealed_lines;
 use crate::output::work_units::{ContentHash, Refusal, Twice, UnitTally, WorkUnit};
-use crate::output::{crc32_hex, write_json};
 use crate::renyi::alpha::Alpha;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// What identifies a run: units of different runs must never be mixed. α,
 /// the tie rule and the penalty split are typed; in the file they keep the
@@ -322,8 +321,9 @@ pub fn sessions_wall_seconds(records: &[UnitRecord]) -> Option<f64> {
     Some(latest.values().sum())
 }
 
-/// The result file of one shard.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// A finished shard of a run: its records and totals (its file, sealed
+/// lines, is written and read by [`super::shard_file`]).
+#[derive(Clone, Debug)]
 pub struct ShardFile {
     pub header: RunHeader,
     pub shard: (u64, u64),
@@ -332,50 +332,11 @@ pub struct ShardFile {
     pub seconds: f64,
     /// Peak resident memory of the process that wrote the file, in bytes
     /// (absent where not reported, and in files of older versions).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_memory_bytes: Option<u64>,
     /// Units of this shard taken from the checkpoint rather than evaluated by
     /// this process: 0 means the run went from scratch (absent in older files).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed_units: Option<u64>,
     pub units: Vec<UnitRecord>,
-    /// CRC-32 (hex) of what identifies the file — header, shard, unit and code
-    /// totals — set by [`write_shard`] (the units carry their own); required
-    /// on reading.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub crc: Option<String>,
-}
-
-impl ShardFile {
-    /// The CRC-32 (hex) of the header, shard, unit and code totals.
-    fn identity_checksum(&self) -> String {
-        let identity =
-            serde_json::to_string(&(&self.header, self.shard, self.units_total, self.codes_total)).expect("plain data");
-        crc32_hex(identity.as_bytes())
-    }
-
-    /// The file with its checksum set over its header and totals.
-    pub fn sealed(self) -> ShardFile {
-        let crc = Some(self.identity_checksum());
-        ShardFile { crc, ..self }
-    }
-
-    /// Checks the file's own checksum (an edited header, such as another α,
-    /// would relabel the merged result; a file without one is refused).
-    pub fn check(&self) -> Result<()> {
-        self.header.check()?;
-        match &self.crc {
-            None => Err(invalid(format!(
-                "shard {}/{}: the file has no checksum (an unsealed file: this program reads only sealed run files)",
-                self.shard.0, self.shard.1
-            ))),
-            Some(crc) if *crc != self.identity_checksum() => Err(invalid(format!(
-                "shard {}/{}: checksum {crc} does not match its header and totals (the file was altered)",
-                self.shard.0, self.shard.1
-            ))),
-            _ => Ok(()),
-        }
-    }
 }
 
 /// `i/N`: this process evaluates the units whose number is ≡ i mod N.
@@ -404,11 +365,6 @@ pub fn penalty_split_known(shards: &[ShardFile]) -> bool {
     shards.iter().all(|s| s.header.split_is_current() && s.units.iter().all(|u| u.penalised.is_some()))
 }
 
-/// Writes a shard file (atomically), sealed.
-pub fn write_shard(path: &Path, shard: &ShardFile) -> Result<()> {
-    write_json(path, &shard.clone().sealed())
-}
-
 /// Adds the units of complete shard files exactly. Errors if the files come
 /// from different runs, a unit appears twice, or any unit is missing.
 pub fn merge(shards: &[ShardFile]) -> Result<(RunHeader, Outcome)> {
@@ -431,7 +387,7 @@ pub fn merge_named(shards: &[(String, &ShardFile)]) -> Result<(RunHeader, Outcom
     let mut mass = num_rational::BigRational::from_integer(0.into());
     for (file, &(ref name, s)) in shards.iter().enumerate() {
         let at = |e: Error| e.at(name);
-        s.check().map_err(at)?;
+        s.header.check().map_err(at)?;
         if s.header.identity() != first.header.identity() || s.units_total != first.units_total {
             return Err(invalid(format!(
                 "{name} (shard {}/{}) belongs to another run than {first_name} (shard {}/{})",

@@ -22,8 +22,9 @@ use super::outcome::{Exact, Outcome, exact_f64, exact_string};
 use super::problem::{AnswerId, QueryId, SearchProblem};
 pub use super::run_file::{
     PenaltySplit, RunHeader, SessionTime, Shard, ShardFile, UnitRecord, merge, merge_named, penalty_split_known,
-    sessions_wall_seconds, write_shard,
+    sessions_wall_seconds,
 };
+pub use super::shard_file::{read_shard, write_shard};
 use super::strategy::{Strategy, decide};
 use crate::error::{Result, invalid};
 use crate::output::sealed_lines::SealedLog;
@@ -372,7 +373,5 @@ pub fn run_units<P: SearchProblem>(problem: &P, strategy: Strategy, run: &UnitRu
         peak_memory_bytes: crate::memory::peak_resident_bytes(),
         resumed_units: Some(resumed_units),
         units: records,
-        crc: None,
-    }
-    .sealed())
+    })
 }
