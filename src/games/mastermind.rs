@@ -184,12 +184,34 @@ fn all_distinct(code: &[u8]) -> bool {
 /// (black, white) of `guess` against `secret`.
 pub fn feedback(guess: &[u8], secret: &[u8], colors: usize) -> (usize, usize) {
     let black = guess.iter().zip(secret).filter(|(a, b)| a == b).count();
+    let common =
+        if secret.len() <= 64 { common_by_mask(guess, secret) } else { common_by_counts(guess, secret, colors) };
+    (black, common - black)
+}
+
+/// Pegs of equal colour in `guess` and `secret` (black and white together),
+/// paired through a bit mask of used secret pegs: no allocation, for codes of
+/// at most 64 pegs (every game here). This runs once per (guess, secret) pair
+/// when the answer table is built.
+fn common_by_mask(guess: &[u8], secret: &[u8]) -> usize {
+    let mut used = 0u64;
+    let mut common = 0;
+    for &c in guess {
+        if let Some(j) = (0..secret.len()).find(|&j| secret[j] == c && used & (1 << j) == 0) {
+            used |= 1 << j;
+            common += 1;
+        }
+    }
+    common
+}
+
+/// [`common_by_mask`] for any length: the sum over colours of the smaller count.
+fn common_by_counts(guess: &[u8], secret: &[u8], colors: usize) -> usize {
     let mut in_guess = vec![0usize; colors];
     let mut in_secret = vec![0usize; colors];
     guess.iter().for_each(|&c| in_guess[c as usize] += 1);
     secret.iter().for_each(|&c| in_secret[c as usize] += 1);
-    let common: usize = in_guess.iter().zip(&in_secret).map(|(a, b)| a.min(b)).sum();
-    (black, common - black)
+    in_guess.iter().zip(&in_secret).map(|(a, b)| a.min(b)).sum()
 }
 
 fn encode(pegs: usize, (b, w): (usize, usize)) -> u8 {
@@ -425,5 +447,23 @@ impl crate::certificate::Certify for Mastermind {
     }
     fn admissible_below(&self, _: &(), _: QueryId) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod feedback_tests {
+    use super::{common_by_counts, common_by_mask, enumerate_codes};
+
+    /// The mask pairing equals the colour counts on every pair of MM(4,6) and MM(3,5) codes.
+    #[test]
+    fn mask_pairing_equals_colour_counts() {
+        for (pegs, colors) in [(4, 6), (3, 5)] {
+            let codes = enumerate_codes(pegs, colors, false);
+            for g in &codes {
+                for s in &codes {
+                    assert_eq!(common_by_mask(g, s), common_by_counts(g, s, colors), "{g:?} {s:?}");
+                }
+            }
+        }
     }
 }
