@@ -56,6 +56,11 @@ fn bad_input_is_refused() {
         &["solve", "bridg-it", "--order", "5", "--temperature", "0.1", "--max-memory", "1"],
         "agents' game graph of order 5",
     );
+    // The exploit search has no estimate: its tables are capped at the budget less what the process holds.
+    assert_refused(
+        &["solve", "bridg-it", "--order", "4", "--exploit", "--max-memory", "0.001"],
+        "exploit search passed its limit",
+    );
     assert_refused(&["solve", "bridg-it", "--order", "3", "--moves", "Z9"], "unknown cell name");
     assert_refused(&["solve", "bridg-it", "--order", "3", "--moves", "B1"], "unknown cell name");
     assert_refused(&["solve", "bridg-it", "--order", "3", "--moves", "A1,A1"], "not legal");

@@ -20,7 +20,7 @@ fn opening_outcomes(m: usize, ties: CutTies) -> Vec<(String, bool)> {
     let mut search = ExploitSearch::new(&b, ties);
     (0..b.edges().len())
         .filter(|&e| b.is_vertical(e))
-        .map(|e| (b.edge_name(e), search.short_wins(&start.play(e))))
+        .map(|e| (b.edge_name(e), search.short_wins(&start.play(e)).unwrap()))
         .collect()
 }
 

@@ -2,7 +2,9 @@
 
 use clap::Args;
 use renyi_search::error::{Result, invalid};
-use renyi_search::memory::{check_budget, check_budget_at_least, process_bytes};
+use renyi_search::memory::{
+    SharedBudget, budget_bytes, check_budget, check_budget_at_least, process_bytes, resident_bytes,
+};
 use renyi_search::two_player::connection::bridgit::agents::{Agent, short_win_probability};
 use renyi_search::two_player::connection::bridgit::analysis::{CutTies, ExploitSearch, self_play};
 use renyi_search::two_player::connection::bridgit::board::Board;
@@ -13,6 +15,7 @@ use renyi_search::two_player::connection::bridgit::position::{Player, Position};
 use renyi_search::two_player::connection::bridgit::simulate::{SimAgent, simulate};
 use renyi_search::two_player::connection::bridgit::solver::Solver;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Largest order for the whole-game analyses (self-play explores every tie branch).
 const MAX_ANALYSIS_ORDER: usize = 40;
@@ -90,6 +93,8 @@ pub fn run(args: BridgItArgs) -> Result<()> {
     };
     let matchup = agents(&args, agent)?;
     check_memory(&args, &board, matchup.as_ref())?;
+    // Searched before anything is printed: a search stopped at its memory limit prints nothing.
+    let exploit = if args.exploit { exploit_lines(&board)? } else { Vec::new() };
     let edges: Vec<usize> = args.moves.iter().map(|m| board.parse_edge(m)).collect::<Result<_>>()?;
     let mut check = Position::start(&board, Player::Cut);
     for (i, &e) in edges.iter().enumerate() {
@@ -115,19 +120,8 @@ pub fn run(args: BridgItArgs) -> Result<()> {
             println!("  opening {}: {p}", board.edge_name(e));
         }
     }
-    if args.exploit {
-        let start = Position::start(&board, Player::Cut);
-        let (mut every, mut some) =
-            (ExploitSearch::new(&board, CutTies::AgainstShort), ExploitSearch::new(&board, CutTies::ForShort));
-        for e in best_edges(&board, &start, &Solver::Direct) {
-            let after = start.play(e);
-            let verdict = match (every.short_wins(&after), some.short_wins(&after)) {
-                (true, _) => "Short wins for every tie choice",
-                (false, true) => "Short wins for some tie choices",
-                (false, false) => "Cut is unbeatable",
-            };
-            println!("  Cut opens {}: {verdict}", board.edge_name(e));
-        }
+    for line in exploit {
+        println!("{line}");
     }
     if args.lehman {
         let second = short_wins_second(board.nodes(), board.edges(), board.a(), board.b());
@@ -185,6 +179,31 @@ fn agents(args: &BridgItArgs, short: Option<Agent>) -> Result<Option<(SimAgent, 
         (g, _) => g,
     };
     Ok(Some((cut, short, games)))
+}
+
+/// The exploit search (heuristic Cut, both tie readings) after every heuristic
+/// opening, one line each. No count of its positions follows from M (docs/bridg-it.md:
+/// not monotone, no fit within 2×), so its tables are capped instead: at
+/// (budget − resident bytes now) / `EXPLOIT_BYTES_PER_POSITION` (135) positions together.
+fn exploit_lines(board: &Board) -> Result<Vec<String>> {
+    let free = budget_bytes().saturating_sub(resident_bytes().unwrap_or(0));
+    let limit = Arc::new(SharedBudget::new(free));
+    let start = Position::start(board, Player::Cut);
+    let (mut every, mut some) = (
+        ExploitSearch::new(board, CutTies::AgainstShort).with_limit(limit.clone()),
+        ExploitSearch::new(board, CutTies::ForShort).with_limit(limit),
+    );
+    let mut lines = Vec::new();
+    for e in best_edges(board, &start, &Solver::Direct) {
+        let after = start.play(e);
+        let verdict = match (every.short_wins(&after)?, some.short_wins(&after)?) {
+            (true, _) => "Short wins for every tie choice",
+            (false, true) => "Short wins for some tie choices",
+            (false, false) => "Cut is unbeatable",
+        };
+        lines.push(format!("  Cut opens {}: {verdict}", board.edge_name(e)));
+    }
+    Ok(lines)
 }
 
 /// Refuses, before any work, a self-play or agents' game graph of a Bridg-It

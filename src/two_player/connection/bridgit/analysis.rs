@@ -15,13 +15,15 @@ use super::heuristic::best_edges;
 use super::network::{Network, Pole};
 use super::position::{Player, Position};
 use super::solver::Solver;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::graph::explicit::{ExplicitGraph, Node};
 use crate::graph::stochastic;
+use crate::memory::{SharedBudget, budget_text, human_bytes};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// The mover, whether the game is over, and the links (edge, end, end).
 type NetworkKey = (Player, bool, Box<[(u32, u32, u32)]>);
@@ -122,17 +124,31 @@ pub enum CutTies {
     ForShort,
 }
 
+/// Heap bytes a position of [`ExploitSearch`] takes at most, measured: 99–135
+/// for M = 3..7 (counted peak over positions, both tie readings alive;
+/// docs/bridg-it.md), M = 2's 218 being the fixed cost of two small tables.
+pub const EXPLOIT_BYTES_PER_POSITION: u64 = 135;
+
 /// Exhaustive search: heuristic Cut against an optimal Short.
 pub struct ExploitSearch<'a> {
     board: &'a Board,
     ties: CutTies,
     memo: HashMap<Position, bool>,
+    /// Bytes the tables may hold, [`EXPLOIT_BYTES_PER_POSITION`] a position (shared by the searches of one job).
+    limit: Option<Arc<SharedBudget>>,
 }
 
 impl<'a> ExploitSearch<'a> {
     /// A search on `board` with Cut's ties resolved by `ties`.
     pub fn new(board: &'a Board, ties: CutTies) -> ExploitSearch<'a> {
-        ExploitSearch { board, ties, memo: HashMap::new() }
+        ExploitSearch { board, ties, memo: HashMap::new(), limit: None }
+    }
+
+    /// The search with its table capped: each position reserves
+    /// [`EXPLOIT_BYTES_PER_POSITION`] bytes of `limit`; a position beyond it stops the search.
+    pub fn with_limit(mut self, limit: Arc<SharedBudget>) -> ExploitSearch<'a> {
+        self.limit = Some(limit);
+        self
     }
 
     /// Positions in the transposition table.
@@ -140,27 +156,62 @@ impl<'a> ExploitSearch<'a> {
         self.memo.len()
     }
 
-    /// Whether Short (optimal) wins from `pos` against the heuristic Cut.
-    pub fn short_wins(&mut self, pos: &Position) -> bool {
+    /// Whether Short (optimal) wins from `pos` against the heuristic Cut; an
+    /// error once the table would pass its limit ([`Self::with_limit`]).
+    pub fn short_wins(&mut self, pos: &Position) -> Result<bool> {
         if let Some(w) = pos.winner(self.board) {
-            return w == Player::Short;
+            return Ok(w == Player::Short);
         }
         if let Some(&v) = self.memo.get(pos) {
-            return v;
+            return Ok(v);
         }
         let best = best_edges(self.board, pos, &Solver::Direct);
         let value = match pos.to_move {
-            Player::Cut => match self.ties {
-                CutTies::AgainstShort => best.iter().all(|&e| self.short_wins(&pos.play(e))),
-                CutTies::ForShort => best.iter().any(|&e| self.short_wins(&pos.play(e))),
-            },
+            Player::Cut => {
+                // Every tie must win for Short (all), or some tie may (any).
+                let all = self.ties == CutTies::AgainstShort;
+                let mut value = all;
+                for &e in &best {
+                    if self.short_wins(&pos.play(e))? != all {
+                        value = !all;
+                        break;
+                    }
+                }
+                value
+            }
             Player::Short => {
                 let mut order = best.clone();
                 order.extend(pos.free_edges(self.board).into_iter().filter(|e| !best.contains(e)));
-                order.into_iter().any(|e| self.short_wins(&pos.play(e)))
+                let mut value = false;
+                for e in order {
+                    if self.short_wins(&pos.play(e))? {
+                        value = true;
+                        break;
+                    }
+                }
+                value
             }
         };
+        if let Some(limit) = &self.limit
+            && !limit.reserve(EXPLOIT_BYTES_PER_POSITION)
+        {
+            return Err(Error::TooLarge(format!(
+                "the exploit search passed its limit of {} positions ({} of memory at {EXPLOIT_BYTES_PER_POSITION} \
+                 bytes a position: the budget, {}, less what the process held); raise it with --max-memory GIB",
+                limit.limit() / EXPLOIT_BYTES_PER_POSITION,
+                human_bytes(limit.limit()),
+                budget_text()
+            )));
+        }
         self.memo.insert(pos.clone(), value);
-        value
+        Ok(value)
+    }
+}
+
+impl Drop for ExploitSearch<'_> {
+    fn drop(&mut self) {
+        if let Some(limit) = &self.limit {
+            limit.release(self.memo.len() as u64 * EXPLOIT_BYTES_PER_POSITION);
+        }
     }
 }

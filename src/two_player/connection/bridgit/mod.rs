@@ -13,7 +13,9 @@
 //! - [`analysis`]: exact results over all tie choices on the game-graph layer;
 //!   [`estimate`]: the memory its explorations need, checked before they start.
 //! - [`lehman`]: perfect play (Satz 5.2): two edge-disjoint spanning trees;
-//!   [`tree_check`]: its tree strategy checked against every Cut play.
+//!   [`tree_check`]: its tree strategy checked against every Cut play;
+//!   [`reduced_check`]: the tree strategy on a shrinking core, checked up to isomorphism
+//!   (M ≤ 5), on the graphs of [`core_graph`].
 //! - [`agents`]: randomised agents (5.4) and their exact win probabilities.
 //! - [`simulate`]: seeded Monte-Carlo simulation of agent pairs, MC(k), Wilson intervals.
 //! - [`lanes`]: several temperatures evaluated in one induction.
@@ -22,6 +24,7 @@
 pub mod agents;
 pub mod analysis;
 pub mod board;
+pub mod core_graph;
 pub mod edge_set;
 pub mod estimate;
 pub mod exact;
@@ -32,6 +35,7 @@ pub mod lehman;
 pub mod mc_exact;
 pub mod network;
 pub mod position;
+pub mod reduced_check;
 pub mod simulate;
 pub mod solver;
 pub mod tree_check;
