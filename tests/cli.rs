@@ -232,6 +232,15 @@ fn beams_units_recheck_and_subtrees_from_the_command_line() {
         );
     }
     let ckpt = ckpt.to_str().unwrap();
+    // A seeded draw of the run's units instead of a list (output::work_units::draw).
+    let sampled =
+        bin(&["analyze", "beams", "3c6p", "--alpha", "2", "--tie", "mix", "--recheck", ckpt, "--sample", "3"]);
+    let text = String::from_utf8(sampled.stdout).unwrap();
+    assert!(sampled.status.success() && text.lines().filter(|l| l.contains("agrees exactly")).count() == 3, "{text}");
+    assert_rejected(
+        &["analyze", "beams", "3c6p", "--tie", "mix", "--recheck", ckpt, "--units", "0", "--sample", "2"],
+        "cannot be used with",
+    );
     assert_rejected(
         &["analyze", "beams", "3c6p", "--alpha", "1", "--tie", "mix", "--recheck", ckpt, "--units", "0"],
         "the run file is",

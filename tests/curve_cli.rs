@@ -2,7 +2,7 @@
 //! good input writes the CSV and JSON with provenance.
 
 mod common;
-use common::{bin, scratch_dir as scratch};
+use common::{bin, one_line_error, scratch_dir as scratch};
 
 #[test]
 fn bad_curve_input_exits_2_and_writes_nothing() {
@@ -172,4 +172,55 @@ fn a_beams_merge_in_slices_writes_the_rows_of_the_whole_merge() {
     let (whole, sliced) = (rows("whole.csv"), rows("sliced.csv"));
     assert_eq!(whole.len(), 1393);
     assert_eq!(sliced, whole);
+}
+
+/// `curve … --recheck N --seed S`: a seeded draw of the recorded units,
+/// computed again, agrees with their records (one line each, the same draw
+/// again with the same seed); a record whose step function was changed and
+/// sealed again is named with its file and key: exit 2, one line.
+#[test]
+fn recorded_units_computed_again_agree_and_a_changed_one_is_named() {
+    let dir = scratch("recheck");
+    let file = dir.join("run.units");
+    let units = file.to_str().unwrap();
+    let unit_run = |extra: &[&str]| {
+        let mut args = vec!["curve", "mastermind", "--from", "1/2", "--to", "5/2", "--levels", "1"];
+        args.extend(["--checkpoint", units]);
+        args.extend(extra);
+        args.iter().map(|a| a.to_string()).collect::<Vec<_>>()
+    };
+    let run = |extra: &[&str]| {
+        let args = unit_run(extra);
+        bin(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let first = run(&[]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let recorded = text.lines().count() - 1;
+    assert!(recorded > 3, "{recorded} units");
+    let drawn = |out: &std::process::Output| -> Vec<String> {
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
+        assert!(text.contains(&format!("3 of {recorded} recorded units computed again: all agree")), "{text}");
+        let agree = text.lines().filter(|l| l.contains("agrees exactly"));
+        agree.map(|l| l.split(" (").next().unwrap().to_string()).collect()
+    };
+    let keys = drawn(&run(&["--recheck", "3", "--seed", "5"]));
+    assert_eq!(keys.len(), 3, "{keys:?}");
+    assert_eq!(drawn(&run(&["--recheck", "3", "--seed", "5"])), keys, "the same seed draws the same units");
+    // One code of the last record moved one level deeper, the line sealed again.
+    let lines: Vec<&str> = text.lines().collect();
+    let key = lines[0].split_once(' ').unwrap().0;
+    let mut record: serde_json::Value = serde_json::from_str(lines[recorded].split_once(' ').unwrap().1).unwrap();
+    common::one_code_deeper(&mut record);
+    let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    changed[recorded] = renyi_search::curve::run::run_key::keyed_line(key, &record);
+    std::fs::write(&file, changed.join("\n") + "\n").unwrap();
+    let args = unit_run(&["--recheck", "1000"]);
+    let err = one_line_error(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let unit = record["key"].as_str().unwrap();
+    assert!(err.contains(&format!("1 of {recorded} units differ from their records")), "{err}");
+    assert!(err.contains(&format!("{units}: unit {unit:?}")), "{err}");
+    // --recheck belongs to a unit run.
+    one_line_error(&["curve", "mastermind", "--recheck", "2"]);
 }

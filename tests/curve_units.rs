@@ -168,17 +168,7 @@ fn a_unit_recorded_twice_must_agree() {
     assert_eq!(fingerprint(&again), fingerprint(&whole));
     // One code moved one level deeper: still a valid record of the unit's
     // codes, but another result for the same unit.
-    let counts: Vec<u64> =
-        record["values"][0]["counts"].as_str().unwrap().split(' ').map(|c| c.parse().unwrap()).collect();
-    let d = counts.iter().position(|&c| c > 0).unwrap();
-    let mut moved = counts.clone();
-    moved[d] -= 1;
-    if d + 1 == moved.len() {
-        moved.push(0);
-    }
-    moved[d + 1] += 1;
-    record["values"][0]["counts"] =
-        serde_json::json!(moved.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
+    common::one_code_deeper(&mut record);
     std::fs::write(&copy, format!("{}\n{}\n", lines[0], reseal(&record))).unwrap();
     let run_both = unit_run(1, "0/1", &file, std::slice::from_ref(&copy));
     let err = run_curve_units(&mm, TieRule::lex(), &full(), &run_both, &Progress::none())

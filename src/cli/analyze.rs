@@ -6,7 +6,7 @@ use super::beams_args::{BeamsArgs, BeamsGameArgs, BeamsPenalty};
 use super::common_args::{OutputArgs, StrategyArgs, parse_steps};
 use super::emit::emit_csv;
 use super::merge::merge_files;
-use super::outcome_text::{depth_histogram, penalty_split};
+use super::outcome_text::{depth_histogram, penalty_split, recheck_verdict};
 use super::progress::progress_if;
 use renyi_search::error::{Result, invalid};
 use renyi_search::games::beams::Variant;
@@ -181,52 +181,45 @@ fn analyze_after(g: &Beams, strategy: Strategy, b: &BeamsArgs) -> Result<()> {
     Ok(())
 }
 
-/// Recheck mode of `analyze beams`: the listed units of a run file, evaluated again.
+/// Recheck mode of `analyze beams`: the listed units of a run file (or a
+/// seeded draw of them), evaluated again and compared with their records
+/// ([`renyi_search::output::work_units::recheck`]).
 fn recheck_units(g: &Beams, strategy: Strategy, file: &std::path::Path, b: &BeamsArgs) -> Result<()> {
-    use renyi_search::search::recheck::{check_header, read_run, recheck_unit};
+    use renyi_search::output::work_units::{Pick, recheck};
+    use renyi_search::search::recheck::{Recomputer, RecordedRun, check_header, read_run, record_total};
     let (header, records) = read_run(file)?;
     check_header(g, strategy, &header)?;
-    if b.units.is_empty() {
-        return Err(invalid("--recheck needs --units i,j,… (unit numbers of the run file)"));
-    }
+    let pick = match b.sample {
+        Some(count) => Pick::Sample { count, seed: b.seed },
+        None if b.units.is_empty() => {
+            return Err(invalid("--recheck needs --units i,j,… (unit numbers of the run file) or --sample N"));
+        }
+        None => Pick::Units(b.units.clone()),
+    };
     let options =
         RunOptions { merge_equivalent: !b.no_merge, progress: progress_if(b.output.progress), ..RunOptions::default() };
-    let split_current = header.split_is_current();
-    if !split_current {
+    let compare_split = header.split_is_current();
+    if !compare_split {
         eprintln!(
             "note: the run's penalty split laid the first best code (older MIX definition); \
              depth counts and penalty points are compared, the split is not"
         );
     }
-    let mut differing = 0;
-    for &index in &b.units {
-        let Some(record) = records.iter().find(|r| r.index == index) else {
-            return Err(invalid(format!("{} holds no unit {index}", file.display())));
-        };
-        let mut record = record.clone();
-        if !split_current {
-            record.penalised = None;
-        }
-        let check = recheck_unit(g, strategy, &record, &options)?;
-        let codes = check.codes as f64;
-        let (recorded, recomputed) =
-            (exact_f64(&check.recorded_total) / codes, exact_f64(&check.recomputed_total) / codes);
-        let verdict = if check.agrees {
-            "agrees exactly".to_string()
-        } else {
-            let fields: Vec<String> =
-                check.differences.iter().map(|(what, a, b)| format!("{what}: recorded {a}, recomputed {b}")).collect();
-            format!("DIFFERS (mean recorded {recorded:.9}, recomputed {recomputed:.9}) in {}", fields.join("; "))
-        };
+    let mut recorded: Vec<u64> = records.iter().map(|r| r.index).collect();
+    recorded.sort_unstable();
+    let recompute = Recomputer { problem: g, strategy, options: &options };
+    let run = RecordedRun { recompute, file, records: &records, compare_split };
+    recheck(&run, &recorded, &pick, |check| {
+        let (record, codes) = (&check.recorded, check.recorded.codes as f64);
+        let mean = |r| record_total(r).map_or(f64::NAN, |t| exact_f64(&t) / codes);
+        let (recorded, recomputed) = (mean(record), mean(&check.again));
+        let means = format!(" (mean recorded {recorded:.9}, recomputed {recomputed:.9})");
+        let verdict = recheck_verdict(check.agrees, &means, &check.differences);
         println!(
-            "unit {index} {:?} {:?}: {} codes, mean {recomputed:.6}, {verdict} ({:.1} s)",
-            record.path, record.queries, check.codes, check.seconds
+            "unit {} {:?} {:?}: {} codes, mean {recomputed:.6}, {verdict} ({:.1} s)",
+            record.index, record.path, record.queries, record.codes, check.seconds
         );
-        differing += usize::from(!check.agrees);
-    }
-    if differing > 0 {
-        return Err(invalid(format!("{differing} of {} units differ from their records", b.units.len())));
-    }
+    })?;
     Ok(())
 }
 

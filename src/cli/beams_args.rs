@@ -1,6 +1,6 @@
 //! The arguments of `analyze beams` and `sweep beams`. `analyze beams` has
 //! four modes: the whole analysis, a work-unit run (--shard, --checkpoint,
-//! --levels), a recheck of recorded units (--recheck, --units) and one
+//! --levels), a recheck of recorded units (--recheck, --units or --sample) and one
 //! subtree (--after); clap refuses flags of two modes together (exit 2, one
 //! line), so that every flag either works or is rejected in its combination.
 
@@ -52,6 +52,12 @@ pub(crate) struct BeamsArgs {
     /// Recheck mode: the unit numbers, comma-separated (e.g. 3,17,250).
     #[arg(long, value_delimiter = ',', requires = "recheck")]
     pub(crate) units: Vec<u64>,
+    /// Recheck mode: instead of --units, this many of the run's units drawn at random (seeded by --seed).
+    #[arg(long, requires = "recheck", conflicts_with = "units")]
+    pub(crate) sample: Option<usize>,
+    /// Recheck mode: the seed of the --sample draw (the same draw on every machine).
+    #[arg(long, default_value_t = 1, requires = "sample")]
+    pub(crate) seed: u64,
     /// Recheck mode and --after: walk the plain tree, without merging equivalent nodes or symmetric tied queries.
     #[arg(long, requires = "SubtreeArgs")]
     pub(crate) no_merge: bool,

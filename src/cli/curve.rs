@@ -4,9 +4,11 @@ use super::common_args::Tie;
 use super::curve_args::{CurveArgs, CurveGame, OVERVIEW_BINS, OVERVIEW_GRID_MAX, unit_options, warn_if_grid_cut};
 use super::curve_stream::{merge_in_slices, print_incomplete, say_merged};
 use super::emit::command_line;
+use super::outcome_text::recheck_verdict;
 use super::progress::{CallbackBar, progress_if};
 use renyi_search::curve::report::{CurveReport, Row, Rows, describe};
 use renyi_search::curve::run::overview::{Overview, grid};
+use renyi_search::curve::run::recheck::recheck_curve_units;
 use renyi_search::curve::run::unit_list::write_unit_list;
 use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, list_unit_domains, run_curve_units, run_id};
 use renyi_search::curve::{Curve, Domain, curve};
@@ -17,24 +19,27 @@ use renyi_search::models::SizeModel;
 use renyi_search::models::curve::model_curve;
 use renyi_search::models::free::FreeSearch;
 use renyi_search::models::wurzel::Wurzel;
+use renyi_search::output::work_units::Pick;
 use renyi_search::output::{Provenance, all_or_none, write_atomic_with, write_json};
+use renyi_search::progress::Progress;
 use renyi_search::search::{SearchProblem, TieRule};
 use std::time::SystemTime;
 
-/// The curve in one process, or by work units; `None` when units of other
-/// shards are still missing (what is known is printed).
-fn whole_or_units<P: SearchProblem>(
+/// The curve of a search problem on `domain` (`out` checked), in one
+/// process or by work units, written and printed; nothing is written while
+/// units of other shards are missing (what is known is printed).
+fn search_curve<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
     out: &CurveArgs,
     callback_bar: &CallbackBar,
     started: SystemTime,
-) -> Result<Option<Curve>> {
+) -> Result<()> {
     let bar = &callback_bar.bar;
     let Some((levels, shard, checkpoint)) = unit_options(out)? else {
         let progress_fn = |k: usize, n: usize| callback_bar.update(k as u64, n as u64);
-        return Ok(Some(curve(problem, tie, domain, Some(&progress_fn))));
+        return emit_search_curve(&curve(problem, tie, domain, Some(&progress_fn)), callback_bar, out, started);
     };
     if out.list_units {
         let units = list_unit_domains(problem, tie, domain, levels)?;
@@ -46,7 +51,7 @@ fn whole_or_units<P: SearchProblem>(
         for (i, u) in units.iter().enumerate() {
             println!("{i:>6} {:>10}  {}", u.codes, u.key);
         }
-        return Ok(None);
+        return Ok(());
     }
     // Hours of work: phases with ETA on a terminal, dated lines in a log.
     bar.finish_and_clear();
@@ -59,20 +64,48 @@ fn whole_or_units<P: SearchProblem>(
         known_only: out.diagnostic_merge_known,
         units: out.units.as_deref(),
     };
+    if let Some(count) = out.recheck {
+        recheck_units(problem, tie, domain, &run, Pick::Sample { count, seed: out.seed }, &progress)?;
+        return Ok(());
+    }
     if let Some(slices) = out.merge_slices {
         merge_in_slices(problem, tie, domain, &run, slices, out, started, &progress)?;
-        return Ok(None);
+        return Ok(());
     }
     match run_curve_units(problem, tie, domain, &run, &progress)? {
         CurveUnits::Complete { curve, units, evaluated, missing } => {
             say_merged(units, evaluated, missing, "merged");
-            Ok(Some(curve))
+            emit_search_curve(&curve, callback_bar, out, started)
         }
         CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
             print_incomplete(units, known, unit_codes, known_codes, evaluated, out);
-            Ok(None)
+            Ok(())
         }
     }
+}
+
+/// `curve … --recheck N`: units of the run's files computed again, one line each.
+fn recheck_units<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    run: &CurveUnitRun,
+    pick: Pick<String>,
+    progress: &Progress,
+) -> Result<()> {
+    let (recorded, rechecked) = recheck_curve_units(problem, tie, domain, run, &pick, progress, |check| {
+        let verdict = recheck_verdict(check.agrees, "", &check.differences);
+        let (r, seconds) = (&check.recorded, check.seconds);
+        println!(
+            "unit {:?} ({}): {} codes, {} spans, {verdict} ({seconds:.1} s)",
+            r.key,
+            check.file,
+            r.codes,
+            r.kept.steps.len()
+        );
+    })?;
+    println!("{rechecked} of {recorded} recorded units computed again: all agree exactly");
+    Ok(())
 }
 
 /// Runs `curve …`.
@@ -93,27 +126,17 @@ pub(super) fn run(game: CurveGame) -> Result<()> {
         indicatif::ProgressStyle::with_template("{spinner} root pieces {pos}/{len} [{elapsed_precise}, ETA {eta}]")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let provenance = |seconds: f64| Provenance::new(command_line(), started, seconds);
     let (report, out) = match &game {
         CurveGame::Mastermind { variant, ties, out } => {
             let domain = out.domain()?;
-            let mm = variant.build()?;
-            let tie = ties.rule();
-            let Some(c) = whole_or_units(&mm, tie, &domain, out, &callback_bar, started)? else { return Ok(()) };
-            bar.finish_and_clear();
-            return emit_curve(&c, provenance(c.seconds), out);
+            return search_curve(&variant.build()?, ties.rule(), &domain, out, &callback_bar, started);
         }
         CurveGame::BullsAndCows { variant, ties, out } => {
             let domain = out.domain()?;
-            let game = variant.build()?;
-            let tie = ties.rule();
-            let Some(c) = whole_or_units(&game, tie, &domain, out, &callback_bar, started)? else { return Ok(()) };
-            bar.finish_and_clear();
-            return emit_curve(&c, provenance(c.seconds), out);
+            return search_curve(&variant.build()?, ties.rule(), &domain, out, &callback_bar, started);
         }
         CurveGame::Beams { variant, tie, codes, out } => {
             let domain = out.domain()?;
-            let column = *tie;
             let v: Variant = variant.parse()?;
             if (v.colours, v.piece_size) == (6, 6) && out.levels.is_none() {
                 return Err(invalid(
@@ -121,13 +144,9 @@ pub(super) fn run(game: CurveGame) -> Result<()> {
                 ));
             }
             let (patterns, _) = load_or_build(v, Some(codes))?;
-            let g = column.game(patterns)?;
+            let g = tie.game(patterns)?;
             super::memory_guard::guard_memory(format!("the curve of {v}"));
-            let Some(c) = whole_or_units(&g, column.tie_rule(), &domain, out, &callback_bar, started)? else {
-                return Ok(());
-            };
-            bar.finish_and_clear();
-            return emit_curve(&c, provenance(c.seconds), out);
+            return search_curve(&g, tie.tie_rule(), &domain, out, &callback_bar, started);
         }
         CurveGame::Free { width, size, tie, out } => {
             no_units(out)?;
@@ -140,6 +159,12 @@ pub(super) fn run(game: CurveGame) -> Result<()> {
     };
     bar.finish_and_clear();
     emit(&report, out)
+}
+
+/// Writes and prints the curve of a search problem.
+fn emit_search_curve(c: &Curve, callback_bar: &CallbackBar, out: &CurveArgs, started: SystemTime) -> Result<()> {
+    callback_bar.bar.finish_and_clear();
+    emit_curve(c, Provenance::new(command_line(), started, c.seconds), out)
 }
 
 /// Writes a search-problem curve's --csv, --json and --overview (`--grid`

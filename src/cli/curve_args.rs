@@ -121,6 +121,15 @@ pub(crate) struct CurveArgs {
     /// holds one slice, not the whole curve. Writes --csv and --overview, not --json.
     #[arg(long)]
     pub(super) merge_slices: Option<usize>,
+    /// Work-unit run: compute this many of the units recorded in --checkpoint
+    /// and --with again (drawn at random, seeded by --seed; all if fewer) and
+    /// compare each with its record; nothing is evaluated, merged or written.
+    /// A unit that differs: exit 2, naming its file and key.
+    #[arg(long, value_name = "N", conflicts_with_all = ["csv", "json", "overview", "list_units", "merge_slices", "shard"])]
+    pub(super) recheck: Option<usize>,
+    /// With --recheck: the seed of the draw (the same draw on every machine).
+    #[arg(long, default_value_t = 1, requires = "recheck")]
+    pub(super) seed: u64,
     /// Diagnostic for a unit run: evaluate nothing, merge the known units
     /// with every missing unit counted as zero. NOT the curve: measures what
     /// the merge will need before the run ends.
@@ -187,10 +196,11 @@ impl CurveArgs {
 
 /// The work-unit options, checked: `Some((levels, shard, checkpoint))` for a unit run.
 pub(super) fn unit_options(out: &CurveArgs) -> Result<Option<(usize, Shard, PathBuf)>> {
-    let unit_flags = out.shard.is_some() || !out.with.is_empty() || out.list_units || out.units.is_some();
+    let unit_flags =
+        out.shard.is_some() || !out.with.is_empty() || out.list_units || out.units.is_some() || out.recheck.is_some();
     match (out.levels, &out.checkpoint) {
         (None, None) if unit_flags => {
-            Err(invalid("--shard, --with, --units and --list-units belong to a unit run: add --levels L"))
+            Err(invalid("--shard, --with, --units, --list-units and --recheck belong to a unit run: add --levels L"))
         }
         (None, None) => Ok(None),
         (Some(levels), _) if !(1..=2).contains(&levels) => {

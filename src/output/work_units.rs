@@ -15,10 +15,12 @@
 //! - [`UnitTally`]: the units met in a run's files (checkpoints, shard files)
 //!   against the units of the run: a record of no unit of the run, one with
 //!   other codes than its unit, a unit recorded in two files (refused, or
-//!   accepted when both records hold the same), and the units still missing.
+//!   accepted when both records hold the same), and the units still missing;
+//! - [`Recompute`] and [`recheck`]: recorded units computed again (listed, or
+//!   a seeded draw, [`Pick`]) and compared with their records by content hash.
 
 use super::sealed_lines::{SealedLog, SealedReading, for_each_sealed_line, lock};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, invalid};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
@@ -104,6 +106,30 @@ impl<R: WorkUnit> WorkUnit for &R {
     }
     fn content(&self) -> ContentHash {
         (**self).content()
+    }
+}
+
+/// What a run keeps of a checked record: its unit, codes and content hash,
+/// and `kept`, what else it needs of it (a curve merge: the session's
+/// counters; a recheck: the whole record).
+#[derive(Clone, Debug)]
+pub struct Digest<K, X> {
+    pub key: K,
+    pub codes: u64,
+    pub content: ContentHash,
+    pub kept: X,
+}
+
+impl<K: Clone + Ord + std::fmt::Debug, X> WorkUnit for Digest<K, X> {
+    type Key = K;
+    fn unit(&self) -> K {
+        self.key.clone()
+    }
+    fn codes(&self) -> u64 {
+        self.codes
+    }
+    fn content(&self) -> ContentHash {
+        self.content
     }
 }
 
@@ -219,9 +245,126 @@ impl<R: WorkUnit> UnitTally<R> {
         (first.map_or(0, |_| 1 + missing.count()), first)
     }
 
+    /// The units known, each with the number of the file its record came from, in key order.
+    pub fn files(&self) -> impl Iterator<Item = (&R::Key, usize)> {
+        self.known.iter().map(|(k, (_, file))| (k, *file))
+    }
+
     /// The records known, by unit.
     pub fn into_records(self) -> BTreeMap<R::Key, R> {
         self.known.into_iter().map(|(k, (r, _))| (k, r)).collect()
+    }
+}
+
+/// Which recorded units a recheck computes again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pick<K> {
+    /// These units, in the order given (each must be recorded).
+    Units(Vec<K>),
+    /// `count` of the recorded units ([`draw`] with `seed`; all of them if
+    /// fewer), in key order.
+    Sample { count: usize, seed: u64 },
+}
+
+impl<K: Clone + Ord> Pick<K> {
+    /// The units picked among `recorded` (the recorded units in key order), or
+    /// the first listed unit that is not recorded.
+    pub fn of(&self, recorded: &[K]) -> std::result::Result<Vec<K>, K> {
+        match self {
+            Pick::Units(keys) => match keys.iter().find(|k| recorded.binary_search(k).is_err()) {
+                Some(absent) => Err(absent.clone()),
+                None => Ok(keys.clone()),
+            },
+            Pick::Sample { count, seed } => {
+                Ok(draw(recorded.len(), *count, *seed).into_iter().map(|i| recorded[i].clone()).collect())
+            }
+        }
+    }
+}
+
+/// `count` of the numbers `0..n` without repetition (all of them if
+/// `count >= n`), ascending: a partial Fisher–Yates shuffle driven by
+/// SplitMix64 from `seed`, so the same on every machine and in every version.
+pub fn draw(n: usize, count: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let z = (state ^ (state >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        let z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let mut all: Vec<usize> = (0..n).collect();
+    let count = count.min(n);
+    for i in 0..count {
+        // An exact share of 2^64 (no modulo bias): j uniform in i..n.
+        let j = i + ((u128::from(next()) * (n - i) as u128) >> 64) as usize;
+        all.swap(i, j);
+    }
+    all.truncate(count);
+    all.sort_unstable();
+    all
+}
+
+/// A run whose recorded units can be computed again: analyze runs
+/// (`search::recheck`), curve runs (`curve::run::recheck`).
+pub trait Recompute {
+    type Record: WorkUnit;
+    /// Where the records are, for a message ("FILE", "the run's files").
+    fn source(&self) -> String;
+    /// The records of `units` (recorded units of the run), each with the file it was read from.
+    fn records(&self, units: &[<Self::Record as WorkUnit>::Key]) -> Result<Vec<(String, Self::Record)>>;
+    /// The unit of `recorded` computed again, as a record of it holds it
+    /// (the same fields its content hash covers).
+    fn recompute(&self, recorded: &Self::Record) -> Result<Self::Record>;
+    /// Where two records of one unit differ, for the report: (what, recorded, recomputed).
+    fn differences(&self, recorded: &Self::Record, again: &Self::Record) -> Vec<(String, String, String)>;
+}
+
+/// One unit computed again.
+pub struct Rechecked<R> {
+    /// The file its record was read from.
+    pub file: String,
+    pub recorded: R,
+    pub again: R,
+    /// Equal content hashes.
+    pub agrees: bool,
+    /// Where they differ ([`Recompute::differences`]), when they do.
+    pub differences: Vec<(String, String, String)>,
+    pub seconds: f64,
+}
+
+/// Computes the units `pick` names among the recorded units `recorded` (in
+/// key order) again and compares each with its record by content hash;
+/// `each` gets every unit as it is done. Returns how many were computed; a
+/// unit that differs is an error once all are done (how many differ, the
+/// first named by file and key), as is a listed unit that is not recorded.
+pub fn recheck<R: Recompute>(
+    run: &R,
+    recorded: &[<R::Record as WorkUnit>::Key],
+    pick: &Pick<<R::Record as WorkUnit>::Key>,
+    mut each: impl FnMut(&Rechecked<R::Record>),
+) -> Result<usize> {
+    let units = pick.of(recorded).map_err(|absent| invalid(format!("{} holds no unit {absent:?}", run.source())))?;
+    let mut first_difference = None;
+    let mut differing = 0;
+    for (file, recorded) in run.records(&units)? {
+        let clock = std::time::Instant::now();
+        let again = run.recompute(&recorded).map_err(|e| e.at(&file))?;
+        let agrees = again.content() == recorded.content();
+        let differences = if agrees { Vec::new() } else { run.differences(&recorded, &again) };
+        let done = Rechecked { file, recorded, again, agrees, differences, seconds: clock.elapsed().as_secs_f64() };
+        each(&done);
+        if !agrees {
+            differing += 1;
+            first_difference.get_or_insert((done.file, done.recorded.unit()));
+        }
+    }
+    match first_difference {
+        Some((file, unit)) => Err(invalid(format!(
+            "{differing} of {} units differ from their records (the first: {file}: unit {unit:?})",
+            units.len()
+        ))),
+        None => Ok(units.len()),
     }
 }
 
@@ -261,5 +404,19 @@ mod tests {
         assert_eq!(strict.add(Rec(0, 5, "a"), 3), Ok(true));
         assert_eq!(strict.add(Rec(0, 5, "a"), 4), Err(Refusal::Twice { first: 3 }));
         assert_eq!(strict.missing(), (0, None));
+    }
+
+    #[test]
+    fn draws_are_seeded_distinct_and_in_order() {
+        let a = draw(1000, 10, 7);
+        assert_eq!(a, draw(1000, 10, 7));
+        assert_ne!(a, draw(1000, 10, 8));
+        assert!(a.windows(2).all(|w| w[0] < w[1]) && a.len() == 10 && a[9] < 1000);
+        assert_eq!(draw(4, 9, 1), vec![0, 1, 2, 3]);
+        assert_eq!(draw(0, 3, 1), Vec::<usize>::new());
+        let keys = [2u64, 3, 5, 8];
+        assert_eq!(Pick::Units(vec![5, 2]).of(&keys), Ok(vec![5, 2]));
+        assert_eq!(Pick::Units(vec![5, 4]).of(&keys), Err(4));
+        assert_eq!(Pick::Sample { count: 9, seed: 3 }.of(&keys), Ok(keys.to_vec()));
     }
 }

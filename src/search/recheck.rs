@@ -2,7 +2,8 @@
 //! the root by the queries and answers on its path and evaluated again, e.g.
 //! with [`RunOptions::merge_equivalent`] off, by the plain walk. Equal exact
 //! values are an independent check of a long run, unit by unit, without
-//! repeating all of it.
+//! repeating all of it. A run's units are computed again through
+//! [`crate::output::work_units::recheck`] ([`RecordedRun`]), as curve runs' are.
 
 use super::analysis::{RunOptions, subtree_outcome};
 use super::checkpoint::read_checkpoint_file;
@@ -12,6 +13,7 @@ use super::run_file::alpha_text;
 use super::strategy::Strategy;
 use super::units::{RunHeader, UnitRecord};
 use crate::error::{Error, Result, invalid};
+use crate::output::work_units::{Recompute, WorkUnit};
 use std::path::Path;
 
 /// A run's header and unit records, from a checkpoint (sealed lines: identity
@@ -36,7 +38,8 @@ pub struct UnitCheck {
     /// Exact total (queries + penalty) of the unit as recorded and as recomputed.
     pub recorded_total: Exact,
     pub recomputed_total: Exact,
-    /// Depth counts, penalty and penalty split (where recorded) all equal.
+    /// Depth counts, penalty and penalty split (where recorded) all equal:
+    /// the records' content hashes ([`WorkUnit::content`]) agree.
     pub agrees: bool,
     /// Where the recomputation differs: (field, recorded, recomputed), e.g.
     /// ("codes paying 2 penalty points", "7/3", "8/3").
@@ -53,7 +56,25 @@ pub fn recheck_unit<P: SearchProblem>(
     record: &UnitRecord,
     options: &RunOptions,
 ) -> Result<UnitCheck> {
-    let clock = std::time::Instant::now();
+    let again = Recomputer { problem, strategy, options }.unit(record)?;
+    Ok(UnitCheck {
+        index: record.index,
+        codes: record.codes,
+        recorded_total: record_total(record)?,
+        recomputed_total: record_total(&again)?,
+        agrees: again.content() == record.content(),
+        differences: differences(record, &again),
+        seconds: again.seconds,
+    })
+}
+
+/// `record`'s unit rebuilt from the root and evaluated again with `options`:
+/// its record as this program writes it, laid out as `record` (the same
+/// number of depths and penalty classes where the rest are zeros; no penalty
+/// split if `record` has none), so that equal values hash equally
+/// ([`WorkUnit::content`]).
+fn recompute_unit<P: SearchProblem>(run: &Recomputer<P>, record: &UnitRecord) -> Result<UnitRecord> {
+    let (problem, clock) = (run.problem, std::time::Instant::now());
     if record.queries.len() != record.path.len() {
         return Err(invalid(format!(
             "unit {}: the record does not list the queries on its path (a record of an older version)",
@@ -61,8 +82,8 @@ pub fn recheck_unit<P: SearchProblem>(
         )));
     }
     let steps: Vec<(QueryId, AnswerId)> = record.queries.iter().copied().zip(record.path.iter().copied()).collect();
-    let outcome =
-        outcome_after(problem, strategy, &steps, options).map_err(|e| e.at(&format!("unit {}", record.index)))?;
+    let outcome = outcome_after(problem, run.strategy, &steps, run.options)
+        .map_err(|e| e.at(&format!("unit {}", record.index)))?;
     if outcome.codes() != Exact::from_integer(record.codes.into()) {
         return Err(invalid(format!(
             "unit {}: its path leads to {} codes, the record has {}",
@@ -72,6 +93,45 @@ pub fn recheck_unit<P: SearchProblem>(
         )));
     }
     let (counts, penalty) = outcome.to_strings();
+    Ok(UnitRecord {
+        depth_counts: laid_out_as(&record.depth_counts, counts),
+        penalty,
+        penalised: record.penalised.as_ref().map(|split| laid_out_as(split, outcome.penalised_strings())),
+        seconds: clock.elapsed().as_secs_f64(),
+        session: None,
+        crc: None,
+        ..record.clone()
+    })
+}
+
+/// What evaluates a recorded unit again: `strategy` on `problem` with `options`.
+pub struct Recomputer<'a, P> {
+    pub problem: &'a P,
+    pub strategy: Strategy,
+    pub options: &'a RunOptions,
+}
+
+impl<P: SearchProblem> Recomputer<'_, P> {
+    /// [`recompute_unit`] of `record`.
+    pub fn unit(&self, record: &UnitRecord) -> Result<UnitRecord> {
+        recompute_unit(self, record)
+    }
+}
+
+/// `again` with zeros added or dropped at its end towards `recorded`'s length.
+fn laid_out_as(recorded: &[String], mut again: Vec<String>) -> Vec<String> {
+    while again.len() > recorded.len() && again.last().is_some_and(|c| c == "0") {
+        again.pop();
+    }
+    while again.len() < recorded.len() && recorded[again.len()] == "0" {
+        again.push("0".into());
+    }
+    again
+}
+
+/// Where two records of one unit differ: (field, recorded, recomputed), e.g.
+/// ("codes paying 2 penalty points", "7/3", "8/3"); a missing entry counts as 0.
+pub fn differences(recorded: &UnitRecord, again: &UnitRecord) -> Vec<(String, String, String)> {
     let mut differences = Vec::new();
     let mut compare = |what: &dyn Fn(usize) -> String, recorded: &[String], recomputed: &[String]| {
         for i in 0..recorded.len().max(recomputed.len()) {
@@ -82,21 +142,49 @@ pub fn recheck_unit<P: SearchProblem>(
             }
         }
     };
-    compare(&|d| format!("codes at depth {d}"), &record.depth_counts, &counts);
-    compare(&|_| "penalty points".to_string(), std::slice::from_ref(&record.penalty), std::slice::from_ref(&penalty));
-    if let Some(split) = &record.penalised {
-        compare(&|p| format!("codes paying {p} penalty points"), split, &outcome.penalised_strings());
+    compare(&|d| format!("codes at depth {d}"), &recorded.depth_counts, &again.depth_counts);
+    let penalty = |r: &UnitRecord| std::slice::from_ref(&r.penalty).to_vec();
+    compare(&|_| "penalty points".to_string(), &penalty(recorded), &penalty(again));
+    if let (Some(split), Some(split_again)) = (&recorded.penalised, &again.penalised) {
+        compare(&|p| format!("codes paying {p} penalty points"), split, split_again);
     }
-    let agrees = differences.is_empty();
-    Ok(UnitCheck {
-        index: record.index,
-        codes: record.codes,
-        recorded_total: recorded_total(record)?,
-        recomputed_total: outcome.total(),
-        agrees,
-        differences,
-        seconds: clock.elapsed().as_secs_f64(),
-    })
+    differences
+}
+
+/// The recorded units of one run file, to be computed again
+/// ([`crate::output::work_units::recheck`]) by `recompute`.
+pub struct RecordedRun<'a, P> {
+    pub recompute: Recomputer<'a, P>,
+    /// The run file and its records.
+    pub file: &'a Path,
+    pub records: &'a [UnitRecord],
+    /// Whether the penalty split is compared (a run of the current MIX definition).
+    pub compare_split: bool,
+}
+
+impl<P: SearchProblem> Recompute for RecordedRun<'_, P> {
+    type Record = UnitRecord;
+
+    fn source(&self) -> String {
+        self.file.display().to_string()
+    }
+
+    fn records(&self, units: &[u64]) -> Result<Vec<(String, UnitRecord)>> {
+        let of = |index: &u64| self.records.iter().find(|r| r.index == *index);
+        let records = units.iter().filter_map(of).map(|r| {
+            let penalised = r.penalised.clone().filter(|_| self.compare_split);
+            (self.source(), UnitRecord { penalised, ..r.clone() })
+        });
+        Ok(records.collect())
+    }
+
+    fn recompute(&self, recorded: &UnitRecord) -> Result<UnitRecord> {
+        self.recompute.unit(recorded)
+    }
+
+    fn differences(&self, recorded: &UnitRecord, again: &UnitRecord) -> Vec<(String, String, String)> {
+        differences(recorded, again)
+    }
 }
 
 /// The outcome of `strategy` on the codes that give the answers of `steps`
@@ -155,7 +243,7 @@ pub fn check_header<P: SearchProblem>(problem: &P, strategy: Strategy, header: &
 }
 
 /// Σ_d d·count_d + penalty of a record (depths from the root).
-fn recorded_total(record: &UnitRecord) -> Result<Exact> {
+pub fn record_total(record: &UnitRecord) -> Result<Exact> {
     let outcome = Outcome::from_strings(&record.depth_counts, &record.penalty, &[]);
     outcome.map(|o| o.total()).ok_or_else(|| invalid(format!("unit {}: unreadable values", record.index)))
 }

@@ -56,3 +56,19 @@ pub fn one_line_error(args: &[&str]) -> String {
     assert!(!err.contains("panicked"), "{err}");
     err
 }
+
+/// A curve unit record's first value (`values[0].counts`) with one code moved
+/// one level deeper: still a valid record of the unit's codes, but another result.
+pub fn one_code_deeper(record: &mut serde_json::Value) {
+    let counts: Vec<u64> =
+        record["values"][0]["counts"].as_str().unwrap().split(' ').map(|c| c.parse().unwrap()).collect();
+    let d = counts.iter().position(|&c| c > 0).unwrap();
+    let mut moved = counts.clone();
+    moved[d] -= 1;
+    if d + 1 == moved.len() {
+        moved.push(0);
+    }
+    moved[d + 1] += 1;
+    record["values"][0]["counts"] =
+        serde_json::json!(moved.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" "));
+}

@@ -19,6 +19,7 @@ use crate::curve::point::{Point, Root, Sides, Witness, descending};
 use crate::curve::steps::{Domain, Span, Steps};
 use crate::error::{Result, invalid};
 use crate::output::sealed_lines::{SealedReading, for_each_sealed_line};
+use crate::output::work_units::{ContentHash, Digest};
 use crate::search::outcome::Outcome;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -375,6 +376,15 @@ pub fn for_each_line(
     header: impl FnOnce(&CurveRunId) -> Result<()>,
     each: impl FnMut(&str, &str, UnitSteps) -> Result<()>,
 ) -> Result<Option<CurveRunId>> {
+    Ok(for_each_sealed_line(path, reading(path, header), each)?.map(|(id, _)| id))
+}
+
+/// How the run file at `path` is read: its identity must be keyed and pass
+/// `header`; its records are named by their keys.
+pub(crate) fn reading<'a>(
+    path: &'a Path,
+    header: impl FnOnce(&CurveRunId) -> Result<()> + 'a,
+) -> SealedReading<'a, CurveRunId, UnitSteps, String> {
     let identity = move |id: &CurveRunId| {
         if !id.keyed {
             return Err(invalid(format!(
@@ -386,7 +396,13 @@ pub fn for_each_line(
         }
         header(id)
     };
-    let reading =
-        SealedReading { what: "curve run", identity: Box::new(identity), unit_of: |r: &UnitSteps| r.key.clone() };
-    Ok(for_each_sealed_line(path, reading, each)?.map(|(id, _)| id))
+    SealedReading { what: "curve run", identity: Box::new(identity), unit_of: |r: &UnitSteps| r.key.clone() }
+}
+
+/// A record's unit (its key: trail and sub-domain), codes and content hash
+/// (of its step function: points, values, steps as JSON; not of when or how
+/// fast it was computed), with `kept`: two records of one unit must agree in it.
+pub fn digest_of<X>(r: &UnitSteps, kept: X) -> Digest<String, X> {
+    let content = ContentHash::of_json(&(&r.points, &r.values, &r.steps));
+    Digest { key: r.key.clone(), codes: r.codes, content, kept }
 }

@@ -15,12 +15,11 @@
 //! and the walk of a slice meets the sub-domains of the whole walk cut by
 //! the slice (a test checks this segment by segment).
 
-use super::unit_file::{PackedRecord, UnitSteps, for_each_line, record_domain, unit_steps};
+use super::unit_file::{PackedRecord, UnitSteps, digest_of, for_each_line, record_domain, unit_steps};
 use crate::curve::point::Point;
 use crate::curve::steps::{Domain, restrict};
 use crate::curve::walk::{Curve, Cut, CutMode, LookupFn, NodeSteps, Segment, coalesce_segments, covers, walk_with_cut};
 use crate::error::{Error, Result, invalid};
-use crate::output::work_units::{ContentHash, WorkUnit};
 use crate::progress::Progress;
 use crate::renyi::alpha::Alpha;
 use crate::search::SearchProblem;
@@ -98,7 +97,7 @@ fn read_records(
                 }
                 let bad = |what: String| invalid(format!("{}: unit {:?}: {what}", path.display(), r.key));
                 match known.get(&r.key) {
-                    Some(d) if d.content == Digest::of(&r).content => {}
+                    Some(d) if d.content == digest_of(&r, ()).content => {}
                     _ => return Err(bad("changed since the run read it".into())),
                 }
                 if let Some(domains) = domains.as_deref_mut() {
@@ -159,8 +158,8 @@ fn walk_units<P: SearchProblem>(
 fn sessions(known: &HashMap<String, Digest>) -> (f64, u64, u64) {
     let mut by_start: HashMap<u64, (f64, u64, u64)> = HashMap::new();
     for r in known.values() {
-        let s = by_start.entry(r.session_started.to_bits()).or_default();
-        *s = (s.0.max(r.session_seconds), s.1.max(r.session_uncertified), s.2.max(r.session_float_ties));
+        let (r, s) = (&r.kept, by_start.entry(r.kept.started.to_bits()).or_default());
+        *s = (s.0.max(r.seconds), s.1.max(r.uncertified), s.2.max(r.float_ties));
     }
     by_start.values().fold((0.0, 0, 0), |a, s| (a.0 + s.0, a.1 + s.1, a.2 + s.2))
 }
@@ -250,49 +249,28 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     Ok(out)
 }
 
-/// What a run keeps of a checked record until the merge: enough to name
-/// the unit, compare a second record of it and account for its session.
-/// The step function itself is read again from the files by the merge, so a
-/// run holds the keys of its units, not their records (several GB for
-/// Beams(6c,6p)).
-#[derive(Debug)]
-pub(super) struct Digest {
-    pub(super) key: String,
-    pub(super) codes: u64,
-    /// The hash of the record's step function (points, values, steps as
-    /// JSON): two records of one unit must agree in it.
-    pub(super) content: ContentHash,
-    pub(super) session_started: f64,
-    pub(super) session_seconds: f64,
-    pub(super) session_uncertified: u64,
-    pub(super) session_float_ties: u64,
+/// What a run keeps of a checked record until the merge beside its unit,
+/// codes and content hash ([`Digest`]): its session's counters. The step
+/// function itself is read again from the files by the merge, so a run holds
+/// the keys of its units, not their records (several GB for Beams(6c,6p)).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Session {
+    started: f64,
+    seconds: f64,
+    uncertified: u64,
+    float_ties: u64,
 }
 
-impl Digest {
-    /// The digest of a record whose step function has been checked.
-    pub(super) fn of(r: &UnitSteps) -> Digest {
-        Digest {
-            key: r.key.clone(),
-            codes: r.codes,
-            content: ContentHash::of_json(&(&r.points, &r.values, &r.steps)),
-            session_started: r.session_started,
-            session_seconds: r.session_seconds,
-            session_uncertified: r.session_uncertified,
-            session_float_ties: r.session_float_ties,
-        }
-    }
-}
+/// A curve run's digest of a record ([`crate::output::work_units::Digest`]).
+pub(super) type Digest = crate::output::work_units::Digest<String, Session>;
 
-/// A curve unit is named by its key (trail and sub-domain).
-impl WorkUnit for Digest {
-    type Key = String;
-    fn unit(&self) -> String {
-        self.key.clone()
-    }
-    fn codes(&self) -> u64 {
-        self.codes
-    }
-    fn content(&self) -> ContentHash {
-        self.content
-    }
+/// The digest of a record whose step function has been checked.
+pub(super) fn digest(r: &UnitSteps) -> Digest {
+    let session = Session {
+        started: r.session_started,
+        seconds: r.session_seconds,
+        uncertified: r.session_uncertified,
+        float_ties: r.session_float_ties,
+    };
+    digest_of(r, session)
 }

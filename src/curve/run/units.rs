@@ -21,14 +21,14 @@
 //! is refused with the file and line named.
 
 use super::run_key::{exact_domain_text, same_run};
-use super::unit_file::{CurveRunId, UnitSteps, for_each_record, unit_record, unit_steps};
+use super::unit_file::{CurveRunId, UnitSteps, for_each_record, reading, unit_record, unit_steps};
 use super::unit_list::{ListedUnit, queries_by_label, read_unit_list, unit_at};
-use super::unit_merge::{Digest, MergeCut, SlicedMerge, merge_in_slices, merge_whole, slices};
+use super::unit_merge::{Digest, MergeCut, SlicedMerge, digest, merge_in_slices, merge_whole, slices};
 use crate::curve::steps::Domain;
 use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, unit_steps_at, walk_with_cut};
 use crate::error::{Error, Result, invalid};
-use crate::output::sealed_lines::{SealedLog, lock};
-use crate::output::work_units::{Twice, UnitTally};
+use crate::output::sealed_lines::SealedLog;
+use crate::output::work_units::{Twice, UnitTally, open_checkpoint};
 use crate::progress::Progress;
 use crate::renyi::alpha::Alpha;
 use crate::search::SearchProblem;
@@ -143,7 +143,7 @@ pub fn shard_units(units: &[ListedUnit], shard: Shard) -> Result<Vec<&ListedUnit
 
 /// The run's units: read from its unit list (its header's counts checked
 /// against the units) or listed by a walk of the top levels.
-fn run_units<P: SearchProblem>(
+pub(super) fn run_units<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
@@ -224,8 +224,6 @@ pub fn run_curve_units_in_slices<P: SearchProblem>(
 
 /// Lists the run's units, reads its files and evaluates this process's
 /// units not yet known: every unit known now, or where the run stands.
-// Long: the steps of a merge's preparation (list units, read every file, check keys, evaluate the
-//   missing ones) share the run's state; split, each part would take all of it
 fn prepare_merge<P: SearchProblem, M>(
     problem: &P,
     tie: TieRule,
@@ -239,53 +237,21 @@ fn prepare_merge<P: SearchProblem, M>(
             run.checkpoint.display()
         )));
     }
-    progress.begin(if run.units.is_some() { "reading the unit list" } else { "listing the units" }, None);
-    let listed = run_units(problem, tie, domain, run);
-    progress.end();
-    let (id, units) = listed?;
+    let (id, units) = listed_units(problem, tie, domain, run, progress)?;
     let mine = shard_units(&units, run.shard)?;
-    // Locked (and made, if new) once the run's units are known to hold this shard.
-    let locked = lock(run.checkpoint)?;
+    let files = run_files(run)?;
     let mut known = UnitTally::new(units.iter().map(|u| (u.key.clone(), Some(u.codes))), Twice::IfEqual);
-    let mut fresh = true;
-    if let Some(missing) = run.with.iter().find(|p| !p.exists()) {
-        // A checkpoint may be new; a file given with --with must exist (a typo
-        // would otherwise show only later as units missing from the merge).
-        return Err(invalid(format!("--with {}: no such file", missing.display())));
-    }
-    let files: Vec<PathBuf> = std::iter::once(run.checkpoint.to_path_buf()).chain(run.with.iter().cloned()).collect();
     progress.begin("run files read", Some(files.len() as u64));
-    for (file, path) in files.iter().enumerate() {
-        progress.status(&format!("{}", path.display()));
-        let same_run = |theirs: &CurveRunId| {
-            if same_run(theirs, &id) {
-                return Ok(());
-            }
-            Err(invalid(format!(
-                "{} belongs to another run ({} {} {} levels {} {} units, version {}); this run is {} {} {} levels {} {} units, version {}",
-                path.display(),
-                theirs.problem,
-                theirs.tie_rule,
-                theirs.domain,
-                theirs.levels,
-                theirs.units,
-                theirs.version,
-                id.problem,
-                id.tie_rule,
-                id.domain,
-                id.levels,
-                id.units,
-                id.version
-            )))
-        };
-        let read = for_each_record(path, same_run, |r| add_record(&mut known, r, (file, path)));
-        progress.advance(1);
-        if read.inspect_err(|_| progress.end())?.is_none() {
-            continue;
-        }
-        fresh &= path != run.checkpoint;
-    }
+    progress.status(&format!("{}", run.checkpoint.display()));
+    // Locked (and made, if new) once the run's units are known to hold this shard, then read
+    // (identity, records) and opened for appending, as every run's checkpoint (output::work_units).
+    let reading = reading(run.checkpoint, |theirs| same_run_or_refuse(run.checkpoint, theirs, &id));
+    let file = open_checkpoint(run.checkpoint, &id, reading, |_, _, r| add_record(&mut known, r, (0, run.checkpoint)));
+    progress.advance(1);
+    let file = file.inspect_err(|_| progress.end())?;
+    let read = read_run_files(&files[1..], 1, &id, &mut known, progress);
     progress.end();
+    read?;
     let todo: Vec<&ListedUnit> = mine.into_iter().filter(|u| !run.known_only && !known.contains(&u.key)).collect();
     let evaluated = todo.len() as u64;
     let (unit_codes, known_codes) = (id.unit_codes, known.known_codes());
@@ -295,13 +261,11 @@ fn prepare_merge<P: SearchProblem, M>(
         id.units
     ));
     if !todo.is_empty() {
-        let file = prepare(locked, run.checkpoint, &id, fresh)?;
         let todo_codes: u64 = todo.iter().map(|u| u.codes).sum();
         progress.begin("codes in units evaluated", Some(todo_codes));
         let finished = evaluate(problem, tie, &todo, (&file, run.checkpoint), progress);
         progress.end();
-        let finished = finished?;
-        for r in finished {
+        for r in finished? {
             add_digest(&mut known, r, (0, run.checkpoint))?;
         }
     }
@@ -319,32 +283,90 @@ fn prepare_merge<P: SearchProblem, M>(
     Ok(Ok(Known { known, files, units: id.units, evaluated }))
 }
 
+/// The run's identity and units ([`run_units`]), as a phase of `progress`.
+pub(super) fn listed_units<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    run: &CurveUnitRun,
+    progress: &Progress,
+) -> Result<(CurveRunId, Vec<ListedUnit>)> {
+    progress.begin(if run.units.is_some() { "reading the unit list" } else { "listing the units" }, None);
+    let listed = run_units(problem, tie, domain, run);
+    progress.end();
+    listed
+}
+
+/// The run's files: its checkpoint, then the files given with it (which must exist).
+pub(super) fn run_files(run: &CurveUnitRun) -> Result<Vec<PathBuf>> {
+    if let Some(missing) = run.with.iter().find(|p| !p.exists()) {
+        // A checkpoint may be new; a file given with --with must exist (a typo
+        // would otherwise show only later as units missing from the merge).
+        return Err(invalid(format!("--with {}: no such file", missing.display())));
+    }
+    Ok(std::iter::once(run.checkpoint.to_path_buf()).chain(run.with.iter().cloned()).collect())
+}
+
+/// Reads the run files `files` (numbered from `first`) of run `id` into
+/// `known`, each file's identity checked first; `progress` advances by file.
+pub(super) fn read_run_files(
+    files: &[PathBuf],
+    first: usize,
+    id: &CurveRunId,
+    known: &mut UnitTally<Digest>,
+    progress: &Progress,
+) -> Result<()> {
+    for (file, path) in files.iter().enumerate() {
+        progress.status(&format!("{}", path.display()));
+        for_each_record(
+            path,
+            |theirs| same_run_or_refuse(path, theirs, id),
+            |r| add_record(known, r, (first + file, path)),
+        )?;
+        progress.advance(1);
+    }
+    Ok(())
+}
+
+/// Refuses the file at `path` unless its identity `theirs` is of the run `id`.
+fn same_run_or_refuse(path: &Path, theirs: &CurveRunId, id: &CurveRunId) -> Result<()> {
+    if same_run(theirs, id) {
+        return Ok(());
+    }
+    Err(invalid(format!(
+        "{} belongs to another run ({} {} {} levels {} {} units, version {}); this run is {} {} {} levels {} {} units, version {}",
+        path.display(),
+        theirs.problem,
+        theirs.tie_rule,
+        theirs.domain,
+        theirs.levels,
+        theirs.units,
+        theirs.version,
+        id.problem,
+        id.tie_rule,
+        id.domain,
+        id.levels,
+        id.units,
+        id.version
+    )))
+}
+
 /// Adds a record of file number `file` at `path` after checking it belongs
 /// to a unit of the run, with the unit's codes, has a valid step function
 /// and agrees with an earlier record of the same unit.
-fn add_record(known: &mut UnitTally<Digest>, r: UnitSteps, (file, path): (usize, &Path)) -> Result<()> {
+pub(super) fn add_record(known: &mut UnitTally<Digest>, r: UnitSteps, (file, path): (usize, &Path)) -> Result<()> {
     let bad = |what: String| invalid(format!("{}: unit {:?}: {what}", path.display(), r.key));
     known.check(&r.key, r.codes).map_err(|e| bad(e.to_string()))?;
     if !known.contains(&r.key) {
         unit_steps(&r).map_err(bad)?;
     }
-    add_digest(known, Digest::of(&r), (file, path))
+    add_digest(known, digest(&r), (file, path))
 }
 
 /// [`add_record`] for a record already checked (its digest).
 fn add_digest(known: &mut UnitTally<Digest>, d: Digest, (file, path): (usize, &Path)) -> Result<()> {
     let unit = d.key.clone();
     known.add(d, file).map(|_| ()).map_err(|e| invalid(format!("{}: unit {unit:?}: {e}", path.display())))
-}
-
-/// Opens the checkpoint for appending, with the run's header if it is new
-/// (a last line cut off by a kill is dropped: its unit is evaluated again).
-fn prepare(lock: std::fs::File, path: &Path, id: &CurveRunId, fresh: bool) -> Result<SealedLog> {
-    let io = |e| Error::Io { path: path.display().to_string(), source: e };
-    if fresh && lock.metadata().map_err(io)?.len() != 0 {
-        return Err(invalid(format!("{}: not a run file of this program", path.display())));
-    }
-    SealedLog::open(lock, path, id)
 }
 
 /// Evaluates the units in `todo` (two at a time on two cores), each rebuilt
@@ -382,7 +404,7 @@ fn evaluate<P: SearchProblem>(
         if let Err(e) = unit_steps(&r) {
             error.get_or_insert(invalid(format!("{}: unit {:?}: {e}", path.display(), r.key)));
         }
-        done.push(Digest::of(&r));
+        done.push(digest(&r));
         progress.advance(codes);
         progress.status(&format!("units {}/{total}", done.len()));
     };
