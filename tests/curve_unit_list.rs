@@ -2,7 +2,9 @@
 //! shard instead of listing the units; it holds the listing's units exactly,
 //! every unit falls in exactly one shard, shards that read it give the curve
 //! of one process, and a list of another run, an edited or cut-off list and
-//! a shard count above the number of units are refused.
+//! a shard count above the number of units are refused. A shard that lists
+//! only its own units (dealt by their codes) finds exactly its part of the
+//! whole listing.
 
 mod common;
 use common::{bin, one_line_error, scratch_dir as scratch};
@@ -10,16 +12,19 @@ use common::{bin, one_line_error, scratch_dir as scratch};
 use renyi_search::curve::crossing::{PairFunction, RootFound, SearchEnd};
 use renyi_search::curve::interval::Interval;
 use renyi_search::curve::point::Root;
-use renyi_search::curve::run::unit_list::{read_unit_list, write_unit_list};
+use renyi_search::curve::run::unit_list::{ListedUnit, read_unit_list, shard_unit_domains, write_unit_list};
 use renyi_search::curve::run::units::{
     CurveUnitRun, CurveUnits, list_unit_domains, list_units, run_curve_units, run_id, shard_units,
 };
 use renyi_search::curve::walk::{domain_key, domain_text};
 use renyi_search::curve::{Curve, Domain, Point, curve};
+use renyi_search::games::beams::game::{Beams, Penalty, QueryOrder};
+use renyi_search::games::beams::patterns::enumerate;
 use renyi_search::games::mastermind::Mastermind;
 use renyi_search::progress::Progress;
-use renyi_search::search::TieRule;
+use renyi_search::renyi::alpha::Alpha;
 use renyi_search::search::units::Shard;
+use renyi_search::search::{SearchProblem, TieRule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -236,4 +241,64 @@ fn crossing_keys_do_not_depend_on_printing() {
     assert!(why.starts_with("the crossing root(1,1,2,3,3,10|4,5,5,6) at ") && !why.contains('\n'), "{why}");
     let d = Domain { lo: Point::exact("0.5".parse().unwrap()), lo_closed: true, hi: at_one, hi_closed: false };
     assert_eq!(domain_key(&d), Err(why));
+}
+
+/// A unit as text: key, codes and exact sub-domain.
+fn unit_text(u: &ListedUnit) -> String {
+    format!("{} {} {}", u.key, u.codes, domain_key(&u.domain).unwrap())
+}
+
+/// The shards' own listings of `n` shards, or the first shard refused.
+fn dealt<P: SearchProblem>(p: &P, tie: TieRule, d: &Domain, levels: usize, n: u64) -> Result<Vec<Vec<String>>, String> {
+    let shard = |index| shard_unit_domains(p, tie, d, levels, Shard { index, count: n });
+    (0..n).map(|i| Ok(shard(i).map_err(|e| e.to_string())?.iter().map(unit_text).collect())).collect()
+}
+
+/// Over shard counts from 1 to beyond the number of units: the shards'
+/// units together are the whole listing unit for unit, each in one shard,
+/// every shard's in key order; a shard given nothing is refused in one line.
+fn shards_make_the_listing<P: SearchProblem>(p: &P, tie: TieRule, d: &Domain, levels: usize) -> usize {
+    let whole: Vec<String> = list_unit_domains(p, tie, d, levels).unwrap().iter().map(unit_text).collect();
+    let mut refused = 0;
+    for n in [1, 2, 3, 5, 16, whole.len() as u64 + 1] {
+        match dealt(p, tie, d, levels, n) {
+            Ok(shards) => {
+                let mut union: Vec<String> = shards.iter().flatten().cloned().collect();
+                for s in &shards {
+                    assert!(s.windows(2).all(|w| w[0] < w[1]), "{tie} levels {levels} {n} shards: order");
+                }
+                union.sort();
+                assert_eq!(union, whole, "{tie} levels {levels}, {n} shards");
+                assert!(n <= whole.len().max(1) as u64, "{n} shards of {} units", whole.len());
+            }
+            Err(e) => {
+                assert!(e.contains("no unit of the run falls to this shard"), "{e}");
+                assert_eq!(e.lines().count(), 1, "{e}");
+                refused += 1;
+            }
+        }
+    }
+    // More shards than units always leaves one without a unit.
+    assert!(refused >= 1, "{tie} levels {levels}");
+    whole.len()
+}
+
+#[test]
+fn shards_dealt_by_codes_list_exactly_the_whole_run() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let mut sizes = Vec::new();
+    for tie in [TieRule::lex(), TieRule::mix()] {
+        for levels in [1, 2] {
+            sizes.push(shards_make_the_listing(&mm, tie, &full(), levels));
+        }
+    }
+    let beams = Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let one_two = Domain::closed(Point::exact(Alpha::integer(1)), Point::exact(Alpha::integer(2)));
+    for d in [full(), one_two] {
+        for levels in [1, 2] {
+            sizes.push(shards_make_the_listing(&beams, TieRule::lex(), &d, levels));
+        }
+    }
+    // Runs of some size, so that the deal is tested on many units.
+    assert!(sizes.iter().filter(|&&n| n >= 40).count() >= 4, "{sizes:?}");
 }

@@ -9,7 +9,7 @@ use super::progress::{CallbackBar, progress_if};
 use renyi_search::curve::report::{CurveReport, Row, Rows, describe};
 use renyi_search::curve::run::overview::{Overview, grid};
 use renyi_search::curve::run::recheck::recheck_curve_units;
-use renyi_search::curve::run::unit_list::write_unit_list;
+use renyi_search::curve::run::unit_list::{shard_unit_domains, write_unit_list};
 use renyi_search::curve::run::units::{CurveUnitRun, CurveUnits, list_unit_domains, run_curve_units, run_id};
 use renyi_search::curve::{Curve, Domain, curve};
 use renyi_search::error::{Result, invalid};
@@ -41,6 +41,20 @@ fn search_curve<P: SearchProblem>(
         let progress_fn = |k: usize, n: usize| callback_bar.update(k as u64, n as u64);
         return emit_search_curve(&curve(problem, tie, domain, Some(&progress_fn)), callback_bar, out, started);
     };
+    if out.list_units && out.shard.is_some() {
+        if out.units.is_some() {
+            return Err(invalid(
+                "--list-units --shard lists one shard's units; the unit list (--units) holds the whole run",
+            ));
+        }
+        let units = shard_unit_domains(problem, tie, domain, levels, shard)?;
+        let codes: u64 = units.iter().map(|u| u.codes).sum();
+        println!("{} units of shard {}/{}, {codes} codes", units.len(), shard.index, shard.count);
+        for u in &units {
+            println!("{:>10}  {}", u.codes, u.key);
+        }
+        return Ok(());
+    }
     if out.list_units {
         let units = list_unit_domains(problem, tie, domain, levels)?;
         if let Some(path) = &out.units {

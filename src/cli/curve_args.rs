@@ -102,7 +102,9 @@ pub(crate) struct CurveArgs {
     /// Work-unit run: this process's run file (resumed if present, appended to).
     #[arg(long)]
     pub(super) checkpoint: Option<PathBuf>,
-    /// Work-unit run: evaluate only units with number ≡ i mod N.
+    /// Work-unit run: evaluate only units with number ≡ i mod N. With
+    /// --list-units (and no --units): list only the units of shard i of N as
+    /// dealt by their codes, without listing the others.
     #[arg(long)]
     pub(super) shard: Option<String>,
     /// Work-unit run: run files of other shards to merge with (read only).
@@ -210,7 +212,10 @@ pub(super) fn unit_options(out: &CurveArgs) -> Result<Option<(usize, Shard, Path
             let shard: Shard = out.shard.as_deref().unwrap_or("0/1").parse()?;
             Ok(Some((levels, shard, file.clone())))
         }
-        (Some(levels), None) if out.list_units => Ok(Some((levels, Shard { index: 0, count: 1 }, PathBuf::new()))),
+        (Some(levels), None) if out.list_units => {
+            let shard: Shard = out.shard.as_deref().unwrap_or("0/1").parse()?;
+            Ok(Some((levels, shard, PathBuf::new())))
+        }
         (Some(_), None) => Err(invalid("--levels starts a unit run: give its run file with --checkpoint FILE")),
         (None, Some(_)) => Err(invalid("--checkpoint belongs to a unit run: add --levels L (1 or 2)")),
     }

@@ -30,6 +30,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+mod listing;
+pub(crate) use listing::{FirstLevel, first_level, list_below};
+
 /// Minimum set size whose answer classes are walked in parallel.
 const PARALLEL_SET: u64 = 48;
 /// Largest set scanned for a query that splits it into singletons.
@@ -467,6 +470,9 @@ impl<P: SearchProblem> Walker<'_, P> {
     ) -> NodeSteps {
         let problem = self.problem;
         let label = trail.map(|t| format!("{t}/{}", problem.query_label(query)));
+        if let Some(listed) = self.listed_children(query, set, depth, domain, label.as_deref()) {
+            return listed;
+        }
         let next = problem.next_state(state, query);
         let solving = problem.solving_answer(query);
         let classes = problem.split(query, set);

@@ -12,15 +12,24 @@
 //! the listing walk's). A shard takes its units (number ≡ i mod N) from the
 //! list and rebuilds each one's set from its trail, one filter per query
 //! ([`unit_at`]), without walking the levels above it.
+//!
+//! Or a shard finds its own units without the list and without listing the
+//! others ([`shard_unit_domains`]): the nodes one query below the root are
+//! laid end to end by their codes, each one's units inside it by theirs, and
+//! the shards take equal stretches of that line; a shard lists only the
+//! subtrees its stretch touches.
 
 use super::run_key::same_run;
 use super::unit_file::{CurveRunId, PointRecord, point_of, point_record};
 use crate::curve::steps::{Domain, domain_key};
+use crate::curve::walk::{FirstLevel, first_level, list_below};
 use crate::error::{Result, invalid};
 use crate::output::sealed_lines::{SealedReading, for_each_sealed_line, identity_line, keyed_line, run_key};
 #[cfg(doc)]
 use crate::search::capabilities::SpeedHooks;
 use crate::search::problem::{AnswerId, QueryId, SearchProblem};
+use crate::search::strategy::TieRule;
+use crate::search::units::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
@@ -181,4 +190,91 @@ pub fn unit_at<P: SearchProblem>(
         return Err(format!("its trail leads to {n} codes, not {}", unit.codes));
     }
     Ok((state, set, steps.len()))
+}
+
+/// The units of shard `shard` of the run of `problem` with `tie` on `domain`
+/// cut `levels` below the root, in key order, found without listing the
+/// other shards' units: exactly the units of the whole listing
+/// ([`super::units::list_unit_domains`]) that this rule deals to the shard.
+///
+/// The rule: the nodes one query below the root that may hold units
+/// ([`first_level`], in trail order) lie end to end on a line by their codes,
+/// node b on [S_b, S_b + n_b) of [0, L); the units below node b, in key
+/// order, start at S_b + n_b·o/U (o: the codes of the node's units before
+/// it, U: of all its units); a unit starting at p belongs to shard ⌊N·p/L⌋.
+/// A shard lists only the nodes its stretch [i·L/N, (i+1)·L/N) meets, each
+/// rebuilt from the game's tables ([`SpeedHooks::restrict_full`]). A shard
+/// given no unit is refused (N is too large for the run).
+pub fn shard_unit_domains<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    levels: usize,
+    shard: Shard,
+) -> Result<Vec<ListedUnit>> {
+    if levels == 0 {
+        return Err(invalid("--levels: cut at least one query below the root (1 or 2)"));
+    }
+    let mut nodes = first_level(problem, tie, domain);
+    nodes.sort_by(|a, b| a.trail.cmp(&b.trail));
+    let line = u128::from(nodes.iter().map(|b| b.codes).sum::<u64>());
+    let (i, n) = (u128::from(shard.index), u128::from(shard.count));
+    let too_many = || invalid(format!("--shard {}/{}: too many shards to deal", shard.index, shard.count));
+    let mut mine = Vec::new();
+    let mut start = 0u128;
+    for node in &nodes {
+        let (s, c) = (start, u128::from(node.codes));
+        start += c;
+        let stretch = |p: u128| n.checked_mul(p).map(|x| x / line).ok_or_else(too_many);
+        if i < stretch(s)? || i > stretch(s + c)? {
+            continue;
+        }
+        let units = node_units(problem, tie, node, levels)?;
+        let whole: u128 = units.iter().map(|u| u128::from(u.codes)).sum();
+        let mut before = 0u128;
+        for u in units {
+            let at = (s * whole + c * before).checked_mul(n).ok_or_else(too_many)?;
+            before += u128::from(u.codes);
+            if at / (line * whole) == i {
+                mine.push(u);
+            }
+        }
+    }
+    mine.sort_by(|a, b| a.key.cmp(&b.key));
+    if mine.is_empty() && shard.count > 1 {
+        return Err(invalid(format!(
+            "--shard {}/{}: no unit of the run falls to this shard (units are dealt by their codes); use fewer shards",
+            shard.index, shard.count
+        )));
+    }
+    Ok(mine)
+}
+
+/// The units below `node`, in key order (at `levels` 1, the node itself).
+fn node_units<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    node: &FirstLevel,
+    levels: usize,
+) -> Result<Vec<ListedUnit>> {
+    let keyed = |(key, codes, domain): (std::result::Result<String, String>, u64, Domain)| {
+        key.map(|key| ListedUnit { key, codes, domain }).map_err(invalid)
+    };
+    let mut units = if levels == 1 {
+        let key = domain_key(&node.domain).map(|ends| format!("{} @ {ends}", node.trail));
+        vec![keyed((key, node.codes, node.domain.clone()))?]
+    } else {
+        let state = problem.next_state(&problem.initial_state(), node.query);
+        let set = problem.restrict_full(node.query, node.answer);
+        let set = set.filter(|s| problem.set_size(s) == node.codes).ok_or_else(|| {
+            invalid(format!("{}: the game's tables do not give the node's {} codes", node.trail, node.codes))
+        })?;
+        let listed = list_below(problem, tie, (&state, &set), (1, &node.trail), &node.domain, levels);
+        listed.into_iter().map(keyed).collect::<Result<Vec<_>>>()?
+    };
+    units.sort_by(|a, b| a.key.cmp(&b.key));
+    if let Some(w) = units.windows(2).find(|w| w[0].key == w[1].key) {
+        return Err(invalid(format!("two units share the key {:?}; choose another --levels", w[0].key)));
+    }
+    Ok(units)
 }
