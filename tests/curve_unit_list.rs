@@ -302,3 +302,32 @@ fn shards_dealt_by_codes_list_exactly_the_whole_run() {
     // Runs of some size, so that the deal is tested on many units.
     assert!(sizes.iter().filter(|&&n| n >= 40).count() >= 4, "{sizes:?}");
 }
+
+/// Beams counts the set of all codes from its hit table, without a pass over
+/// the set (the root of every walk and a streaming shard's first step): the
+/// same answer counts, batch counts and class sizes as its classes give.
+#[test]
+fn beams_counts_the_set_of_all_codes_as_its_classes() {
+    use renyi_search::search::{QueryId, Rules, SpeedHooks};
+    for variant in ["3c6p", "6c3p"] {
+        let g = Beams::new(enumerate(variant.parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+        let all = g.full_set();
+        let answers = g.answer_count();
+        let queries: Vec<QueryId> = (0..g.query_count() as QueryId).collect();
+        let mut batch = vec![0u64; queries.len() * answers];
+        g.count_answers_batch(&queries, &all, &mut batch);
+        let sizes = g.class_sizes_batch(&queries, &all);
+        for (i, &q) in queries.iter().enumerate() {
+            let mut by_split = vec![0u64; answers];
+            for (a, class) in g.split(q, &all) {
+                by_split[usize::from(a)] = g.set_size(&class);
+            }
+            let mut one = vec![0u64; answers];
+            g.count_answers(q, &all, &mut one);
+            assert_eq!(one, by_split, "{variant} query {q}");
+            assert_eq!(&batch[i * answers..(i + 1) * answers], &by_split[..], "{variant} query {q}");
+            let listed: Vec<u64> = by_split.iter().copied().filter(|&x| x > 0).collect();
+            assert_eq!(sizes.get(i), &listed[..], "{variant} query {q}");
+        }
+    }
+}

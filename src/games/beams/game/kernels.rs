@@ -7,6 +7,8 @@ use super::super::codeset::CodeSet;
 use super::super::symmetry::{BoardAction, permutation_rank};
 use super::{Beams, BeamsState};
 use crate::search::AnswerId;
+use crate::search::problem::Rules;
+use rayon::prelude::*;
 
 /// How many rows ahead the row loops prefetch hit-table entries.
 pub(super) const PREFETCH_AHEAD: usize = 8;
@@ -172,6 +174,42 @@ impl Beams {
     pub(super) fn colourings_of(&self, colour: usize, piece: usize) -> &[u64] {
         let at = (colour * self.variant.colours + piece) * self.words;
         &self.colour_piece[at..at + self.words]
+    }
+
+    /// The answer counts of `decoded` queries on `set` (flattened, `answer_count`
+    /// per query) if `set` holds every code, from the hit table alone (`false`:
+    /// not the full set). Every row of the full set is the same row m, so query
+    /// (c, d) gives answer a to Σ_j |m ∧ colourings_of(c, j)| · #{t : piece j of
+    /// pattern t hits a cells of d} codes: the sum of [`Self::compact_counts`]'
+    /// row pass taken pattern by pattern first, without reading the set's 406 MB
+    /// (6c6p: the root of every walk, and a shard's first step).
+    pub(super) fn full_set_counts(&self, decoded: &[(usize, usize)], set: &CodeSet, counts: &mut [u64]) -> bool {
+        if set.size != (self.patterns.count() * self.colourings.len()) as u64 {
+            return false;
+        }
+        let (k, answers) = (self.variant.colours, self.answer_count());
+        let row = &set.words()[..self.words];
+        let mut lines: Vec<usize> = decoded.iter().map(|&(_, d)| d).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        let patterns_hitting = |d: usize| {
+            let mut n = vec![0u64; k * answers];
+            for t in 0..self.patterns.count() as u32 {
+                self.piece_hits(t, d).iter().enumerate().for_each(|(j, &a)| n[j * answers + usize::from(a)] += 1);
+            }
+            n
+        };
+        let per_line: Vec<Vec<u64>> = lines.par_iter().map(|&d| patterns_hitting(d)).collect();
+        for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(answers)) {
+            out.iter_mut().for_each(|x| *x = 0);
+            let n = &per_line[lines.partition_point(|&x| x < d)];
+            for j in 0..k {
+                let colourings: u64 =
+                    row.iter().zip(self.colourings_of(c, j)).map(|(m, x)| u64::from((m & x).count_ones())).sum();
+                out.iter_mut().zip(&n[j * answers..(j + 1) * answers]).for_each(|(o, &t)| *o += colourings * t);
+            }
+        }
+        true
     }
 
     /// Whether (g, π) maps every code of `set` into `set` (π permutes the first

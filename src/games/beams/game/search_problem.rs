@@ -96,6 +96,9 @@ impl Rules for Beams {
     /// (zero words of a row are skipped: deep in the tree rows are sparse).
     fn count_answers(&self, q: QueryId, set: &CodeSet, counts: &mut [u64]) {
         let (c, d) = self.decode_query(q);
+        if self.full_set_counts(&[(c, d)], set, counts) {
+            return;
+        }
         let k = self.variant.colours;
         counts.iter_mut().for_each(|x| *x = 0);
         for (t, mask) in set.rows(self.words) {
@@ -176,6 +179,9 @@ impl SpeedHooks for Beams {
         let a = self.answer_count();
         counts.iter_mut().for_each(|x| *x = 0);
         let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
+        if self.full_set_counts(&decoded, set, counts) {
+            return;
+        }
         if set.size <= SMALL_SET {
             set.for_each_code(self.words, |t, sigma| {
                 let code = self.code_at(t, sigma);
@@ -196,6 +202,12 @@ impl SpeedHooks for Beams {
     fn class_sizes_batch(&self, queries: &[QueryId], set: &CodeSet) -> ClassSizes {
         if set.size > SMALL_SET {
             let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
+            let mut full = vec![0u64; queries.len() * self.answer_count()];
+            if self.full_set_counts(&decoded, set, &mut full) {
+                let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * 8);
+                full.chunks_exact(self.answer_count()).for_each(|c| out.push(c.iter().copied().filter(|&x| x > 0)));
+                return out;
+            }
             let compact = self.compact_counts(&decoded, set);
             let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * 8);
             decoded.iter().for_each(|&(c, d)| out.push(compact.of(c, d).iter().copied().filter(|&x| x > 0)));
