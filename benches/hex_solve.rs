@@ -55,6 +55,7 @@ fn main() {
         let ok = report.is_ok();
         let fills = report.map_or(0, |r| r.fills);
         total_nodes += solver.nodes;
+        println!("counts: {:?}", solver.counts);
         println!(
             "{n}x{n} {}: winner {}, {} positions, {} proof steps ({fills} fills), {solved:.2} s, check {} in {:.2} s",
             board.cell_name(cell),

@@ -52,3 +52,28 @@ fn soundness_on_all_3x3_positions() {
     assert!(s.vcs > 0 && s.scs > 0);
     assert_eq!(s.unsound, 0);
 }
+
+#[test]
+fn edge_answer_in_64_bit_sets_equals_the_general_run() {
+    use renyi_search::two_player::connection::hex::board::{Board, Colour};
+    use renyi_search::two_player::connection::hex::graph::HexGraph;
+    use renyi_search::two_player::connection::hex::hsearch::{Scratch, h_search_edge, h_search_edge_answer};
+    use renyi_search::two_player::connection::hex::seed_checks::{Rng, random_positions};
+    let board = Board::new(6, 6).expect("6x6");
+    let (mut rng, mut scratch) = (Rng::new(51), Scratch::default());
+    let (mut with_vc, mut with_scs) = (0, 0);
+    for p in random_positions(&board, 8, 20, &mut rng) {
+        for colour in [Colour::Black, Colour::White] {
+            let pg = HexGraph::from_position(&p, colour);
+            let (x, y) = pg.edges;
+            let general = h_search_edge(&pg.graph, Limits::SOLVER, x, y);
+            // One scratch for all runs: the reused tables must not leak from run to run.
+            let (vc, scs, _) = h_search_edge_answer(&pg.graph, Limits::SOLVER, (x, y), &mut scratch);
+            assert_eq!(vc, general.smallest_vc(x, y));
+            assert_eq!(scs, general.scs(x, y));
+            with_vc += usize::from(vc.is_some());
+            with_scs += usize::from(vc.is_none() && !scs.is_empty());
+        }
+    }
+    assert!(with_vc > 0 && with_scs > 0, "{with_vc} with a VC, {with_scs} with SCs only");
+}

@@ -79,10 +79,14 @@ impl Solver {
     ) -> Result<(u32, u32), Aborted> {
         let k = self.resolve(key(black, white, mover));
         if self.table.contains_key(&k) {
+            self.counts.decided_hits += 1;
             return Ok(self.known(k));
         }
         let (moves, (black, white)) = match self.moves.get(&k) {
-            Some(m) => (m.moves.clone(), m.stones),
+            Some(m) => {
+                self.counts.expanded_hits += 1;
+                (m.moves.clone(), m.stones)
+            }
             None => match self.expand(black, white, mover, start, up)? {
                 Some(m) => m,
                 None => return Ok(self.numbers(key(black, white, mover))),
@@ -175,6 +179,14 @@ impl Solver {
         if self.nodes - start > self.budget {
             return Err(Aborted);
         }
+        if up[0].is_some() {
+            self.counts.with_parent += 1;
+        }
+        if let Some(g) = up[1]
+            && (self.moves.contains_key(&g) || self.table.contains_key(&g))
+        {
+            self.counts.grandparent_known += 1;
+        }
         let (own, opp) = self.stones(black, white, mover);
         if self.board.connects(mover, own) || self.board.connects(mover.other(), opp) {
             let entry = if self.board.connects(mover, own) { Entry::WinByVc(0) } else { Entry::LossByVc(0) };
@@ -188,27 +200,32 @@ impl Solver {
         }
         let (mut candidates, mut scs, mut kept) = (free, Vec::new(), None);
         if self.use_h_search {
+            self.counts.opponent_searches += 1;
             let (threats, found) = self.threats_reusing(black, white, mover.other(), up[1]);
             kept = found;
             if let Some(c) = threats.vc {
+                self.counts.loss_by_vc += 1;
                 self.table.insert(k, Entry::LossByVc(c));
                 return Ok(None);
             }
             candidates &= threats.scs.iter().fold(!0, |m, c| m & c);
             scs = sc_cover(&threats.scs, free & !candidates);
-            if candidates != 0
-                && up[0].is_none()
-                && let Some(c) = self.threats(black, white, mover).vc
-            {
-                self.table.insert(k, Entry::WinByVc(c));
-                return Ok(None);
+            if candidates != 0 && up[0].is_none() {
+                self.counts.own_searches += 1;
+                if let Some(c) = self.threats(black, white, mover).vc {
+                    self.table.insert(k, Entry::WinByVc(c));
+                    return Ok(None);
+                }
             }
         }
         if candidates == 0 {
+            self.counts.loss_by_mustplay += 1;
             self.table.insert(k, Entry::LossAll);
             self.loss_scs.insert(k, scs);
             return Ok(None);
         }
+        self.counts.candidates += u64::from(candidates.count_ones());
+        self.counts.free += u64::from(free.count_ones());
         let order: Vec<u8> =
             self.centre_order.iter().filter(|&&c| candidates >> c & 1 == 1).map(|&c| c as u8).collect();
         self.moves.insert(k, Expanded { stones: (black, white), moves: order.clone(), scs });

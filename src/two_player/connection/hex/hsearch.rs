@@ -15,6 +15,60 @@
 
 use super::board::Bits;
 use super::graph::HexGraph;
+use num_traits::PrimInt;
+
+/// A node set in the H-search tables: [`Bits`] in general, `u64` for graphs of
+/// at most 64 nodes (the solver's graphs of boards up to 7×7 plus edges), which
+/// halves the tables' memory and the bit operations. Both run the same rules
+/// in the same order, so they derive the same connections.
+pub trait NodeSet: PrimInt {
+    /// The set of the nodes of `bits` (all below the type's width).
+    fn from_bits(bits: Bits) -> Self;
+    /// The same set as [`Bits`].
+    fn bits(self) -> Bits;
+}
+
+impl NodeSet for u64 {
+    fn from_bits(bits: Bits) -> u64 {
+        debug_assert!(bits >> 64 == 0, "a node beyond 64 in a 64-bit set");
+        bits as u64
+    }
+    fn bits(self) -> Bits {
+        Bits::from(self)
+    }
+}
+
+impl NodeSet for Bits {
+    fn from_bits(bits: Bits) -> Bits {
+        bits
+    }
+    fn bits(self) -> Bits {
+        self
+    }
+}
+
+/// The set {i}.
+fn single<S: NodeSet>(i: usize) -> S {
+    S::one() << i
+}
+
+/// Whether i ∈ set.
+fn has<S: NodeSet>(set: S, i: usize) -> bool {
+    (set >> i) & S::one() != S::zero()
+}
+
+/// The members of `set`, ascending.
+fn members<S: NodeSet>(set: S) -> impl Iterator<Item = usize> {
+    let mut rest = set;
+    std::iter::from_fn(move || {
+        if rest == S::zero() {
+            return None;
+        }
+        let i = rest.trailing_zeros() as usize;
+        rest = rest & (rest - S::one());
+        Some(i)
+    })
+}
 
 /// Which rule applications are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,33 +98,48 @@ enum Kind {
 }
 
 /// The derived connections of one graph: minimal carriers per unordered pair.
-pub struct Connections {
+pub struct Connections<S = Bits> {
     n: usize,
-    vc: Vec<Vec<Bits>>,
-    sc: Vec<Vec<Bits>>,
-    partners: Vec<Bits>,
+    vc: Vec<Vec<S>>,
+    sc: Vec<Vec<S>>,
+    partners: Vec<S>,
+    /// What the run did (counters for the solver's statistics).
+    pub work: Work,
 }
 
-impl Connections {
+/// Counters of one H-search run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Connections taken from the queue and put through the rules.
+    pub rules: u64,
+    /// Calls of the OR rule's family extension.
+    pub or_steps: u64,
+    /// Carriers kept (minimal when added).
+    pub kept: u64,
+}
+
+impl<S: NodeSet> Connections<S> {
     fn pair(&self, x: usize, y: usize) -> usize {
         x.min(y) * self.n + x.max(y)
     }
 
     /// The minimal VC carriers between x and y.
-    pub fn vcs(&self, x: usize, y: usize) -> &[Bits] {
+    pub fn vcs(&self, x: usize, y: usize) -> &[S] {
         &self.vc[self.pair(x, y)]
     }
 
     /// The minimal SC carriers between x and y.
-    pub fn scs(&self, x: usize, y: usize) -> &[Bits] {
+    pub fn scs(&self, x: usize, y: usize) -> &[S] {
         &self.sc[self.pair(x, y)]
     }
 
     /// The smallest VC carrier between x and y, if any.
-    pub fn smallest_vc(&self, x: usize, y: usize) -> Option<Bits> {
+    pub fn smallest_vc(&self, x: usize, y: usize) -> Option<S> {
         self.vcs(x, y).iter().copied().min_by_key(|c| c.count_ones())
     }
+}
 
+impl Connections {
     /// All (x, y, carrier) with x < y, VCs or SCs.
     pub fn all(&self, semi: bool) -> Vec<(usize, usize, Bits)> {
         let lists = if semi { &self.sc } else { &self.vc };
@@ -105,24 +174,24 @@ impl Connections {
     }
 }
 
-/// A derived connection waiting for its rules: (kind, x, y, carrier).
-type Pending = (Kind, usize, usize, Bits);
+/// A derived connection waiting for its rules: (kind, x, y, carrier); nodes below 128.
+type Pending<S> = (Kind, u8, u8, S);
 
 /// Pending connections by carrier size (a bucket queue: smaller carriers first,
 /// so that most supersets are never derived; last in, first out in a bucket).
-struct Queue {
-    buckets: Vec<Vec<Pending>>,
+struct Queue<S> {
+    buckets: Vec<Vec<Pending<S>>>,
     lowest: usize,
 }
 
-impl Queue {
-    fn push(&mut self, item: Pending) {
+impl<S: NodeSet> Queue<S> {
+    fn push(&mut self, item: Pending<S>) {
         let size = item.3.count_ones() as usize;
         self.buckets[size].push(item);
         self.lowest = self.lowest.min(size);
     }
 
-    fn pop(&mut self) -> Option<Pending> {
+    fn pop(&mut self) -> Option<Pending<S>> {
         while self.lowest < self.buckets.len() {
             if let Some(item) = self.buckets[self.lowest].pop() {
                 return Some(item);
@@ -133,11 +202,11 @@ impl Queue {
     }
 }
 
-struct Search<'a> {
+struct Search<'a, S> {
     graph: &'a HexGraph,
     limits: Limits,
-    found: Connections,
-    queue: Queue,
+    found: Connections<S>,
+    queue: Queue<S>,
 }
 
 /// Runs H-search on `graph` with `limits` to its fixpoint.
@@ -156,6 +225,33 @@ pub fn h_search(graph: &HexGraph, limits: Limits) -> Connections {
 /// exists. Without an x–y VC this is the full run.
 pub fn h_search_edge(graph: &HexGraph, limits: Limits, x: usize, y: usize) -> Connections {
     run(graph, limits, (x != y).then(|| x.min(y) * graph.len() + x.max(y)))
+}
+
+/// What [`h_search_edge`] tells about the pair (x, y): its smallest VC carrier
+/// (as [`Connections::smallest_vc`]), its SC carriers in list order, and the
+/// run's work. Computed with 64-bit node sets when the graph has at most 64
+/// nodes (the same run, so the same answer), in the tables of `scratch`.
+pub fn h_search_edge_answer(
+    graph: &HexGraph,
+    limits: Limits,
+    (x, y): (usize, usize),
+    scratch: &mut Scratch,
+) -> (Option<Bits>, Vec<Bits>, Work) {
+    fn answer<S: NodeSet>(found: &Connections<S>, x: usize, y: usize) -> (Option<Bits>, Vec<Bits>, Work) {
+        let scs = found.scs(x, y).iter().map(|c| c.bits()).collect();
+        (found.smallest_vc(x, y).map(S::bits), scs, found.work)
+    }
+    let stop = (x != y).then(|| x.min(y) * graph.len() + x.max(y));
+    if graph.len() <= 64 {
+        let (found, queue) = scratch.small.take().unwrap_or_default();
+        let mut s = Search::new(graph, limits, found, queue);
+        s.run(stop, &[], 0);
+        let out = answer(&s.found, x, y);
+        scratch.small = Some((s.found, s.queue));
+        out
+    } else {
+        answer(&run_from::<Bits>(graph, limits, stop, &[], 0), x, y)
+    }
 }
 
 /// A connection carried into a run (`reuse.rs`): (VC?, x, y, carrier) in the run's graph.
@@ -185,60 +281,116 @@ fn run(graph: &HexGraph, limits: Limits, stop: Option<usize>) -> Connections {
 }
 
 /// [`run`] after entering `seeds` (those with an end in `touched` queued).
-fn run_from(graph: &HexGraph, limits: Limits, stop: Option<usize>, seeds: &[Seed], touched: Bits) -> Connections {
-    let n = graph.len();
-    let found = Connections { n, vc: vec![Vec::new(); n * n], sc: vec![Vec::new(); n * n], partners: vec![0; n] };
-    let queue = Queue { buckets: vec![Vec::new(); 129], lowest: 0 };
-    let mut s = Search { graph, limits, found, queue };
-    for &(vc, x, y, carrier) in seeds {
-        let kind = if vc { Kind::Vc } else { Kind::Sc };
-        if s.insert(kind, x, y, carrier) && (touched >> x | touched >> y) & 1 == 1 {
-            s.queue.push((kind, x.min(y), x.max(y), carrier));
-        }
-    }
-    for x in 0..n {
-        for y in super::board::cells_of(graph.adjacency[x]) {
-            if x < y {
-                s.add(Kind::Vc, x, y, 0);
-            }
-        }
-    }
-    while let Some((kind, x, y, carrier)) = s.queue.pop() {
-        if let Some(p) = stop
-            && let Some(best) = s.found.vc[p].iter().map(|c| c.count_ones()).min()
-            && carrier.count_ones() > best
-        {
-            break;
-        }
-        let pair = s.found.pair(x, y);
-        let list = if kind == Kind::Vc { &s.found.vc[pair] } else { &s.found.sc[pair] };
-        if !list.contains(&carrier) {
-            continue;
-        }
-        match kind {
-            Kind::Vc => s.and_rules(x, y, carrier),
-            Kind::Sc => s.or_rule(x, y, carrier),
-        }
-    }
+fn run_from<S: NodeSet>(
+    graph: &HexGraph,
+    limits: Limits,
+    stop: Option<usize>,
+    seeds: &[Seed],
+    touched: Bits,
+) -> Connections<S> {
+    let (found, queue) = Tables::default();
+    let mut s = Search::new(graph, limits, found, queue);
+    s.run(stop, seeds, touched);
     s.found
 }
 
-impl Search<'_> {
+/// The tables of a run: the connections found and the queue.
+type Tables<S> = (Connections<S>, Queue<S>);
+
+/// Tables kept between the solver's H-search runs (thousands per question): the
+/// lists and queue buckets keep their memory, so a run allocates almost nothing.
+#[derive(Default)]
+pub struct Scratch {
+    small: Option<Tables<u64>>,
+}
+
+impl<S: NodeSet> Default for Connections<S> {
+    fn default() -> Self {
+        Connections { n: 0, vc: Vec::new(), sc: Vec::new(), partners: Vec::new(), work: Work::default() }
+    }
+}
+
+impl<S> Default for Queue<S> {
+    fn default() -> Self {
+        Queue { buckets: Vec::new(), lowest: 0 }
+    }
+}
+
+impl<'a, S: NodeSet> Search<'a, S> {
+    /// A search on `graph` in the (emptied) tables `found` and `queue`.
+    fn new(graph: &'a HexGraph, limits: Limits, mut found: Connections<S>, mut queue: Queue<S>) -> Self {
+        let n = graph.len();
+        found.n = n;
+        for lists in [&mut found.vc, &mut found.sc] {
+            lists.iter_mut().for_each(Vec::clear);
+            lists.resize_with(n * n, Vec::new);
+        }
+        found.partners.clear();
+        found.partners.resize(n, S::zero());
+        found.work = Work::default();
+        // Carriers hold free nodes only, so no carrier has more than n nodes.
+        queue.buckets.iter_mut().for_each(Vec::clear);
+        queue.buckets.resize_with((limits.max_carrier as usize).min(n) + 1, Vec::new);
+        queue.lowest = 0;
+        Search { graph, limits, found, queue }
+    }
+
+    /// The run: seeds, the base case, then the rules until the queue is empty or `stop` holds.
+    fn run(&mut self, stop: Option<usize>, seeds: &[Seed], touched: Bits) {
+        let s = self;
+        for &(vc, x, y, carrier) in seeds {
+            let kind = if vc { Kind::Vc } else { Kind::Sc };
+            let carrier = S::from_bits(carrier);
+            if s.insert(kind, x, y, carrier) && (touched >> x | touched >> y) & 1 == 1 {
+                s.queue.push((kind, x.min(y) as u8, x.max(y) as u8, carrier));
+            }
+        }
+        for x in 0..s.found.n {
+            for y in super::board::cells_of(s.graph.adjacency[x]) {
+                if x < y {
+                    s.add(Kind::Vc, x, y, S::zero());
+                }
+            }
+        }
+        while let Some((kind, x, y, carrier)) = s.queue.pop() {
+            if let Some(p) = stop
+                && let Some(best) = s.found.vc[p].iter().map(|c| c.count_ones()).min()
+                && carrier.count_ones() > best
+            {
+                break;
+            }
+            let (x, y) = (usize::from(x), usize::from(y));
+            let pair = s.found.pair(x, y);
+            let list = if kind == Kind::Vc { &s.found.vc[pair] } else { &s.found.sc[pair] };
+            if !list.contains(&carrier) {
+                continue;
+            }
+            s.found.work.rules += 1;
+            match kind {
+                Kind::Vc => s.and_rules(x, y, carrier),
+                Kind::Sc => s.or_rule(x, y, carrier),
+            }
+        }
+    }
+}
+
+impl<S: NodeSet> Search<'_, S> {
     /// Adds a carrier if no kept one is a subset; drops the supersets it replaces.
-    fn add(&mut self, kind: Kind, x: usize, y: usize, carrier: Bits) {
+    #[inline]
+    fn add(&mut self, kind: Kind, x: usize, y: usize, carrier: S) {
         if self.insert(kind, x, y, carrier) {
-            self.queue.push((kind, x.min(y), x.max(y), carrier));
+            self.queue.push((kind, x.min(y) as u8, x.max(y) as u8, carrier));
         }
     }
 
     /// [`Search::add`] without queueing it: whether the carrier was kept.
-    fn insert(&mut self, kind: Kind, x: usize, y: usize, carrier: Bits) -> bool {
+    fn insert(&mut self, kind: Kind, x: usize, y: usize, carrier: S) -> bool {
         if carrier.count_ones() > self.limits.max_carrier {
             return false;
         }
         let pair = self.found.pair(x, y);
         let list = if kind == Kind::Vc { &mut self.found.vc[pair] } else { &mut self.found.sc[pair] };
-        if list.iter().any(|&c| c & !carrier == 0) {
+        if list.iter().any(|&c| c & !carrier == S::zero()) {
             return false;
         }
         list.retain(|&c| c & carrier != carrier);
@@ -246,37 +398,35 @@ impl Search<'_> {
             return false;
         }
         list.push(carrier);
+        self.found.work.kept += 1;
         if kind == Kind::Vc {
-            self.found.partners[x] |= 1 << y;
-            self.found.partners[y] |= 1 << x;
+            self.found.partners[x] = self.found.partners[x] | single(y);
+            self.found.partners[y] = self.found.partners[y] | single(x);
         }
         true
     }
 
     /// AND with the new VC (x, a, y) on either side, over every VC at its other end.
-    fn and_rules(&mut self, x: usize, y: usize, a: Bits) {
+    fn and_rules(&mut self, x: usize, y: usize, a: S) {
         for (end, mid) in [(x, y), (y, x)] {
             let occupied = self.graph.occupied >> mid & 1 == 1;
-            if occupied && !self.limits.av_plus && a != 0 {
+            if occupied && !self.limits.av_plus && a != S::zero() {
                 continue;
             }
-            for z in super::board::cells_of(self.found.partners[mid] & !(1 << end)) {
-                if a >> z & 1 == 1 {
-                    continue;
-                }
+            for z in members(self.found.partners[mid] & !single::<S>(end) & !a) {
                 let pair = self.found.pair(mid, z);
                 // (mid, z) ≠ (end, z): the additions below never touch this list.
                 for i in 0..self.found.vc[pair].len() {
                     let b = self.found.vc[pair][i];
-                    if b >> end & 1 == 1 || a & b != 0 {
+                    if has(b, end) || a & b != S::zero() {
                         continue;
                     }
                     if occupied {
-                        if self.limits.av_plus || b == 0 {
+                        if self.limits.av_plus || b == S::zero() {
                             self.add(Kind::Vc, end, z, a | b);
                         }
                     } else {
-                        self.add(Kind::Sc, end, z, a | b | 1 << mid);
+                        self.add(Kind::Sc, end, z, a | b | single(mid));
                     }
                 }
             }
@@ -286,11 +436,15 @@ impl Search<'_> {
     /// OR over SC families containing the new SC `c` with empty intersection.
     /// The SC list is taken out of the table while the OR runs (no copy): the
     /// OR only adds VCs, so nothing reads or changes it meanwhile.
-    fn or_rule(&mut self, x: usize, y: usize, c: Bits) {
-        if c == 0 {
-            self.add(Kind::Vc, x, y, 0);
+    fn or_rule(&mut self, x: usize, y: usize, c: S) {
+        if c == S::zero() {
+            self.add(Kind::Vc, x, y, S::zero());
         } else if self.limits.max_or > 1 && c.count_ones() <= self.limits.max_carrier {
             let pair = self.found.pair(x, y);
+            // A node in every SC of the pair is in every family's intersection: no family closes.
+            if self.found.sc[pair].iter().fold(c, |m, &s| m & s) != S::zero() {
+                return;
+            }
             let scs = std::mem::take(&mut self.found.sc[pair]);
             self.or_extend(x, y, &scs, c, c, 1);
             self.found.sc[pair] = scs;
@@ -303,18 +457,19 @@ impl Search<'_> {
     /// open one is extended only while SCs may be added and its union fits the
     /// carrier bound (a call for any other would return at once). The same
     /// additions in the same order as trying every extension.
-    fn or_extend(&mut self, x: usize, y: usize, scs: &[Bits], union: Bits, common: Bits, used: usize) {
-        if self.found.vcs(x, y).iter().any(|&v| v & !union == 0) {
+    fn or_extend(&mut self, x: usize, y: usize, scs: &[S], union: S, common: S, used: usize) {
+        self.found.work.or_steps += 1;
+        if self.found.vcs(x, y).iter().any(|&v| v & !union == S::zero()) {
             return;
         }
-        let avoid = common & common.wrapping_neg();
+        let avoid = single::<S>(common.trailing_zeros() as usize);
         let more = used + 1 < self.limits.max_or;
         for &s in scs {
-            if s & avoid != 0 {
+            if s & avoid != S::zero() {
                 continue;
             }
             let (wider, still) = (union | s, common & s);
-            if still == 0 {
+            if still == S::zero() {
                 self.add(Kind::Vc, x, y, wider);
             } else if more && wider.count_ones() <= self.limits.max_carrier {
                 self.or_extend(x, y, scs, wider, still, used + 1);

@@ -15,7 +15,7 @@
 
 use super::board::{Bits, Board, Colour, cells_of};
 use super::graph::HexGraph;
-use super::hsearch::{Limits, h_search, h_search_edge};
+use super::hsearch::{Limits, Scratch, Work, h_search, h_search_edge_answer};
 use super::position::Position;
 use super::proof::{Proof, ProofStep};
 use super::reuse::KeptCache;
@@ -71,6 +71,30 @@ pub(super) fn sc_cover(scs: &[Bits], outside: Bits) -> Vec<Bits> {
     cover
 }
 
+/// What df-pn did, counted (for the benchmark's account of where time goes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// H-search runs for the opponent of the mover (one per expansion reaching it).
+    pub opponent_searches: u64,
+    /// H-search runs for the mover (roots of questions only).
+    pub own_searches: u64,
+    /// Expansions decided by the opponent's edge VC / by an empty mustplay region.
+    pub loss_by_vc: u64,
+    pub loss_by_mustplay: u64,
+    /// Visits of df-pn that found their position decided / expanded in the tables.
+    pub decided_hits: u64,
+    pub expanded_hits: u64,
+    /// Expansions with a parent on the search path, and those whose grandparent
+    /// is expanded or decided (where a result kept two plies up could be reused).
+    pub with_parent: u64,
+    pub grandparent_known: u64,
+    /// The candidate moves and the free cells of undecided expansions, summed.
+    pub candidates: u64,
+    pub free: u64,
+    /// The H-search runs' work, summed.
+    pub work: Work,
+}
+
 /// The search was stopped by its node budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Aborted;
@@ -107,6 +131,10 @@ pub struct Solver {
     pub reuse: bool,
     /// df-pn: the H-search results kept for the positions below (`reuse.rs`).
     pub(super) kept: KeptCache,
+    /// What df-pn did.
+    pub counts: Counts,
+    /// The H-search tables reused from run to run.
+    pub(super) scratch: Scratch,
 }
 
 /// How many H-search results one generation of [`Solver::kept`] holds.
@@ -144,6 +172,8 @@ impl Solver {
             centre_order,
             reuse: false,
             kept: KeptCache::new(KEPT_PER_GENERATION),
+            counts: Counts::default(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -192,13 +222,20 @@ impl Solver {
     }
 
     /// The H-search facts for `colour` against the other player.
-    pub(super) fn threats(&self, black: Bits, white: Bits, colour: Colour) -> Threats {
+    pub(super) fn threats(&mut self, black: Bits, white: Bits, colour: Colour) -> Threats {
+        self.threats_with(black, white, colour, self.limits)
+    }
+
+    /// [`Solver::threats`] with other limits.
+    pub(super) fn threats_with(&mut self, black: Bits, white: Bits, colour: Colour, limits: Limits) -> Threats {
         let (own, opp) = self.stones(black, white, colour);
         let pg = HexGraph::from_stones_unnamed(&self.board, own, opp, colour);
         let (x, y) = pg.edges;
-        let found = h_search_edge(&pg.graph, self.limits, x, y);
-        let vc = found.smallest_vc(x, y).map(|c| pg.graph.board_cells(c));
-        let scs = found.scs(x, y).iter().map(|&c| pg.graph.board_cells(c)).collect();
+        let (vc, scs, work) = h_search_edge_answer(&pg.graph, limits, (x, y), &mut self.scratch);
+        let w = &mut self.counts.work;
+        (w.rules, w.or_steps, w.kept) = (w.rules + work.rules, w.or_steps + work.or_steps, w.kept + work.kept);
+        let vc = vc.map(|c| pg.graph.board_cells(c));
+        let scs = scs.iter().map(|&c| pg.graph.board_cells(c)).collect();
         Threats { vc, scs }
     }
 
