@@ -176,6 +176,11 @@ impl Beams {
         &self.colour_piece[at..at + self.words]
     }
 
+    /// Whether `set` is the set of all codes (a set holds only codes, so its size decides).
+    pub(super) fn holds_every_code(&self, set: &CodeSet) -> bool {
+        set.size == (self.patterns.count() * self.colourings.len()) as u64
+    }
+
     /// The answer counts of `decoded` queries on `set` (flattened, `answer_count`
     /// per query) if `set` holds every code, from the hit table alone (`false`:
     /// not the full set). Every row of the full set is the same row m, so query
@@ -184,7 +189,7 @@ impl Beams {
     /// row pass taken pattern by pattern first, without reading the set's 406 MB
     /// (6c6p: the root of every walk, and a shard's first step).
     pub(super) fn full_set_counts(&self, decoded: &[(usize, usize)], set: &CodeSet, counts: &mut [u64]) -> bool {
-        if set.size != (self.patterns.count() * self.colourings.len()) as u64 {
+        if !self.holds_every_code(set) {
             return false;
         }
         let (k, answers) = (self.variant.colours, self.answer_count());

@@ -202,8 +202,9 @@ impl SpeedHooks for Beams {
     fn class_sizes_batch(&self, queries: &[QueryId], set: &CodeSet) -> ClassSizes {
         if set.size > SMALL_SET {
             let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
-            let mut full = vec![0u64; queries.len() * self.answer_count()];
-            if self.full_set_counts(&decoded, set, &mut full) {
+            if self.holds_every_code(set) {
+                let mut full = vec![0u64; queries.len() * self.answer_count()];
+                self.full_set_counts(&decoded, set, &mut full);
                 let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * 8);
                 full.chunks_exact(self.answer_count()).for_each(|c| out.push(c.iter().copied().filter(|&x| x > 0)));
                 return out;
