@@ -39,7 +39,7 @@ fn curve_overviews_equal_the_analyze_runs_where_both_exist() {
             if !["0", "1", "2", "inf"].contains(&alpha) {
                 continue;
             }
-            match full_run_total(&results, alpha, rule) {
+            match full_run_total(&results, alpha, rule).expect("committed run files read") {
                 Some(run) => {
                     assert_eq!(g["total"].as_str(), Some(exact_string(&run).as_str()), "{stem} at α = {alpha}");
                     compared += 1;

@@ -315,5 +315,14 @@ fn damaged_finished_shard_files_are_refused_with_one_line() {
     let mut dropped = lines.clone();
     dropped.remove(1);
     refused("dropped.json", dropped, "lines were removed or added");
+    // An edited identity line is still a shard file to `--recheck`'s reader,
+    // refused for its checksum (not taken for a checkpoint and misreported).
+    let mut head = lines.clone();
+    head[0] = head[0].replacen(r#""levels":2"#, r#""levels":3"#, 1);
+    assert_ne!(head[0], lines[0]);
+    let path = dir.join("head.json");
+    std::fs::write(&path, head.join("\n") + "\n").unwrap();
+    let message = renyi_search::search::recheck::read_run(&path).unwrap_err().to_string();
+    assert!(message.contains("line 1 is not the header of a finished shard"), "{message}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -49,7 +49,8 @@ pub(super) fn work_unit_cells(dir: &Path) -> Result<Vec<(&'static str, FullCell)
             column.game_name(Variant::from_str(variant)?),
             strategy,
             FULL_LEVELS,
-        ) else {
+        )?
+        else {
             continue;
         };
         let time_txt = std::fs::read_to_string(runs.join(format!("{name}.time.txt"))).ok();
@@ -153,15 +154,18 @@ pub struct FullCell {
 }
 
 /// The exact total of the finished 6c6p run of H_α with `column` in
-/// `<results>/runs/beams-6c6p/`, if there is one (α as its file names it: "1", "2", …).
-pub fn full_run_total(dir: &Path, alpha: &str, column: BeamsRule) -> Option<Exact> {
+/// `<results>/runs/beams-6c6p/`, if there is one (α as its file names it: "1", "2", …);
+/// a damaged or mislabelled run file is an error ([`finished_run`]).
+pub fn full_run_total(dir: &Path, alpha: &str, column: BeamsRule) -> Result<Option<Exact>> {
     let name = run_name("6c6p", alpha, column);
-    let strategy = Strategy::new(alpha.parse().ok()?, column.tie_rule());
-    let variant = Variant::from_str("6c6p").ok()?;
+    let strategy = Strategy::new(alpha.parse()?, column.tie_rule());
+    let variant = Variant::from_str("6c6p")?;
     let path = runs_dir(dir, "6c6p").join(format!("{name}.json"));
-    let file = finished_run(&path, column.game_name(variant), strategy, FULL_LEVELS)?;
-    let (_, outcome) = crate::search::units::merge(std::slice::from_ref(&file)).ok()?;
-    Some(outcome.total())
+    let Some(file) = finished_run(&path, column.game_name(variant), strategy, FULL_LEVELS)? else {
+        return Ok(None);
+    };
+    let (_, outcome) = crate::search::units::merge(std::slice::from_ref(&file))?;
+    Ok(Some(outcome.total()))
 }
 
 /// Peak memory from GNU `time -v` output ("Maximum resident set size (kbytes): N").
@@ -199,7 +203,7 @@ pub fn full_cells(dir: &Path, codes_dir: &Path, progress: &Progress, run_missing
         let name = run_name("6c6p", alpha, column);
         let (done, checkpoint) = (runs.join(format!("{name}.json")), runs.join(format!("{name}.jsonl")));
         let strategy = Strategy::new(alpha.parse()?, column.tie_rule());
-        let file = match finished_run(&done, column.game_name(variant), strategy, FULL_LEVELS) {
+        let file = match finished_run(&done, column.game_name(variant), strategy, FULL_LEVELS)? {
             Some(f) => f,
             None if !run_missing => {
                 progress.note(&format!("  6c6p H_{alpha} {}: not computed yet", column.label()));
@@ -243,18 +247,39 @@ pub fn full_cells(dir: &Path, codes_dir: &Path, progress: &Progress, run_missing
 /// Full-scale runs are cut into units two queries below the root (1935 units for H_1).
 const FULL_LEVELS: usize = 2;
 
-/// The finished run file at `path`, if it is a run of `problem` under
-/// `strategy` by this version with `levels` (anything else is ignored and recomputed).
+/// The finished run file at `path`: `None` when there is none. A file that is
+/// there but damaged (its checksums, its closing line) or that holds another
+/// run than `problem` under `strategy` with `levels` is an error, never
+/// skipped: a reader would report the cell as missing, and `--full` would
+/// recompute hours of work over it.
 fn finished_run(
     path: &Path,
     problem: String,
     strategy: Strategy,
     levels: usize,
-) -> Option<crate::search::units::ShardFile> {
-    let file = crate::search::units::read_shard(path).ok()?;
+) -> Result<Option<crate::search::units::ShardFile>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    let file = crate::search::units::read_shard(path)?;
     // A MIX run of an older version is the same run with a stale penalty
     // split ([`crate::search::units::penalty_split_known`] leaves it out).
-    file.header.same_run_as(&crate::search::units::RunHeader::new(problem, strategy, levels)).then_some(file)
+    let wanted = crate::search::units::RunHeader::new(problem, strategy, levels);
+    if !file.header.same_run_as(&wanted) {
+        return Err(crate::error::Error::InvalidInput(format!(
+            "{} holds a run of {} at α = {} ({}, levels {}), not the {} at α = {} ({}, levels {}) its name says",
+            path.display(),
+            file.header.problem,
+            file.header.alpha,
+            file.header.tie_rule,
+            file.header.levels,
+            wanted.problem,
+            wanted.alpha,
+            wanted.tie_rule,
+            wanted.levels
+        )));
+    }
+    Ok(Some(file))
 }
 
 /// One report row from a finished run (and the GNU time output beside it, for
@@ -299,10 +324,34 @@ mod tests {
         // The checkout under test, read at run time (see tests/common::root).
         let root = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
         let results = Path::new(&root).join("results");
-        let total = |alpha, column| full_run_total(&results, alpha, column).map(|t| t.to_string());
+        let total = |alpha, column| full_run_total(&results, alpha, column).unwrap().map(|t| t.to_string());
         assert_eq!(total("1", BeamsRule::LexC).as_deref(), Some("31350697259"));
         assert_eq!(total("2", BeamsRule::LexD).as_deref(), Some("31902980917"));
         assert_eq!(total("1.5", BeamsRule::LexC), None);
+    }
+
+    #[test]
+    fn a_damaged_or_mislabelled_run_file_is_refused_not_skipped() {
+        let root = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
+        let committed = runs_dir(&Path::new(&root).join("results"), "6c6p");
+        let dir = std::env::temp_dir().join(format!("rs-damaged-run-{}", std::process::id()));
+        let runs = runs_dir(&dir, "6c6p");
+        std::fs::create_dir_all(&runs).unwrap();
+        assert!(full_run_total(&dir, "1", BeamsRule::LexC).unwrap().is_none(), "no file: not computed yet");
+        // The H_1 LEX-c run under the H_2 LEX-c name: another run.
+        let h1 = std::fs::read(committed.join(format!("{}.json", run_name("6c6p", "1", LexC)))).unwrap();
+        std::fs::write(runs.join(format!("{}.json", run_name("6c6p", "2", LexC))), &h1).unwrap();
+        let err = full_run_total(&dir, "2", LexC).unwrap_err().to_string();
+        assert!(err.contains("holds a run of") && err.contains("α = 1"), "{err}");
+        // One flipped digit in a unit line: its checksum fails.
+        let mut damaged = h1.clone();
+        // The first unit's `"codes":142559280`: its second digit.
+        let at = damaged.windows(8).position(|w| w == b"\"codes\":").unwrap() + 9;
+        damaged[at] = if damaged[at] == b'1' { b'2' } else { b'1' };
+        std::fs::write(runs.join(format!("{}.json", run_name("6c6p", "1", LexC))), &damaged).unwrap();
+        assert!(full_run_total(&dir, "1", LexC).is_err());
+        assert!(work_unit_cells(&dir).unwrap().is_empty(), "no 6c3p runs there: nothing to report");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A simulation file as `simulate … --out` writes it (interval 10.25…10.30).

@@ -87,7 +87,7 @@ pub fn section(dir: &Path) -> Result<String> {
             best.join("; "),
             if o.best.len() > 3 { format!(" … ({} pieces)", o.best.len()) } else { String::new() }
         );
-        md += &grid_table(dir, &o.grid, rule);
+        md += &grid_table(dir, &o.grid, rule)?;
         let chart = chart(std::slice::from_ref(&o), label);
         crate::plot::write_svg(&chart, &layout::figure(dir, &format!("fig-4.12-beams-6c6p-{stem}.svg")))?;
         match by_rule.iter_mut().find(|(r, _)| *r == rule) {
@@ -134,7 +134,7 @@ fn least_over(runs: &[OverviewFile]) -> Result<String> {
 
 /// The grid values at multiples of 0.1 (the thesis' grid), with the
 /// committed `analyze` run and the thesis' Table 4.10 value where there is one.
-fn grid_table(dir: &Path, grid: &[GridValue], rule: Option<BeamsRule>) -> String {
+fn grid_table(dir: &Path, grid: &[GridValue], rule: Option<BeamsRule>) -> Result<String> {
     let mut table = MarkdownTable::new([
         ("α", Right),
         ("total", Right),
@@ -153,7 +153,11 @@ fn grid_table(dir: &Path, grid: &[GridValue], rule: Option<BeamsRule>) -> String
         if !tenths {
             continue;
         }
-        let analyze = rule.and_then(|r| full_run_total(dir, &alpha, r)).map_or(String::new(), |t| {
+        let run = match rule {
+            Some(r) => full_run_total(dir, &alpha, r)?,
+            None => None,
+        };
+        let analyze = run.map_or(String::new(), |t| {
             let t = exact_string(&t);
             if t == g.total { format!("= {t}") } else { format!("≠ {t}") }
         });
@@ -171,7 +175,7 @@ fn grid_table(dir: &Path, grid: &[GridValue], rule: Option<BeamsRule>) -> String
             thesis,
         ]);
     }
-    table.to_string() + "\n"
+    Ok(table.to_string() + "\n")
 }
 
 /// The figure of one overview, or of several runs of one tie rule in the
