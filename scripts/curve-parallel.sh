@@ -16,9 +16,13 @@
 #   JOBS     shards run at once                   [number of cores]
 #   THREADS  threads per shard (RAYON_NUM_THREADS) [cores / JOBS, at least 1]
 #   MEMFREE  parallel --memfree: start a shard only with this much free memory
-#            [12G for beams 6c6p, whose every process lists the units in ≈ 7.6 GB]
+#            [4G for beams 6c6p: a shard dealt by codes peaks at 1.2-1.7 GB before its
+#            first unit (a shard that lists every unit: ≈ 3.9 GB, 33 CPU-s on [2, 5/2])]
 #   WITH     finished run files given to every shard (read only), space separated
-#            [beams 6c6p: the committed parts results/runs/curves/beams-6c6p/<tie>-<from>-<to>.part-*.units.{gz,xz}]
+#            [beams 6c6p: the committed parts results/runs/curves/beams-6c6p/<tie>-<from>-<to>.part-*.units.{gz,xz}
+#            if present; they were written by runs that list every unit, so they set DEAL to none]
+#   DEAL     codes: each shard deals itself its units by their codes (--deal codes), none:
+#            each shard lists every unit and takes those numbered i mod N [codes, none if WITH is given]
 #   NICE     niceness of the shards               [0]
 #   PARALLEL_OPTS  more options for parallel, e.g. "--sshloginfile nodes --workdir ."
 #                  (other hosts need the same checkout, binary and a shared OUT)
@@ -46,11 +50,13 @@ BIN=${BIN:-target/release/renyi-search}
 NAME=$(echo "$GAME-$TIE-$FROM-$TO-L$LEVELS-N$SHARDS" | tr ' /' '-_')
 OUT=${OUT:-runs/curve-parallel/$NAME}
 if [ "$GAME" = "beams 6c6p" ]; then
-    MEMFREE=${MEMFREE-12G}
+    MEMFREE=${MEMFREE-4G}
     WITH=${WITH-$(ls results/runs/curves/beams-6c6p/"$TIE-$FROM-$TO".part-*.units.[gx]z 2>/dev/null || true)}
 fi
 MEMFREE=${MEMFREE:-}
 WITH=${WITH:-}
+if [ -z "$WITH" ]; then DEAL=${DEAL-codes}; else DEAL=${DEAL-none}; fi
+[ "$DEAL" = none ] && DEAL=
 
 command -v parallel >/dev/null || { echo "GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }
 [ -x "$BIN" ] || [ "${DRY_RUN:-0}" = 1 ] || cargo build --release --quiet
@@ -58,7 +64,7 @@ command -v parallel >/dev/null || { echo "GNU parallel is not installed (apt-get
 
 # $GAME is split into words on purpose (a subcommand and its arguments).
 # shellcheck disable=SC2086
-set -- $GAME --tie "$TIE" --from "$FROM" --to "$TO" --levels "$LEVELS"
+set -- $GAME --tie "$TIE" --from "$FROM" --to "$TO" --levels "$LEVELS" ${DEAL:+--deal "$DEAL"}
 for w in $WITH; do
     set -- "$@" --with "$w"
 done

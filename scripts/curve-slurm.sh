@@ -1,9 +1,11 @@
 #!/bin/bash
-# A curve work-unit run (docs/curves.md) as a Slurm job array: a first job
-# lists the run's units once into UNITS (skipped when that file exists), then
-# task i runs shard i of N reading that list (so it starts its first unit in
-# seconds instead of listing every unit itself), and a job that depends on the
-# whole array (afterok) merges.
+# A curve work-unit run (docs/curves.md) as a Slurm job array: task i runs
+# shard i of N, which deals itself its units by their codes (`--deal codes`:
+# no process lists the whole run, so a task starts its first unit in seconds
+# and about 1 GB above the game), and a job that depends on the whole array
+# (afterok) merges, checking that the shards' units together are the run's.
+# With UNITS=FILE (the older mode) a first job lists the run's units once into
+# FILE (skipped when it exists) and the tasks read it (units i mod N).
 #
 # Run it outside Slurm (from the repository, on the login node) and it submits
 # both jobs itself:
@@ -14,21 +16,23 @@
 # or submit the two steps by hand (sbatch passes the environment on):
 #
 #   export GAME="beams 6c3p" FROM=0 TO=inf SHARDS=8 OUT=runs/slurm8
-#   lid=$(STEP=list sbatch --parsable --mem=1G -o "$OUT/list-%j.out" scripts/curve-slurm.sh)
-#   jid=$(sbatch --parsable --dependency=afterok:$lid --array=0-7 --cpus-per-task=1 --mem=1G -o "$OUT/slurm-%A_%a.out" scripts/curve-slurm.sh)
+#   jid=$(sbatch --parsable --array=0-7 --cpus-per-task=1 --mem=1G -o "$OUT/slurm-%A_%a.out" scripts/curve-slurm.sh)
 #   sbatch --dependency=afterok:$jid --kill-on-invalid-dep=yes -o "$OUT/merge-%j.out" scripts/curve-slurm.sh
 #
-# A job with STEP=list writes the unit list; a task with SLURM_ARRAY_TASK_ID
-# runs its shard; any other job merges.
+# A job with STEP=list writes the unit list (UNITS mode only); a task with
+# SLURM_ARRAY_TASK_ID runs its shard; any other job merges.
 #
 # Parameters (environment; the same as scripts/curve-parallel.sh):
 #   GAME TIE FROM TO LEVELS SHARDS   [beams 6c6p, lex-c, 1, 2, 2, 16]
 #   OUT      shard files, job logs, merged curve.csv/curve.json (shared by all nodes)
 #            [runs/curve-slurm/<game>-<tie>-<from>-<to>-L<levels>-N<shards>]
-#   UNITS    the run's unit list   [$OUT/units.list]
-#   WITH     finished run files given to every shard, read only, space separated
-#            [beams 6c6p: the committed parts of this range]
-#   CPUS MEM TIME  per task: --cpus-per-task, --mem, --time  [6c6p: 2, 12G, none; else 1, 1G, none]
+#   UNITS    the run's unit list: set it to list the units once and deal them i mod N
+#            [unset: each shard deals itself its units by codes]
+#   WITH     finished run files of the same run given to every shard, read only, space separated
+#            [none; with UNITS and beams 6c6p: the committed parts of this range]
+#   CPUS MEM TIME  per task: --cpus-per-task, --mem, --time  [6c6p: 2, 4G, none; else 1, 1G, none]
+#            (a 6c6p shard peaks at 1.2-1.7 GB before its first unit, docs/curves-6c6p.md;
+#            the units of [2, 5/2] hold up to 304 M codes: give MEM room above that)
 #   SBATCH_OPTS    more sbatch options for both jobs (e.g. "--partition=long --account=x")
 #   WAIT=1   the driver waits for the merge job and reports its outcome
 #   PROGRESS=1  shards log their phases (--progress), e.g. when the first unit starts
@@ -58,12 +62,14 @@ BIN=${BIN:-target/release/renyi-search}
 NAME=$(echo "$GAME-$TIE-$FROM-$TO-L$LEVELS-N$SHARDS" | tr ' /' '-_')
 OUT=${OUT:-runs/curve-slurm/$NAME}
 if [ "$GAME" = "beams 6c6p" ]; then
-    WITH=${WITH-$(ls results/runs/curves/beams-6c6p/"$TIE-$FROM-$TO".part-*.units.[gx]z 2>/dev/null || true)}
+    if [ -n "${UNITS:-}" ]; then
+        WITH=${WITH-$(ls results/runs/curves/beams-6c6p/"$TIE-$FROM-$TO".part-*.units.[gx]z 2>/dev/null || true)}
+    fi
     CPUS=${CPUS:-2}
-    MEM=${MEM:-12G}
+    MEM=${MEM:-4G}
 fi
 WITH=${WITH:-}
-UNITS=${UNITS:-$OUT/units.list}
+UNITS=${UNITS:-}
 CPUS=${CPUS:-1}
 MEM=${MEM:-1G}
 
@@ -76,7 +82,7 @@ if [ -z "${SLURM_JOB_ID:-}" ]; then
     # shellcheck disable=SC2206
     common=(--chdir="$PWD" --cpus-per-task="$CPUS" --mem="$MEM" ${TIME:+--time="$TIME"} ${SBATCH_OPTS:-})
     after=()
-    if [ ! -s "$UNITS" ]; then
+    if [ -n "$UNITS" ] && [ ! -s "$UNITS" ]; then
         list=$(STEP=list sbatch --parsable "${common[@]}" --job-name="list-$NAME" --output="$OUT/list-%j.out" "$SELF")
         list=${list%%;*}
         echo "submitted unit-list job $list → $UNITS"
@@ -119,7 +125,11 @@ if [ "${STEP:-}" = list ]; then
     echo "$(date -u +%FT%TZ) unit list written in $(($(date +%s) - start)) s: $UNITS"
     exit 0
 fi
-args+=(--units "$UNITS")
+if [ -n "$UNITS" ]; then
+    args+=(--units "$UNITS")
+else
+    args+=(--deal codes)
+fi
 if [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
     i=$SLURM_ARRAY_TASK_ID
     if [ "${SLURM_ARRAY_TASK_COUNT:-$SHARDS}" != "$SHARDS" ]; then

@@ -44,7 +44,8 @@ fn fingerprint(c: &Curve) -> Vec<String> {
 fn run(tie: TieRule, levels: usize, shard: &str, file: &Path, with: &[PathBuf], units: &Path) -> CurveUnits {
     let mm = Mastermind::new(4, 6, false).unwrap();
     let shard = shard.parse::<Shard>().unwrap();
-    let run = CurveUnitRun { levels, shard, checkpoint: file, with, known_only: false, units: Some(units) };
+    let run =
+        CurveUnitRun { levels, shard, checkpoint: file, with, known_only: false, units: Some(units), by_codes: false };
     run_curve_units(&mm, tie, &full(), &run, &Progress::none()).unwrap()
 }
 
@@ -329,5 +330,158 @@ fn beams_counts_the_set_of_all_codes_as_its_classes() {
             let listed: Vec<u64> = by_split.iter().copied().filter(|&x| x > 0).collect();
             assert_eq!(sizes.get(i), &listed[..], "{variant} query {q}");
         }
+    }
+}
+
+/// A shard of MM(4,6) dealt its units by codes, evaluating them into `file`.
+fn dealt_run(tie: TieRule, levels: usize, shard: Shard, file: &Path, with: &[PathBuf]) -> Result<CurveUnits, String> {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let run = CurveUnitRun { levels, shard, checkpoint: file, with, known_only: false, units: None, by_codes: true };
+    run_curve_units(&mm, tie, &full(), &run, &Progress::none()).map_err(|e| e.to_string())
+}
+
+/// Shards that deal themselves their units by codes (no listing, no unit
+/// list) and evaluate them, then a merge: the one-process curve, for N = 1, 3
+/// and 5, MM(4,6) LEX and MIX, levels 1 and 2. Until every shard's file is
+/// given the run is incomplete; a file of the listed run, of another deal, a
+/// shard's checkpoint given as another's and a record moved between shards'
+/// files are refused.
+#[test]
+fn shards_dealt_by_codes_evaluate_and_merge_to_the_one_process_curve() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    for tie in [TieRule::lex(), TieRule::mix()] {
+        let whole = fingerprint(&curve(&mm, tie, &full(), None));
+        for levels in [1, 2] {
+            let units = list_unit_domains(&mm, tie, &full(), levels).unwrap();
+            for n in [1u64, 3, 5] {
+                let dir = scratch(&format!("deal-{tie}-{levels}-{n}"));
+                let files: Vec<PathBuf> = (0..n).map(|i| dir.join(format!("s{i}.units"))).collect();
+                let mut evaluated = 0;
+                for (i, f) in files.iter().enumerate().rev() {
+                    match dealt_run(tie, levels, Shard { index: i as u64, count: n }, f, &[]).unwrap() {
+                        CurveUnits::Incomplete { known, evaluated: e, units: u, unseen_shards, .. } => {
+                            assert!(i > 0 || n > 1);
+                            assert_eq!((known, unseen_shards), (e, n - 1), "shard {i}/{n}");
+                            assert_eq!(u, e);
+                            evaluated += e;
+                        }
+                        CurveUnits::Complete { curve, evaluated: e, .. } => {
+                            assert_eq!(n, 1);
+                            assert_eq!(fingerprint(&curve), whole, "{tie} levels {levels}, one shard");
+                            evaluated += e;
+                        }
+                    }
+                }
+                assert_eq!(evaluated, units.len() as u64, "{tie} levels {levels} {n} shards");
+                if n == 1 {
+                    continue;
+                }
+                // All but the last shard's file: incomplete, that shard unseen.
+                let some = dealt_run(tie, levels, Shard { index: 0, count: n }, &files[0], &files[1..n as usize - 1]);
+                assert!(matches!(some.unwrap(), CurveUnits::Incomplete { unseen_shards: 1, .. }));
+                match dealt_run(tie, levels, Shard { index: 0, count: n }, &files[0], &files[1..]).unwrap() {
+                    CurveUnits::Complete { curve, evaluated, units: u, missing } => {
+                        assert_eq!((evaluated, u, missing), (0, units.len() as u64, 0));
+                        assert_eq!(fingerprint(&curve), whole, "{tie} levels {levels}, {n} shards");
+                    }
+                    CurveUnits::Incomplete { known, units, .. } => panic!("incomplete: {known} of {units}"),
+                }
+            }
+        }
+    }
+    dealt_files_do_not_mix(&mm);
+}
+
+/// A dealt run's files mixed with others' are refused, one line each.
+fn dealt_files_do_not_mix(mm: &Mastermind) {
+    let (tie, dir) = (TieRule::lex(), scratch("deal-refused"));
+    let f = |name: &str| dir.join(name);
+    let three = |i| Shard { index: i, count: 3 };
+    for i in 0..3 {
+        dealt_run(tie, 2, three(i), &f(&format!("s{i}")), &[]).unwrap();
+    }
+    let listed = CurveUnitRun {
+        levels: 2,
+        shard: Shard { index: 0, count: 1 },
+        checkpoint: &f("listed"),
+        with: &[],
+        known_only: false,
+        units: None,
+        by_codes: false,
+    };
+    let whole = run_curve_units(mm, tie, &full(), &listed, &Progress::none()).unwrap();
+    assert!(matches!(whole, CurveUnits::Complete { .. }));
+    let refused = |r: Result<CurveUnits, String>, needle: &str| {
+        let e = r.err().expect("refused");
+        assert!(e.contains(needle) && !e.contains('\n'), "{e}");
+    };
+    // A listed run's file with a dealt shard, and a dealt shard's file with the listed run.
+    refused(dealt_run(tie, 2, three(0), &f("s0"), &[f("listed")]), "belongs to another run");
+    let with = [f("s1")];
+    let r = run_curve_units(mm, tie, &full(), &CurveUnitRun { with: &with, ..listed }, &Progress::none());
+    refused(r.map_err(|e| e.to_string()), "belongs to another run");
+    // Another deal (two shards), another cut, and shard 1's checkpoint as shard 2's.
+    refused(dealt_run(tie, 2, Shard { index: 0, count: 2 }, &f("s0"), &[]), "belongs to another run");
+    refused(dealt_run(tie, 1, three(0), &f("s0"), &[]), "belongs to another run");
+    refused(dealt_run(tie, 2, three(2), &f("s1"), &[]), "belongs to another run");
+    // A record of shard 1 moved into shard 2's file fails its checksum there.
+    let (one, two) = (std::fs::read_to_string(f("s1")).unwrap(), std::fs::read_to_string(f("s2")).unwrap());
+    let moved = format!("{two}{}\n", one.lines().nth(1).unwrap());
+    std::fs::write(f("moved"), moved).unwrap();
+    refused(dealt_run(tie, 2, three(0), &f("s0"), &[f("s1"), f("moved")]), "checksum");
+}
+
+/// Beams 3c6p LEX-c on [0, ∞] from the CLI (144 units): N = 1, 3, 5 shards
+/// dealt by codes and their merge write the one-process CSV and JSON (every
+/// byte but the provenance and the nodes the process walked); a shard dealt
+/// no unit (N above the units) and a shard index out of range exit 2 in one
+/// line and write no checkpoint.
+#[test]
+fn beams_shards_dealt_by_codes_write_the_one_process_curve() {
+    let dir = scratch("deal-beams");
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let base = ["curve", "beams", "3c6p"];
+    let ok = |extra: &[&str]| {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let out = bin(&args);
+        assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    ok(&["--csv", &p("one.csv"), "--json", &p("one.json")]);
+    let rows = |name: &str| -> Vec<String> {
+        std::fs::read_to_string(p(name)).unwrap().lines().filter(|l| !l.starts_with('#')).map(String::from).collect()
+    };
+    let json = |name: &str| -> serde_json::Value {
+        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p(name)).unwrap()).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.remove("provenance");
+        o.remove("nodes_evaluated");
+        v
+    };
+    assert_eq!(rows("one.csv").len(), 54);
+    let dealt = ["--levels", "2", "--deal", "codes"];
+    for n in [1, 3, 5] {
+        let file = |i: usize| p(&format!("n{n}-s{i}"));
+        for i in 1..n {
+            ok(&[&dealt[..], &["--shard", &format!("{i}/{n}"), "--checkpoint", &file(i)]].concat());
+        }
+        let mut merge: Vec<String> = ["--shard", &format!("0/{n}"), "--checkpoint", &file(0)].map(String::from).into();
+        for i in 1..n {
+            merge.extend(["--with".to_string(), file(i)]);
+        }
+        let (csv, js) = (format!("n{n}.csv"), format!("n{n}.json"));
+        merge.extend(["--csv".to_string(), p(&csv), "--json".to_string(), p(&js)]);
+        let merge: Vec<&str> = merge.iter().map(String::as_str).collect();
+        ok(&[&dealt[..], &merge].concat());
+        assert_eq!(rows(&csv), rows("one.csv"), "{n} shards");
+        assert_eq!(json(&js), json("one.json"), "{n} shards");
+    }
+    let bad = p("bad.units");
+    for (shard, needle) in [("99999/100000", "no unit of the run falls to this shard"), ("5/5", "0 ≤ i < N")] {
+        let args: Vec<&str> =
+            base.iter().copied().chain(dealt).chain(["--shard", shard, "--checkpoint", &bad]).collect();
+        let err = one_line_error(&args);
+        assert!(err.contains(needle), "{err}");
+        assert!(!Path::new(&bad).exists(), "{err}");
     }
 }

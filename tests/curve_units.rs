@@ -40,7 +40,15 @@ fn describe(span: &renyi_search::curve::Span) -> String {
 /// A unit run of `levels` as shard `shard` on `checkpoint`, reading `with`,
 /// evaluating (not `known_only`) and listing its own units.
 fn unit_run<'a>(levels: usize, shard: &str, checkpoint: &'a Path, with: &'a [PathBuf]) -> CurveUnitRun<'a> {
-    CurveUnitRun { levels, shard: shard.parse::<Shard>().unwrap(), checkpoint, with, known_only: false, units: None }
+    CurveUnitRun {
+        levels,
+        shard: shard.parse::<Shard>().unwrap(),
+        checkpoint,
+        with,
+        known_only: false,
+        units: None,
+        by_codes: false,
+    }
 }
 
 fn run<P: SearchProblem>(p: &P, tie: TieRule, levels: usize, shard: &str, file: &Path, with: &[PathBuf]) -> CurveUnits {

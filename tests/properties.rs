@@ -454,6 +454,7 @@ fn run_curve(path: &Path) -> renyi_search::error::Result<CurveUnits> {
         with: &[],
         known_only: false,
         units: None,
+        by_codes: false,
     };
     run_curve_units(&mm, lex(), &full_domain(), &run, &renyi_search::progress::Progress::none())
 }

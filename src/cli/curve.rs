@@ -41,7 +41,7 @@ fn search_curve<P: SearchProblem>(
         let progress_fn = |k: usize, n: usize| callback_bar.update(k as u64, n as u64);
         return emit_search_curve(&curve(problem, tie, domain, Some(&progress_fn)), callback_bar, out, started);
     };
-    if out.list_units && out.shard.is_some() {
+    if out.list_units && (out.shard.is_some() || out.deal.is_some()) {
         if out.units.is_some() {
             return Err(invalid(
                 "--list-units --shard lists one shard's units; the unit list (--units) holds the whole run",
@@ -77,6 +77,7 @@ fn search_curve<P: SearchProblem>(
         with: &out.with,
         known_only: out.diagnostic_merge_known,
         units: out.units.as_deref(),
+        by_codes: out.deal.is_some(),
     };
     if let Some(count) = out.recheck {
         recheck_units(problem, tie, domain, &run, Pick::Sample { count, seed: out.seed }, &progress)?;
@@ -91,8 +92,8 @@ fn search_curve<P: SearchProblem>(
             say_merged(units, evaluated, missing, "merged");
             emit_search_curve(&curve, callback_bar, out, started)
         }
-        CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
-            print_incomplete(units, known, unit_codes, known_codes, evaluated, out);
+        CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated, unseen_shards } => {
+            print_incomplete((units, known, unit_codes, known_codes, evaluated, unseen_shards), out);
             Ok(())
         }
     }

@@ -107,6 +107,11 @@ pub(crate) struct CurveArgs {
     /// dealt by their codes, without listing the others.
     #[arg(long)]
     pub(super) shard: Option<String>,
+    /// Work-unit run: `--deal codes`: this shard deals itself its units by
+    /// their codes (as --list-units --shard lists them), without the run's
+    /// listing or a unit list; every shard of the run and its merge must say so.
+    #[arg(long, value_name = "RULE", value_parser = ["codes"], conflicts_with_all = ["units", "recheck"])]
+    pub(super) deal: Option<String>,
     /// Work-unit run: run files of other shards to merge with (read only).
     #[arg(long = "with")]
     pub(super) with: Vec<PathBuf>,
@@ -198,12 +203,16 @@ impl CurveArgs {
 
 /// The work-unit options, checked: `Some((levels, shard, checkpoint))` for a unit run.
 pub(super) fn unit_options(out: &CurveArgs) -> Result<Option<(usize, Shard, PathBuf)>> {
-    let unit_flags =
-        out.shard.is_some() || !out.with.is_empty() || out.list_units || out.units.is_some() || out.recheck.is_some();
+    let unit_flags = out.shard.is_some()
+        || !out.with.is_empty()
+        || out.list_units
+        || out.units.is_some()
+        || out.recheck.is_some()
+        || out.deal.is_some();
     match (out.levels, &out.checkpoint) {
-        (None, None) if unit_flags => {
-            Err(invalid("--shard, --with, --units, --list-units and --recheck belong to a unit run: add --levels L"))
-        }
+        (None, None) if unit_flags => Err(invalid(
+            "--shard, --deal, --with, --units, --list-units and --recheck belong to a unit run: add --levels L",
+        )),
         (None, None) => Ok(None),
         (Some(levels), _) if !(1..=2).contains(&levels) => {
             Err(invalid(format!("--levels {levels}: a unit run cuts the curve 1 or 2 queries below the root")))

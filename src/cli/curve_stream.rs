@@ -59,8 +59,8 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     let merged = run_curve_units_in_slices(problem, tie, domain, run, &cuts, progress, &mut sink);
     let (merge, units, evaluated, missing) = match merged? {
         CurveUnits::Complete { curve, units, evaluated, missing } => (curve, units, evaluated, missing),
-        CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated } => {
-            print_incomplete(units, known, unit_codes, known_codes, evaluated, out);
+        CurveUnits::Incomplete { units, known, unit_codes, known_codes, evaluated, unseen_shards } => {
+            print_incomplete((units, known, unit_codes, known_codes, evaluated, unseen_shards), out);
             return Ok(());
         }
     };
@@ -99,18 +99,19 @@ pub(super) fn say_merged(units: u64, evaluated: u64, missing: u64, how: &str) {
     }
 }
 
-/// What a unit run that cannot merge yet says.
+/// What a unit run that cannot merge yet says: units, known, unit codes,
+/// known codes, evaluated, shards of a run dealt by codes that no file was given of.
 pub(super) fn print_incomplete(
-    units: u64,
-    known: u64,
-    unit_codes: u64,
-    known_codes: u64,
-    evaluated: u64,
+    (units, known, unit_codes, known_codes, evaluated, unseen): (u64, u64, u64, u64, u64, u64),
     out: &CurveArgs,
 ) {
+    let unseen = match unseen {
+        0 => String::new(),
+        n => format!(", and {n} shards of which no file was given"),
+    };
     println!(
-        "{known} of {units} units known ({known_codes} of {unit_codes} codes; {evaluated} evaluated by this process); \
-         run the other shards, then again with --with their files to merge"
+        "{known} of {units} units known ({known_codes} of {unit_codes} codes{unseen}; {evaluated} evaluated by this \
+         process); run the other shards, then again with --with their files to merge"
     );
     if out.json.is_some() || out.csv.is_some() || out.overview.is_some() {
         eprintln!("not merged yet: --json/--csv/--overview not written (units of other shards are missing)");

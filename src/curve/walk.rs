@@ -252,7 +252,7 @@ pub(crate) type ListedKey = (Result<String, String>, u64, Domain);
 pub(crate) enum CutMode<'a> {
     /// Records each unit met ([`ListedKey`]).
     List(std::sync::Mutex<Vec<ListedKey>>),
-    /// Asks `fetch` (trail, sub-domain, key) for each unit's step function on
+    /// Asks `fetch` (trail, sub-domain, key, codes) for each unit's step function on
     /// the sub-domain when the walk reaches it (a walk meets each unit once,
     /// so only the units being added up are held); keys it has no steps for
     /// are collected in `missing`. A walk of part of the run's domain meets
@@ -260,8 +260,8 @@ pub(crate) enum CutMode<'a> {
     Lookup { fetch: &'a LookupFn<'a>, missing: std::sync::Mutex<Vec<String>> },
 }
 
-/// A unit's step function by (trail, sub-domain, key), if known.
-pub(crate) type LookupFn<'a> = dyn Fn(&str, &Domain, &str) -> Option<NodeSteps> + Sync + 'a;
+/// A unit's step function by (trail, sub-domain, key, the node's codes), if known.
+pub(crate) type LookupFn<'a> = dyn Fn(&str, &Domain, &str, u64) -> Option<NodeSteps> + Sync + 'a;
 
 /// Units smaller than this are evaluated in place by every walk.
 const MIN_UNIT_CODES: u64 = 16;
@@ -404,7 +404,7 @@ impl<P: SearchProblem> Walker<'_, P> {
                 missing.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{trail}: {why}"));
                 placeholder()
             }
-            (CutMode::Lookup { fetch, missing }, Ok(key)) => fetch(trail, domain, &key).unwrap_or_else(|| {
+            (CutMode::Lookup { fetch, missing }, Ok(key)) => fetch(trail, domain, &key, n).unwrap_or_else(|| {
                 missing.lock().unwrap_or_else(|e| e.into_inner()).push(key);
                 placeholder()
             }),

@@ -208,6 +208,13 @@ impl<R: WorkUnit> UnitTally<R> {
         Ok(true)
     }
 
+    /// Takes `unit` as a unit of the run (its codes unknown), unless it is
+    /// one: a run whose processes each know only their own units (a curve
+    /// run dealt by codes) learns the others' from their files.
+    pub fn admit(&mut self, unit: R::Key) {
+        self.units.entry(unit).or_insert(None);
+    }
+
     /// Whether `unit` is known.
     pub fn contains(&self, unit: &R::Key) -> bool {
         self.known.contains_key(unit)

@@ -120,7 +120,7 @@ pub fn recheck_curve_units<P: SearchProblem>(
     let files = run_files(run)?;
     let mut known = UnitTally::new(units.iter().map(|u| (u.key.clone(), Some(u.codes))), Twice::IfEqual);
     progress.begin("run files read", Some(files.len() as u64));
-    let read = read_run_files(&files, 0, &id, &mut known, progress);
+    let read = read_run_files(&files, 0, &id, &mut known, None, progress);
     progress.end();
     read?;
     let file_of: BTreeMap<String, usize> = known.files().map(|(key, file)| (key.clone(), file)).collect();

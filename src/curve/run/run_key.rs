@@ -33,7 +33,8 @@ pub struct CurveRunId {
     /// The α-domain, e.g. `[0, inf]`.
     pub domain: String,
     pub levels: usize,
-    /// Units of the run and the codes they hold.
+    /// Units of the run and the codes they hold; with a [`Deal`], the units
+    /// dealt to this shard (the run's totals are checked at the merge).
     pub units: u64,
     pub unit_codes: u64,
     /// Whether the records' checksums cover the run's key: true in every
@@ -41,6 +42,21 @@ pub struct CurveRunId {
     /// before, which every reader refuses.
     #[serde(default)]
     pub keyed: bool,
+    /// A shard that dealt itself its units by their codes, without the
+    /// run's listing ([`super::unit_list::shard_unit_domains`]): the deal and
+    /// this shard. Absent (and not written) in runs that list every unit, so
+    /// their identities and keys are those of before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Deal>,
+}
+
+/// How a shard's units were dealt without the run's listing: `by` codes
+/// (the only rule), shard `shard` of `shards`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deal {
+    pub by: String,
+    pub shard: u64,
+    pub shards: u64,
 }
 
 pub use crate::output::sealed_lines::{keyed_line, parse_keyed_line, run_key};
@@ -70,12 +86,23 @@ pub fn parse_domain_text(text: &str) -> Option<(bool, Alpha, Alpha, bool)> {
     Some((lo_closed, lo.trim().parse().ok()?, hi.trim().parse().ok()?, hi_closed))
 }
 
-/// Whether `a` and `b` name the same run: every field equal, the α-range
-/// compared by value (an older header's `[0.5, 1]` is `[1/2, 1]`).
+/// Whether `a` and `b` name the same run (and, if dealt by codes, the same
+/// shard): every field equal, the α-range compared by value (an older
+/// header's `[0.5, 1]` is `[1/2, 1]`).
 pub fn same_run(a: &CurveRunId, b: &CurveRunId) -> bool {
     let domain = |id: &CurveRunId| parse_domain_text(&id.domain);
     let same_domain = domain(a).is_some() && domain(a) == domain(b);
     same_domain
         && CurveRunId { domain: String::new(), keyed: false, ..a.clone() }
             == CurveRunId { domain: String::new(), keyed: false, ..b.clone() }
+}
+
+/// Whether `a` and `b` are shards of one run dealt by codes into the same
+/// number of shards: [`same_run`] but for the shard and its units.
+pub fn same_deal(a: &CurveRunId, b: &CurveRunId) -> bool {
+    let shard_of = |id: &CurveRunId| {
+        let deal = id.deal.as_ref().map(|d| Deal { shard: 0, ..d.clone() });
+        CurveRunId { units: 0, unit_codes: 0, deal, ..id.clone() }
+    };
+    a.deal.is_some() && same_run(&shard_of(a), &shard_of(b))
 }

@@ -115,9 +115,26 @@ fn read_records(
     Ok(packed)
 }
 
-/// The step function of a packed record, or the error naming its file.
-fn build(packed: &PackedRecord, file: &std::path::Path, key: &str) -> Result<NodeSteps> {
-    packed.unpack().and_then(|r| unit_steps(&r)).map_err(|e| invalid(format!("{}: unit {key:?}: {e}", file.display())))
+/// The step function of a packed record of a node of `codes` codes, or the error naming its file.
+fn build(packed: &PackedRecord, file: &std::path::Path, key: &str, codes: u64) -> Result<NodeSteps> {
+    let bad = |e: String| invalid(format!("{}: unit {key:?}: {e}", file.display()));
+    let r = packed.unpack().map_err(bad)?;
+    if r.codes != codes {
+        return Err(bad(format!("its record holds {} codes, the merge met {codes} there", r.codes)));
+    }
+    unit_steps(&r).map_err(bad)
+}
+
+/// Refuses records the merge did not meet (a record of no unit of the run:
+/// possible only in a run dealt by codes, whose shards know their own units).
+fn all_met<'a>(mut unmet: impl Iterator<Item = &'a String>, files: usize) -> Result<()> {
+    match unmet.next() {
+        None => Ok(()),
+        Some(key) => Err(invalid(format!(
+            "the run's {files} files hold units the merge did not meet, e.g. {key:?} ({} in all): not of this run",
+            1 + unmet.count()
+        ))),
+    }
 }
 
 /// The value, or `None` with the first error kept in `failure` (the walk
@@ -180,12 +197,13 @@ pub(super) fn merge_whole<P: SearchProblem>(
     let packed = Mutex::new(read_records(known, files, None, progress)?);
     progress.begin("merge: codes in units added", Some(known.values().map(|d| d.codes).sum()));
     let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let fetch = |_: &str, _: &Domain, key: &str| -> Option<NodeSteps> {
+    let fetch = |_: &str, _: &Domain, key: &str, codes: u64| -> Option<NodeSteps> {
         let (record, f) = packed.lock().unwrap_or_else(|e| e.into_inner()).remove(key)?;
         progress.advance(known.get(key).map_or(0, |d| d.codes));
-        keep_first(&failure, build(&record, &files[f], key))
+        keep_first(&failure, build(&record, &files[f], key, codes))
     };
     let mut curve = walk_units(problem, tie, domain, run, &fetch, &failure)?;
+    all_met(packed.into_inner().unwrap_or_else(|e| e.into_inner()).keys(), files.len())?;
     let (seconds, uncertified, float_ties) = sessions(known);
     curve.seconds += seconds;
     curve.uncertified += uncertified;
@@ -214,10 +232,12 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     let packed = read_records(known, files, Some(&mut by_trail), progress)?;
     progress.begin("merge: slices of α walked", Some(slices.len() as u64));
     let failure: Mutex<Option<Error>> = Mutex::new(None);
-    let fetch = |trail: &str, part: &Domain, _: &str| -> Option<NodeSteps> {
+    let met: Mutex<std::collections::HashSet<String>> = Mutex::new(Default::default());
+    let fetch = |trail: &str, part: &Domain, _: &str, codes: u64| -> Option<NodeSteps> {
         let (domain, key) = by_trail.get(trail)?.iter().find(|(d, _)| covers(d, part))?;
         let (record, f) = packed.get(key)?;
-        let steps = keep_first(&failure, build(record, &files[*f], key))?;
+        met.lock().unwrap_or_else(|e| e.into_inner()).insert(key.clone());
+        let steps = keep_first(&failure, build(record, &files[*f], key, codes))?;
         Some(if covers(part, domain) { steps } else { restrict(&steps, part) })
     };
     let mut out = SlicedMerge { slices: slices.len(), ..SlicedMerge::default() };
@@ -241,6 +261,8 @@ pub(super) fn merge_in_slices<P: SearchProblem>(
     for s in &held {
         sink(s)?;
     }
+    let met = met.into_inner().unwrap_or_else(|e| e.into_inner());
+    all_met(packed.keys().filter(|k| !met.contains(*k)), files.len())?;
     out.pieces += held.len() as u64;
     let (seconds, uncertified, float_ties) = sessions(known);
     out.seconds += seconds;

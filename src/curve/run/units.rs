@@ -20,9 +20,10 @@
 //! file (or in two with different results) or a record of no unit of the run
 //! is refused with the file and line named.
 
+use super::deal::{DealBooks, Standing, dealt_id, same_deal_or_refuse};
 use super::run_key::{exact_domain_text, same_run};
 use super::unit_file::{CurveRunId, UnitSteps, for_each_record, reading, unit_record, unit_steps};
-use super::unit_list::{ListedUnit, queries_by_label, read_unit_list, unit_at};
+use super::unit_list::{ListedUnit, queries_by_label, read_unit_list, shard_unit_domains, unit_at};
 use super::unit_merge::{Digest, MergeCut, SlicedMerge, digest, merge_in_slices, merge_whole, slices};
 use crate::curve::steps::Domain;
 use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, unit_steps_at, walk_with_cut};
@@ -55,6 +56,9 @@ pub struct CurveUnitRun<'a> {
     /// The run's unit list ([`super::unit_list`]), read instead of listing
     /// the units (`None`: listed by this process).
     pub units: Option<&'a Path>,
+    /// Deal this shard its units by their codes, without the run's listing
+    /// ([`super::deal`]; not with `units`).
+    pub by_codes: bool,
 }
 
 impl CurveUnitRun<'_> {
@@ -68,8 +72,10 @@ impl CurveUnitRun<'_> {
 /// merge gives: the curve ([`run_curve_units`]), or, when its pieces went
 /// to a sink, what else it reports ([`run_curve_units_in_slices`]).
 pub enum CurveUnits<M = Curve> {
-    /// Units of other shards are still missing.
-    Incomplete { units: u64, known: u64, unit_codes: u64, known_codes: u64, evaluated: u64 },
+    /// Units of other shards are still missing. A run dealt by codes knows
+    /// the units of the shards it was given files of (`unseen_shards`: the
+    /// shards of none).
+    Incomplete { units: u64, known: u64, unit_codes: u64, known_codes: u64, evaluated: u64, unseen_shards: u64 },
     /// Every unit is known: the merged curve (with `known_only`, the units
     /// known, `missing` of them counted as zero).
     Complete { curve: M, units: u64, evaluated: u64, missing: u64 },
@@ -86,7 +92,7 @@ struct Known {
 impl Known {
     /// Units counted as zero (the diagnostic `known_only`).
     fn missing(&self) -> u64 {
-        self.units - self.known.len() as u64
+        self.units.saturating_sub(self.known.len() as u64)
     }
 }
 
@@ -142,13 +148,21 @@ pub fn shard_units(units: &[ListedUnit], shard: Shard) -> Result<Vec<&ListedUnit
 }
 
 /// The run's units: read from its unit list (its header's counts checked
-/// against the units) or listed by a walk of the top levels.
+/// against the units) or listed by a walk of the top levels; or, dealt by
+/// codes, this shard's units and identity.
 pub(super) fn run_units<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
     run: &CurveUnitRun,
 ) -> Result<(CurveRunId, Vec<ListedUnit>)> {
+    if run.by_codes {
+        if run.units.is_some() {
+            return Err(invalid("--units: a shard dealt its units by codes reads no unit list"));
+        }
+        let units = shard_unit_domains(problem, tie, domain, run.levels, run.shard)?;
+        return Ok((dealt_id(run_id(problem, tie, domain, run.levels, &units), run.shard), units));
+    }
     let Some(path) = run.units else {
         let units = list_unit_domains(problem, tie, domain, run.levels)?;
         return Ok((run_id(problem, tie, domain, run.levels, &units), units));
@@ -174,6 +188,7 @@ pub fn run_id<P: SearchProblem>(
         units: units.len() as u64,
         unit_codes: units.iter().map(|u| u.codes).sum(),
         keyed: true,
+        deal: None,
     }
 }
 
@@ -238,7 +253,8 @@ fn prepare_merge<P: SearchProblem, M>(
         )));
     }
     let (id, units) = listed_units(problem, tie, domain, run, progress)?;
-    let mine = shard_units(&units, run.shard)?;
+    let mine = if run.by_codes { units.iter().collect() } else { shard_units(&units, run.shard)? };
+    let mut books = if run.by_codes { Some(DealBooks::new(&id)?) } else { None };
     let files = run_files(run)?;
     let mut known = UnitTally::new(units.iter().map(|u| (u.key.clone(), Some(u.codes))), Twice::IfEqual);
     progress.begin("run files read", Some(files.len() as u64));
@@ -249,16 +265,25 @@ fn prepare_merge<P: SearchProblem, M>(
     let file = open_checkpoint(run.checkpoint, &id, reading, |_, _, r| add_record(&mut known, r, (0, run.checkpoint)));
     progress.advance(1);
     let file = file.inspect_err(|_| progress.end())?;
-    let read = read_run_files(&files[1..], 1, &id, &mut known, progress);
+    let read = read_run_files(&files[1..], 1, &id, &mut known, books.as_mut(), progress);
     progress.end();
     read?;
     let todo: Vec<&ListedUnit> = mine.into_iter().filter(|u| !run.known_only && !known.contains(&u.key)).collect();
     let evaluated = todo.len() as u64;
-    let (unit_codes, known_codes) = (id.unit_codes, known.known_codes());
+    let standing = |known: &UnitTally<Digest>| match &books {
+        Some(books) => books.standing(known),
+        None => Ok(Standing { units: id.units, unit_codes: id.unit_codes, unseen_shards: 0, complete: true }),
+    };
+    let (before, known_codes) = (standing(&known)?, known.known_codes());
     progress.note(&format!(
-        "{} of {} units known ({known_codes} of {unit_codes} codes); {evaluated} to evaluate in this process",
+        "{} of {} units known ({known_codes} of {} codes{}); {evaluated} to evaluate in this process",
         known.len(),
-        id.units
+        before.units,
+        before.unit_codes,
+        match before.unseen_shards {
+            0 => String::new(),
+            n => format!("; no file of {n} shards"),
+        }
     ));
     if !todo.is_empty() {
         let todo_codes: u64 = todo.iter().map(|u| u.codes).sum();
@@ -269,18 +294,19 @@ fn prepare_merge<P: SearchProblem, M>(
             add_digest(&mut known, r, (0, run.checkpoint))?;
         }
     }
-    let known_codes = known.known_codes();
-    if (known.len() as u64) < id.units && !run.known_only {
+    let (now, known_codes) = (standing(&known)?, known.known_codes());
+    if ((known.len() as u64) < now.units || !now.complete) && !run.known_only {
         return Ok(Err(CurveUnits::Incomplete {
-            units: id.units,
+            units: now.units,
             known: known.len() as u64,
-            unit_codes,
+            unit_codes: now.unit_codes,
             known_codes,
             evaluated,
+            unseen_shards: now.unseen_shards,
         }));
     }
     let known = known.into_records().into_iter().collect();
-    Ok(Ok(Known { known, files, units: id.units, evaluated }))
+    Ok(Ok(Known { known, files, units: now.units, evaluated }))
 }
 
 /// The run's identity and units ([`run_units`]), as a phase of `progress`.
@@ -291,7 +317,12 @@ pub(super) fn listed_units<P: SearchProblem>(
     run: &CurveUnitRun,
     progress: &Progress,
 ) -> Result<(CurveRunId, Vec<ListedUnit>)> {
-    progress.begin(if run.units.is_some() { "reading the unit list" } else { "listing the units" }, None);
+    let phase = match (run.units, run.by_codes) {
+        (Some(_), _) => "reading the unit list",
+        (None, true) => "dealing this shard its units",
+        (None, false) => "listing the units",
+    };
+    progress.begin(phase, None);
     let listed = run_units(problem, tie, domain, run);
     progress.end();
     listed
@@ -309,20 +340,32 @@ pub(super) fn run_files(run: &CurveUnitRun) -> Result<Vec<PathBuf>> {
 
 /// Reads the run files `files` (numbered from `first`) of run `id` into
 /// `known`, each file's identity checked first; `progress` advances by file.
+/// With `books` (a run dealt by codes), a file of any shard of the deal is
+/// read, its units taken as the run's and its shard noted.
 pub(super) fn read_run_files(
     files: &[PathBuf],
     first: usize,
     id: &CurveRunId,
     known: &mut UnitTally<Digest>,
+    mut books: Option<&mut DealBooks>,
     progress: &Progress,
 ) -> Result<()> {
     for (file, path) in files.iter().enumerate() {
         progress.status(&format!("{}", path.display()));
-        for_each_record(
+        let dealt = books.is_some();
+        let theirs = for_each_record(
             path,
-            |theirs| same_run_or_refuse(path, theirs, id),
-            |r| add_record(known, r, (first + file, path)),
+            |theirs| if dealt { same_deal_or_refuse(path, theirs, id) } else { same_run_or_refuse(path, theirs, id) },
+            |r| {
+                if dealt {
+                    known.admit(r.key.clone());
+                }
+                add_record(known, r, (first + file, path))
+            },
         )?;
+        if let (Some(books), Some(theirs)) = (books.as_deref_mut(), theirs) {
+            books.file(first + file, path, &theirs)?;
+        }
         progress.advance(1);
     }
     Ok(())
