@@ -1,8 +1,13 @@
 //! The checkpoint of `reproduce --full hex` (src/reproduce/hex_checkpoint.rs):
 //! records survive a reopen, a line cut off by a kill is dropped, another
 //! run's file and an edited record are refused, a second writer is locked out.
+//! The large maps' job (src/reproduce/hex_map.rs): the half turn, a stopped
+//! job's checkpoint resumed on 4×4 with two workers gives the map of an uninterrupted one.
 
+use renyi_search::progress::Progress;
+use renyi_search::reproduce::hex::OpeningMap;
 use renyi_search::reproduce::hex_checkpoint::{HexRunId, OpeningCheckpoint, OpeningRecord};
+use renyi_search::reproduce::hex_map::{BigMap, half_turn, map_run_id, representatives, run_map, schedule};
 
 fn id() -> HexRunId {
     HexRunId { program: "test".into(), version: "0".into(), n: 6, solver: "s".into(), openings: vec![0, 1, 2] }
@@ -17,6 +22,7 @@ fn record(run: &str, opening: usize) -> OpeningRecord {
         proof_steps: 7,
         proof_checked: true,
         seconds: 0.5,
+        cpu_seconds: 0.25,
     }
 }
 
@@ -51,4 +57,62 @@ fn resumes_and_refuses_what_it_should() {
     OpeningCheckpoint::open(Some(&path), &id()).unwrap().finish().unwrap();
     assert!(!path.exists());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The committed maps 1×1 … 6×6 (results/tables/hex.json, sealed).
+fn committed_maps() -> Vec<OpeningMap> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tables/hex.json");
+    let (maps, _): (Vec<OpeningMap>, serde_json::Value) =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    maps
+}
+
+#[test]
+fn the_half_turn_keeps_the_winner_on_the_committed_maps() {
+    let maps = committed_maps();
+    assert_eq!(maps.iter().map(|m| m.n).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
+    for m in &maps {
+        for c in 0..m.n * m.n {
+            assert_eq!(m.black_wins[c], m.black_wins[half_turn(m.n, c)], "{0}x{0} cell {c}", m.n);
+        }
+    }
+    assert_eq!(half_turn(7, 0), 48);
+    assert_eq!(half_turn(7, 24), 24, "d4 is its own image");
+    assert_eq!((representatives(6).len(), representatives(7).len(), representatives(8).len()), (18, 25, 32));
+    // White's edges (columns a and g) first, the middle row before the corners, then cell order.
+    assert_eq!(&schedule(7, &representatives(7))[..4], [21, 14, 20, 7]);
+}
+
+#[test]
+fn a_stopped_map_job_resumes_to_the_uninterrupted_map() {
+    let dir = std::env::temp_dir().join(format!("hex-map-{}", std::process::id()));
+    let path = dir.join("hex-4x4.ckpt");
+    let cells = representatives(4);
+    let straight = run_map(4, &cells, None, 1, None, &Progress::none()).unwrap();
+    assert!(straight.complete() && straight.resumed == 0);
+    // A job killed after three openings: its checkpoint holds their records.
+    {
+        let mut stopped = OpeningCheckpoint::open(Some(&path), &map_run_id(4, &cells)).unwrap();
+        for &c in &schedule(4, &cells)[..3] {
+            stopped.append(&OpeningRecord { run: stopped.key.clone(), ..straight.solved[&c].clone() }).unwrap();
+        }
+    }
+    let resumed = run_map(4, &cells, Some(&path), 2, None, &Progress::none()).unwrap();
+    assert!(resumed.complete());
+    assert_eq!(resumed.resumed, 3);
+    assert!(!path.exists(), "a finished job removes its checkpoint");
+    let committed = committed_maps().into_iter().find(|m| m.n == 4).unwrap();
+    for &c in &cells {
+        let (a, b) = (&resumed.solved[&c], &straight.solved[&c]);
+        assert_eq!((a.black_wins, a.nodes, a.proof_steps), (b.black_wins, b.nodes, b.proof_steps), "cell {c}");
+        assert_eq!((a.black_wins, a.nodes), (committed.black_wins[c], committed.nodes[c]), "cell {c}");
+        assert!(a.proof_checked);
+    }
+    let map = BigMap::of(&resumed, "machine: test".into()).unwrap();
+    let wins: Vec<bool> = map.rows.iter().map(|r| r.black_wins).collect();
+    assert_eq!(wins, committed.black_wins, "the images by the half turn complete the committed 4x4 map");
+    assert_eq!(map.rows[15].by_half_turn_of.as_deref(), Some("a1"));
+    assert_eq!(map.rows[0].by_half_turn_of, None);
+    assert!(map.markdown().contains("| d4 | White | by the half turn of a1 |"));
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -106,7 +106,8 @@ pub(crate) enum Command {
         /// Tables to recompute, each once (default: all). table-4.15 comes with the Wurzel and free-search
         /// curves; curves: the exact α-curves and their figures; bridg-it: thesis ch. 5, self-play M ≤ 10
         /// (--full adds M ≤ 20 in its own files); hex: opening maps 1x1 to 5x5
-        /// (6x6 replayed from its sealed map; --full solves it) and the checks of seed 004.
+        /// (6x6 replayed from its sealed map; --full solves it) and the checks of seed 004; hex-7x7, hex-8x8
+        /// (only when named): the large opening maps, with --full a resumable job of hours.
         #[arg(value_enum, default_value = "all")]
         targets: Vec<TargetArg>,
         /// Output directory.

@@ -21,8 +21,9 @@ pub(crate) struct TargetArg(Option<Target>);
 
 impl ValueEnum for TargetArg {
     fn value_variants<'a>() -> &'a [Self] {
-        static VARIANTS: LazyLock<Vec<TargetArg>> =
-            LazyLock::new(|| Target::ALL.iter().map(|&t| TargetArg(Some(t))).chain([TargetArg(None)]).collect());
+        static VARIANTS: LazyLock<Vec<TargetArg>> = LazyLock::new(|| {
+            Target::ALL.iter().chain(&Target::LONG).map(|&t| TargetArg(Some(t))).chain([TargetArg(None)]).collect()
+        });
         VARIANTS.as_slice()
     }
 

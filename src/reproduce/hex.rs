@@ -5,6 +5,7 @@
 //! (times are returned to the caller for its log).
 
 use super::hex_checkpoint::{HexRunId, OpeningCheckpoint, OpeningRecord};
+use super::summary::thread_cpu_seconds;
 use crate::error::{Result, invalid};
 use crate::output::{layout, write_atomic};
 use crate::progress::Progress;
@@ -48,7 +49,7 @@ pub fn opening_map(n: usize) -> Result<OpeningMap> {
 }
 
 /// The identity of a map run (the checkpoint's line 1).
-fn run_id(n: usize, cells: &[usize]) -> HexRunId {
+pub(super) fn run_id(n: usize, cells: &[usize]) -> HexRunId {
     let solver = Solver::new(Board::new(n, n).expect("a board side 1 to 11"));
     HexRunId {
         program: "renyi-search reproduce hex".into(),
@@ -87,14 +88,7 @@ fn opening_map_of(n: usize, cells: &[usize], checkpoint: Option<&Path>, progress
                 record
             }
         };
-        progress.note(&format!(
-            "hex {n}x{n} {}: {} wins, {} positions, {} proof steps, {:.2} s",
-            board.cell_name(cell),
-            if record.black_wins { "black" } else { "white" },
-            record.nodes,
-            record.proof_steps,
-            record.seconds
-        ));
+        progress.note(&opening_note(&board, &record));
         progress.advance(1);
         map.seconds.push(record.seconds);
         map.proofs_checked &= record.proof_checked;
@@ -107,9 +101,25 @@ fn opening_map_of(n: usize, cells: &[usize], checkpoint: Option<&Path>, progress
     Ok(map)
 }
 
-/// Solves, proves and checks one opening of the empty board.
-fn solve_opening(board: &Board, cell: usize, run: &str) -> Result<OpeningRecord> {
+/// The progress note of a solved opening.
+pub(super) fn opening_note(board: &Board, record: &OpeningRecord) -> String {
+    format!(
+        "hex {}x{} {}: {} wins, {} positions, {} proof steps, {:.1} CPU-s, {:.1} s",
+        board.cols,
+        board.rows,
+        board.cell_name(record.opening),
+        if record.black_wins { "black" } else { "white" },
+        record.nodes,
+        record.proof_steps,
+        record.cpu_seconds,
+        record.seconds
+    )
+}
+
+/// Solves, proves and checks one opening of the empty board (CPU seconds: this thread's).
+pub(super) fn solve_opening(board: &Board, cell: usize, run: &str) -> Result<OpeningRecord> {
     let started = std::time::Instant::now();
+    let cpu = thread_cpu_seconds();
     let mut solver = Solver::new(board.clone());
     let mut p = Position::empty(board.clone());
     p.play(Colour::Black, cell)?;
@@ -123,6 +133,7 @@ fn solve_opening(board: &Board, cell: usize, run: &str) -> Result<OpeningRecord>
         proof_steps: proof.steps.len(),
         proof_checked,
         seconds: started.elapsed().as_secs_f64(),
+        cpu_seconds: cpu.zip(thread_cpu_seconds()).map_or(0.0, |(a, b)| b - a),
     })
 }
 

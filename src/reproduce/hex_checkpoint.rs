@@ -44,8 +44,11 @@ pub struct OpeningRecord {
     pub nodes: u64,
     pub proof_steps: usize,
     pub proof_checked: bool,
-    /// Solve + proof + check, wall seconds (for the run log only).
+    /// Solve + proof + check, wall seconds.
     pub seconds: f64,
+    /// Solve + proof + check, CPU seconds of the thread that did it (0 where not measured).
+    #[serde(default)]
+    pub cpu_seconds: f64,
 }
 
 /// An open checkpoint (or none): the records read at the start and the locked file.

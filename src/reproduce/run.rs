@@ -43,7 +43,15 @@ pub fn run(target: Target, options: &Options, progress: &Progress) -> Result<Tar
 fn provenance(target: Target, full: bool) -> Provenance {
     match target {
         Target::Table4_10 => Provenance::Replayed,
-        Target::Perfect | Target::Curves | Target::Hex | Target::Chess | Target::Table4_15 if !full => {
+        Target::Perfect
+        | Target::Curves
+        | Target::Hex
+        | Target::Hex7
+        | Target::Hex8
+        | Target::Chess
+        | Target::Table4_15
+            if !full =>
+        {
             Provenance::Replayed
         }
         _ => Provenance::Recomputed,
@@ -147,6 +155,8 @@ fn checks(target: Target, o: &Options, progress: &Progress) -> Result<(Vec<Check
             }
         }
         Target::Hex => hex(o, progress, &mut checks, &mut notes)?,
+        Target::Hex7 => hex_map(7, o, progress, &mut checks, &mut notes)?,
+        Target::Hex8 => hex_map(8, o, progress, &mut checks, &mut notes)?,
     }
     Ok((checks, notes))
 }
@@ -219,6 +229,8 @@ fn hex(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Ve
             format!("hex {0}x{0}: {wins} winning openings, proofs checked", m.n),
             wins > 0 && m.proofs_checked,
         ));
+        let half_turn = (0..m.n * m.n).all(|c| m.black_wins[c] == m.black_wins[super::hex_map::half_turn(m.n, c)]);
+        checks.push(Check::own(format!("hex {0}x{0}: the half turn keeps every opening's winner", m.n), half_turn));
         let how = if replayed.as_ref().is_some_and(|r| r.n == m.n) { "replayed" } else { "solved" };
         if m.n >= 6 && how == "solved" {
             let board = crate::two_player::connection::hex::board::Board::new(m.n, m.n)?;
@@ -241,5 +253,36 @@ fn hex(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Ve
     let (tried, agree) = seed.satz_5_4;
     checks.push(Check::own(format!("hex Satz 5.4: {agree} of {tried} graphs agree"), agree == tried));
     checks.push(Check::own(format!("hex DVLS against H-search: {} disagreements", seed.dvls.2), seed.dvls.2 == 0));
+    Ok(())
+}
+
+/// The n×n opening map (7×7, 8×8): `--full` runs or resumes its checkpointed
+/// job (the table is written and sealed when every representative is solved);
+/// otherwise the committed table is read if its seal holds.
+fn hex_map(n: usize, o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Vec<String>) -> Result<()> {
+    let map = if o.full {
+        let (run, map) = super::hex_map::reproduce_full(&o.dir, n, progress)?;
+        notes.push(format!(
+            "hex {n}x{n}: {} of {} representatives solved ({} from the checkpoint), {} at a time",
+            run.solved.len(),
+            run.openings.len(),
+            run.resumed,
+            run.workers
+        ));
+        map
+    } else {
+        super::hex_map::committed(&o.dir, n)?
+    };
+    let Some(map) = map else {
+        notes.push(format!("hex {n}x{n}: no finished map yet (`reproduce --full hex-{n}x{n}` runs or resumes it)"));
+        return Ok(());
+    };
+    let wins = map.rows.iter().filter(|r| r.black_wins).count();
+    checks.push(Check::own(
+        format!("hex {n}x{n}: {wins} winning openings, proofs checked"),
+        wins > 0 && map.proofs_checked(),
+    ));
+    let cpu: f64 = map.rows.iter().filter_map(|r| r.cpu_seconds).sum();
+    notes.push(format!("hex {n}x{n}: {cpu:.0} CPU-s over the solved openings; {}", map.machine));
     Ok(())
 }

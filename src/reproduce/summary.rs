@@ -24,6 +24,10 @@ pub enum Target {
     McAgents,
     BridgIt,
     Hex,
+    /// The 7×7 and 8×8 opening maps: long checkpointed jobs under `--full`,
+    /// run only when named (not by `all`).
+    Hex7,
+    Hex8,
 }
 
 impl Target {
@@ -41,6 +45,9 @@ impl Target {
         Target::Hex,
     ];
 
+    /// The long map jobs, run only when named: with [`Target::ALL`], every target a command line may name.
+    pub const LONG: [Target; 2] = [Target::Hex7, Target::Hex8];
+
     /// The name on the command line (`table-4.5`, …).
     pub fn name(self) -> &'static str {
         match self {
@@ -55,6 +62,8 @@ impl Target {
             Target::McAgents => "mc-agents",
             Target::BridgIt => "bridg-it",
             Target::Hex => "hex",
+            Target::Hex7 => "hex-7x7",
+            Target::Hex8 => "hex-8x8",
         }
     }
 
@@ -224,7 +233,18 @@ impl Summary {
 /// CPU seconds (user + system) of this process so far, from /proc/self/stat
 /// (Linux); `None` elsewhere.
 pub fn process_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    cpu_seconds_in("/proc/self/stat")
+}
+
+/// CPU seconds (user + system) of the calling thread so far, from
+/// /proc/thread-self/stat (Linux); `None` elsewhere.
+pub fn thread_cpu_seconds() -> Option<f64> {
+    cpu_seconds_in("/proc/thread-self/stat")
+}
+
+/// Fields 14 and 15 (utime, stime) of a `stat` file of /proc, in seconds.
+fn cpu_seconds_in(path: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(path).ok()?;
     let after = stat.rsplit_once(')')?.1;
     let fields: Vec<&str> = after.split_whitespace().collect();
     let (user, system): (f64, f64) = (fields.get(11)?.parse().ok()?, fields.get(12)?.parse().ok()?);

@@ -1,0 +1,336 @@
+//! The large opening maps, 7×7 and 8×8 (`reproduce --full hex-7x7`,
+//! `hex-8x8`), as checkpointed jobs on all cores.
+//!
+//! The half turn maps the empty board to itself with the same colours and
+//! edges, so an opening and its image have the same winner: one opening per
+//! orbit is solved (25 of 49 on 7×7, 32 of 64 on 8×8), each proved and its
+//! proof replayed by the independent checker; the image is reported "by the
+//! half turn of" its representative, not as solved. The openings are solved
+//! several at a time (one worker thread per core, each with its own
+//! [`Solver`](crate::two_player::connection::hex::solver::Solver)); the
+//! main thread appends each finished opening as one whole record to the
+//! checkpoint (`hex_checkpoint.rs`), so a killed job resumes with the rest.
+//! The map is assembled in cell order: it does not depend on the order in
+//! which the openings finish. CPU seconds per opening are measured on the
+//! worker's thread and go into the table with the machine line.
+
+use super::hex::{opening_note, solve_opening};
+use super::hex_checkpoint::{HexRunId, OpeningCheckpoint, OpeningRecord};
+use crate::error::{Result, invalid};
+use crate::output::{layout, write_atomic};
+use crate::progress::Progress;
+use crate::two_player::connection::hex::board::Board;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// The image of `cell` under the half turn of the n×n board: (x, y) ↦ (n−1−x, n−1−y).
+pub fn half_turn(n: usize, cell: usize) -> usize {
+    n * n - 1 - cell
+}
+
+/// One opening per orbit of the half turn: the cells not after their image.
+pub fn representatives(n: usize) -> Vec<usize> {
+    (0..n * n).filter(|&c| c <= half_turn(n, c)).collect()
+}
+
+/// The order in which the openings are started, the costliest expected
+/// first, so that the last ones to finish are short. The guide is our 6×6 map
+/// (`results/tables/hex.md`): openings on White's edges (the first and last
+/// column) cost most (a3 64 051 positions, f4 63 882, a6 12 586, f1 12 057),
+/// those near the middle least; on 7×7 a4 took over 762 CPU-s against a1 134
+/// and d4 191. So: nearer a White edge first, then nearer the middle row, then
+/// cell order. Deterministic; the results do not depend on it.
+pub fn schedule(n: usize, cells: &[usize]) -> Vec<usize> {
+    let m = n as i64 - 1;
+    let mut order = cells.to_vec();
+    order.sort_by_key(|&c| {
+        let (x, y) = ((c % n) as i64, (c / n) as i64);
+        (-(2 * x - m).abs(), (2 * y - m).abs(), c)
+    });
+    order
+}
+
+/// The identity of a map job (the checkpoint's line 1): the openings as a
+/// set in cell order, so the schedule may change between sessions.
+pub fn map_run_id(n: usize, cells: &[usize]) -> HexRunId {
+    let mut id = super::hex::run_id(n, cells);
+    id.program = format!("renyi-search reproduce hex-{n}x{n}");
+    id.openings.sort_unstable();
+    id
+}
+
+/// The solved openings of a map job (cell → record), and whether it finished.
+#[derive(Clone, Debug)]
+pub struct MapRun {
+    pub n: usize,
+    pub solved: HashMap<usize, OpeningRecord>,
+    /// The openings the job was to solve, in cell order.
+    pub openings: Vec<usize>,
+    /// Openings taken from the checkpoint at the start.
+    pub resumed: usize,
+    pub workers: usize,
+}
+
+impl MapRun {
+    pub fn complete(&self) -> bool {
+        self.openings.iter().all(|c| self.solved.contains_key(c))
+    }
+}
+
+/// Solves the openings `cells` of the empty n×n board with `workers` threads,
+/// resuming from and appending to `checkpoint` (kept when the job stops
+/// early). `max_new`: stop after this many newly solved openings (the
+/// openings under way finish first). Resident memory is checked against the
+/// process's budget before each opening is started; beyond it the job stops
+/// with an error, its checkpoint intact.
+// Long: the worker threads and the main thread's loop share the job's state in one scope
+pub fn run_map(
+    n: usize,
+    cells: &[usize],
+    checkpoint: Option<&Path>,
+    workers: usize,
+    max_new: Option<usize>,
+    progress: &Progress,
+) -> Result<MapRun> {
+    let board = Board::new(n, n)?;
+    let mut saved = OpeningCheckpoint::open(checkpoint, &map_run_id(n, cells))?;
+    let mut solved: HashMap<usize, OpeningRecord> =
+        cells.iter().filter_map(|&c| saved.finished(c).map(|r| (c, r.clone()))).collect();
+    let resumed = solved.len();
+    if resumed > 0 {
+        progress.note(&format!("hex {n}x{n}: resumed with {resumed} solved openings from the checkpoint"));
+    }
+    let todo: Vec<usize> = schedule(n, cells).into_iter().filter(|c| !solved.contains_key(c)).collect();
+    let workers = workers.clamp(1, todo.len().max(1));
+    let (next, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let key = saved.key.clone();
+    let mut failure = None;
+    progress.begin(&format!("hex {n}x{n} openings"), Some(cells.len() as u64));
+    progress.advance(resumed as u64);
+    std::thread::scope(|scope| {
+        let (send, receive) = std::sync::mpsc::channel::<(usize, Result<OpeningRecord>)>();
+        for _ in 0..workers {
+            let (send, board, key, todo, next, stop) = (send.clone(), board.clone(), &key, &todo, &next, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let Some(&cell) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
+                    let outcome = within_memory(n).and_then(|()| solve_opening(&board, cell, key));
+                    if send.send((cell, outcome)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        let mut new = 0;
+        for (cell, outcome) in receive {
+            let record = match outcome.and_then(|r| saved.append(&r).map(|()| r)) {
+                Ok(r) => r,
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    failure.get_or_insert(e);
+                    continue;
+                }
+            };
+            progress.note(&opening_note(&board, &record));
+            progress.advance(1);
+            solved.insert(cell, record);
+            new += 1;
+            if max_new.is_some_and(|m| new >= m) {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    });
+    progress.end();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let mut openings = cells.to_vec();
+    openings.sort_unstable();
+    let run = MapRun { n, solved, openings, resumed, workers };
+    if run.complete() {
+        saved.finish()?;
+    }
+    Ok(run)
+}
+
+/// Refuses to start another opening when the process already holds more than its memory budget.
+fn within_memory(n: usize) -> Result<()> {
+    match crate::memory::resident_bytes() {
+        Some(held) if held > crate::memory::budget_bytes() => Err(crate::memory::beyond_budget(
+            &format!("the hex {n}x{n} map (before its next opening)"),
+            "at least",
+            Some(held),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// One opening of a large map as the results table shows it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MapRow {
+    pub opening: String,
+    pub black_wins: bool,
+    /// None: solved, proved and checked here; the representative's name: its image under the half turn.
+    pub by_half_turn_of: Option<String>,
+    pub positions: Option<u64>,
+    pub proof_steps: Option<usize>,
+    pub proof_checked: Option<bool>,
+    /// CPU seconds of solve + proof + check (the worker thread's), and wall seconds.
+    pub cpu_seconds: Option<f64>,
+    pub wall_seconds: Option<f64>,
+}
+
+/// A finished large map: every cell, in cell order, and the machine it ran on.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BigMap {
+    pub n: usize,
+    pub rows: Vec<MapRow>,
+    pub machine: String,
+}
+
+impl BigMap {
+    /// The table of a complete run (None while openings are missing).
+    pub fn of(run: &MapRun, machine: String) -> Option<BigMap> {
+        let (n, board) = (run.n, Board::new(run.n, run.n).ok()?);
+        let mut rows = Vec::new();
+        for cell in 0..n * n {
+            let image = half_turn(n, cell);
+            let row = match (run.solved.get(&cell), run.solved.get(&image)) {
+                (Some(r), _) => MapRow {
+                    opening: board.cell_name(cell),
+                    black_wins: r.black_wins,
+                    by_half_turn_of: None,
+                    positions: Some(r.nodes),
+                    proof_steps: Some(r.proof_steps),
+                    proof_checked: Some(r.proof_checked),
+                    cpu_seconds: Some(r.cpu_seconds),
+                    wall_seconds: Some(r.seconds),
+                },
+                (None, Some(r)) => MapRow {
+                    opening: board.cell_name(cell),
+                    black_wins: r.black_wins,
+                    by_half_turn_of: Some(board.cell_name(image)),
+                    positions: None,
+                    proof_steps: None,
+                    proof_checked: None,
+                    cpu_seconds: None,
+                    wall_seconds: None,
+                },
+                (None, None) => return None,
+            };
+            rows.push(row);
+        }
+        Some(BigMap { n, rows, machine })
+    }
+
+    /// Whether every solved opening's proof was replayed by the checker.
+    pub fn proofs_checked(&self) -> bool {
+        self.rows.iter().all(|r| r.proof_checked != Some(false))
+    }
+
+    pub fn markdown(&self) -> String {
+        let n = self.n;
+        let solved: Vec<&MapRow> = self.rows.iter().filter(|r| r.by_half_turn_of.is_none()).collect();
+        let cpu: f64 = solved.iter().filter_map(|r| r.cpu_seconds).sum();
+        let mut md = format!("# Hex {n}×{n}: the opening map\n\n");
+        md.push_str(
+            "Black moves first and connects top and bottom; `B` = the opening wins for Black, `.` = it loses.\n",
+        );
+        md.push_str(&format!(
+            "{} openings solved, proved and their proofs replayed by the independent checker (all checked: {}); \
+             the other {} by the half turn (same colours, same edges).\n",
+            solved.len(),
+            self.proofs_checked(),
+            self.rows.len() - solved.len()
+        ));
+        md.push_str(&format!("{}; {:.0} CPU-s in all.\n\n", self.machine, cpu));
+        md.push_str(
+            "The reference (seed004-hex.md) publishes no opening map, so there is no published column.\n\n```\n",
+        );
+        for y in 0..n {
+            let row: Vec<&str> = (0..n).map(|x| if self.rows[y * n + x].black_wins { "B" } else { "." }).collect();
+            md.push_str(&format!("{}{}\n", " ".repeat(y), row.join(" ")));
+        }
+        md.push_str("```\n\n| opening | winner | how | positions | proof steps | CPU-s | wall s |\n|---|---|---|---|---|---|---|\n");
+        for r in &self.rows {
+            let num = |v: Option<String>| v.unwrap_or_default();
+            md.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {} |\n",
+                r.opening,
+                if r.black_wins { "Black" } else { "White" },
+                r.by_half_turn_of.as_ref().map_or("solved".to_string(), |of| format!("by the half turn of {of}")),
+                num(r.positions.map(|p| p.to_string())),
+                num(r.proof_steps.map(|p| p.to_string())),
+                num(r.cpu_seconds.map(|s| format!("{s:.1}"))),
+                num(r.wall_seconds.map(|s| format!("{s:.1}")))
+            ));
+        }
+        md
+    }
+}
+
+/// The machine line of a map table: cores, processor, memory, the load when
+/// the job ended, openings at a time, the program's version.
+pub fn machine_line(workers: usize) -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map_or("?", |m| m.trim_start_matches([' ', '\t', ':']));
+    let cores = std::thread::available_parallelism().map_or(0, |c| c.get());
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let kib: u64 = meminfo
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0);
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let peak = crate::memory::peak_resident_bytes().map_or(0.0, |b| b as f64 / 1e9);
+    format!(
+        "machine: {cores} cores ({model}), {:.0} GB; load {} at the end; {workers} openings at a time; \
+         peak RSS of the last session {peak:.2} GB; renyi-search {}",
+        kib as f64 / 1e6 * 1.024,
+        load.split_whitespace().next().unwrap_or("?"),
+        crate::VERSION
+    )
+}
+
+/// The files of the map target of `n` (relative to the results directory).
+pub fn files(n: usize) -> Vec<String> {
+    vec![format!("tables/hex-{n}x{n}.json"), format!("tables/hex-{n}x{n}.md")]
+}
+
+/// `reproduce --full hex-NxN`: runs (or resumes) the map job of the
+/// representatives with its checkpoint `runs/hex-NxN.ckpt` under `dir`; when
+/// every opening is solved, writes and seals the table. Returns the run and
+/// the table if it was written.
+pub fn reproduce_full(dir: &Path, n: usize, progress: &Progress) -> Result<(MapRun, Option<BigMap>)> {
+    let checkpoint = layout::runs(dir, &format!("hex-{n}x{n}.ckpt"));
+    let workers = rayon::current_num_threads();
+    let run = run_map(n, &representatives(n), Some(&checkpoint), workers, None, progress)?;
+    let Some(map) = BigMap::of(&run, machine_line(workers)) else { return Ok((run, None)) };
+    let files = files(n);
+    let json = serde_json::to_string_pretty(&map).map_err(|e| invalid(e.to_string()))?;
+    write_atomic(&dir.join(&files[0]), json.as_bytes())?;
+    write_atomic(&dir.join(&files[1]), map.markdown().as_bytes())?;
+    super::sealed::write_seal(dir, &format!("hex-{n}x{n}"), &files)?;
+    Ok((run, Some(map)))
+}
+
+/// `reproduce hex-NxN` without `--full`: the committed table if its seal
+/// holds (None if the map was never finished and sealed).
+pub fn committed(dir: &Path, n: usize) -> Result<Option<BigMap>> {
+    let target = format!("hex-{n}x{n}");
+    if !super::sealed::seal_path(dir, &target).exists() {
+        return Ok(None);
+    }
+    let files = files(n);
+    super::sealed::check_seal(dir, &target, &files)?;
+    let path = dir.join(&files[0]);
+    let text = std::fs::read_to_string(&path).map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+    let map: BigMap = serde_json::from_str(&text).map_err(|e| invalid(format!("{}: {e}", path.display())))?;
+    Ok(Some(map))
+}
