@@ -14,7 +14,7 @@ use super::envelope::envelope;
 use super::partitions::{Extreme, Partitions, extreme_ties};
 use super::point::{Point, Witness, shared_label};
 pub(crate) use super::steps::covers;
-use super::steps::{Domain, Span, Steps, coalesce, constant, merge, merge_folding_constants};
+use super::steps::{Domain, Span, Steps, coalesce, constant, merge_folding_constants};
 pub use super::steps::{domain_key, domain_text};
 use super::verification::Verification;
 use crate::renyi::alpha::Alpha;
@@ -22,7 +22,7 @@ use crate::search::analysis::root_representatives;
 use crate::search::leaf;
 use crate::search::memo::Memo;
 use crate::search::outcome::{Exact, Outcome};
-use crate::search::problem::{QueryId, SearchProblem};
+use crate::search::problem::{AnswerId, QueryId, SearchProblem};
 use crate::search::strategy::{Strategy, TieBreak, TieRule, chosen_queries, finest_first_is_exact};
 use rayon::prelude::*;
 use std::cmp::Ordering as PointOrdering;
@@ -31,7 +31,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 mod listing;
+mod mean;
 pub(crate) use listing::{FirstLevel, first_level, list_below};
+use mean::mean_of;
 
 /// Minimum set size whose answer classes are walked in parallel.
 const PARALLEL_SET: u64 = 48;
@@ -205,19 +207,6 @@ pub(crate) fn coalesce_segments(segments: Vec<Segment>) -> Vec<Segment> {
         .into_iter()
         .map(|(span, Key(outcome, first_queries))| Segment { span, outcome, first_queries })
         .collect()
-}
-
-/// The exact weighted mean of step functions on one domain.
-fn mean_of(parts: Vec<(u64, NodeSteps)>) -> NodeSteps {
-    if parts.len() == 1 {
-        return parts.into_iter().next().map(|p| p.1).unwrap_or_default();
-    }
-    let weights: Vec<u64> = parts.iter().map(|p| p.0).collect();
-    let refs: Vec<&NodeSteps> = parts.iter().map(|p| &p.1).collect();
-    coalesce(merge(&refs, |vals| {
-        let weighted: Vec<(u64, Arc<Outcome>)> = weights.iter().zip(vals).map(|(&w, v)| (w, (*v).clone())).collect();
-        Arc::new(Outcome::weighted_mean(&weighted))
-    }))
 }
 
 struct Walker<'a, P: SearchProblem> {
@@ -430,33 +419,6 @@ impl<P: SearchProblem> Walker<'_, P> {
         coalesce(parts.into_iter().flatten().collect())
     }
 
-    /// The exact mean over the chosen queries (tied queries that a symmetry
-    /// of the node maps onto each other are walked once with their orbit's weight).
-    fn mean_over(
-        &self,
-        state: &P::State,
-        set: &P::Set,
-        chosen: &[(u64, QueryId)],
-        depth: usize,
-        domain: &Domain,
-        trail: Option<&str>,
-    ) -> NodeSteps {
-        let merged;
-        let chosen = if chosen.len() > 1 {
-            merged = self.problem.symmetry_classes(state, set, chosen);
-            &merged[..]
-        } else {
-            chosen
-        };
-        let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain, trail));
-        let parts: Vec<(u64, NodeSteps)> = if chosen.len() > 1 && self.problem.set_size(set) >= PARALLEL_SET {
-            chosen.par_iter().map(|c| self.verification.within(|| walk(c))).collect()
-        } else {
-            chosen.iter().map(walk).collect()
-        };
-        mean_of(parts)
-    }
-
     /// The step function after asking `query`: every code pays the query, the
     /// solving class is done, every other class goes on.
     fn after_query(
@@ -474,14 +436,28 @@ impl<P: SearchProblem> Walker<'_, P> {
             return listed;
         }
         let next = problem.next_state(state, query);
-        let solving = problem.solving_answer(query);
         let classes = problem.split(query, set);
-        let child = |(a, class): &(crate::search::AnswerId, P::Set)| {
+        self.below(&next, set, (&classes, problem.solving_answer(query)), depth, domain, label.as_deref())
+    }
+
+    /// The step function below a query on `set` that reaches `next`, given
+    /// its answer classes and the answer that solves (`label`: its trail).
+    fn below(
+        &self,
+        next: &P::State,
+        set: &P::Set,
+        (classes, solving): (&[(AnswerId, P::Set)], Option<AnswerId>),
+        depth: usize,
+        domain: &Domain,
+        label: Option<&str>,
+    ) -> NodeSteps {
+        let problem = self.problem;
+        let child = |(a, class): &(AnswerId, P::Set)| {
             if Some(*a) == solving {
                 constant(domain, Arc::new(leaf::solved(problem.set_size(class))))
             } else {
-                let trail = label.as_ref().map(|l| format!("{l}>{a}"));
-                self.node(&next, class, depth + 1, domain, trail.as_deref())
+                let trail = label.map(|l| format!("{l}>{a}"));
+                self.node(next, class, depth + 1, domain, trail.as_deref())
             }
         };
         let children: Vec<NodeSteps> = if problem.set_size(set) >= PARALLEL_SET {

@@ -122,7 +122,7 @@ fn mix_memo<K: Eq + std::hash::Hash>(strategy: &Strategy) -> Memo<K, Arc<Outcome
 /// Sets of at most this many codes compare their tied queries' partitions
 /// before expanding them ([`TreeWalker::mean_over_distinct`]); larger sets
 /// rarely repeat a partition, and holding all their splits would cost memory.
-const DISTINCT_TIES_SET: u64 = 4096;
+pub(crate) const DISTINCT_TIES_SET: u64 = 4096;
 
 /// Minimum set size for which the children of a node are expanded in parallel.
 const PARALLEL_SET: u64 = 48;

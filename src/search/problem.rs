@@ -170,7 +170,6 @@ impl ClassSizes {
 /// answer one (query, code) pair at a time.
 pub mod code_list {
     use super::{AnswerId, CodeId, QueryId};
-    use std::collections::BTreeMap;
 
     /// Counts answers over a code list.
     #[inline]
@@ -186,16 +185,17 @@ pub mod code_list {
         }
     }
 
-    /// Splits a code list by answer (codes stay in order).
+    /// Splits a code list by answer (answers ascending, codes stay in order):
+    /// the (answer, code) pairs sorted stably by answer and cut into runs, one
+    /// allocation per class of its exact size (a map of growing vectors was 8 %
+    /// of the MM-1296 MIX curve).
     pub fn split(
         answer: impl Fn(QueryId, CodeId) -> AnswerId,
         query: QueryId,
         set: &[CodeId],
     ) -> Vec<(AnswerId, Vec<CodeId>)> {
-        let mut classes: BTreeMap<AnswerId, Vec<CodeId>> = BTreeMap::new();
-        for &code in set {
-            classes.entry(answer(query, code)).or_default().push(code);
-        }
-        classes.into_iter().collect()
+        let mut pairs: Vec<(AnswerId, CodeId)> = set.iter().map(|&code| (answer(query, code), code)).collect();
+        pairs.sort_by_key(|&(a, _)| a);
+        pairs.chunk_by(|x, y| x.0 == y.0).map(|run| (run[0].0, run.iter().map(|&(_, code)| code).collect())).collect()
     }
 }
