@@ -10,6 +10,9 @@
 //! replaces the solver's bounded H-search limits (to compare settings);
 //! `HEX_FILL=0` turns the inferior-cell fill-in off, `HEX_REUSE=1` the
 //! incremental H-search on (results kept two plies up reused; `reuse.rs`).
+//! df-pn settings: `HEX_WIDEN=ε%` (1+ε trick), `HEX_INIT=p%` (dn of a new
+//! child in percent of its parent's move count), `HEX_ORDER=centre|resistance`;
+//! `HEX_SHARE=1` answers all the openings with one solver (one table).
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
@@ -38,14 +41,26 @@ fn main() {
     }
     let fill_in = std::env::var("HEX_FILL").map_or(true, |v| v != "0");
     let reuse = std::env::var("HEX_REUSE").is_ok_and(|v| v == "1");
-    println!("limits: {limits:?}, fill-in {fill_in}, reuse {reuse}");
+    let number = |name: &str| std::env::var(name).ok().map(|v| v.parse::<u32>().expect("a percentage"));
+    let share = std::env::var("HEX_SHARE").is_ok_and(|v| v == "1");
+    let fresh = Solver::new(board.clone());
+    let widen = number("HEX_WIDEN").unwrap_or(fresh.widen);
+    let init_dn = number("HEX_INIT").unwrap_or(fresh.init_dn);
+    let resistance_order = std::env::var("HEX_ORDER").map_or(fresh.resistance_order, |v| v.starts_with('r'));
+    println!(
+        "limits: {limits:?}, fill-in {fill_in}, reuse {reuse}, widen {widen} %, init dn {init_dn} %, \
+         resistance order {resistance_order}, shared table {share}"
+    );
     let (mut total_nodes, clock) = (0, Instant::now());
+    let mut solver = fresh;
     for cell in cells {
         let started = Instant::now();
-        let mut solver = Solver::new(board.clone());
-        solver.limits = limits;
-        solver.fill_in = fill_in;
-        solver.reuse = reuse;
+        if !share {
+            solver = Solver::new(board.clone());
+        }
+        let before = solver.nodes;
+        (solver.limits, solver.fill_in, solver.reuse) = (limits, fill_in, reuse);
+        (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
         let mut p = Position::empty(board.clone());
         p.play(Colour::Black, cell).expect("empty cell");
         let proof = solver.proof(&p).expect("no budget");
@@ -54,13 +69,13 @@ fn main() {
         let report = check_proof(&proof);
         let ok = report.is_ok();
         let fills = report.map_or(0, |r| r.fills);
-        total_nodes += solver.nodes;
+        total_nodes += solver.nodes - before;
         println!("counts: {:?}", solver.counts);
         println!(
             "{n}x{n} {}: winner {}, {} positions, {} proof steps ({fills} fills), {solved:.2} s, check {} in {:.2} s",
             board.cell_name(cell),
             proof.winner.name(),
-            solver.nodes,
+            solver.nodes - before,
             proof.steps.len(),
             if ok { "ok" } else { "FAILED" },
             checked.elapsed().as_secs_f64()

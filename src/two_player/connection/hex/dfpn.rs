@@ -16,7 +16,7 @@
 //! cycle handling; a number counted twice through a transposition only changes
 //! the order of the search, never a decision.
 
-use super::board::{Bits, Colour, cells_of};
+use super::board::{Bits, Board, Colour, cells_of};
 use super::graph::HexGraph;
 use super::hsearch::{h_search_edge, h_search_edge_seeded};
 use super::inferior::fill_in;
@@ -54,11 +54,29 @@ impl Solver {
 
     /// The numbers stored under the key `k`: decided, stored, or (1, 1).
     fn known(&self, k: (Bits, Bits)) -> (u32, u32) {
+        self.known_or(k, (1, 1))
+    }
+
+    /// The numbers stored under the key `k`: decided, stored, or `fresh`.
+    fn known_or(&self, k: (Bits, Bits), fresh: (u32, u32)) -> (u32, u32) {
         match self.table.get(&k) {
             Some(Entry::WinByMove(_) | Entry::WinByVc(_)) => (0, INF),
             Some(Entry::LossByVc(_) | Entry::LossAll) => (INF, 0),
-            None => self.pn_dn.get(&k).copied().unwrap_or((1, 1)),
+            None => self.pn_dn.get(&k).copied().unwrap_or(fresh),
         }
+    }
+
+    /// The numbers of a child not yet searched ([`Solver::init_dn`]), for a
+    /// parent with `moves` candidate moves.
+    fn fresh(&self, moves: usize) -> (u32, u32) {
+        (1, (moves as u64 * u64::from(self.init_dn) / 100).clamp(1, u64::from(INF - 1)) as u32)
+    }
+
+    /// The dn threshold of the best child: past the second-best sibling's dn
+    /// `second` by 1, or by ε percent of it ([`Solver::widen`], the 1+ε trick).
+    fn widened(&self, second: u32) -> u32 {
+        let step = (u64::from(second) * u64::from(self.widen) / 100).clamp(1, u64::from(INF));
+        (u64::from(second) + step).min(u64::from(INF)) as u32
     }
 
     /// Multiple iterative deepening at one position: searches below it until its
@@ -97,13 +115,14 @@ impl Solver {
         let play = |c: u8| {
             if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) }
         };
+        let fresh = self.fresh(moves.len());
         loop {
             // pn = min child dn (best child first in move order), dn = Σ child pn.
             let (mut pn, mut second, mut dn) = (INF, INF, 0u32);
             let (mut best, mut best_pn) = (0, 0);
             for (i, &c) in moves.iter().enumerate() {
                 let (b, w) = play(c);
-                let (cpn, cdn) = self.numbers(key(b, w, mover.other()));
+                let (cpn, cdn) = self.known_or(self.resolve(key(b, w, mover.other())), fresh);
                 if cdn < pn {
                     (second, pn, best, best_pn) = (pn, cdn, i, cpn);
                 } else if cdn < second {
@@ -132,7 +151,7 @@ impl Solver {
                 return Ok((pn, dn));
             }
             let child_th_pn = th_dn - (dn - best_pn.min(dn));
-            let child_th_dn = th_pn.min(second.saturating_add(1));
+            let child_th_dn = th_pn.min(self.widened(second));
             let (b, w) = play(moves[best]);
             self.mid(b, w, mover.other(), child_th_pn, child_th_dn, start, [Some(k), up[0]])?;
         }
@@ -226,8 +245,12 @@ impl Solver {
         }
         self.counts.candidates += u64::from(candidates.count_ones());
         self.counts.free += u64::from(free.count_ones());
-        let order: Vec<u8> =
+        let mut order: Vec<u8> =
             self.centre_order.iter().filter(|&&c| candidates >> c & 1 == 1).map(|&c| c as u8).collect();
+        if self.resistance_order {
+            let score = resistance_scores(&self.board, black, white);
+            order.sort_by(|&a, &b| score[b as usize].total_cmp(&score[a as usize]));
+        }
         self.moves.insert(k, Expanded { stones: (black, white), moves: order.clone(), scs });
         if let Some(kept) = kept {
             self.kept.insert(k, kept);
@@ -274,4 +297,90 @@ impl Solver {
         }
         (black | fb, white | fw)
     }
+}
+
+/// The electric-circuit evaluation of a position (Anshelevich; the move
+/// order of the Benzene solvers): for each player a circuit from his first
+/// edge (potential 1) to his second (potential 0) over his Hex graph (free
+/// cells of resistance 1, his stones and edges of resistance 0, the
+/// opponent's stones cut out), so a link between two free cells conducts 1,
+/// a link from a free cell to his group or edge 2. A free cell's score is the
+/// current through it as a share of the player's total, summed over both
+/// players: the cells both need most come first. A heuristic for the order of
+/// the search only (no value depends on it); nodes cut off from both edges
+/// carry no current and are left out of the linear system.
+pub(super) fn resistance_scores(board: &Board, black: Bits, white: Bits) -> Vec<f64> {
+    let mut score = vec![0.0; board.cells()];
+    for colour in [Colour::Black, Colour::White] {
+        let (own, opp) = if colour == Colour::Black { (black, white) } else { (white, black) };
+        let pg = HexGraph::from_stones_unnamed(board, own, opp, colour);
+        let (g, (x, y)) = (&pg.graph, pg.edges);
+        if x == y {
+            continue;
+        }
+        let volt = potentials(g, x, y);
+        let conductance = |u: usize, v: usize| if (g.occupied >> u | g.occupied >> v) & 1 == 1 { 2.0 } else { 1.0 };
+        let total: f64 = cells_of(g.adjacency[x]).map(|v| conductance(x, v) * (1.0 - volt[v])).sum();
+        if total <= 0.0 {
+            continue;
+        }
+        for u in cells_of(g.free()) {
+            let flow: f64 = cells_of(g.adjacency[u]).map(|v| conductance(u, v) * (volt[u] - volt[v]).abs()).sum();
+            score[g.cells[u].trailing_zeros() as usize] += flow / 2.0 / total;
+        }
+    }
+    score
+}
+
+/// The node potentials of the circuit of [`resistance_scores`] on the graph
+/// `g` with `x` at 1 and `y` at 0 (0 for nodes cut off from both): the
+/// Laplacian of the other nodes reachable from `x` or `y` is positive definite
+/// (each of its parts touches `x` or `y`), so elimination needs no pivoting.
+fn potentials(g: &HexGraph, x: usize, y: usize) -> Vec<f64> {
+    let mut volt = vec![0.0; g.len()];
+    volt[x] = 1.0;
+    let mut reach: Bits = 1 << x | 1 << y;
+    loop {
+        let next = cells_of(reach).fold(reach, |r, v| r | g.adjacency[v]);
+        if next == reach {
+            break;
+        }
+        reach = next;
+    }
+    let inner: Vec<usize> = cells_of(reach & !(1 << x) & !(1 << y)).collect();
+    let n = inner.len();
+    let mut index = vec![usize::MAX; g.len()];
+    for (i, &v) in inner.iter().enumerate() {
+        index[v] = i;
+    }
+    // The augmented system, row i for node inner[i]: Σ_v c_uv (V_u − V_v) = 0.
+    let mut a = vec![vec![0.0; n + 1]; n];
+    for (i, &u) in inner.iter().enumerate() {
+        for v in cells_of(g.adjacency[u]) {
+            let c = if (g.occupied >> u | g.occupied >> v) & 1 == 1 { 2.0 } else { 1.0 };
+            a[i][i] += c;
+            if v == x {
+                a[i][n] += c;
+            } else if v != y {
+                a[i][index[v]] -= c;
+            }
+        }
+    }
+    for k in 0..n {
+        let (pivot, rest) = a.split_at_mut(k + 1);
+        let row = &pivot[k];
+        for other in rest.iter_mut() {
+            let f = other[k] / row[k];
+            if f != 0.0 {
+                for (o, r) in other[k..].iter_mut().zip(&row[k..]) {
+                    *o -= f * r;
+                }
+            }
+        }
+    }
+    for k in (0..n).rev() {
+        let s = a[k][n] - (k + 1..n).map(|j| a[k][j] * volt[inner[j]]).sum::<f64>();
+        volt[inner[k]] = s / a[k][k];
+    }
+    volt
 }

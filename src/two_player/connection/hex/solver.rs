@@ -131,6 +131,18 @@ pub struct Solver {
     pub reuse: bool,
     /// df-pn: the H-search results kept for the positions below (`reuse.rs`).
     pub(super) kept: KeptCache,
+    /// df-pn: the 1+ε trick (Pawlewicz and Lew): a child is searched until its
+    /// dn passes the second-best sibling's by ε (in percent of it, at least 1);
+    /// 0: by 1, plain df-pn.
+    pub widen: u32,
+    /// df-pn: the dn of a child not yet searched, in percent of its parent's
+    /// number of candidate moves (its own mustplay size is unknown until its
+    /// expansion; at least 1); 0: every new child starts at (1, 1).
+    pub init_dn: u32,
+    /// df-pn: candidate moves ordered by the electric-circuit evaluation
+    /// (`dfpn.rs`, [`resistance_scores`](super::dfpn)), ties most central first;
+    /// off: most central first. Only the order of the search changes.
+    pub resistance_order: bool,
     /// What df-pn did.
     pub counts: Counts,
     /// The H-search tables reused from run to run.
@@ -172,6 +184,9 @@ impl Solver {
             centre_order,
             reuse: false,
             kept: KeptCache::new(KEPT_PER_GENERATION),
+            widen: 0,
+            init_dn: 0,
+            resistance_order: false,
             counts: Counts::default(),
             scratch: Scratch::default(),
         }
