@@ -12,7 +12,8 @@
 //! incremental H-search on (results kept two plies up reused; `reuse.rs`).
 //! df-pn settings: `HEX_WIDEN=ε%` (1+ε trick), `HEX_INIT=p%` (dn of a new
 //! child in percent of its parent's move count), `HEX_ORDER=centre|resistance`;
-//! `HEX_SHARE=1` answers all the openings with one solver (one table).
+//! `HEX_SHARE=1` answers all the openings with one solver (one table);
+//! `HEX_TRANSPLANT=1` carries refutations to sibling moves (`Solver::transplant`).
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
@@ -43,13 +44,14 @@ fn main() {
     let reuse = std::env::var("HEX_REUSE").is_ok_and(|v| v == "1");
     let number = |name: &str| std::env::var(name).ok().map(|v| v.parse::<u32>().expect("a percentage"));
     let share = std::env::var("HEX_SHARE").is_ok_and(|v| v == "1");
+    let transplant = std::env::var("HEX_TRANSPLANT").is_ok_and(|v| v == "1");
     let fresh = Solver::new(board.clone());
     let widen = number("HEX_WIDEN").unwrap_or(fresh.widen);
     let init_dn = number("HEX_INIT").unwrap_or(fresh.init_dn);
     let resistance_order = std::env::var("HEX_ORDER").map_or(fresh.resistance_order, |v| v.starts_with('r'));
     println!(
         "limits: {limits:?}, fill-in {fill_in}, reuse {reuse}, widen {widen} %, init dn {init_dn} %, \
-         resistance order {resistance_order}, shared table {share}"
+         resistance order {resistance_order}, shared table {share}, transplant {transplant}"
     );
     let (mut total_nodes, clock) = (0, Instant::now());
     let mut solver = fresh;
@@ -61,6 +63,7 @@ fn main() {
         let before = solver.nodes;
         (solver.limits, solver.fill_in, solver.reuse) = (limits, fill_in, reuse);
         (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
+        solver.transplant = transplant;
         let mut p = Position::empty(board.clone());
         p.play(Colour::Black, cell).expect("empty cell");
         let proof = solver.proof(&p).expect("no budget");

@@ -121,17 +121,20 @@ fn reused_h_search_keeps_every_5x5_value() {
 }
 
 /// The df-pn order settings (circuit move order, the dn of new children, the
-/// 1+ε trick) change only the order of the search: with each, one solver
+/// 1+ε trick) change only the order of the search, and refutations carried to
+/// sibling moves are real ones (the checker replays them): with each, one solver
 /// (one table for all openings) gives every 5×5 opening the default solver's
 /// winner (13 of 25 win for Black), every proof replayed by the checker.
 #[test]
 fn search_order_settings_keep_every_5x5_value() {
     let board = Board::new(5, 5).unwrap();
     let mut plain = Solver::new(board.clone());
-    assert_eq!((plain.resistance_order, plain.init_dn, plain.widen), (false, 0, 0));
-    for (resistance_order, init_dn, widen) in [(true, 0, 0), (false, 100, 0), (true, 50, 25)] {
+    assert_eq!((plain.resistance_order, plain.init_dn, plain.widen, plain.transplant), (false, 0, 0, false));
+    let settings = [(true, 0, 0, false), (false, 100, 0, false), (true, 50, 25, true), (false, 0, 0, true)];
+    for (resistance_order, init_dn, widen, transplant) in settings {
         let mut solver = Solver::new(board.clone());
         (solver.resistance_order, solver.init_dn, solver.widen) = (resistance_order, init_dn, widen);
+        solver.transplant = transplant;
         let mut wins = 0;
         for cell in 0..board.cells() {
             let mut p = Position::empty(board.clone());
@@ -144,4 +147,20 @@ fn search_order_settings_keep_every_5x5_value() {
         }
         assert_eq!(wins, 13);
     }
+}
+
+/// Refutations carried to sibling moves on the 6×6 opening c3 (Black wins,
+/// the committed map): some are carried, and the proof that plays them is
+/// replayed by the checker.
+#[test]
+fn carried_refutations_are_checked_on_6x6_c3() {
+    let board = Board::new(6, 6).unwrap();
+    let mut solver = Solver::new(board.clone());
+    solver.transplant = true;
+    let mut p = Position::empty(board.clone());
+    p.play(Colour::Black, board.parse_cell("c3").unwrap()).unwrap();
+    let proof = solver.proof(&p).unwrap();
+    assert_eq!(proof.winner, Colour::Black);
+    assert!(solver.counts.transplants > 0);
+    check_proof(&proof).unwrap();
 }

@@ -91,6 +91,8 @@ pub struct Counts {
     /// The candidate moves and the free cells of undecided expansions, summed.
     pub candidates: u64,
     pub free: u64,
+    /// Siblings decided by a refutation carried over (`Solver::transplant`).
+    pub transplants: u64,
     /// The H-search runs' work, summed.
     pub work: Work,
 }
@@ -143,6 +145,9 @@ pub struct Solver {
     /// (`dfpn.rs`, [`resistance_scores`](super::dfpn)), ties most central first;
     /// off: most central first. Only the order of the search changes.
     pub resistance_order: bool,
+    /// df-pn: a refuted move's refutation carried to its siblings (`dfpn.rs`,
+    /// `transplant`): off by default.
+    pub transplant: bool,
     /// What df-pn did.
     pub counts: Counts,
     /// The H-search tables reused from run to run.
@@ -187,6 +192,7 @@ impl Solver {
             widen: 0,
             init_dn: 0,
             resistance_order: false,
+            transplant: false,
             counts: Counts::default(),
             scratch: Scratch::default(),
         }
