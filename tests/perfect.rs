@@ -247,3 +247,42 @@ fn mastermind_answer_bytes_read_a_symmetric_table() {
         }
     }
 }
+
+/// Colours no code of the set has: queries with one other than the smallest such colour are
+/// dropped, each for its image with those pegs set to the smallest (a smaller query, kept, with
+/// the same answers to every code of the set); nothing is dropped with one absent colour or
+/// without repetition.
+#[test]
+fn mastermind_drops_queries_with_absent_colours_for_their_image() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let n = mm.code_count() as u32;
+    let colours = |q: u32| mm.code_label(q).into_bytes();
+    // Codes of colours A..C only (D, E, F absent), every fifth: 17 codes.
+    let set: Vec<u32> = (0..n).filter(|&c| colours(c).iter().all(|&x| x <= b'C')).step_by(5).collect();
+    assert_eq!(set.len(), 17);
+    let mut kept: Vec<u32> = (0..n).collect();
+    mm.drop_equivalent_queries(&set, &mut kept);
+    assert_eq!(kept.len(), 4usize.pow(4), "colours A..D");
+    assert!(kept.iter().all(|&q| colours(q).iter().all(|&x| x <= b'D')));
+    for q in (0..n).filter(|q| kept.binary_search(q).is_err()) {
+        let image: String = colours(q).iter().map(|&x| if x > b'D' { 'D' } else { x as char }).collect();
+        let r = mm.code_by_label(&image).unwrap();
+        assert!(r < q && kept.binary_search(&r).is_ok(), "{image}");
+        assert!(set.iter().all(|&c| mm.answer(q, c) == mm.answer(r, c)), "{image}");
+    }
+    // One absent colour (F): nothing to merge.
+    let with_d_e: Vec<u32> =
+        set.iter().copied().chain(["DDDD", "EEEE"].map(|l| mm.code_by_label(l).unwrap())).collect();
+    let mut all: Vec<u32> = (0..n).collect();
+    mm.drop_equivalent_queries(&with_d_e, &mut all);
+    assert_eq!(all.len(), n as usize);
+    // Two (E, F): the queries with an F go.
+    let with_d: Vec<u32> = set.iter().copied().chain(mm.code_by_label("DDDD")).collect();
+    let mut all: Vec<u32> = (0..n).collect();
+    mm.drop_equivalent_queries(&with_d, &mut all);
+    assert_eq!(all.len(), 5usize.pow(4));
+    let distinct = Mastermind::new(4, 6, true).unwrap();
+    let mut all: Vec<u32> = (0..distinct.code_count() as u32).collect();
+    distinct.drop_equivalent_queries(&vec![0], &mut all);
+    assert_eq!(all.len(), 360);
+}

@@ -27,6 +27,8 @@ pub struct Mastermind {
     table: Vec<u8>,
     /// Code id by the base-`colors` value of its pegs (`u32::MAX` for non-codes).
     id_of: Vec<u32>,
+    /// The colours of each code as a bit mask (colour i: bit i).
+    colour_masks: Vec<u32>,
 }
 
 /// Smallest set for which the symmetries fixing it are looked for.
@@ -54,7 +56,8 @@ impl Mastermind {
         for (i, code) in codes.iter().enumerate() {
             id_of[base_value(code, colors)] = i as u32;
         }
-        Ok(Mastermind { pegs, colors, distinct, codes, table, id_of })
+        let colour_masks = codes.iter().map(|code| code.iter().fold(0u32, |mask, &c| mask | 1 << c)).collect();
+        Ok(Mastermind { pegs, colors, distinct, codes, table, id_of, colour_masks })
     }
 
     pub fn pegs(&self) -> usize {
@@ -368,6 +371,26 @@ impl SpeedHooks for Mastermind {
     /// Every query stays admissible and sets only shrink.
     fn narrowing_queries(&self) -> bool {
         true
+    }
+    /// Colours that no code of the set has are interchangeable in a query: a
+    /// peg of such a colour adds to neither black nor white pegs against any
+    /// code of the set, so a query answers the set's codes as the query with
+    /// all those pegs set to the smallest absent colour a₀ does, which is a
+    /// smaller code (codes are numbered by their pegs' base-c value, first peg
+    /// first). Queries with an absent colour other than a₀ are dropped: none
+    /// is a code of the set (no solving class, as its image), and the image,
+    /// or the least query of its orbit when the list holds orbit minima (a
+    /// smaller query with the same answers up to a symmetry fixing the set),
+    /// stays listed or is dropped in turn for a smaller one. Not for the
+    /// variant without repetition, whose images may repeat a₀.
+    fn drop_equivalent_queries(&self, set: &Vec<CodeId>, queries: &mut Vec<QueryId>) {
+        let present = set.iter().fold(0u32, |mask, &c| mask | self.colour_masks[c as usize]);
+        let absent = !present & ((1u64 << self.colors) - 1) as u32;
+        if self.distinct || absent.count_ones() < 2 {
+            return;
+        }
+        let beyond_first = absent & (absent - 1);
+        queries.retain(|&q| self.colour_masks[q as usize] & beyond_first == 0);
     }
     /// Answers of a query marked in a 128-bit mask, stopping at the first
     /// repeated one (answers < 128: (p + 1)(p + 2)/2 ≤ 120 for p ≤ 14 pegs).

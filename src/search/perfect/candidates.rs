@@ -4,7 +4,7 @@
 //! reach.
 
 use super::{INFEASIBLE, Left, PerfectSearch, UNCAPPED};
-use crate::search::capabilities::tally_answer_bytes;
+use crate::search::capabilities::tally_answer_bytes_into;
 use crate::search::problem::{AnswerId, QueryId, SearchProblem};
 use crate::search::strategy::batch_counts_into;
 
@@ -86,7 +86,11 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
     /// Under a cap, queries with a class that cannot be solved with the
     /// queries left are dropped; in hard mode only possible secrets are asked.
     /// Queries whose bound is at least `budget` are left out before sorting
-    /// (no search would try them).
+    /// (no search would try them), and queries that stand for a smaller one on
+    /// this set are not scored (see
+    /// [`drop_equivalent_queries`](crate::search::SpeedHooks::drop_equivalent_queries)):
+    /// the smaller one has the same bound, H_1 and total and comes first in
+    /// the order, so the search picks the query it picked before.
     // Long: the hot path of branch and bound: bounds, the cap and the budget cut are computed in
     //   one pass over the splitting queries
     pub(super) fn candidates(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Candidates {
@@ -98,7 +102,8 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
         } else {
             self.problem.admissible_queries(state)
         };
-        let queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
+        let mut queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
+        self.problem.drop_equivalent_queries(set, &mut queries);
         let splits = self.splits(&queries, set, m);
         let most_open = if splits.list.is_empty() { 1 } else { splits.most_open };
         let branching = match (self.problem.narrowing_queries(), self.with_solving) {
@@ -164,7 +169,8 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
             answers.clear();
             if self.problem.answer_bytes(queries, set, &mut answers) {
                 for (&q, bytes) in queries.iter().zip(answers.chunks_exact(m as usize)) {
-                    let (counts, seen) = tally_answer_bytes(bytes);
+                    let mut counts = [0u8; 64];
+                    let seen = tally_answer_bytes_into(bytes, &mut counts);
                     let query = (q, self.problem.solving_answer(q));
                     splits.push(query, m, bits(seen).map(|a| (a, u64::from(counts[a]))));
                 }
