@@ -28,6 +28,28 @@ use renyi_search::search::{SearchProblem, TieRule};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The program's `base` command with `extra`, which must succeed: its stdout.
+fn curve_ok(base: &[&str], extra: &[&str]) -> String {
+    let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+    let out = bin(&args);
+    assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+/// The rows of a curve CSV, without its comment lines.
+fn csv_rows(path: &str) -> Vec<String> {
+    std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.starts_with('#')).map(String::from).collect()
+}
+
+/// A curve JSON without what differs between processes (provenance, nodes walked).
+fn curve_json(path: &str) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let o = v.as_object_mut().unwrap();
+    o.remove("provenance");
+    o.remove("nodes_evaluated");
+    v
+}
+
 fn full() -> Domain {
     Domain::closed(Point::zero(), Point::infinity())
 }
@@ -147,12 +169,7 @@ fn beams_shards_from_the_unit_list_write_the_one_process_curve() {
     let dir = scratch("list-beams");
     let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let base = ["curve", "beams", "6c3p", "--from", "1", "--to", "2"];
-    let ok = |extra: &[&str]| {
-        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
-        let out = bin(&args);
-        assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8_lossy(&out.stdout).to_string()
-    };
+    let ok = |extra: &[&str]| curve_ok(&base, extra);
     ok(&["--csv", &p("one.csv"), "--json", &p("one.json")]);
     let listed = ok(&["--levels", "2", "--list-units", "--units", &p("run.list")]);
     assert!(listed.starts_with("175 units"), "{listed}");
@@ -171,18 +188,10 @@ fn beams_shards_from_the_unit_list_write_the_one_process_curve() {
     let (s1, s2) = (p("s1"), p("s2"));
     let merge = ["--levels", "2", "--units", &p("run.list"), "--checkpoint", &p("s0"), "--with", &s1, "--with", &s2];
     ok(&[&merge[..], &["--csv", &p("merged.csv"), "--json", &p("merged.json")]].concat());
-    let rows = |name: &str| -> Vec<String> {
-        std::fs::read_to_string(p(name)).unwrap().lines().filter(|l| !l.starts_with('#')).map(String::from).collect()
-    };
+    let rows = |name: &str| csv_rows(&p(name));
     assert_eq!(rows("merged.csv"), rows("one.csv"));
     assert_eq!(rows("one.csv").len(), 1394);
-    let json = |name: &str| -> serde_json::Value {
-        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p(name)).unwrap()).unwrap();
-        let o = v.as_object_mut().unwrap();
-        o.remove("provenance");
-        o.remove("nodes_evaluated");
-        v
-    };
+    let json = |name: &str| curve_json(&p(name));
     assert_eq!(json("merged.json"), json("one.json"));
     // Bad shards and a foreign list: one line, exit 2, no checkpoint.
     let (bad, list) = (p("bad.units"), p("run.list"));
@@ -441,23 +450,10 @@ fn beams_shards_dealt_by_codes_write_the_one_process_curve() {
     let dir = scratch("deal-beams");
     let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let base = ["curve", "beams", "3c6p"];
-    let ok = |extra: &[&str]| {
-        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
-        let out = bin(&args);
-        assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8_lossy(&out.stdout).to_string()
-    };
+    let ok = |extra: &[&str]| curve_ok(&base, extra);
     ok(&["--csv", &p("one.csv"), "--json", &p("one.json")]);
-    let rows = |name: &str| -> Vec<String> {
-        std::fs::read_to_string(p(name)).unwrap().lines().filter(|l| !l.starts_with('#')).map(String::from).collect()
-    };
-    let json = |name: &str| -> serde_json::Value {
-        let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p(name)).unwrap()).unwrap();
-        let o = v.as_object_mut().unwrap();
-        o.remove("provenance");
-        o.remove("nodes_evaluated");
-        v
-    };
+    let rows = |name: &str| csv_rows(&p(name));
+    let json = |name: &str| curve_json(&p(name));
     assert_eq!(rows("one.csv").len(), 54);
     let dealt = ["--levels", "2", "--deal", "codes"];
     for n in [1, 3, 5] {

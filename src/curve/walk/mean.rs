@@ -72,12 +72,23 @@ impl<P: SearchProblem> Walker<'_, P> {
             return self.mean_over_distinct(state, set, chosen, depth, domain);
         }
         let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain, trail));
-        let parts: Vec<(u64, NodeSteps)> = if chosen.len() > 1 && n >= PARALLEL_SET {
-            chosen.par_iter().map(|c| self.verification.within(|| walk(c))).collect()
+        mean_of(self.walk_each(chosen, n, walk))
+    }
+
+    /// `walk` over `items`, in parallel when there are several and the set
+    /// has `n` ≥ [`PARALLEL_SET`] codes (each under the walk's verification
+    /// scope), in item order either way.
+    fn walk_each<T: Sync>(
+        &self,
+        items: &[T],
+        n: u64,
+        walk: impl Fn(&T) -> (u64, NodeSteps) + Sync,
+    ) -> Vec<(u64, NodeSteps)> {
+        if items.len() > 1 && n >= PARALLEL_SET {
+            items.par_iter().map(|item| self.verification.within(|| walk(item))).collect()
         } else {
-            chosen.iter().map(walk).collect()
-        };
-        mean_of(parts)
+            items.iter().map(walk).collect()
+        }
     }
 
     /// [`Self::mean_over`] of a small set without a trail: the queries are
@@ -111,11 +122,6 @@ impl<P: SearchProblem> Walker<'_, P> {
             }
         }
         let walk = |g: &Split<P>| (g.weight, self.below(&g.next, set, (&g.classes, g.solving), depth, domain, None));
-        let parts: Vec<(u64, NodeSteps)> = if groups.len() > 1 && problem.set_size(set) >= PARALLEL_SET {
-            groups.par_iter().map(|g| self.verification.within(|| walk(g))).collect()
-        } else {
-            groups.iter().map(walk).collect()
-        };
-        mean_of(parts)
+        mean_of(self.walk_each(&groups, problem.set_size(set), walk))
     }
 }
