@@ -116,3 +116,18 @@ fn a_stopped_map_job_resumes_to_the_uninterrupted_map() {
     assert!(map.markdown().contains("| d4 | White | by the half turn of a1 |"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_capped_job_solves_exactly_that_many_openings_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("hex-map-cap-{}", std::process::id()));
+    let path = dir.join("hex-4x4.ckpt");
+    let cells = representatives(4);
+    // Two workers, a cap of one: the second worker must not start another opening.
+    let capped = run_map(4, &cells, Some(&path), 2, Some(1), &Progress::none()).unwrap();
+    assert_eq!(capped.solved.keys().copied().collect::<Vec<_>>(), vec![schedule(4, &cells)[0]]);
+    assert!(!capped.complete() && path.exists(), "a capped job keeps its checkpoint");
+    let rest = run_map(4, &cells, Some(&path), 2, None, &Progress::none()).unwrap();
+    assert_eq!((rest.resumed, rest.solved.len()), (1, cells.len()));
+    assert!(rest.complete() && !path.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -113,3 +113,18 @@ fn a_changed_file_breaks_its_seal() {
     assert!(check_seal(&dir, "other", &files).is_err(), "no seal file");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The 7×7 map without `--full` only reads a committed table: the summary says so
+/// (not "replayed"), and with no table yet the run log's note says how to run it.
+#[test]
+fn a_large_hex_map_without_full_is_read_not_replayed() {
+    let dir = scratch_dir("repro-hex7");
+    let out = bin(&["reproduce", "hex-7x7", "--results", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("read from committed results, nothing recomputed"), "{stdout}");
+    assert!(!stdout.contains("replayed"), "{stdout}");
+    let log = std::fs::read_to_string(dir.join("runs/last-reproduce.log")).unwrap();
+    assert!(log.contains("no finished map yet"), "the run log has the note: {log}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

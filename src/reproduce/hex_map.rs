@@ -81,8 +81,8 @@ impl MapRun {
 
 /// Solves the openings `cells` of the empty n×n board with `workers` threads,
 /// resuming from and appending to `checkpoint` (kept when the job stops
-/// early). `max_new`: stop after this many newly solved openings (the
-/// openings under way finish first). Resident memory is checked against the
+/// early). `max_new`: solve at most this many new openings (the first of
+/// the schedule not yet recorded). Resident memory is checked against the
 /// process's budget before each opening is started; beyond it the job stops
 /// with an error, its checkpoint intact.
 // Long: the worker threads and the main thread's loop share the job's state in one scope
@@ -102,7 +102,8 @@ pub fn run_map(
     if resumed > 0 {
         progress.note(&format!("hex {n}x{n}: resumed with {resumed} solved openings from the checkpoint"));
     }
-    let todo: Vec<usize> = schedule(n, cells).into_iter().filter(|c| !solved.contains_key(c)).collect();
+    let mut todo: Vec<usize> = schedule(n, cells).into_iter().filter(|c| !solved.contains_key(c)).collect();
+    todo.truncate(max_new.unwrap_or(usize::MAX));
     let workers = workers.clamp(1, todo.len().max(1));
     let (next, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
     let key = saved.key.clone();
@@ -124,7 +125,6 @@ pub fn run_map(
             });
         }
         drop(send);
-        let mut new = 0;
         for (cell, outcome) in receive {
             let record = match outcome.and_then(|r| saved.append(&r).map(|()| r)) {
                 Ok(r) => r,
@@ -137,10 +137,6 @@ pub fn run_map(
             progress.note(&opening_note(&board, &record));
             progress.advance(1);
             solved.insert(cell, record);
-            new += 1;
-            if max_new.is_some_and(|m| new >= m) {
-                stop.store(true, Ordering::SeqCst);
-            }
         }
     });
     progress.end();
@@ -158,14 +154,9 @@ pub fn run_map(
 
 /// Refuses to start another opening when the process already holds more than its memory budget.
 fn within_memory(n: usize) -> Result<()> {
-    match crate::memory::resident_bytes() {
-        Some(held) if held > crate::memory::budget_bytes() => Err(crate::memory::beyond_budget(
-            &format!("the hex {n}x{n} map (before its next opening)"),
-            "at least",
-            Some(held),
-        )),
-        _ => Ok(()),
-    }
+    crate::memory::resident_bytes().map_or(Ok(()), |held| {
+        crate::memory::check_budget_at_least(&format!("the hex {n}x{n} map (before its next opening)"), Some(held))
+    })
 }
 
 /// One opening of a large map as the results table shows it.

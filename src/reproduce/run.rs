@@ -39,21 +39,14 @@ pub fn run(target: Target, options: &Options, progress: &Progress) -> Result<Tar
 /// Whether `target` takes a part of its results from committed files in this run:
 /// by default the long searches of perfect, the Beams(6c,3p) curves, the 6×6 Hex map, the
 /// 4-man chess tables under DTM and DTC, table-4.15's H_α Wurzel curves beyond 10^5; always the
-/// finished Beams(6c,6p) work-unit runs of table-4.10.
+/// finished Beams(6c,6p) work-unit runs of table-4.10. The 7×7 and 8×8 Hex maps are only read.
 fn provenance(target: Target, full: bool) -> Provenance {
     match target {
         Target::Table4_10 => Provenance::Replayed,
-        Target::Perfect
-        | Target::Curves
-        | Target::Hex
-        | Target::Hex7
-        | Target::Hex8
-        | Target::Chess
-        | Target::Table4_15
-            if !full =>
-        {
+        Target::Perfect | Target::Curves | Target::Hex | Target::Chess | Target::Table4_15 if !full => {
             Provenance::Replayed
         }
+        Target::Hex7 | Target::Hex8 if !full => Provenance::Read,
         _ => Provenance::Recomputed,
     }
 }

@@ -18,6 +18,9 @@ pub enum Provenance {
     Recomputed,
     /// Taken from committed files whose seals held, a sample of it recomputed.
     Replayed,
+    /// Read from committed files whose seals held (if there are any yet), nothing recomputed:
+    /// the 7×7 and 8×8 Hex maps, whose openings take minutes to hours each.
+    Read,
 }
 
 impl Provenance {
@@ -26,6 +29,7 @@ impl Provenance {
         match self {
             Provenance::Recomputed => "recomputed",
             Provenance::Replayed => "partly replayed from committed results",
+            Provenance::Read => "read from committed results, nothing recomputed",
         }
     }
 }
