@@ -71,12 +71,39 @@ struct Split {
     solving: u32,
 }
 
-/// The queries of a node that split its set, with their class sizes, and
-/// the most non-empty classes other than the solving one that any makes.
+/// A query that splits a small set, read from its answer bytes (`answers`
+/// of its [`Splits`] from `index`·m on) but not yet tallied: its non-empty
+/// classes other than the solving one (`open`) and the size of its solving
+/// class (`solved`), which give [`floor`] without the class sizes.
+struct Untallied {
+    query: QueryId,
+    index: u32,
+    open: u32,
+    solved: u32,
+}
+
+/// The queries of a node that split its set, with their class sizes (or,
+/// for small sets, their answer bytes to be tallied when needed), and the
+/// most non-empty classes other than the solving one that any makes.
 struct Splits {
     sizes: Vec<u64>,
     list: Vec<Split>,
     most_open: u64,
+    answers: Vec<u8>,
+    untallied: Vec<Untallied>,
+}
+
+/// A lower bound on the counting bound m + Σ row[c] over the open classes
+/// of a query in a game with a solving answer, from the number of its open
+/// classes and the size of its solving class alone: every row of
+/// [`PerfectSearch::counting_bounds`] with a solving answer finds one code
+/// at depth 1 and every other at depth ≥ 2, so row[c] ≥ 2c − 1 for c ≥ 1,
+/// and the open classes hold m − solved codes. (With s the most open classes
+/// of the node, row[c] = 2c − 1 for c ≤ s + 1: the floor is the bound itself
+/// unless a class holds more than s + 1 codes, which at small sets is rare.)
+#[inline]
+fn floor(m: u64, open: u32, solved: u32) -> u64 {
+    m + 2 * (m - u64::from(solved)) - u64::from(open)
 }
 
 impl<P: SearchProblem> PerfectSearch<'_, P> {
@@ -105,7 +132,8 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
         let mut queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
         self.problem.drop_equivalent_queries(set, &mut queries);
         let splits = self.splits(&queries, set, m);
-        let most_open = if splits.list.is_empty() { 1 } else { splits.most_open };
+        let any_proper = !splits.list.is_empty() || !splits.untallied.is_empty();
+        let most_open = if any_proper { splits.most_open } else { 1 };
         let branching = match (self.problem.narrowing_queries(), self.with_solving) {
             // The sets below are subsets: no query there has more open classes
             // than the most here. Counting a query's classes with its solving
@@ -115,7 +143,6 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
             (true, false) => most_open,
             (false, _) => self.max_classes,
         };
-        let any_proper = !splits.list.is_empty();
         // Under a cap: the most classes other than the solving one of any
         // query here, bounding every node below ([`Self::capacity`]).
         let open = match (left, self.problem.narrowing_queries()) {
@@ -129,15 +156,14 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
         let weights: Vec<(u64, f64)> = (0..m as usize)
             .map(|c| (row[c], self.xlnx.get(c).copied().unwrap_or(c as f64 * (c as f64).ln())))
             .collect();
-        let mut list = Vec::with_capacity(splits.list.len());
+        let mut list = Vec::with_capacity(splits.list.len() + splits.untallied.len() / 4);
         let mut least_cut = INFEASIBLE;
-        for split in &splits.list {
-            let sizes = &splits.sizes[split.start as usize..split.end as usize];
-            let open_class = |i: usize| i != split.solving as usize;
+        let mut consider = |query: QueryId, sizes: &[u64], solving: u32, least_cut: &mut u64| {
+            let open_class = |i: usize| i != solving as usize;
             if left != UNCAPPED
                 && (left == 0 || sizes.iter().enumerate().any(|(i, &c)| open_class(i) && !self.fits(c, left - 1, open)))
             {
-                continue;
+                return;
             }
             // The solving class is found by the query itself: no bound below it.
             let mut bound = m;
@@ -145,40 +171,78 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
                 bound += if open_class(i) { weights[c as usize].0 } else { 0 };
             }
             if bound >= budget {
-                least_cut = least_cut.min(bound);
-                continue;
+                *least_cut = (*least_cut).min(bound);
+                return;
             }
             // Summed in answer order, as over the answer counts before.
             let shannon: f64 = sizes.iter().map(|&c| weights[c as usize].1).sum();
-            list.push((bound, shannon, split.query));
+            list.push((bound, shannon, query));
+        };
+        for split in &splits.list {
+            consider(
+                split.query,
+                &splits.sizes[split.start as usize..split.end as usize],
+                split.solving,
+                &mut least_cut,
+            );
+        }
+        // Small sets: a query whose floor reaches the budget and the least
+        // bound cut so far is cut with a bound that cannot lower that least
+        // one (bound ≥ floor), or left out by the cap: either way it changes
+        // neither the list nor `least_cut`, and is not tallied.
+        let mut sizes = Vec::with_capacity(64);
+        for u in &splits.untallied {
+            let least = if self.with_solving { floor(m, u.open, u.solved) } else { 0 };
+            if least >= budget && least >= least_cut {
+                continue;
+            }
+            let bytes = &splits.answers[u.index as usize * m as usize..][..m as usize];
+            let solving = class_sizes(bytes, self.problem.solving_answer(u.query), &mut sizes);
+            consider(u.query, &sizes, solving, &mut least_cut);
         }
         sort_best_first(&mut list);
         SIZES.set(splits.sizes);
+        ANSWERS.set(splits.answers);
         Candidates { list, branching, any_proper, least_cut }
     }
 
-    /// The queries among `queries` that split `set` (m codes), with their
-    /// class sizes: from the answers' bytes for small sets where the game
-    /// gives them, else from rows of answer counts.
+    /// The queries among `queries` that split `set` (m codes): for small sets
+    /// where the game gives the answers' bytes, with those bytes, their open
+    /// classes and solving class size ([`Untallied`]); else with their class
+    /// sizes from rows of answer counts.
     fn splits(&self, queries: &[QueryId], set: &P::Set, m: u64) -> Splits {
-        let mut splits = Splits { sizes: SIZES.take(), list: Vec::with_capacity(queries.len()), most_open: 0 };
+        let mut splits = Splits {
+            sizes: SIZES.take(),
+            list: Vec::new(),
+            most_open: 0,
+            answers: ANSWERS.take(),
+            untallied: Vec::new(),
+        };
         splits.sizes.clear();
+        splits.answers.clear();
         let a = self.problem.answer_count();
-        if m <= SMALL_SET && a <= 64 {
-            let mut answers = ANSWERS.take();
-            answers.clear();
-            if self.problem.answer_bytes(queries, set, &mut answers) {
-                for (&q, bytes) in queries.iter().zip(answers.chunks_exact(m as usize)) {
-                    let mut counts = [0u8; 64];
-                    let seen = tally_answer_bytes_into(bytes, &mut counts);
-                    let query = (q, self.problem.solving_answer(q));
-                    splits.push(query, m, bits(seen).map(|a| (a, u64::from(counts[a]))));
+        if m <= SMALL_SET && a <= 64 && self.problem.answer_bytes(queries, set, &mut splits.answers) {
+            // Which answers each query gives and how often the solving one:
+            // no counts (they are tallied for the queries that need them).
+            splits.untallied.reserve(queries.len());
+            for (index, (&query, bytes)) in queries.iter().zip(splits.answers.chunks_exact(m as usize)).enumerate() {
+                let solving = self.problem.solving_answer(query).map_or(64, |s| s as usize);
+                let (mut seen, mut solved) = (0u64, 0u32);
+                for &answer in bytes {
+                    let answer = usize::from(answer & 63);
+                    seen |= 1 << answer;
+                    solved += u32::from(answer == solving);
                 }
-                ANSWERS.set(answers);
-                return splits;
+                if seen.count_ones() < 2 {
+                    continue;
+                }
+                let open = seen.count_ones() - u32::from(solved > 0);
+                splits.most_open = splits.most_open.max(u64::from(open));
+                splits.untallied.push(Untallied { query, index: index as u32, open, solved });
             }
-            ANSWERS.set(answers);
+            return splits;
         }
+        splits.list.reserve(queries.len());
         // The counts buffer is reused per thread: taken out (a call that
         // runs meanwhile on this thread, stolen by rayon, finds it empty)
         // and put back at the end.
@@ -227,6 +291,25 @@ impl Splits {
         self.most_open = self.most_open.max(open);
         self.list.push(Split { query, start: start as u32, end: self.sizes.len() as u32, solving: position });
     }
+}
+
+/// The non-empty class sizes of a query from its answer bytes, in answer
+/// order, into `sizes`, and the position of its `solving` class among them
+/// (`u32::MAX` if none is non-empty), as [`Splits::push`] lists them.
+#[inline]
+fn class_sizes(bytes: &[u8], solving: Option<AnswerId>, sizes: &mut Vec<u64>) -> u32 {
+    let mut counts = [0u8; 64];
+    let seen = tally_answer_bytes_into(bytes, &mut counts);
+    let solving = solving.map_or(usize::MAX, |a| a as usize);
+    sizes.clear();
+    let mut position = u32::MAX;
+    for a in bits(seen) {
+        if a == solving {
+            position = sizes.len() as u32;
+        }
+        sizes.push(u64::from(counts[a]));
+    }
+    position
 }
 
 /// The set bits of `mask`, lowest first.
