@@ -257,9 +257,10 @@ fn mastermind_drops_queries_with_absent_colours_for_their_image() {
     let mm = Mastermind::new(4, 6, false).unwrap();
     let n = mm.code_count() as u32;
     let colours = |q: u32| mm.code_label(q).into_bytes();
-    // Codes of colours A..C only (D, E, F absent), every fifth: 17 codes.
-    let set: Vec<u32> = (0..n).filter(|&c| colours(c).iter().all(|&x| x <= b'C')).step_by(5).collect();
-    assert_eq!(set.len(), 17);
+    // Codes of colours A..C only (D, E, F absent), every third: 27 codes, at least 24, so that
+    // no transposition fixing the set is looked for (that rule has its own test below).
+    let set: Vec<u32> = (0..n).filter(|&c| colours(c).iter().all(|&x| x <= b'C')).step_by(3).collect();
+    assert_eq!(set.len(), 27);
     let mut kept: Vec<u32> = (0..n).collect();
     mm.drop_equivalent_queries(&set, &mut kept);
     assert_eq!(kept.len(), 4usize.pow(4), "colours A..D");
@@ -285,4 +286,50 @@ fn mastermind_drops_queries_with_absent_colours_for_their_image() {
     let mut all: Vec<u32> = (0..distinct.code_count() as u32).collect();
     distinct.drop_equivalent_queries(&vec![0], &mut all);
     assert_eq!(all.len(), 360);
+}
+
+/// Transpositions of two colours or two pegs that map a small set onto itself: each query such
+/// a transposition lowers is dropped, and a smaller kept query has the same class size for every
+/// answer (the same bound, H_1 and total); the least query of each such group stays.
+#[test]
+fn mastermind_drops_queries_a_transposition_fixing_the_set_lowers() {
+    let mm = Mastermind::new(4, 5, false).unwrap();
+    let n = mm.code_count() as u32;
+    let id = |label: &str| mm.code_by_label(label).unwrap();
+    // The codes answering AABB as ABCC does (one black, one white) and AAAB as ACCC does (one
+    // black): 21 codes, C, D, E never named (all three in the set) and the first two pegs
+    // interchangeable.
+    let (aabb, abcc, aaab, accc) = (id("AABB"), id("ABCC"), id("AAAB"), id("ACCC"));
+    let set: Vec<u32> = (0..n)
+        .filter(|&s| mm.answer(aabb, s) == mm.answer(aabb, abcc) && mm.answer(aaab, s) == mm.answer(aaab, accc))
+        .collect();
+    assert_eq!(set.len(), 21);
+    let sizes = |q: u32| {
+        let mut counts = [0u32; 64];
+        set.iter().for_each(|&c| counts[mm.answer(q, c) as usize] += 1);
+        counts
+    };
+    let mut kept: Vec<u32> = (0..n).collect();
+    mm.drop_equivalent_queries(&set, &mut kept);
+    assert!(kept.len() < n as usize, "nothing dropped");
+    for q in (0..n).filter(|q| kept.binary_search(q).is_err()) {
+        let twin = kept.iter().take_while(|&&k| k < q).find(|&&k| sizes(k) == sizes(q));
+        assert!(twin.is_some(), "{} dropped without a smaller twin", mm.code_label(q));
+    }
+    // Each kept query is the least of the queries with its class sizes per answer that the
+    // transpositions reach: no two kept queries differ by swapping D and E.
+    let swap_d_e = |q: u32| -> String {
+        mm.code_label(q)
+            .chars()
+            .map(|x| match x {
+                'D' => 'E',
+                'E' => 'D',
+                x => x,
+            })
+            .collect()
+    };
+    for &q in &kept {
+        let image = id(&swap_d_e(q));
+        assert!(image == q || kept.binary_search(&image).is_err(), "{} and its image", mm.code_label(q));
+    }
 }

@@ -12,6 +12,7 @@ use crate::search::{
 use rayon::prelude::*;
 
 mod symmetry;
+mod transpositions;
 
 /// The largest answer table built in memory (one byte per guess × secret pair).
 pub const MAX_TABLE_BYTES: u64 = 4 << 30;
@@ -382,8 +383,13 @@ impl SpeedHooks for Mastermind {
     /// or the least query of its orbit when the list holds orbit minima (a
     /// smaller query with the same answers up to a symmetry fixing the set),
     /// stays listed or is dropped in turn for a smaller one. Not for the
-    /// variant without repetition, whose images may repeat a₀.
+    /// variant without repetition, whose images may repeat a₀. Small sets
+    /// also drop the queries a transposition fixing them lowers (see
+    /// `Mastermind::drop_transposed_queries`).
     fn drop_equivalent_queries(&self, set: &Vec<CodeId>, queries: &mut Vec<QueryId>) {
+        if set.len() < SYMMETRY_MIN_SET {
+            self.drop_transposed_queries(set, queries);
+        }
         let present = set.iter().fold(0u32, |mask, &c| mask | self.colour_masks[c as usize]);
         let absent = !present & ((1u64 << self.colors) - 1) as u32;
         if self.distinct || absent.count_ones() < 2 {
