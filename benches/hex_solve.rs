@@ -13,7 +13,8 @@
 //! df-pn settings: `HEX_WIDEN=ε%` (1+ε trick), `HEX_INIT=p%` (dn of a new
 //! child in percent of its parent's move count), `HEX_ORDER=centre|resistance`;
 //! `HEX_SHARE=1` answers all the openings with one solver (one table);
-//! `HEX_TRANSPLANT=1` carries refutations to sibling moves (`Solver::transplant`).
+//! `HEX_TRANSPLANT=1` carries refutations to sibling moves (`Solver::transplant`);
+//! `HEX_VULNERABLE=1` leaves the mover's vulnerable cells out (`Solver::vulnerable`).
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
@@ -45,13 +46,15 @@ fn main() {
     let number = |name: &str| std::env::var(name).ok().map(|v| v.parse::<u32>().expect("a percentage"));
     let share = std::env::var("HEX_SHARE").is_ok_and(|v| v == "1");
     let transplant = std::env::var("HEX_TRANSPLANT").is_ok_and(|v| v == "1");
+    let vulnerable = std::env::var("HEX_VULNERABLE").is_ok_and(|v| v == "1");
     let fresh = Solver::new(board.clone());
     let widen = number("HEX_WIDEN").unwrap_or(fresh.widen);
     let init_dn = number("HEX_INIT").unwrap_or(fresh.init_dn);
     let resistance_order = std::env::var("HEX_ORDER").map_or(fresh.resistance_order, |v| v.starts_with('r'));
     println!(
         "limits: {limits:?}, fill-in {fill_in}, reuse {reuse}, widen {widen} %, init dn {init_dn} %, \
-         resistance order {resistance_order}, shared table {share}, transplant {transplant}"
+         resistance order {resistance_order}, shared table {share}, transplant {transplant}, \
+         vulnerable {vulnerable}"
     );
     let (mut total_nodes, clock) = (0, Instant::now());
     let mut solver = fresh;
@@ -63,7 +66,7 @@ fn main() {
         let before = solver.nodes;
         (solver.limits, solver.fill_in, solver.reuse) = (limits, fill_in, reuse);
         (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
-        solver.transplant = transplant;
+        (solver.transplant, solver.vulnerable) = (transplant, vulnerable);
         let mut p = Position::empty(board.clone());
         p.play(Colour::Black, cell).expect("empty cell");
         let proof = solver.proof(&p).expect("no budget");

@@ -2,11 +2,13 @@
 //! "Fill-in"): the filled position has the value of the original one by plain
 //! minimax, df-pn with fill-in agrees with plain minimax on random 4×4 and 5×5
 //! positions (fixed seeds) and its proofs pass the checker, which refuses a
-//! fill claim it cannot re-derive.
+//! fill claim it cannot re-derive. Vulnerable cells (docs/hex.md): the theorem
+//! holds on random 4×4 positions by plain minimax, df-pn leaving them out agrees
+//! with plain minimax and its proofs pass the checker, which refuses a wrong killer.
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
-use renyi_search::two_player::connection::hex::inferior::{captured_pair, fill_in, useless_to};
+use renyi_search::two_player::connection::hex::inferior::{captured_pair, fill_in, killer, useless_to};
 use renyi_search::two_player::connection::hex::plain::board_winner;
 use renyi_search::two_player::connection::hex::position::Position;
 use renyi_search::two_player::connection::hex::proof::{Proof, ProofStep};
@@ -112,4 +114,98 @@ fn the_checker_refuses_an_unfounded_fill() {
     proof.steps.push((0, 0, Colour::White, ProofStep::Fill(1 << b2, 0)));
     let err = check_proof(&proof).unwrap_err().to_string();
     assert!(err.contains("fill-in"), "{err}");
+}
+
+/// Whether the empty cell `c` is dead (useless to both) in `p` with one more stone of `colour` on `k`.
+fn dead_after(p: &Position, colour: Colour, k: usize, c: usize) -> bool {
+    let (mut black, mut white) = (p.black, p.white);
+    if colour == Colour::Black {
+        black |= 1 << k
+    } else {
+        white |= 1 << k
+    }
+    useless_to(&p.board, Colour::Black, black, white, c) && useless_to(&p.board, Colour::White, white, black, c)
+}
+
+#[test]
+fn a_winning_move_is_never_only_among_the_vulnerable_cells() {
+    // The theorem with every free cell tried as a killer (the solver tries neighbours only).
+    let (mut wins, mut vulnerable_wins) = (0, 0);
+    for p in random_positions(4, 4, 60, 21) {
+        for mover in [Colour::Black, Colour::White] {
+            let p = Position { to_move: mover, ..p.clone() };
+            if board_winner(&p) != mover {
+                continue;
+            }
+            let free: Vec<usize> = (0..p.board.cells()).filter(|&c| p.free() >> c & 1 == 1).collect();
+            let vulnerable = |c: usize| free.iter().any(|&k| k != c && dead_after(&p, mover.other(), k, c));
+            let winning: Vec<usize> = free
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    let mut child = p.clone();
+                    child.play(mover, c).unwrap();
+                    child.winner() == Some(mover) || board_winner(&child) == mover
+                })
+                .collect();
+            assert!(winning.iter().any(|&c| !vulnerable(c)), "{}", p.diagram());
+            wins += 1;
+            vulnerable_wins += winning.iter().filter(|&&c| vulnerable(c)).count();
+        }
+    }
+    assert!(wins >= 30, "{wins} won positions");
+    assert!(vulnerable_wins >= 5, "{vulnerable_wins} winning moves on vulnerable cells");
+}
+
+#[test]
+fn dfpn_without_vulnerable_moves_agrees_with_minimax() {
+    let (mut pruned, mut checked) = (0, 0);
+    for p in random_positions(4, 3, 30, 31).into_iter().chain(random_positions(5, 11, 12, 32)) {
+        for mover in [Colour::Black, Colour::White] {
+            let p = Position { to_move: mover, ..p.clone() };
+            let mut solver = Solver::new(p.board.clone());
+            solver.vulnerable = true;
+            let proof = solver.proof(&p).unwrap();
+            assert_eq!(proof.winner, board_winner(&p), "{}", p.diagram());
+            let again = Proof::from_text(&proof.to_text()).unwrap();
+            assert_eq!(again.steps, proof.steps);
+            check_proof(&again).unwrap();
+            pruned += solver.counts.vulnerable;
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 84);
+    assert!(pruned >= 20, "{pruned} vulnerable cells left out");
+}
+
+#[test]
+fn the_checker_refuses_a_wrong_killer() {
+    // The 6×6 opening c3 (Black wins) with vulnerable cells left out: the proof
+    // has `every except` steps and passes; with one killer replaced by an empty
+    // cell after which the cell is not dead it is refused.
+    let board = Board::new(6, 6).unwrap();
+    let mut p = Position::empty(board.clone());
+    p.play(Colour::Black, board.parse_cell("c3").unwrap()).unwrap();
+    let mut solver = Solver::new(board.clone());
+    solver.vulnerable = true;
+    let mut proof = solver.proof(&p).unwrap();
+    assert_eq!(proof.winner, Colour::Black);
+    check_proof(&Proof::from_text(&proof.to_text()).unwrap()).unwrap();
+    let excepted: Vec<usize> =
+        (0..proof.steps.len()).filter(|&i| matches!(&proof.steps[i].3, ProofStep::Every(k) if !k.is_empty())).collect();
+    assert!(excepted.len() >= 3, "{} steps with vulnerable cells", excepted.len());
+    let i = excepted[0];
+    let (black, white, mover, step) = proof.steps[i].clone();
+    let ProofStep::Every(mut kills) = step else { unreachable!() };
+    let (c, k) = kills[0];
+    let at = Position { black, white, to_move: mover, ..p.clone() };
+    assert_eq!(killer(&board, mover, at.stones(mover), at.stones(mover.other()), c), Some(k));
+    assert!(dead_after(&at, mover.other(), k, c));
+    let wrong = (0..board.cells())
+        .find(|&w| w != c && at.free() >> w & 1 == 1 && !dead_after(&at, mover.other(), w, c))
+        .expect("a cell that does not kill");
+    kills[0] = (c, wrong);
+    proof.steps[i] = (black, white, mover, ProofStep::Every(kills));
+    let err = check_proof(&proof).unwrap_err().to_string();
+    assert!(err.contains("not dead after its killer"), "{err}");
 }

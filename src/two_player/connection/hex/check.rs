@@ -6,6 +6,14 @@
 //! where the loser moves it tries every empty cell (or checks a carrier), and
 //! it accepts a position only when a winner's chain is complete. A fill-in
 //! step is accepted only when `check_fill.rs` re-derives every filled cell.
+//!
+//! What it trusts: the theorem on vulnerable cells (`docs/hex.md`,
+//! "Vulnerable cells": if the mover wins, some winning move is not vulnerable).
+//! An `every except` step leaves the loser's moves on its listed cells
+//! unanswered; for each the checker verifies, with its own clique test
+//! (`check_fill.rs`), that the cell is empty and dead (useless to both players)
+//! once the winner holds its killer, an empty cell other than it. Every other
+//! empty cell is walked as for `every`.
 
 use super::board::{Bits, Colour};
 use super::check_fill::Geometry;
@@ -76,8 +84,8 @@ pub fn check_proof(proof: &Proof) -> Result<CheckReport> {
         winner_edges: (0, 0),
     };
     checker.tables();
-    for &(b, w, mover, step) in &proof.steps {
-        if checker.steps.insert((b, w, mover), step).is_some() {
+    for (b, w, mover, step) in &proof.steps {
+        if checker.steps.insert((*b, *w, *mover), step.clone()).is_some() {
             return Err(invalid("proof lists a position twice"));
         }
     }
@@ -189,7 +197,7 @@ impl Checker<'_> {
         let board = self.proof.position.board.all();
         let empty = board & !(black | white);
         let play = |c: usize| if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
-        match self.steps.get(&(black, white, mover)).copied() {
+        match self.steps.get(&(black, white, mover)).cloned() {
             None => Err(invalid(format!("the proof has no step at black {black:x} white {white:x}"))),
             Some(ProofStep::Carrier(c)) => {
                 if c & !empty != 0 {
@@ -228,17 +236,44 @@ impl Checker<'_> {
                 self.fills += 1;
                 self.walk(black | fill_black, white | fill_white, mover)
             }
-            Some(ProofStep::Every) => {
+            Some(ProofStep::Every(kills)) => {
                 if mover == self.winner {
                     return Err(invalid("\"every\" listed where the winner moves"));
                 }
-                for c in (0..self.cols * self.rows).filter(|&c| empty >> c & 1 == 1) {
+                let pruned = self.vulnerable(black, white, mover, &kills)?;
+                for c in (0..self.cols * self.rows).filter(|&c| (empty & !pruned) >> c & 1 == 1) {
                     let (b, w) = play(c);
                     self.walk(b, w, mover.other())?;
                 }
                 Ok(())
             }
         }
+    }
+
+    /// The cells of an `every except` step (`kills`: cell and killer) after
+    /// checking each: both empty and different, the cell named once, and the
+    /// cell dead by the checker's own clique test once the winner holds the killer.
+    fn vulnerable(&self, black: Bits, white: Bits, mover: Colour, kills: &[(usize, usize)]) -> Result<Bits> {
+        let geometry = Geometry { cols: self.cols, rows: self.rows };
+        let empty = self.proof.position.board.all() & !(black | white);
+        let (own, opp) = (self.of(black, white, mover), self.of(black, white, self.winner));
+        let mut pruned: Bits = 0;
+        for &(c, k) in kills {
+            if !self.cell_ok(c)
+                || !self.cell_ok(k)
+                || c == k
+                || empty >> c & empty >> k & 1 == 0
+                || pruned >> c & 1 == 1
+            {
+                return Err(invalid("a vulnerable cell or its killer is not an empty cell, or is named twice"));
+            }
+            let opp = opp | 1 << k;
+            if !(geometry.useless(mover, own, opp, c) && geometry.useless(self.winner, opp, own, c)) {
+                return Err(invalid("a vulnerable cell is not dead after its killer"));
+            }
+            pruned |= 1 << c;
+        }
+        Ok(pruned)
     }
 
     /// Whether the winner wins when only the cells of `carrier` are played

@@ -19,7 +19,7 @@
 use super::board::{Bits, Board, Colour, cells_of};
 use super::graph::HexGraph;
 use super::hsearch::{h_search_edge, h_search_edge_seeded};
-use super::inferior::fill_in;
+use super::inferior::{fill_in, killer};
 use super::reuse::Kept;
 use super::solver::{Aborted, Entry, Expanded, Solver, Threats, key, sc_cover};
 
@@ -137,11 +137,9 @@ impl Solver {
                 return Ok((0, INF));
             }
             if dn == 0 {
-                self.table.insert(k, Entry::LossAll);
                 self.pn_dn.remove(&k);
-                if let Some(expanded) = self.moves.remove(&k) {
-                    self.loss_scs.insert(k, expanded.scs);
-                }
+                let expanded = self.moves.remove(&k).map_or((Vec::new(), Vec::new()), |e| (e.scs, e.kills));
+                self.store_loss_all(k, expanded.0, expanded.1);
                 return Ok((INF, 0));
             }
             // Undecided: no child is (∞, 0) or (0, ∞) in a way that decides, so pn, dn < ∞.
@@ -240,10 +238,10 @@ impl Solver {
                 }
             }
         }
+        let kills = self.prune_vulnerable(black, white, mover, &mut candidates);
         if candidates == 0 {
             self.counts.loss_by_mustplay += 1;
-            self.table.insert(k, Entry::LossAll);
-            self.loss_scs.insert(k, scs);
+            self.store_loss_all(k, scs, kills);
             return Ok(None);
         }
         self.counts.candidates += u64::from(candidates.count_ones());
@@ -254,11 +252,32 @@ impl Solver {
             let score = resistance_scores(&self.board, black, white);
             order.sort_by(|&a, &b| score[b as usize].total_cmp(&score[a as usize]));
         }
-        self.moves.insert(k, Expanded { stones: (black, white), moves: order.clone(), scs });
+        self.moves.insert(k, Expanded { stones: (black, white), moves: order.clone(), scs, kills });
         if let Some(kept) = kept {
             self.kept.insert(k, kept);
         }
         Ok(Some((order, (black, white))))
+    }
+
+    /// Leaves the mover's vulnerable cells out of `candidates` when
+    /// [`Solver::vulnerable`] is on (`inferior::killer`; the theorem in
+    /// `docs/hex.md`, "Vulnerable cells": if the mover wins, a winning move
+    /// remains, so the position is lost when none is left): the cells left out
+    /// with their killers.
+    fn prune_vulnerable(&mut self, black: Bits, white: Bits, mover: Colour, candidates: &mut Bits) -> Vec<(u8, u8)> {
+        let mut kills = Vec::new();
+        if !self.vulnerable {
+            return kills;
+        }
+        let (own, opp) = self.stones(black, white, mover);
+        for c in cells_of(*candidates) {
+            if let Some(kill) = killer(&self.board, mover, own, opp, c) {
+                *candidates &= !(1 << c);
+                kills.push((c as u8, kill as u8));
+            }
+        }
+        self.counts.vulnerable += kills.len() as u64;
+        kills
     }
 
     /// [`Solver::threats`] for `colour` at the (filled) position `black`,

@@ -77,6 +77,22 @@ pub fn captured_pair(board: &Board, colour: Colour, own: Bits, opp: Bits, a: usi
     useless_to(board, other, opp, own | 1 << b, a) && useless_to(board, other, opp, own | 1 << a, b)
 }
 
+/// A killer of the free cell `c` for the mover `colour` (stones `own`, the
+/// opponent's `opp`): a free neighbour k of `c` such that `c` is dead (useless
+/// to both players) once the opponent holds k; `None` if there is none. Such a
+/// `c` is *vulnerable* and may be left out of the mover's moves (the theorem in
+/// `docs/hex.md`, "Vulnerable cells"). Only neighbours are tried: if `c` is not
+/// useless to the mover, an opponent stone changes the mover's view of `c`'s
+/// neighbourhood only by deleting a neighbour (trying fewer killers prunes less,
+/// never wrongly).
+pub fn killer(board: &Board, colour: Colour, own: Bits, opp: Bits, c: usize) -> Option<usize> {
+    let free = board.all() & !(own | opp);
+    cells_of(board.neighbours(c) & free).find(|&k| {
+        let opp = opp | 1 << k;
+        useless_to(board, colour, own, opp, c) && useless_to(board, colour.other(), opp, own, c)
+    })
+}
+
 /// The fill-in of a position to its fixpoint: the cells added for Black and
 /// for White. Stops early once a player's chain is complete.
 pub fn fill_in(board: &Board, black: Bits, white: Bits) -> (Bits, Bits) {

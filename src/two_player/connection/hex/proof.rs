@@ -3,6 +3,10 @@
 //! the side to move; fill-in breaks the link between stone counts and mover):
 //! - `move c3`: the winner moves there (winner to move);
 //! - `every`: every move of the loser is answered (loser to move);
+//!   `every except c3:d3,…`: every move but the listed *vulnerable* cells, each
+//!   with its killer (c3 is dead once the winner holds d3; the theorem in
+//!   `docs/hex.md`, "Vulnerable cells", lets the loser's moves there go
+//!   unanswered; the checker verifies each killer);
 //! - `carrier a1,b2,…`: the winner wins the game restricted to these empty
 //!   cells from here (a VC or SC of H-search, Satz 4.1), checked by search;
 //! - `fill black CELLS white CELLS` (`-` for none): the position has the value
@@ -25,10 +29,11 @@ use super::position::Position;
 use crate::error::{Result, invalid};
 
 /// What the proof does at one position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProofStep {
     Move(usize),
-    Every,
+    /// Every move of the loser but the listed vulnerable cells, each with its killer.
+    Every(Vec<(usize, usize)>),
     Carrier(Bits),
     /// Stones added for Black and for White.
     Fill(Bits, Bits),
@@ -60,7 +65,12 @@ impl Proof {
         for (black, white, mover, step) in &self.steps {
             let step = match step {
                 ProofStep::Move(c) => format!("move {}", b.cell_name(*c)),
-                ProofStep::Every => "every".to_string(),
+                ProofStep::Every(kills) if kills.is_empty() => "every".to_string(),
+                ProofStep::Every(kills) => {
+                    let pairs: Vec<String> =
+                        kills.iter().map(|&(c, k)| format!("{}:{}", b.cell_name(c), b.cell_name(k))).collect();
+                    format!("every except {}", pairs.join(","))
+                }
                 ProofStep::Carrier(c) => format!("carrier {}", b.set_names(*c)),
                 ProofStep::Fill(fb, fw) => format!("fill black {} white {}", names(*fb), names(*fw)),
             };
@@ -116,7 +126,16 @@ impl Proof {
                 ("move", Some(cell)) if words.len() == 5 => {
                     ProofStep::Move(position.board.parse_cell(cell).map_err(at)?)
                 }
-                ("every", None) => ProofStep::Every,
+                ("every", None) => ProofStep::Every(Vec::new()),
+                ("every", Some(&"except")) if words.len() == 6 => {
+                    let mut kills = Vec::new();
+                    for pair in words[5].split(',') {
+                        let (c, k) = pair.split_once(':').ok_or_else(|| at(invalid(format!("bad pair {pair:?}"))))?;
+                        let cell = |name: &str| position.board.parse_cell(name).map_err(at);
+                        kills.push((cell(c)?, cell(k)?));
+                    }
+                    ProofStep::Every(kills)
+                }
                 ("carrier", list) if words.len() <= 5 => ProofStep::Carrier(cells(list)?),
                 ("fill", Some(&"black")) if words.len() == 8 && words[6] == "white" => {
                     ProofStep::Fill(cells(words.get(5))?, cells(words.get(7))?)

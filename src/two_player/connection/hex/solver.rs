@@ -54,6 +54,8 @@ pub(super) struct Expanded {
     pub(super) moves: Vec<u8>,
     /// The opponent's SC carriers kept by [`sc_cover`] (kept if the position is lost).
     pub(super) scs: Vec<Bits>,
+    /// The vulnerable cells left out of the moves, each with its killer ([`Solver::vulnerable`]).
+    pub(super) kills: Vec<(u8, u8)>,
 }
 
 /// The SCs of `scs` that answer the cells `outside`: in list order, each SC that
@@ -93,6 +95,8 @@ pub struct Counts {
     pub free: u64,
     /// Siblings decided by a refutation carried over (`Solver::transplant`).
     pub transplants: u64,
+    /// Vulnerable cells left out of the candidate moves (`Solver::vulnerable`).
+    pub vulnerable: u64,
     /// The H-search runs' work, summed.
     pub work: Work,
 }
@@ -124,6 +128,8 @@ pub struct Solver {
     /// Positions decided [`Entry::LossAll`] by H-search: opponent SC carriers
     /// that answer every move outside the mustplay region (for the proof).
     pub(super) loss_scs: PositionMap<Vec<Bits>>,
+    /// Positions decided [`Entry::LossAll`] with vulnerable cells left out: the cells and their killers.
+    pub(super) loss_kills: PositionMap<Vec<(u8, u8)>>,
     /// Positions whose fill-in is not empty: the stones added for Black and
     /// White; the position's table entry is about the filled position.
     pub(super) fills: PositionMap<(Bits, Bits)>,
@@ -148,6 +154,9 @@ pub struct Solver {
     /// df-pn: a refuted move's refutation carried to its siblings (`dfpn.rs`,
     /// `transplant`): off by default.
     pub transplant: bool,
+    /// df-pn: the mover's vulnerable cells (`inferior::killer`) left out of his
+    /// moves (the theorem in `docs/hex.md`, "Vulnerable cells"); off by default.
+    pub vulnerable: bool,
     /// What df-pn did.
     pub counts: Counts,
     /// The H-search tables reused from run to run.
@@ -185,6 +194,7 @@ impl Solver {
             pn_dn: PositionMap::default(),
             moves: PositionMap::default(),
             loss_scs: PositionMap::default(),
+            loss_kills: PositionMap::default(),
             fills: PositionMap::default(),
             centre_order,
             reuse: false,
@@ -193,8 +203,20 @@ impl Solver {
             init_dn: 0,
             resistance_order: false,
             transplant: false,
+            vulnerable: false,
             counts: Counts::default(),
             scratch: Scratch::default(),
+        }
+    }
+
+    /// Records the position `k` as [`Entry::LossAll`] with the opponent SC
+    /// carriers answering the moves outside the mustplay region and the
+    /// vulnerable cells left out with their killers (both for the proof).
+    pub(super) fn store_loss_all(&mut self, k: (Bits, Bits), scs: Vec<Bits>, kills: Vec<(u8, u8)>) {
+        self.table.insert(k, Entry::LossAll);
+        self.loss_scs.insert(k, scs);
+        if !kills.is_empty() {
+            self.loss_kills.insert(k, kills);
         }
     }
 
@@ -357,10 +379,13 @@ impl Solver {
                 self.extract(b, w, mover.other(), winner, proof, seen)?;
             }
             Entry::LossAll => {
-                proof.steps.push((black, white, mover, ProofStep::Every));
+                let kills = self.loss_kills.get(&self.resolve(k)).cloned().unwrap_or_default();
+                let pruned = kills.iter().fold(0, |m: Bits, &(c, _)| m | 1 << c);
+                let kills = kills.iter().map(|&(c, k)| (usize::from(c), usize::from(k))).collect();
+                proof.steps.push((black, white, mover, ProofStep::Every(kills)));
                 let scs = self.loss_scs.get(&self.resolve(k)).cloned().unwrap_or_default();
                 let free = self.board.all() & !(black | white);
-                for c in cells_of(free) {
+                for c in cells_of(free & !pruned) {
                     let (b, w) = play(c, mover);
                     match scs.iter().find(|&&s| s >> c & 1 == 0) {
                         Some(&s) if !won(&self.board, b, w) && seen.insert(key(b, w, winner), ()).is_none() => {
