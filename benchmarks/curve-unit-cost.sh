@@ -4,18 +4,22 @@
 # of the run's unit list (`--units LIST --shard i/N`, N = the number of units),
 # one thread. Prints per unit its codes, the unit's seconds (from its record),
 # the process's CPU seconds, and the content hash of its step function (the
-# hash of results/runs/curves/beams-6c6p/lex-c-2-2.5.units.tsv: key, codes,
+# hash of results/runs/curves/beams-6c6p/lex-c-FROM-TO.units.tsv: key, codes,
 # points, values, steps), then the unit-seconds per million unit codes.
 #
 #   benchmarks/curve-unit-cost.sh                      # the default sample
 #   BIN=/path/to/other/renyi-search benchmarks/curve-unit-cost.sh
+#   FROM=0.5 TO=1 SAMPLE=1898 benchmarks/curve-unit-cost.sh   # a unit of [0.5, 1]
 #
 # Parameters (environment):
 #   BIN     the program                           [target/release/renyi-search]
+#   FROM TO the run's range, one with committed records
+#           (results/runs/curves/beams-6c6p/lex-c-FROM-TO.units.tsv)  [2 2.5]
 #   UNITS   the run's unit list, written once by
-#           `curve beams 6c6p --tie lex-c --from 2 --to 2.5 --levels 2 --list-units --units FILE`
-#           (about 55 CPU-s, 5.3 GB)              [runs/unit-cost/lex-c-2-2.5.list, written if absent]
+#           `curve beams 6c6p --tie lex-c --from FROM --to TO --levels 2 --list-units --units FILE`
+#           (about 40 CPU-s, 3.8 GB)              [runs/unit-cost/lex-c-FROM-TO.list, written if absent]
 #   SAMPLE  unit numbers in the list              [17 491 37]  (0.52 M, 1.97 M, 2.45 M codes)
+#           (of [0.5, 1]: 1898, 1.64 M codes, `colour 0 diagonal 2>6/colour 1 diagonal 16>14`)
 #   CODES   code table directory                  [codes]
 #   OUT     directory for the units' files        [runs/unit-cost/<time>]
 # A unit's hash equal to the committed one (MATCH) shows the step function is
@@ -23,11 +27,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 BIN=${BIN:-target/release/renyi-search}
-UNITS=${UNITS:-runs/unit-cost/lex-c-2-2.5.list}
+FROM=${FROM:-2}
+TO=${TO:-2.5}
+UNITS=${UNITS:-runs/unit-cost/lex-c-$FROM-$TO.list}
 SAMPLE=${SAMPLE:-17 491 37}
 CODES=${CODES:-codes}
 OUT=${OUT:-runs/unit-cost/$(date -u +%Y%m%dT%H%M%S)}
-RUN="beams 6c6p --tie lex-c --from 2 --to 2.5 --levels 2 --codes $CODES"
+RUN="beams 6c6p --tie lex-c --from $FROM --to $TO --levels 2 --codes $CODES"
 mkdir -p "$OUT" "$(dirname "$UNITS")"
 # shellcheck disable=SC2086
 [ -f "$UNITS" ] || "$BIN" curve $RUN --list-units --units "$UNITS" >/dev/null
@@ -39,10 +45,9 @@ for i in $SAMPLE; do
     /usr/bin/time -f "%U %S" -o "$OUT/unit-$i.time" env RAYON_NUM_THREADS=1 \
         "$BIN" curve $RUN --units "$UNITS" --shard "$i/$N" --checkpoint "$OUT/unit-$i.units" >"$OUT/unit-$i.log" 2>&1
 done
-python3 - "$OUT" $SAMPLE <<'EOF'
+python3 - "$OUT" "results/runs/curves/beams-6c6p/lex-c-$FROM-$TO.units.tsv" $SAMPLE <<'EOF'
 import hashlib, json, sys
-out, sample = sys.argv[1], sys.argv[2:]
-tsv = "results/runs/curves/beams-6c6p/lex-c-2-2.5.units.tsv"
+out, tsv, sample = sys.argv[1], sys.argv[2], sys.argv[3:]
 committed = {l.rstrip("\n").split("\t")[3]: l.split("\t")[0] for l in open(tsv) if not l.startswith("#")}
 codes = seconds = cpu = 0
 print("unit\tcodes\tunit s\tprocess CPU s\tcontent hash\tvs committed")

@@ -31,6 +31,14 @@ pub type WitnessFn<'a> = &'a (dyn Fn(usize, usize) -> Arc<Witness> + Sync);
 
 /// The pieces of `domain`, in order, each with its maximal partitions.
 /// `parts` are distinct multisets of class sizes of one set.
+///
+/// Speed (issue 53): a partition that majorizes another one is below it on all
+/// of (0, ∞) ([`majorized_by`]), so it is maximal at no point strictly between
+/// 0 and ∞, and where it crosses the best one another crossing came first. The
+/// open part and the ends inside (0, ∞) are cut among the others alone: the
+/// same pieces, with fewer keys, pair functions and root searches. At α = 0
+/// and ∞ (where H_0 ties equal class counts and H_∞ equal largest classes)
+/// every partition is compared.
 pub fn envelope(parts: &[Vec<u64>], domain: &Domain, witness: WitnessFn) -> Vec<EnvelopePiece> {
     if parts.len() <= 1 {
         return domain
@@ -39,19 +47,64 @@ pub fn envelope(parts: &[Vec<u64>], domain: &Domain, witness: WitnessFn) -> Vec<
             .map(|span| EnvelopePiece { span, best: (0..parts.len()).collect() })
             .collect();
     }
+    let kept = if parts.len() > 2 { undominated(parts) } else { Vec::new() };
+    let fewer: Vec<Vec<u64>>;
+    let mapped = |below: usize, above: usize| witness(kept[below], kept[above]);
+    let (inner, inner_witness): (&[Vec<u64>], WitnessFn) = if !kept.is_empty() && kept.len() < parts.len() {
+        fewer = kept.iter().map(|&i| parts[i].clone()).collect();
+        (&fewer, &mapped)
+    } else {
+        (parts, witness)
+    };
+    let outer =
+        |best: Vec<usize>| if inner.len() < parts.len() { best.into_iter().map(|b| kept[b]).collect() } else { best };
+    let at_end = |at: &Point| EnvelopePiece {
+        span: Span::At(at.clone()),
+        best: if is_extreme(at) { best_at_point(parts, at) } else { outer(best_at_point(inner, at)) },
+    };
     let mut out = Vec::new();
     if domain.is_point() {
-        out.push(EnvelopePiece { best: best_at_point(parts, &domain.lo), span: Span::At(domain.lo.clone()) });
+        out.push(at_end(&domain.lo));
         return out;
     }
     if domain.lo_closed {
-        out.push(EnvelopePiece { best: best_at_point(parts, &domain.lo), span: Span::At(domain.lo.clone()) });
+        out.push(at_end(&domain.lo));
     }
-    Cutter::new(parts, witness).open_part(&domain.lo, &domain.hi, &mut out);
+    let first = out.len();
+    Cutter::new(inner, inner_witness).open_part(&domain.lo, &domain.hi, &mut out);
+    out[first..].iter_mut().for_each(|piece| piece.best = outer(std::mem::take(&mut piece.best)));
     if domain.hi_closed {
-        out.push(EnvelopePiece { best: best_at_point(parts, &domain.hi), span: Span::At(domain.hi.clone()) });
+        out.push(at_end(&domain.hi));
     }
     out
+}
+
+/// Whether `p` is α = 0 or α = ∞.
+fn is_extreme(p: &Point) -> bool {
+    matches!(p.alpha(), Some(Alpha::Infinity) | Some(Alpha::Finite { num: 0, .. }))
+}
+
+/// The partitions (ascending indices) that majorize no other one of `parts`:
+/// every other one is below one of them on all of (0, ∞). Equal multisets do
+/// not count as majorizing each other.
+fn undominated(parts: &[Vec<u64>]) -> Vec<usize> {
+    let descending: Vec<std::borrow::Cow<[u64]>> = parts.iter().map(|p| descending_sizes(p)).collect();
+    let top = |i: usize| descending[i].first().copied().unwrap_or(0);
+    let below = |a: usize, b: usize| {
+        a != b && top(a) <= top(b) && majorized_by(&descending[a], &descending[b]) && descending[a] != descending[b]
+    };
+    (0..parts.len()).filter(|&b| !(0..parts.len()).any(|a| below(a, b))).collect()
+}
+
+/// The class sizes largest first (borrowed if they are so already).
+fn descending_sizes(p: &[u64]) -> std::borrow::Cow<'_, [u64]> {
+    if p.is_sorted_by(|a, b| a >= b) {
+        std::borrow::Cow::Borrowed(p)
+    } else {
+        let mut d = p.to_vec();
+        d.sort_unstable_by(|a, b| b.cmp(a));
+        std::borrow::Cow::Owned(d)
+    }
 }
 
 /// The maximal partitions at a single point.
@@ -149,20 +202,13 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
 /// partition's class sizes sorted descending (for the majorization test).
 struct Cutter<'a> {
     parts: &'a [Vec<u64>],
-    descending: Vec<Vec<u64>>,
+    descending: Vec<std::borrow::Cow<'a, [u64]>>,
     witness: WitnessFn<'a>,
 }
 
 impl<'a> Cutter<'a> {
     fn new(parts: &'a [Vec<u64>], witness: WitnessFn<'a>) -> Cutter<'a> {
-        let descending = parts
-            .iter()
-            .map(|p| {
-                let mut d = p.clone();
-                d.sort_unstable_by(|a, b| b.cmp(a));
-                d
-            })
-            .collect();
+        let descending = parts.iter().map(|p| descending_sizes(p)).collect();
         Cutter { parts, descending, witness }
     }
 
@@ -319,7 +365,10 @@ fn search_end(end: &Point, pair: &PairFunction, upper: bool) -> SearchEnd {
         Point::Exact { alpha, .. }
             if *alpha != Alpha::Infinity && *alpha != Alpha::integer(0) && *alpha != Alpha::integer(1) =>
         {
-            pair.ties_at(*alpha).then_some(KnownZero { at, order: 1 })
+            // F has one sign on the end's enclosure (which holds α): no tie, and
+            // no exact test needed (the common case, far cheaper than the test).
+            let excluded = pair.eval(at, 0).sign().is_some();
+            (!excluded && pair.ties_at(*alpha)).then_some(KnownZero { at, order: 1 })
         }
         _ => None,
     };
@@ -350,6 +399,15 @@ mod tests {
         Arc::new(Witness::new(0, 0, vec![], vec![], (Arc::from(""), Arc::from(""))))
     }
 
+    /// The envelope cut among all partitions (as before the majorized ones were left out).
+    fn every_partition(parts: &[Vec<u64>], domain: &Domain) -> Vec<EnvelopePiece> {
+        let at = |p: &Point| EnvelopePiece { span: Span::At(p.clone()), best: best_at_point(parts, p) };
+        let mut out: Vec<EnvelopePiece> = domain.lo_closed.then(|| at(&domain.lo)).into_iter().collect();
+        Cutter::new(parts, &no_witness).open_part(&domain.lo, &domain.hi, &mut out);
+        out.extend(domain.hi_closed.then(|| at(&domain.hi)));
+        out
+    }
+
     #[test]
     fn two_partitions_swap_at_their_crossing() {
         // n = 12: {2,3,7} has fewer… both have 3 classes; they tie exactly at α = 2 only
@@ -368,6 +426,26 @@ mod tests {
         let before =
             pieces.iter().position(|p| matches!(&p.span, Span::At(x) if x.alpha() == Some(Alpha::integer(2)))).unwrap();
         assert_ne!(pieces[before - 1].best, pieces[before + 1].best);
+    }
+
+    /// Leaving out the partitions that majorize another one changes no piece:
+    /// the same spans, the same maximal partitions (as indices of all of them).
+    #[test]
+    fn dominated_partitions_change_no_piece() {
+        // {9,2,1} and {10,1,1} majorize {7,3,2}; {6,5,1} and {7,3,2} cross at 2.
+        let parts = vec![vec![9, 2, 1], vec![6, 5, 1], vec![10, 1, 1], vec![7, 3, 2], vec![4, 4, 4]];
+        assert_eq!(undominated(&parts), vec![4]);
+        let parts = vec![vec![9, 2, 1], vec![6, 5, 1], vec![10, 1, 1], vec![7, 3, 2], vec![8, 2, 2]];
+        assert_eq!(undominated(&parts), vec![1, 3]);
+        let half = Point::exact("1/2".parse().unwrap());
+        let open = Domain { lo: Point::zero(), lo_closed: false, hi: Point::infinity(), hi_closed: false };
+        let whole = Domain::closed(Point::zero(), Point::infinity());
+        for domain in [Domain::closed(half, Point::exact(Alpha::integer(3))), open, whole] {
+            let fewer = envelope(&parts, &domain, &no_witness);
+            let all = every_partition(&parts, &domain);
+            assert_eq!(format!("{fewer:?}"), format!("{all:?}"));
+            assert!(fewer.iter().any(|p| p.best == vec![1, 3]));
+        }
     }
 
     #[test]
