@@ -100,6 +100,10 @@ pub struct Beams {
     colour_piece: Vec<u64>,
     /// `hits[(t·D + d)·k + j]`: answer (hit cells on diagonal d) of piece j of pattern t.
     hits: Vec<u8>,
+    /// `line_hits[(d·k + j)·A + a]`: how many patterns' piece j hits answer a
+    /// on diagonal d (A answers), made once from `hits` when the set of all
+    /// codes is first counted ([`Beams::full_set_counts`]).
+    line_hits: std::sync::OnceLock<Vec<u64>>,
     /// Board symmetries acting on patterns (small variants only).
     action: Option<BoardAction>,
 }
@@ -161,13 +165,35 @@ impl Beams {
             }
         }
         let colour_piece = colour_piece.into_vec();
-        let mut hits: Vec<u8> = crate::memory::huge_zeroed(t * nd * k);
-        hits.par_chunks_mut(nd * k).enumerate().for_each(|(p, row)| {
-            let pieces = patterns.pattern(p);
-            for (d, line) in row.chunks_exact_mut(k).enumerate() {
-                line.iter_mut().zip(pieces).for_each(|(hit, &piece)| *hit = board.hits(piece, d) as u8);
+        // `hits[(t·D + d)·k + j]` = `board.hits(piece j of t, d)`, made cell by cell: a cell of a piece
+        // sets its bit on each diagonal through it (its place among the diagonal's cells), so a pattern
+        // costs its pieces' cells times three, not every diagonal's cells times k.
+        let mut on: Vec<Vec<(usize, u16)>> = vec![Vec::new(); 64];
+        for (d, &mask) in board.diagonals.iter().enumerate() {
+            let mut rest = mask;
+            for place in 0.. {
+                if rest == 0 {
+                    break;
+                }
+                on[rest.trailing_zeros() as usize].push((d, 1u16 << place));
+                rest &= rest - 1;
             }
-        });
+        }
+        let mut hits: Vec<u8> = crate::memory::huge_zeroed(t * nd * k);
+        hits.par_chunks_mut(nd * k).enumerate().for_each_init(
+            || vec![0u16; nd * k],
+            |answers, (p, row)| {
+                answers.iter_mut().for_each(|a| *a = 0);
+                for (j, &piece) in patterns.pattern(p).iter().enumerate() {
+                    let mut cells = piece;
+                    while cells != 0 {
+                        on[cells.trailing_zeros() as usize].iter().for_each(|&(d, bit)| answers[d * k + j] |= bit);
+                        cells &= cells - 1;
+                    }
+                }
+                row.iter_mut().zip(answers.iter()).for_each(|(hit, &a)| *hit = a as u8);
+            },
+        );
         let offer = ColourOffer::ReducedWeighted;
         let action = match patterns.count() <= MAX_SYMMETRY_PATTERNS {
             true => Some(BoardAction::new(&board, &patterns).map_err(|why| {
@@ -188,6 +214,7 @@ impl Beams {
             words,
             colour_piece,
             hits,
+            line_hits: std::sync::OnceLock::new(),
             action,
         })
     }

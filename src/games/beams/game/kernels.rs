@@ -187,34 +187,51 @@ impl Beams {
     /// (c, d) gives answer a to Σ_j |m ∧ colourings_of(c, j)| · #{t : piece j of
     /// pattern t hits a cells of d} codes: the sum of [`Self::compact_counts`]'
     /// row pass taken pattern by pattern first, without reading the set's 406 MB
-    /// (6c6p: the root of every walk, and a shard's first step).
+    /// (6c6p: the root of every walk, and a shard's first step). The pattern
+    /// counts are made once for every diagonal ([`Self::line_hits`]).
     pub(super) fn full_set_counts(&self, decoded: &[(usize, usize)], set: &CodeSet, counts: &mut [u64]) -> bool {
         if !self.holds_every_code(set) {
             return false;
         }
         let (k, answers) = (self.variant.colours, self.answer_count());
         let row = &set.words()[..self.words];
-        let mut lines: Vec<usize> = decoded.iter().map(|&(_, d)| d).collect();
-        lines.sort_unstable();
-        lines.dedup();
-        let patterns_hitting = |d: usize| {
-            let mut n = vec![0u64; k * answers];
-            for t in 0..self.patterns.count() as u32 {
-                self.piece_hits(t, d).iter().enumerate().for_each(|(j, &a)| n[j * answers + usize::from(a)] += 1);
-            }
-            n
-        };
-        let per_line: Vec<Vec<u64>> = lines.par_iter().map(|&d| patterns_hitting(d)).collect();
+        let line_hits = self.line_hits();
         for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(answers)) {
             out.iter_mut().for_each(|x| *x = 0);
-            let n = &per_line[lines.partition_point(|&x| x < d)];
             for j in 0..k {
                 let colourings: u64 =
                     row.iter().zip(self.colourings_of(c, j)).map(|(m, x)| u64::from((m & x).count_ones())).sum();
-                out.iter_mut().zip(&n[j * answers..(j + 1) * answers]).for_each(|(o, &t)| *o += colourings * t);
+                let n = &line_hits[(d * k + j) * answers..(d * k + j + 1) * answers];
+                out.iter_mut().zip(n).for_each(|(o, &t)| *o += colourings * t);
             }
         }
         true
+    }
+
+    /// `[(d·k + j)·A + a]`: how many patterns' piece j hits answer a on
+    /// diagonal d (A answers), for every diagonal: one pass over the hit
+    /// table, split into one stretch of patterns per thread, made on first use.
+    fn line_hits(&self) -> &[u64] {
+        self.line_hits.get_or_init(|| {
+            let (k, nd, answers) = (self.variant.colours, self.board.diagonals.len(), self.answer_count());
+            let t = self.patterns.count();
+            let stretch = t.div_ceil(rayon::current_num_threads().max(1)).max(1);
+            let count = |from: usize| {
+                let mut n = vec![0u32; nd * k * answers];
+                for row in self.hits[from * nd * k..(from + stretch).min(t) * nd * k].chunks_exact(nd * k) {
+                    for (i, &a) in row.iter().enumerate() {
+                        n[i * answers + usize::from(a)] += 1;
+                    }
+                }
+                n
+            };
+            let parts: Vec<Vec<u32>> = (0..t).step_by(stretch).collect::<Vec<_>>().into_par_iter().map(count).collect();
+            let mut total = vec![0u64; nd * k * answers];
+            for part in parts {
+                total.iter_mut().zip(part).for_each(|(s, x)| *s += u64::from(x));
+            }
+            total
+        })
     }
 
     /// Whether (g, π) maps every code of `set` into `set` (π permutes the first
