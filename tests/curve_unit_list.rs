@@ -12,6 +12,7 @@ use common::{bin, one_line_error, scratch_dir as scratch};
 use renyi_search::curve::crossing::{PairFunction, RootFound, SearchEnd};
 use renyi_search::curve::interval::Interval;
 use renyi_search::curve::point::Root;
+use renyi_search::curve::run::deal_cache::{cache_path, cached_shard_units};
 use renyi_search::curve::run::unit_list::{ListedUnit, read_unit_list, shard_unit_domains, write_unit_list};
 use renyi_search::curve::run::units::{
     CurveUnitRun, CurveUnits, list_unit_domains, list_units, run_curve_units, run_id, shard_units,
@@ -401,6 +402,86 @@ fn shards_dealt_by_codes_evaluate_and_merge_to_the_one_process_curve() {
     dealt_files_do_not_mix(&mm);
 }
 
+/// The units of every shard of `n` through the cached line at `cache` (run
+/// `run`): written by the first, read and added to by the others.
+fn cached<P: SearchProblem>(
+    p: &P,
+    (tie, d, levels): (TieRule, &Domain, usize),
+    n: u64,
+    cache: &Path,
+) -> Vec<Vec<String>> {
+    let run = run_id(p, tie, d, levels, &[]);
+    let shard = |index| cached_shard_units(p, (tie, d, levels), Shard { index, count: n }, &run, cache).unwrap();
+    (0..n).map(|i| shard(i).iter().map(unit_text).collect()).collect()
+}
+
+/// The line a deal lays its units on, kept in a cache file beside the
+/// checkpoint: every shard gets the same units with it (written, then read
+/// whole) as without it, on MM(4,6) LEX and MIX and Beams(3c,6p) LEX-c, levels
+/// 1 and 2; once every node is cached, more shards than units are refused by
+/// every shard; the cache of another run, an edited, shortened or cut-off cache is
+/// refused in one line naming it, and never replaced.
+#[test]
+fn shards_with_the_cached_line_get_the_same_units_and_damage_is_refused() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let beams = Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let dir = scratch("deal-cache");
+    let mut cases = 0;
+    for (name, tie) in [("lex", TieRule::lex()), ("mix", TieRule::mix())] {
+        for levels in [1, 2] {
+            for n in [3u64, 5] {
+                let cache = dir.join(format!("mm-{name}-{levels}-{n}.lines"));
+                let plain = dealt(&mm, tie, &full(), levels, n).unwrap();
+                assert_eq!(cached(&mm, (tie, &full(), levels), n, &cache), plain, "written, {tie} {levels} {n}");
+                assert_eq!(cached(&mm, (tie, &full(), levels), n, &cache), plain, "read, {tie} {levels} {n}");
+                cases += 1;
+            }
+        }
+    }
+    for levels in [1, 2] {
+        let cache = dir.join(format!("beams-{levels}.lines"));
+        let plain = dealt(&beams, TieRule::lex(), &full(), levels, 4).unwrap();
+        assert_eq!(cached(&beams, (TieRule::lex(), &full(), levels), 4, &cache), plain, "Beams levels {levels}");
+        assert_eq!(cached(&beams, (TieRule::lex(), &full(), levels), 4, &cache), plain, "Beams levels {levels}");
+        cases += 1;
+    }
+    assert_eq!(cases, 10);
+    // Every node's units are in the cache now: more shards than units are refused by every shard.
+    let (run, cache) = (run_id(&mm, TieRule::lex(), &full(), 2, &[]), dir.join("mm-lex-2-5.lines"));
+    let units = list_unit_domains(&mm, TieRule::lex(), &full(), 2).unwrap().len() as u64;
+    let many = |index| Shard { index, count: units + 1 };
+    let too_many = cached_shard_units(&mm, (TieRule::lex(), &full(), 2), many(units), &run, &cache);
+    assert!(too_many.expect_err("refused").to_string().contains(&format!("the run has {units} units")));
+    let (tie, levels) = (TieRule::lex(), 2);
+    let run = run_id(&mm, tie, &full(), levels, &[]);
+    let good = std::fs::read_to_string(dir.join("mm-lex-2-3.lines")).unwrap();
+    assert!(good.lines().count() > 3, "{good}");
+    assert!(cache_path(&dir.join("s0.units"), &run).starts_with(&dir));
+    let refused = |text: &str, needle: &str| {
+        let path = dir.join("damaged.lines");
+        std::fs::write(&path, text).unwrap();
+        let r = cached_shard_units(&mm, (tie, &full(), levels), Shard { index: 1, count: 3 }, &run, &path);
+        let e = r.expect_err("refused").to_string();
+        assert!(e.contains(needle) && e.contains("damaged.lines") && !e.contains('\n'), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "a refused cache is left as it was");
+    };
+    let mut lines: Vec<&str> = good.lines().collect();
+    let edited = |line: usize| {
+        let edit =
+            |(i, l): (usize, &&str)| if i == line { l.replacen("\"codes\":", "\"codes\": ", 1) } else { l.to_string() };
+        lines.iter().enumerate().map(edit).collect::<Vec<_>>().join("\n") + "\n"
+    };
+    refused(&edited(0), "checksum");
+    refused(&edited(2), "checksum");
+    refused(&good[..good.len() - 1], "cut off");
+    let last = lines.pop().unwrap();
+    refused(&(lines.join("\n") + "\n"), "header names");
+    lines.insert(2, last);
+    refused(&(lines.join("\n") + "\n"), "numbered");
+    refused(&std::fs::read_to_string(dir.join("mm-mix-2-3.lines")).unwrap(), "another run");
+    refused(&std::fs::read_to_string(dir.join("mm-lex-1-3.lines")).unwrap(), "another run");
+}
+
 /// A dealt run's files mixed with others' are refused, one line each.
 fn dealt_files_do_not_mix(mm: &Mastermind) {
     let (tie, dir) = (TieRule::lex(), scratch("deal-refused"));
@@ -442,9 +523,9 @@ fn dealt_files_do_not_mix(mm: &Mastermind) {
 
 /// Beams 3c6p LEX-c on [0, ∞] from the CLI (144 units): N = 1, 3, 5 shards
 /// dealt by codes and their merge write the one-process CSV and JSON (every
-/// byte but the provenance and the nodes the process walked); a shard dealt
-/// no unit (N above the units) and a shard index out of range exit 2 in one
-/// line and write no checkpoint.
+/// byte but the provenance and the nodes the process walked), all through one
+/// cached line; a damaged cache, N above the units (known from the cache) and
+/// a shard index out of range exit 2 in one line and write no checkpoint.
 #[test]
 fn beams_shards_dealt_by_codes_write_the_one_process_curve() {
     let dir = scratch("deal-beams");
@@ -472,8 +553,26 @@ fn beams_shards_dealt_by_codes_write_the_one_process_curve() {
         assert_eq!(rows(&csv), rows("one.csv"), "{n} shards");
         assert_eq!(json(&js), json("one.json"), "{n} shards");
     }
+    // One cache beside the checkpoints for the run, whatever the shard count.
+    let caches: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|f| f.file_name().unwrap().to_string_lossy().starts_with("curve-deal-line-"))
+        .collect();
+    assert_eq!(caches.len(), 1, "{caches:?}");
+    // A damaged cache: one line naming it, exit 2, no checkpoint written.
+    let text = std::fs::read_to_string(&caches[0]).unwrap();
+    std::fs::write(&caches[0], text.replacen("\"codes\":", "\"codes\": ", 1)).unwrap();
+    let (cache, damaged) = (caches[0].to_str().unwrap(), p("damaged.units"));
+    let args: Vec<&str> =
+        base.iter().copied().chain(dealt).chain(["--shard", "1/3", "--checkpoint", &damaged]).collect();
+    let err = one_line_error(&args);
+    assert!(err.contains(cache) && err.contains("delete it to rebuild"), "{err}");
+    assert!(!Path::new(&damaged).exists(), "{err}");
+    std::fs::write(&caches[0], text).unwrap();
     let bad = p("bad.units");
-    for (shard, needle) in [("99999/100000", "no unit of the run falls to this shard"), ("5/5", "0 ≤ i < N")] {
+    // The cache holds every node's units since the one-shard run: more shards than units are refused by any shard.
+    for (shard, needle) in [("99999/100000", "the run has 144 units"), ("5/5", "0 ≤ i < N")] {
         let args: Vec<&str> =
             base.iter().copied().chain(dealt).chain(["--shard", shard, "--checkpoint", &bad]).collect();
         let err = one_line_error(&args);

@@ -42,9 +42,9 @@ pub struct ListedUnit {
     pub domain: Domain,
 }
 
-/// A [`ListedUnit`] in the file.
+/// A [`ListedUnit`] in the file (and in a deal's cached line, `super::deal_cache`).
 #[derive(Serialize, Deserialize)]
-struct UnitEntry {
+pub(super) struct UnitEntry {
     key: String,
     codes: u64,
     lo: PointRecord,
@@ -53,21 +53,43 @@ struct UnitEntry {
     hi_closed: bool,
 }
 
-/// Writes the list of run `id`'s units (sorted by key) to `path` (whole or not at all).
-pub fn write_unit_list(path: &Path, id: &CurveRunId, units: &[ListedUnit]) -> Result<()> {
-    let key = run_key(id);
-    let mut text = identity_line(id) + "\n";
-    for u in units {
+impl UnitEntry {
+    /// The entry of `u`: its key, codes and sub-domain, each end as a unit record writes it.
+    pub(super) fn of(u: &ListedUnit) -> UnitEntry {
         let d = &u.domain;
-        let entry = UnitEntry {
+        UnitEntry {
             key: u.key.clone(),
             codes: u.codes,
             lo: point_record(&d.lo),
             lo_closed: d.lo_closed,
             hi: point_record(&d.hi),
             hi_closed: d.hi_closed,
+        }
+    }
+
+    /// The unit again; refused (why, naming the unit) unless its key ends
+    /// with its sub-domain.
+    pub(super) fn unit(self) -> std::result::Result<ListedUnit, String> {
+        let bad = |why: String| format!("unit {:?}: {why}", self.key);
+        let domain = Domain {
+            lo: point_of(&self.lo).map_err(bad)?,
+            lo_closed: self.lo_closed,
+            hi: point_of(&self.hi).map_err(bad)?,
+            hi_closed: self.hi_closed,
         };
-        text += &keyed_line(&key, &entry);
+        if !self.key.ends_with(&format!(" @ {}", domain_key(&domain).map_err(bad)?)) {
+            return Err(bad("the key does not end with the unit's sub-domain".into()));
+        }
+        Ok(ListedUnit { key: self.key, codes: self.codes, domain })
+    }
+}
+
+/// Writes the list of run `id`'s units (sorted by key) to `path` (whole or not at all).
+pub fn write_unit_list(path: &Path, id: &CurveRunId, units: &[ListedUnit]) -> Result<()> {
+    let key = run_key(id);
+    let mut text = identity_line(id) + "\n";
+    for u in units {
+        text += &keyed_line(&key, &UnitEntry::of(u));
         text.push('\n');
     }
     crate::output::write_atomic(path, text.as_bytes())
@@ -103,20 +125,11 @@ pub fn read_unit_list(path: &Path, expected: &CurveRunId) -> Result<(CurveRunId,
         SealedReading { what: "curve unit list", identity: Box::new(identity), unit_of: |e: &UnitEntry| e.key.clone() };
     let mut units: Vec<ListedUnit> = Vec::new();
     let found = for_each_sealed_line(path, reading, |_, _, e: UnitEntry| {
-        let bad = |why: String| invalid(format!("{name}: unit {:?}: {why}", e.key));
-        let domain = Domain {
-            lo: point_of(&e.lo).map_err(bad)?,
-            lo_closed: e.lo_closed,
-            hi: point_of(&e.hi).map_err(bad)?,
-            hi_closed: e.hi_closed,
-        };
-        if !e.key.ends_with(&format!(" @ {}", domain_key(&domain).map_err(bad)?)) {
-            return Err(bad("the key does not end with the unit's sub-domain".into()));
+        let unit = e.unit().map_err(|why| invalid(format!("{name}: {why}")))?;
+        if units.last().is_some_and(|u| u.key >= unit.key) {
+            return Err(invalid(format!("{name}: unit {:?}: the units are not in key order", unit.key)));
         }
-        if units.last().is_some_and(|u| u.key >= e.key) {
-            return Err(bad("the units are not in key order".into()));
-        }
-        units.push(ListedUnit { key: e.key, codes: e.codes, domain });
+        units.push(unit);
         Ok(())
     })?;
     let Some((id, _)) = found else {
@@ -215,21 +228,38 @@ pub fn shard_unit_domains<P: SearchProblem>(
     if levels == 0 {
         return Err(invalid("--levels: cut at least one query below the root (1 or 2)"));
     }
+    deal_shard(&level_one_line(problem, tie, domain), shard, |node| node_units(problem, tie, node, levels))
+}
+
+/// The nodes one query below the root that may hold units ([`first_level`]),
+/// in trail order: the line a deal by codes lays its units on.
+pub(super) fn level_one_line<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain) -> Vec<FirstLevel> {
     let mut nodes = first_level(problem, tie, domain);
     nodes.sort_by(|a, b| a.trail.cmp(&b.trail));
+    nodes
+}
+
+/// The units of `shard` by the rule of [`shard_unit_domains`], on the line
+/// `nodes` (trail order), the units below a node given by `units_of` (key
+/// order), asked only of the nodes the shard's stretch meets.
+pub(super) fn deal_shard(
+    nodes: &[FirstLevel],
+    shard: Shard,
+    mut units_of: impl FnMut(&FirstLevel) -> Result<Vec<ListedUnit>>,
+) -> Result<Vec<ListedUnit>> {
     let line = u128::from(nodes.iter().map(|b| b.codes).sum::<u64>());
     let (i, n) = (u128::from(shard.index), u128::from(shard.count));
     let too_many = || invalid(format!("--shard {}/{}: too many shards to deal", shard.index, shard.count));
     let mut mine = Vec::new();
     let mut start = 0u128;
-    for node in &nodes {
+    for node in nodes {
         let (s, c) = (start, u128::from(node.codes));
         start += c;
         let stretch = |p: u128| n.checked_mul(p).map(|x| x / line).ok_or_else(too_many);
         if i < stretch(s)? || i > stretch(s + c)? {
             continue;
         }
-        let units = node_units(problem, tie, node, levels)?;
+        let units = units_of(node)?;
         let whole: u128 = units.iter().map(|u| u128::from(u.codes)).sum();
         let mut before = 0u128;
         for u in units {
@@ -251,7 +281,7 @@ pub fn shard_unit_domains<P: SearchProblem>(
 }
 
 /// The units below `node`, in key order (at `levels` 1, the node itself).
-fn node_units<P: SearchProblem>(
+pub(super) fn node_units<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     node: &FirstLevel,

@@ -21,9 +21,10 @@
 //! is refused with the file and line named.
 
 use super::deal::{DealBooks, Standing, dealt_id, same_deal_or_refuse};
+use super::deal_cache::{cache_path, cached_shard_units};
 use super::run_key::{exact_domain_text, same_run};
 use super::unit_file::{CurveRunId, UnitSteps, for_each_record, reading, unit_record, unit_steps};
-use super::unit_list::{ListedUnit, queries_by_label, read_unit_list, shard_unit_domains, unit_at};
+use super::unit_list::{ListedUnit, queries_by_label, read_unit_list, unit_at};
 use super::unit_merge::{Digest, MergeCut, SlicedMerge, digest, merge_in_slices, merge_whole, slices};
 use crate::curve::steps::Domain;
 use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, unit_steps_at, walk_with_cut};
@@ -160,7 +161,9 @@ pub(super) fn run_units<P: SearchProblem>(
         if run.units.is_some() {
             return Err(invalid("--units: a shard dealt its units by codes reads no unit list"));
         }
-        let units = shard_unit_domains(problem, tie, domain, run.levels, run.shard)?;
+        let whole = run_id(problem, tie, domain, run.levels, &[]);
+        let cache = cache_path(run.checkpoint, &whole);
+        let units = cached_shard_units(problem, (tie, domain, run.levels), run.shard, &whole, &cache)?;
         return Ok((dealt_id(run_id(problem, tie, domain, run.levels, &units), run.shard), units));
     }
     let Some(path) = run.units else {
