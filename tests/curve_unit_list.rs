@@ -553,6 +553,23 @@ fn beams_shards_dealt_by_codes_write_the_one_process_curve() {
         assert_eq!(rows(&csv), rows("one.csv"), "{n} shards");
         assert_eq!(json(&js), json("one.json"), "{n} shards");
     }
+    // --recheck: a dealt shard computes its records again (all of them); another shard's file is not its run.
+    let recorded = |i: usize| std::fs::read_to_string(p(&format!("n3-s{i}"))).unwrap().lines().count() - 1;
+    for i in 0..3 {
+        let (shard, file) = (format!("{i}/3"), p(&format!("n3-s{i}")));
+        let out = ok(&[&dealt[..], &["--shard", &shard, "--checkpoint", &file, "--recheck", "1000"]].concat());
+        let all = recorded(i);
+        assert!(out.contains(&format!("{all} of {all} recorded units computed again: all agree exactly")), "{out}");
+        assert_eq!(out.lines().filter(|l| l.contains("agrees exactly")).count(), all, "{out}");
+    }
+    let (s0, s1) = (p("n3-s0"), p("n3-s1"));
+    let mixed: Vec<&str> = base.iter().copied().chain(dealt).chain(["--shard", "0/3", "--checkpoint", &s0]).collect();
+    let err = one_line_error(&[&mixed[..], &["--with", &s1, "--recheck", "5"]].concat());
+    assert!(err.contains("belongs to another run"), "{err}");
+    let err = one_line_error(
+        &[&base[..], &["--levels", "2", "--shard", "0/3", "--checkpoint", &s0, "--recheck", "5"]].concat(),
+    );
+    assert!(err.contains("only a shard dealt by codes"), "{err}");
     // One cache beside the checkpoints for the run, whatever the shard count.
     let caches: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()

@@ -80,6 +80,9 @@ fn search_curve<P: SearchProblem>(
         by_codes: out.deal.is_some(),
     };
     if let Some(count) = out.recheck {
+        if out.shard.is_some() && out.deal.is_none() {
+            return Err(invalid("--recheck --shard: only a shard dealt by codes (--deal codes) is rechecked by shard"));
+        }
         recheck_units(problem, tie, domain, &run, Pick::Sample { count, seed: out.seed }, &progress)?;
         return Ok(());
     }

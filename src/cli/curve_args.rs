@@ -110,7 +110,7 @@ pub(crate) struct CurveArgs {
     /// Work-unit run: `--deal codes`: this shard deals itself its units by
     /// their codes (as --list-units --shard lists them), without the run's
     /// listing or a unit list; every shard of the run and its merge must say so.
-    #[arg(long, value_name = "RULE", value_parser = ["codes"], conflicts_with_all = ["units", "recheck"])]
+    #[arg(long, value_name = "RULE", value_parser = ["codes"], conflicts_with_all = ["units"])]
     pub(super) deal: Option<String>,
     /// Work-unit run: run files of other shards to merge with (read only).
     #[arg(long = "with")]
@@ -131,8 +131,9 @@ pub(crate) struct CurveArgs {
     /// Work-unit run: compute this many of the units recorded in --checkpoint
     /// and --with again (drawn at random, seeded by --seed; all if fewer) and
     /// compare each with its record; nothing is evaluated, merged or written.
-    /// A unit that differs: exit 2, naming its file and key.
-    #[arg(long, value_name = "N", conflicts_with_all = ["csv", "json", "overview", "list_units", "merge_slices", "shard"])]
+    /// A unit that differs: exit 2, naming its file and key. A shard dealt
+    /// by codes (--deal codes --shard i/N) computes again its own records.
+    #[arg(long, value_name = "N", conflicts_with_all = ["csv", "json", "overview", "list_units", "merge_slices"])]
     pub(super) recheck: Option<usize>,
     /// With --recheck: the seed of the draw (the same draw on every machine).
     #[arg(long, default_value_t = 1, requires = "recheck")]

@@ -155,9 +155,10 @@ pub fn queries_by_label<P: SearchProblem>(problem: &P) -> HashMap<String, QueryI
 }
 
 /// The unit's node: (state, set, depth), rebuilt from the root by its
-/// trail (`/query>answer` per level), the set filtered one query at a time,
-/// the first from the full set without holding it ([`SpeedHooks::restrict_full`]:
-/// Beams(6c,6p)'s full set is 406 MB); its size must be the unit's codes.
+/// trail (`/query>answer` per level), the full set filtered by every query
+/// of the trail ([`SpeedHooks::restrict_full_trail`]: Beams does it in one
+/// pass over its tables, holding neither its 406 MB full set of 6c6p nor the
+/// node above the unit); its size must be the unit's codes.
 pub fn unit_at<P: SearchProblem>(
     problem: &P,
     labels: &HashMap<String, QueryId>,
@@ -179,25 +180,8 @@ pub fn unit_at<P: SearchProblem>(
     if !trail.starts_with('/') || steps.is_empty() {
         return Err(format!("trail {trail:?} names no query"));
     }
-    let mut state = problem.initial_state();
-    let mut set: Option<P::Set> = None;
-    for &(q, a) in &steps {
-        let no_code = || format!("no code answers {a} to {}", problem.query_label(q));
-        let Some(from) = &set else {
-            set = Some(problem.restrict_full(q, a).ok_or_else(no_code)?);
-            state = problem.next_state(&state, q);
-            continue;
-        };
-        let mut counts = vec![0u64; problem.answer_count()];
-        problem.count_answers(q, from, &mut counts);
-        if counts[usize::from(a)] == 0 {
-            return Err(no_code());
-        }
-        let next = problem.restrict(q, a, from);
-        set = Some(next);
-        state = problem.next_state(&state, q);
-    }
-    let set = set.ok_or("trail names no query")?;
+    let set = problem.restrict_full_trail(&steps).ok_or_else(|| format!("no code follows the trail {trail:?}"))?;
+    let state = steps.iter().fold(problem.initial_state(), |state, &(q, _)| problem.next_state(&state, q));
     let n = problem.set_size(&set);
     if n != unit.codes {
         return Err(format!("its trail leads to {n} codes, not {}", unit.codes));

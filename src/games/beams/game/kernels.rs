@@ -6,8 +6,8 @@
 use super::super::codeset::CodeSet;
 use super::super::symmetry::{BoardAction, permutation_rank};
 use super::{Beams, BeamsState};
-use crate::search::AnswerId;
 use crate::search::problem::Rules;
+use crate::search::{AnswerId, QueryId};
 use rayon::prelude::*;
 
 /// How many rows ahead the row loops prefetch hit-table entries.
@@ -174,6 +174,53 @@ impl Beams {
     pub(super) fn colourings_of(&self, colour: usize, piece: usize) -> &[u64] {
         let at = (colour * self.variant.colours + piece) * self.words;
         &self.colour_piece[at..at + self.words]
+    }
+
+    /// The codes of the full set that give each `(query, answer)` of `trail`,
+    /// made from the tables without the full set or any set between: pattern
+    /// t's row is, for every step, the colourings whose colour-c piece hits
+    /// exactly `answer` cells of diagonal d, ANDed. The rows are found first
+    /// (in parallel), so the set is allocated once at its size (`None`: no code).
+    pub(super) fn full_filtered(&self, trail: &[(QueryId, AnswerId)]) -> Option<CodeSet> {
+        const CHUNK: u32 = 1 << 14;
+        let w = self.words;
+        let steps: Vec<(usize, usize, AnswerId)> =
+            trail.iter().map(|&(q, a)| (self.decode_query(q), a)).map(|((c, d), a)| (c, d, a)).collect();
+        // Writes pattern t's row into `row` (`step`: scratch); whether it is non-zero.
+        let fill = |t: u32, row: &mut [u64], step: &mut [u64]| {
+            row.fill(!0);
+            for &(c, d, answer) in &steps {
+                step.fill(0);
+                for (j, _) in self.piece_hits(t, d).iter().enumerate().filter(|(_, a)| **a as AnswerId == answer) {
+                    step.iter_mut().zip(self.colourings_of(c, j)).for_each(|(s, m)| *s |= m);
+                }
+                row.iter_mut().zip(step.iter()).for_each(|(r, s)| *r &= s);
+                if row.iter().all(|&x| x == 0) {
+                    return false;
+                }
+            }
+            true
+        };
+        let n = self.patterns.count() as u32;
+        let parts: Vec<Vec<u32>> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|b| {
+                let (mut row, mut step) = (vec![0u64; w], vec![0u64; w]);
+                (b * CHUNK..n.min((b + 1) * CHUNK)).filter(|&t| fill(t, &mut row, &mut step)).collect()
+            })
+            .collect();
+        let patterns = parts.concat();
+        drop(parts);
+        let mut raw: Vec<u64> = vec![0; patterns.len() * w];
+        raw.par_chunks_mut(CHUNK as usize * w).zip(patterns.par_chunks(CHUNK as usize)).for_each(|(rows, ts)| {
+            let mut step = vec![0u64; w];
+            for (row, &t) in rows.chunks_exact_mut(w).zip(ts) {
+                fill(t, row, &mut step);
+            }
+        });
+        let size = raw.iter().map(|x| u64::from(x.count_ones())).sum();
+        let bits = crate::games::beams::codeset::Bits::from_vec(raw);
+        (size > 0 && !steps.is_empty()).then_some(CodeSet { patterns, bits, size })
     }
 
     /// Whether `set` is the set of all codes (a set holds only codes, so its size decides).

@@ -290,18 +290,11 @@ impl SpeedHooks for Beams {
     /// of every pattern is in the full set); rows counted first, so the class
     /// is allocated once at its size.
     fn restrict_full(&self, query: QueryId, answer: AnswerId) -> Option<CodeSet> {
-        let (c, d) = self.decode_query(query);
-        let w = self.words;
-        let hit = |t: u32| self.piece_hits(t, d).iter().any(|&a| a as AnswerId == answer);
-        let patterns: Vec<u32> = (0..self.patterns.count() as u32).filter(|&t| hit(t)).collect();
-        let mut raw: Vec<u64> = vec![0; patterns.len() * w];
-        for (&t, row) in patterns.iter().zip(raw.chunks_exact_mut(w)) {
-            for (j, _) in self.piece_hits(t, d).iter().enumerate().filter(|(_, a)| **a as AnswerId == answer) {
-                row.iter_mut().zip(self.colourings_of(c, j)).for_each(|(k, m)| *k |= m);
-            }
-        }
-        let size = raw.iter().map(|x| u64::from(x.count_ones())).sum();
-        (size > 0).then(|| CodeSet { patterns, bits: crate::games::beams::codeset::Bits::from_vec(raw), size })
+        self.full_filtered(&[(query, answer)])
+    }
+    /// Every step of the trail in one pass over the patterns ([`Beams::full_filtered`]).
+    fn restrict_full_trail(&self, trail: &[(QueryId, AnswerId)]) -> Option<CodeSet> {
+        self.full_filtered(trail)
     }
     /// The best-guess code is laid (the first of least total distance to the set);
     /// the secret pays its wrong cells. A random guess pays the mean, rounded.
