@@ -222,7 +222,8 @@ fn failed_searches_report_bounds_between_budget_and_optimum() {
 /// swap: black and white pegs stay), which its `answer_bytes` relies on to
 /// read the answers to a code from the code's own row; the bytes it appends
 /// are the table's answers, query by query, for sets of every length around
-/// its blocks of eight codes and for queries in any order.
+/// its blocks of eight codes and for queries in any order; its `answer_rows`
+/// are the rows of the set's codes.
 #[test]
 fn mastermind_answer_bytes_read_a_symmetric_table() {
     for (pegs, colors, distinct) in [(2, 3, false), (3, 4, false), (4, 6, false), (4, 6, true)] {
@@ -244,6 +245,14 @@ fn mastermind_answer_bytes_read_a_symmetric_table() {
             let expected: Vec<u8> =
                 queries.iter().flat_map(|&q| set.iter().map(move |&c| mm.answer(q, c) as u8)).collect();
             assert_eq!(out[2..], expected[..], "{} m {m}", mm.name());
+            // The rows of the set's codes (what the perfect search's masks are or-ed from):
+            // row i at query q is q's answer to the set's i-th code, for every query id.
+            let rows = mm.answer_rows(&set).unwrap();
+            assert_eq!(rows.len(), set.len());
+            for (row, &c) in rows.iter().zip(&set) {
+                assert_eq!(row.len(), n as usize);
+                assert!((0..n).all(|q| row[q as usize] == mm.answer(q, c) as u8), "{} code {c}", mm.name());
+            }
         }
     }
 }

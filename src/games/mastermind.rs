@@ -5,10 +5,8 @@
 //! not yet guessed must still be played (one more query).
 
 use crate::error::{Error, Result, invalid};
-use crate::search::problem::{code_list, merge_orbits};
-use crate::search::{
-    AnswerId, CodeId, MemoKeys, Presentation, QueryId, Rules, SpeedHooks, Symmetry, Terminal, TiePreference,
-};
+use crate::search::problem::code_list;
+use crate::search::{AnswerId, CodeId, MemoKeys, Presentation, QueryId, Rules, SpeedHooks, Terminal, TiePreference};
 use rayon::prelude::*;
 
 mod symmetry;
@@ -296,13 +294,12 @@ impl Presentation for Mastermind {
 }
 
 impl SpeedHooks for Mastermind {
-    /// One table row per query, counted into the zeroed `counts` (the
-    /// per-query clearing of [`Self::count_answers`] was 3.5 % of MM-1296's
-    /// perfect search, the row lookup hoisted out of the loop). Sets of at
-    /// least [`INTERLEAVE_MIN_SET`] codes are counted for four queries at once:
-    /// four independent counters per code hide the latency of adding to the
-    /// counter just added to (a standalone measurement on MM(4,7): 1.5× less
-    /// time at 400 codes, 2× at 2401, none at 41–150).
+    /// One table row per query, counted into the zeroed `counts` (the per-query clearing of
+    /// [`Self::count_answers`] was 3.5 % of MM-1296's perfect search, the row lookup hoisted
+    /// out of the loop). Sets of at least [`INTERLEAVE_MIN_SET`] codes are counted for four
+    /// queries at once: four independent counters per code hide the latency of adding to the
+    /// counter just added to (standalone on MM(4,7): 1.5× less time at 400 codes, 2× at
+    /// 2401, none at 41–150).
     fn count_answers_batch(&self, queries: &[QueryId], set: &Vec<CodeId>, counts: &mut [u64]) {
         let (n, a) = (self.codes.len(), self.answer_count());
         let row = |q: QueryId| &self.table[q as usize * n..(q as usize + 1) * n];
@@ -332,17 +329,13 @@ impl SpeedHooks for Mastermind {
             }
         }
     }
-    /// The answers of the queries to the set's codes, query by query (answer
-    /// ids are below (p + 1)² ≤ 225 for the p ≤ 14 pegs supported), read
-    /// from the rows of the set's codes: the table is symmetric (black and
-    /// white pegs do not depend on which code is the guess, see
-    /// [`feedback`]), so row c holds every query's answer to code c. A node
-    /// reads its m codes' rows (m·|C| bytes, query ids ascending) instead of
-    /// m scattered bytes of every query's row (the whole table once m passes
-    /// a row's cache lines), eight codes at a time so that each query's eight
-    /// answers are stored together. (A standalone measurement on MM(4,7),
-    /// all 2401 queries, load ≈ 11: 29× less time at 8 codes, 15× at 40,
-    /// 2.1× at 100.)
+    /// The answers of the queries to the set's codes, query by query (answer ids are below
+    /// (p + 1)² ≤ 225 for the p ≤ 14 pegs supported), read from the rows of the set's codes
+    /// ([`SpeedHooks::answer_rows`]): a node reads its m codes' rows (m·|C| bytes, query ids
+    /// ascending) instead of m scattered bytes of every query's row (the whole table once m
+    /// passes a row's cache lines), eight codes at a time so that each query's eight answers
+    /// are stored together. (Standalone on MM(4,7), all 2401 queries, load ≈ 11: 29× less
+    /// time at 8 codes, 15× at 40, 2.1× at 100.)
     fn answer_bytes(&self, queries: &[QueryId], set: &Vec<CodeId>, out: &mut Vec<u8>) -> bool {
         let (n, m) = (self.codes.len(), set.len());
         let start = out.len();
@@ -368,6 +361,12 @@ impl SpeedHooks for Mastermind {
             }
         }
         true
+    }
+    /// Row c of the table holds every query's answer to code c: the table is symmetric
+    /// (black and white pegs do not depend on which code is the guess, see [`feedback`]).
+    fn answer_rows(&self, set: &Vec<CodeId>) -> Option<Vec<&[u8]>> {
+        let n = self.codes.len();
+        Some(set.iter().map(|&c| &self.table[c as usize * n..][..n]).collect())
     }
     /// Every query stays admissible and sets only shrink.
     fn narrowing_queries(&self) -> bool {
@@ -412,24 +411,6 @@ impl SpeedHooks for Mastermind {
                 fresh
             })
         })
-    }
-}
-
-impl Symmetry for Mastermind {
-    /// Merges the queries of each orbit of the symmetries that map `set` onto
-    /// itself (for sets of at least `SYMMETRY_MIN_SET` codes), keeping the
-    /// least query of each orbit; the orbits come from generators of the
-    /// stabilizer (see `Mastermind::stabilizer_generators`).
-    fn symmetry_classes(&self, _: &(), set: &Vec<CodeId>, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
-        if set.len() < SYMMETRY_MIN_SET {
-            return weighted.to_vec();
-        }
-        let gens = self.stabilizer_generators(set);
-        if gens.is_empty() {
-            return weighted.to_vec();
-        }
-        let orbit_min = self.orbit_minima(&gens, weighted.iter().map(|&(_, q)| q));
-        merge_orbits(weighted, |q| orbit_min[q as usize])
     }
 }
 

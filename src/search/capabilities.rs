@@ -38,6 +38,14 @@ delegating_trait! {
         fn answer_bytes(&self, _queries: &[QueryId], _set: &Self::Set, _out: &mut Vec<u8>) -> bool {
             false
         }
+        /// The answers to each code of `set` (in the set's order) as rows indexed
+        /// by query id, one byte an answer (`query_count` bytes each): row i holds
+        /// every query's answer to the set's i-th code. For passes over all
+        /// queries at once, a code at a time. `None` if the game keeps no such
+        /// table or an answer id exceeds a byte: the default.
+        fn answer_rows(&self, _set: &Self::Set) -> Option<Vec<&[u8]>> {
+            None
+        }
         /// The sizes of the non-empty answer classes of each query (any order within
         /// a query): `sizes[ends[i−1]..ends[i]]` for `queries[i]`. The default uses
         /// [`Self::count_answers_batch`]; games with a cheaper path for small sets

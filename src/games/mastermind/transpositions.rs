@@ -3,9 +3,12 @@
 //! set's stabilizer is not searched for (it cost more than it saved), yet
 //! colours that no query has named yet stay interchangeable in every set the
 //! history leaves, and their transpositions are found with a few lookups.
+//! Also the game's [`Symmetry`] impl: the stabilizer's orbits from
+//! `SYMMETRY_MIN_SET` codes on, the candidates as they are below.
 
-use super::{Mastermind, base_value};
-use crate::search::{CodeId, QueryId};
+use super::{Mastermind, SYMMETRY_MIN_SET, base_value};
+use crate::search::problem::merge_orbits;
+use crate::search::{CodeId, QueryId, Symmetry};
 
 impl Mastermind {
     /// Drops the queries that a transposition σ of two colours or of two pegs
@@ -79,5 +82,32 @@ fn swap(code: &mut [u8], x: u8, y: u8) {
         } else {
             *c
         };
+    }
+}
+
+impl Symmetry for Mastermind {
+    /// Merges the queries of each orbit of the symmetries that map `set` onto
+    /// itself (for sets of at least `SYMMETRY_MIN_SET` codes), keeping the
+    /// least query of each orbit; the orbits come from generators of the
+    /// stabilizer (see `Mastermind::stabilizer_generators`).
+    fn symmetry_classes(&self, _: &(), set: &Vec<CodeId>, weighted: &[(u64, QueryId)]) -> Vec<(u64, QueryId)> {
+        if set.len() < SYMMETRY_MIN_SET {
+            return weighted.to_vec();
+        }
+        let gens = self.stabilizer_generators(set);
+        if gens.is_empty() {
+            return weighted.to_vec();
+        }
+        let orbit_min = self.orbit_minima(&gens, weighted.iter().map(|&(_, q)| q));
+        merge_orbits(weighted, |q| orbit_min[q as usize])
+    }
+    /// Below `SYMMETRY_MIN_SET` codes the candidates as they are (what the default's
+    /// weighted copies through [`Self::symmetry_classes`] give back there).
+    fn distinct_up_to_symmetry(&self, state: &(), set: &Vec<CodeId>, candidates: Vec<QueryId>) -> Vec<QueryId> {
+        if set.len() < SYMMETRY_MIN_SET {
+            return candidates;
+        }
+        let weighted: Vec<(u64, QueryId)> = candidates.into_iter().map(|q| (1, q)).collect();
+        self.symmetry_classes(state, set, &weighted).into_iter().map(|(_, q)| q).collect()
     }
 }

@@ -11,14 +11,16 @@ use crate::search::strategy::batch_counts_into;
 thread_local! {
     /// [`PerfectSearch::candidates`]' buffers, kept between calls (MM-1296:
     /// 155 KB of answer counts per node, which fresh allocations zeroed page
-    /// by page): answer counts, answer bytes and the queries' class sizes.
+    /// by page): answer counts, the queries' answer masks (32 or 64 bits)
+    /// and the queries' class sizes.
     static COUNTS: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
-    static ANSWERS: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    static MASKS32: std::cell::Cell<Vec<u32>> = const { std::cell::Cell::new(Vec::new()) };
+    static MASKS64: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
     static SIZES: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Largest set whose answer classes are counted from the answers' bytes
-/// ([`SpeedHooks::answer_bytes`](crate::search::SpeedHooks::answer_bytes)) in a
+/// ([`SpeedHooks::answer_rows`](crate::search::SpeedHooks::answer_rows)) in a
 /// 64-bit mask of answers and a byte per answer (so at most 255 codes),
 /// instead of in a row of `answer_count` counters per query that is zeroed
 /// and scanned twice. Raised from 40 once Mastermind's answer bytes came from
@@ -71,25 +73,24 @@ struct Split {
     solving: u32,
 }
 
-/// A query that splits a small set, read from its answer bytes (`answers`
-/// of its [`Splits`] from `index`·m on) but not yet tallied: its non-empty
-/// classes other than the solving one (`open`) and the size of its solving
-/// class (`solved`), which give [`floor`] without the class sizes.
+/// A query that splits a small set, read from its answer mask but not yet
+/// tallied (its answers are in the `rows` of its [`Splits`], at its id): its
+/// non-empty classes other than the solving one (`open`) and the size of its
+/// solving class (`solved`), which give [`floor`] without the class sizes.
 struct Untallied {
     query: QueryId,
-    index: u32,
     open: u32,
     solved: u32,
 }
 
 /// The queries of a node that split its set, with their class sizes (or,
-/// for small sets, their answer bytes to be tallied when needed), and the
-/// most non-empty classes other than the solving one that any makes.
-struct Splits {
+/// for small sets, the rows of answers to tally them from when needed), and
+/// the most non-empty classes other than the solving one that any makes.
+struct Splits<'r> {
     sizes: Vec<u64>,
     list: Vec<Split>,
     most_open: u64,
-    answers: Vec<u8>,
+    rows: Vec<&'r [u8]>,
     untallied: Vec<Untallied>,
 }
 
@@ -106,7 +107,7 @@ fn floor(m: u64, open: u32, solved: u32) -> u64 {
     m + 2 * (m - u64::from(solved)) - u64::from(open)
 }
 
-impl<P: SearchProblem> PerfectSearch<'_, P> {
+impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// Candidate queries with their bound, best first, and the branching bound
     /// for the subtrees below: the most classes a query makes here if the game
     /// narrows (see [`SearchProblem::narrowing_queries`]), else the root's.
@@ -190,56 +191,50 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
         // bound cut so far is cut with a bound that cannot lower that least
         // one (bound ≥ floor), or left out by the cap: either way it changes
         // neither the list nor `least_cut`, and is not tallied.
-        let mut sizes = Vec::with_capacity(64);
+        let (mut sizes, mut bytes) = (Vec::with_capacity(64), Vec::with_capacity(m as usize));
         for u in &splits.untallied {
             let least = if self.with_solving { floor(m, u.open, u.solved) } else { 0 };
             if least >= budget && least >= least_cut {
                 continue;
             }
-            let bytes = &splits.answers[u.index as usize * m as usize..][..m as usize];
-            let solving = class_sizes(bytes, self.problem.solving_answer(u.query), &mut sizes);
+            // The query's answers to the set's codes, in the set's order.
+            bytes.clear();
+            bytes.extend(splits.rows.iter().map(|row| row[u.query as usize]));
+            let solving = class_sizes(&bytes, self.problem.solving_answer(u.query), &mut sizes);
             consider(u.query, &sizes, solving, &mut least_cut);
         }
         sort_best_first(&mut list);
         SIZES.set(splits.sizes);
-        ANSWERS.set(splits.answers);
         Candidates { list, branching, any_proper, least_cut }
     }
 
     /// The queries among `queries` that split `set` (m codes): for small sets
-    /// where the game gives the answers' bytes, with those bytes, their open
-    /// classes and solving class size ([`Untallied`]); else with their class
-    /// sizes from rows of answer counts.
-    fn splits(&self, queries: &[QueryId], set: &P::Set, m: u64) -> Splits {
-        let mut splits = Splits {
-            sizes: SIZES.take(),
-            list: Vec::new(),
-            most_open: 0,
-            answers: ANSWERS.take(),
-            untallied: Vec::new(),
-        };
+    /// where the game gives the rows of answers to the set's codes, with those
+    /// rows, their open classes and solving class size ([`Untallied`]); else
+    /// with their class sizes from rows of answer counts.
+    fn splits(&self, queries: &[QueryId], set: &P::Set, m: u64) -> Splits<'a> {
+        let mut splits =
+            Splits { sizes: SIZES.take(), list: Vec::new(), most_open: 0, rows: Vec::new(), untallied: Vec::new() };
         splits.sizes.clear();
-        splits.answers.clear();
         let a = self.problem.answer_count();
-        if m <= SMALL_SET && a <= 64 && self.problem.answer_bytes(queries, set, &mut splits.answers) {
-            // Which answers each query gives and how often the solving one:
-            // no counts (they are tallied for the queries that need them).
-            splits.untallied.reserve(queries.len());
-            for (index, (&query, bytes)) in queries.iter().zip(splits.answers.chunks_exact(m as usize)).enumerate() {
-                let solving = self.problem.solving_answer(query).map_or(64, |s| s as usize);
-                let (mut seen, mut solved) = (0u64, 0u32);
-                for &answer in bytes {
-                    let answer = usize::from(answer & 63);
-                    seen |= 1 << answer;
-                    solved += u32::from(answer == solving);
-                }
-                if seen.count_ones() < 2 {
-                    continue;
-                }
-                let open = seen.count_ones() - u32::from(solved > 0);
-                splits.most_open = splits.most_open.max(u64::from(open));
-                splits.untallied.push(Untallied { query, index: index as u32, open, solved });
+        let problem: &'a P = self.problem;
+        if let Some(rows) = (m <= SMALL_SET && a <= 64).then(|| problem.answer_rows(set)).flatten() {
+            // Which answers each query gives: a mask per query id, or-ed a row
+            // (a code) at a time; no counts (they are tallied for the queries
+            // that need them). Masks of 32 bits when the answers fit.
+            let n = problem.query_count();
+            if self.answers_below_32 {
+                let mut masks = MASKS32.take();
+                answer_masks(&rows, n, 31, &mut masks);
+                splits.untallied(problem, queries, &masks, &rows);
+                MASKS32.set(masks);
+            } else {
+                let mut masks = MASKS64.take();
+                answer_masks(&rows, n, 63, &mut masks);
+                splits.untallied(problem, queries, &masks, &rows);
+                MASKS64.set(masks);
             }
+            splits.rows = rows;
             return splits;
         }
         splits.list.reserve(queries.len());
@@ -261,7 +256,59 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
     }
 }
 
-impl Splits {
+/// The answers each query id gives to the codes of a set, as bits of a mask
+/// per query (`masks[q]` bit a: some row has answer a at q), from the set's
+/// `rows` of answers (`n` query ids each; answer ids ≤ `high`, a mask of
+/// the bits below the mask type's width). Whole rows at a time, the inner
+/// loop is a shift and an or per query, which the compiler vectorises
+/// (eight 32-bit masks an instruction under AVX2), where reading each
+/// query's m answers first and then scanning them cost a load, a store and
+/// a scan per answer.
+fn answer_masks<T>(rows: &[&[u8]], n: usize, high: u8, masks: &mut Vec<T>)
+where
+    T: Copy + Default + From<u8> + std::ops::BitOrAssign + std::ops::Shl<u8, Output = T>,
+{
+    masks.clear();
+    masks.resize(n, T::default());
+    for row in rows {
+        for (mask, &answer) in masks.iter_mut().zip(&row[..n]) {
+            *mask |= T::from(1) << (answer & high);
+        }
+    }
+}
+
+impl Splits<'_> {
+    /// Lists the `queries` that split the set, with their open classes and
+    /// solving class size, from their answer `masks` (by query id) and the
+    /// set's `rows`: the same values as counting each query's answers one by
+    /// one (a query splits the set when it gives two answers or more; its
+    /// solving class holds the codes whose answer is its solving one, counted
+    /// in the rows only when the mask shows the answer at all).
+    fn untallied<P: SearchProblem, T: Copy + Into<u64>>(
+        &mut self,
+        problem: &P,
+        queries: &[QueryId],
+        masks: &[T],
+        rows: &[&[u8]],
+    ) {
+        self.untallied.reserve(queries.len());
+        for &query in queries {
+            let seen: u64 = masks[query as usize].into();
+            if seen.count_ones() < 2 {
+                continue;
+            }
+            let solved = match problem.solving_answer(query) {
+                Some(s) if s < 64 && seen >> s & 1 == 1 => {
+                    rows.iter().filter(|row| u16::from(row[query as usize]) == s).count() as u32
+                }
+                _ => 0,
+            };
+            let open = seen.count_ones() - u32::from(solved > 0);
+            self.most_open = self.most_open.max(u64::from(open));
+            self.untallied.push(Untallied { query, open, solved });
+        }
+    }
+
     /// Adds `query` if it splits the set of `m` codes: its non-empty
     /// `classes` as (answer, size), in answer order. (Sizes are pushed one
     /// by one: copying a node's few sizes with `extend_from_slice` called

@@ -91,6 +91,9 @@ pub struct PerfectSearch<'a, P: SearchProblem> {
     possible_only: bool,
     max_classes: u64,
     with_solving: bool,
+    /// Whether every answer any query gives to any code has an id below 32
+    /// (answer masks of 32 bits then hold every answer of a set).
+    answers_below_32: bool,
     table: Table<(P::State, P::Set, Left)>,
     nodes: AtomicU64,
     /// `bounds[b][m]`: counting bound for m codes when no query makes more than
@@ -134,11 +137,16 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             })
             .max()
             .unwrap_or(1);
+        // Every set is a subset of the full set, so its answers are among these.
+        let answers_below_32 = problem.answer_count() <= 32
+            || (problem.answer_count() <= 64
+                && problem.answer_rows(&all).is_some_and(|rows| rows.iter().all(|row| row.iter().all(|&a| a < 32))));
         let mut search = PerfectSearch {
             problem,
             possible_only,
             max_classes,
             with_solving,
+            answers_below_32,
             table: Table::new(keys),
             nodes: AtomicU64::new(0),
             bounds: Vec::new(),
