@@ -172,8 +172,12 @@ impl Partitions {
     /// are left out).
     pub(crate) fn of<P: SearchProblem>(problem: &P, queries: &[QueryId], set: &P::Set) -> Partitions {
         let mut out = Partitions { maps: MAPS.take(), ..Partitions::default() };
+        // Sizes listed by the game for a small set are told apart by their
+        // packed multiset too (no sort, no hash of a sorted copy per query).
+        let small = problem.set_size(set) <= BYTES_MAX_SET;
         visit_sizes(problem, queries, set, |q, sizes| match sizes {
             Sizes::Small(counts, seen) => out.add_small(q, counts, seen),
+            Sizes::Listed(key) if small => out.add_listed_small(q, key),
             Sizes::Listed(key) => out.add(q, key),
         });
         let mut maps = std::mem::take(&mut out.maps);
@@ -211,6 +215,28 @@ impl Partitions {
                 }
                 key.sort_unstable_by(|a, b| b.cmp(a));
                 self.push(query, &key);
+            }
+        }
+    }
+
+    /// [`Self::add_small`] for class sizes listed in any order (a set of at
+    /// most [`BYTES_MAX_SET`] codes): the same packed multiset, the same
+    /// partitions in the same order as [`Self::add`] would file.
+    fn add_listed_small(&mut self, query: QueryId, key: &mut [u64]) {
+        if key.len() < 2 {
+            return;
+        }
+        let mut packed = [0u64; 4];
+        for &c in key.iter() {
+            let size = c as usize - 1;
+            packed[size / 10] += 1 << (6 * (size % 10));
+        }
+        match self.maps.small.entry(packed) {
+            Entry::Occupied(e) => self.members[*e.get()].push(query),
+            Entry::Vacant(e) => {
+                e.insert(self.parts.len());
+                key.sort_unstable_by(|a, b| b.cmp(a));
+                self.push(query, key);
             }
         }
     }
@@ -287,6 +313,22 @@ mod tests {
             }
         }
         assert!(finest_seen);
+    }
+
+    /// Small sets' listed sizes filed by their packed multiset give the same
+    /// partitions and members, in the same order, as the sorted, hashed path.
+    #[test]
+    fn packed_filing_of_listed_sizes_matches_the_sorted_one() {
+        let lists: [&[u64]; 8] =
+            [&[1, 3, 2], &[6], &[2, 2, 2], &[3, 1, 2], &[11, 1, 28], &[28, 11, 1], &[1, 1, 38], &[2, 1, 3]];
+        let (mut packed, mut sorted) = (Partitions::default(), Partitions::default());
+        for (q, list) in lists.iter().enumerate() {
+            packed.add_listed_small(q as u32, &mut list.to_vec());
+            sorted.add(q as u32, &mut list.to_vec());
+        }
+        assert_eq!(packed.parts, sorted.parts);
+        assert_eq!(packed.members, sorted.members);
+        assert_eq!(packed.members, vec![vec![0, 3, 7], vec![2], vec![4, 5], vec![6]]);
     }
 
     #[test]

@@ -9,17 +9,23 @@
 //! do not change; the map is cleared when it reaches [`CAPACITY`] entries.
 
 use super::crossing::{RootFound, SearchEnd};
-use crate::search::fasthash::FastBuild;
+use crate::search::fasthash::{FastBuild, WordHasher};
 use dashmap::DashMap;
+use std::hash::Hasher;
 use std::sync::LazyLock;
 
 /// Entries held before the map is cleared (each a few hundred bytes).
 const CAPACITY: usize = 1 << 17;
 
-/// (D's terms, the ends' and known zeros' bits, refine).
-type Key = (Vec<(u64, i64)>, [u64; 8], bool);
+/// (a word hash of D's terms, the ends' and known zeros' bits, refine): looked
+/// up without copying the terms (speed, issue 53); the entry holds the terms,
+/// compared in full, so a hash shared by two D's never answers for the other.
+type Key = (u64, [u64; 8], bool);
 
-static ROOTS: LazyLock<DashMap<Key, Option<RootFound>, FastBuild>> = LazyLock::new(DashMap::default);
+/// D's terms and the search's answer.
+type Entry = (Box<[(u64, i64)]>, Option<RootFound>);
+
+static ROOTS: LazyLock<DashMap<Key, Entry, FastBuild>> = LazyLock::new(DashMap::default);
 
 /// The bits of a search end: x, and the known zero's enclosure and order (or all ones).
 fn end_bits(end: SearchEnd) -> [u64; 4] {
@@ -38,14 +44,22 @@ pub(super) fn remembered(
     search: impl FnOnce() -> Option<RootFound>,
 ) -> Option<RootFound> {
     let (f, t) = (end_bits(from), end_bits(to));
-    let key: Key = (terms.to_vec(), [f[0], f[1], f[2], f[3], t[0], t[1], t[2], t[3]], refine);
-    if let Some(found) = ROOTS.get(&key) {
-        return *found;
+    let mut hasher = WordHasher::default();
+    hasher.write_usize(terms.len());
+    for &(b, w) in terms {
+        hasher.write_u64(b);
+        hasher.write_u64(w as u64);
+    }
+    let key: Key = (hasher.finish(), [f[0], f[1], f[2], f[3], t[0], t[1], t[2], t[3]], refine);
+    if let Some(entry) = ROOTS.get(&key)
+        && *entry.0 == *terms
+    {
+        return entry.1;
     }
     let found = search();
     if ROOTS.len() >= CAPACITY {
         ROOTS.clear();
     }
-    ROOTS.insert(key, found);
+    ROOTS.insert(key, (terms.into(), found));
     found
 }

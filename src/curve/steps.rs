@@ -142,8 +142,10 @@ pub fn merge<V: Clone, W>(parts: &[&Steps<V>], combine: impl Fn(&[&V]) -> W) -> 
     }
     let mut cursors = vec![0usize; parts.len()];
     let mut out = Vec::with_capacity(spans.len());
+    // One buffer of values for all spans (not one allocation per span).
+    let mut vals: Vec<&V> = Vec::with_capacity(parts.len());
     for span in spans {
-        let mut vals = Vec::with_capacity(parts.len());
+        vals.clear();
         for (part, cursor) in parts.iter().zip(cursors.iter_mut()) {
             while *cursor + 1 < part.len() && !part[*cursor].0.contains(&span) {
                 *cursor += 1;
