@@ -14,7 +14,8 @@
 //! child in percent of its parent's move count), `HEX_ORDER=centre|resistance`;
 //! `HEX_SHARE=1` answers all the openings with one solver (one table);
 //! `HEX_TRANSPLANT=1` carries refutations to sibling moves (`Solver::transplant`);
-//! `HEX_VULNERABLE=1` leaves the mover's vulnerable cells out (`Solver::vulnerable`).
+//! `HEX_VULNERABLE=1` leaves the mover's vulnerable cells out (`Solver::vulnerable`);
+//! `HEX_SUPPORT=1` cuts a refuted move's siblings outside its support (`Solver::support_cut`).
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
@@ -47,6 +48,7 @@ fn main() {
     let share = std::env::var("HEX_SHARE").is_ok_and(|v| v == "1");
     let transplant = std::env::var("HEX_TRANSPLANT").is_ok_and(|v| v == "1");
     let vulnerable = std::env::var("HEX_VULNERABLE").is_ok_and(|v| v == "1");
+    let support_cut = std::env::var("HEX_SUPPORT").is_ok_and(|v| v == "1");
     let fresh = Solver::new(board.clone());
     let widen = number("HEX_WIDEN").unwrap_or(fresh.widen);
     let init_dn = number("HEX_INIT").unwrap_or(fresh.init_dn);
@@ -54,7 +56,7 @@ fn main() {
     println!(
         "limits: {limits:?}, fill-in {fill_in}, reuse {reuse}, widen {widen} %, init dn {init_dn} %, \
          resistance order {resistance_order}, shared table {share}, transplant {transplant}, \
-         vulnerable {vulnerable}"
+         vulnerable {vulnerable}, support cut {support_cut}"
     );
     let (mut total_nodes, clock) = (0, Instant::now());
     let mut solver = fresh;
@@ -66,7 +68,7 @@ fn main() {
         let before = solver.nodes;
         (solver.limits, solver.fill_in, solver.reuse) = (limits, fill_in, reuse);
         (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
-        (solver.transplant, solver.vulnerable) = (transplant, vulnerable);
+        (solver.transplant, solver.vulnerable, solver.support_cut) = (transplant, vulnerable, support_cut);
         let mut p = Position::empty(board.clone());
         p.play(Colour::Black, cell).expect("empty cell");
         let proof = solver.proof(&p).expect("no budget");

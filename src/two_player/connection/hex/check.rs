@@ -13,7 +13,9 @@
 //! unanswered; for each the checker verifies, with its own clique test
 //! (`check_fill.rs`), that the cell is empty and dead (useless to both players)
 //! once the winner holds its killer, an empty cell other than it. Every other
-//! empty cell is walked as for `every`.
+//! empty cell is walked as for `every`. And the monotonicity of Hex: an `add`
+//! step (the loser's stone added on an empty cell) is accepted when the
+//! winner wins the position with that stone.
 
 use super::board::{Bits, Colour};
 use super::check_fill::Geometry;
@@ -235,6 +237,14 @@ impl Checker<'_> {
                 }
                 self.fills += 1;
                 self.walk(black | fill_black, white | fill_white, mover)
+            }
+            Some(ProofStep::Add(c)) => {
+                // Monotonicity of Hex: the winner who wins with a loser's stone more wins without it.
+                if !self.cell_ok(c) || empty >> c & 1 == 0 {
+                    return Err(invalid("an added stone is not on an empty cell"));
+                }
+                let (b, w) = if loser == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
+                self.walk(b, w, mover)
             }
             Some(ProofStep::Every(kills)) => {
                 if mover == self.winner {

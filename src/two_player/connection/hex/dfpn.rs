@@ -100,7 +100,7 @@ impl Solver {
             self.counts.decided_hits += 1;
             return Ok(self.known(k));
         }
-        let (moves, (black, white)) = match self.moves.get(&k) {
+        let (mut moves, (black, white)) = match self.moves.get(&k) {
             Some(m) => {
                 self.counts.expanded_hits += 1;
                 (m.moves.clone(), m.stones)
@@ -154,6 +154,10 @@ impl Solver {
             self.mid(b, w, mover.other(), child_th_pn, child_th_dn, start, [Some(k), up[0]])?;
             if self.transplant {
                 self.transplant((black, white), mover, &moves, moves[best]);
+            }
+            if self.support_cut {
+                let m = moves[best];
+                self.cut_siblings(k, &mut moves, m);
             }
         }
     }

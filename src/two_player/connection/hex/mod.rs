@@ -12,6 +12,7 @@
 //! - [`solver`]: an exact depth-first solver with a transposition table, pruned by
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
 //! - `dfpn`: depth-first proof-number search, the solver's default search.
+//! - `support`: proof-set pruning: a refuted move's support cuts its siblings.
 //! - `reuse`: H-search results carried two plies down the df-pn path (incremental H-search).
 //! - [`proof`] and [`check`]: the proof file and its independent checker.
 //! - [`inferior`]: fill-in of useless cells and captured pairs (value-preserving).
@@ -34,3 +35,4 @@ pub mod proof;
 mod reuse;
 pub mod seed_checks;
 pub mod solver;
+mod support;

@@ -11,7 +11,14 @@
 //!   cells from here (a VC or SC of H-search, Satz 4.1), checked by search;
 //! - `fill black CELLS white CELLS` (`-` for none): the position has the value
 //!   of the one with these stones added (`inferior.rs`), whose step follows;
-//!   the checker re-derives every filled cell.
+//!   the checker re-derives every filled cell;
+//! - `add c3` (version 3): the loser's stone added on the empty cell c3, whose
+//!   position's step follows (an own stone never hurts in Hex: if the winner
+//!   wins with it, he wins without it; written for the moves that a refuted
+//!   sibling's support cut, `support.rs`).
+//!
+//! A proof with an `add` step is written as version 3, every other one as
+//! version 2; both are read.
 //!
 //! Text format, one item per line:
 //! ```text
@@ -37,6 +44,8 @@ pub enum ProofStep {
     Carrier(Bits),
     /// Stones added for Black and for White.
     Fill(Bits, Bits),
+    /// The loser's stone added on this empty cell (version 3).
+    Add(usize),
 }
 
 /// A proof: the root position, the claimed winner, the steps.
@@ -52,8 +61,9 @@ impl Proof {
     pub fn to_text(&self) -> String {
         let p = &self.position;
         let b = &p.board;
+        let version = if self.steps.iter().any(|s| matches!(s.3, ProofStep::Add(_))) { 3 } else { 2 };
         let mut out = format!(
-            "hex-proof 2\nboard {}x{}\nblack {}\nwhite {}\nto-move {}\nwinner {}\n",
+            "hex-proof {version}\nboard {}x{}\nblack {}\nwhite {}\nto-move {}\nwinner {}\n",
             b.cols,
             b.rows,
             b.set_names(p.black),
@@ -73,6 +83,7 @@ impl Proof {
                 }
                 ProofStep::Carrier(c) => format!("carrier {}", b.set_names(*c)),
                 ProofStep::Fill(fb, fw) => format!("fill black {} white {}", names(*fb), names(*fw)),
+                ProofStep::Add(c) => format!("add {}", b.cell_name(*c)),
             };
             let mover = &mover.name()[..1];
             out.push_str(&format!("{black:032x} {white:032x} {mover} {step}\n"));
@@ -92,8 +103,8 @@ impl Proof {
                 None => Err(invalid(format!("proof: missing {want:?} line"))),
             }
         };
-        if header("hex-proof")? != "2" {
-            return Err(invalid("proof: not a hex-proof version 2 file"));
+        if !["2", "3"].contains(&header("hex-proof")?.as_str()) {
+            return Err(invalid("proof: not a hex-proof version 2 or 3 file"));
         }
         let size = header("board")?;
         let (c, r) = size.split_once('x').ok_or_else(|| invalid("proof: board must be CxR"))?;
@@ -136,6 +147,7 @@ impl Proof {
                     }
                     ProofStep::Every(kills)
                 }
+                ("add", Some(cell)) if words.len() == 5 => ProofStep::Add(position.board.parse_cell(cell).map_err(at)?),
                 ("carrier", list) if words.len() <= 5 => ProofStep::Carrier(cells(list)?),
                 ("fill", Some(&"black")) if words.len() == 8 && words[6] == "white" => {
                     ProofStep::Fill(cells(words.get(5))?, cells(words.get(7))?)

@@ -97,6 +97,8 @@ pub struct Counts {
     pub transplants: u64,
     /// Vulnerable cells left out of the candidate moves (`Solver::vulnerable`).
     pub vulnerable: u64,
+    /// Candidate moves cut by a refuted sibling's support (`Solver::support_cut`).
+    pub support_cuts: u64,
     /// The H-search runs' work, summed.
     pub work: Work,
 }
@@ -157,6 +159,12 @@ pub struct Solver {
     /// df-pn: the mover's vulnerable cells (`inferior::killer`) left out of his
     /// moves (the theorem in `docs/hex.md`, "Vulnerable cells"); off by default.
     pub vulnerable: bool,
+    /// df-pn: a refuted move's support cuts its siblings (`support.rs`); off by default.
+    pub support_cut: bool,
+    /// df-pn with [`Solver::support_cut`]: the supports computed so far and the moves cut (with the
+    /// refuted sibling that cut them), by filled position.
+    pub(super) supports: PositionMap<Bits>,
+    pub(super) cut: PositionMap<Vec<(u8, u8)>>,
     /// What df-pn did.
     pub counts: Counts,
     /// The H-search tables reused from run to run.
@@ -204,6 +212,9 @@ impl Solver {
             resistance_order: false,
             transplant: false,
             vulnerable: false,
+            support_cut: false,
+            supports: PositionMap::default(),
+            cut: PositionMap::default(),
             counts: Counts::default(),
             scratch: Scratch::default(),
         }
@@ -334,67 +345,111 @@ impl Solver {
         let winner = if mover_wins { position.to_move } else { position.to_move.other() };
         let mut proof = Proof { position: position.clone(), winner, steps: Vec::new() };
         let mut seen = PositionMap::default();
-        self.extract(position.black, position.white, position.to_move, winner, &mut proof, &mut seen)?;
+        self.extract(position.black, position.white, position.to_move, winner, 0, &mut proof, &mut seen)?;
         Ok(proof)
     }
 
+    /// Writes the proof at the position `black`, `white` (`mover` to move) of
+    /// the table, with the loser's stones `extra` added to every position
+    /// written: `extra` lies outside the table position's support
+    /// (`support.rs`), so each step holds there as well. Not empty only below
+    /// a move cut by a refuted sibling m, whose proof is written with the cut
+    /// move's stone added after an `add m` step (an own stone never hurts).
+    #[allow(clippy::too_many_arguments)]
     fn extract(
         &mut self,
         black: Bits,
         white: Bits,
         mover: Colour,
         winner: Colour,
+        extra: Bits,
         proof: &mut Proof,
         seen: &mut PositionMap<()>,
     ) -> Result<(), Aborted> {
+        let add = |b: Bits, w: Bits| if winner == Colour::Black { (b, w | extra) } else { (b | extra, w) };
         let won = |board: &Board, b: Bits, w: Bits| board.connects(winner, if winner == Colour::Black { b } else { w });
-        if won(&self.board, black, white) || seen.insert(key(black, white, mover), ()).is_some() {
+        let (ab, aw) = add(black, white);
+        if won(&self.board, black, white) || seen.insert(key(ab, aw, mover), ()).is_some() {
             return Ok(());
         }
         let k = key(black, white, mover);
         if !self.table.contains_key(&self.resolve(k)) {
+            if extra != 0 {
+                // Not expected (the support was read from decided entries): solve the position itself.
+                seen.remove(&key(ab, aw, mover));
+                return self.extract(ab, aw, mover, winner, 0, proof, seen);
+            }
             self.decide(black, white, mover)?;
         }
         let entry = self.table[&self.resolve(k)];
         // The entry is about the filled position: the fill step leads there.
         let (black, white) = match self.fills.get(&k) {
             Some(&(fb, fw)) => {
-                proof.steps.push((black, white, mover, ProofStep::Fill(fb, fw)));
+                proof.steps.push((ab, aw, mover, ProofStep::Fill(fb, fw)));
                 let (b, w) = (black | fb, white | fw);
-                if won(&self.board, b, w) || seen.insert(key(b, w, mover), ()).is_some() {
+                let (ab, aw) = add(b, w);
+                if won(&self.board, b, w) || seen.insert(key(ab, aw, mover), ()).is_some() {
                     return Ok(());
                 }
                 (b, w)
             }
             None => (black, white),
         };
-        let play = |c: usize, colour: Colour| {
-            if colour == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) }
-        };
+        let (ab, aw) = add(black, white);
         match entry {
-            Entry::WinByVc(c) | Entry::LossByVc(c) => proof.steps.push((black, white, mover, ProofStep::Carrier(c))),
+            Entry::WinByVc(c) | Entry::LossByVc(c) => proof.steps.push((ab, aw, mover, ProofStep::Carrier(c))),
             Entry::WinByMove(c) => {
-                proof.steps.push((black, white, mover, ProofStep::Move(c)));
-                let (b, w) = play(c, mover);
-                self.extract(b, w, mover.other(), winner, proof, seen)?;
+                proof.steps.push((ab, aw, mover, ProofStep::Move(c)));
+                let (b, w) = if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
+                self.extract(b, w, mover.other(), winner, extra, proof, seen)?;
             }
-            Entry::LossAll => {
-                let kills = self.loss_kills.get(&self.resolve(k)).cloned().unwrap_or_default();
-                let pruned = kills.iter().fold(0, |m: Bits, &(c, _)| m | 1 << c);
-                let kills = kills.iter().map(|&(c, k)| (usize::from(c), usize::from(k))).collect();
-                proof.steps.push((black, white, mover, ProofStep::Every(kills)));
-                let scs = self.loss_scs.get(&self.resolve(k)).cloned().unwrap_or_default();
-                let free = self.board.all() & !(black | white);
-                for c in cells_of(free & !pruned) {
-                    let (b, w) = play(c, mover);
-                    match scs.iter().find(|&&s| s >> c & 1 == 0) {
-                        Some(&s) if !won(&self.board, b, w) && seen.insert(key(b, w, winner), ()).is_none() => {
-                            proof.steps.push((b, w, winner, ProofStep::Carrier(s)));
-                        }
-                        Some(_) => {}
-                        None => self.extract(b, w, winner, winner, proof, seen)?,
-                    }
+            Entry::LossAll => self.extract_every((black, white), mover, extra, proof, seen)?,
+        }
+        Ok(())
+    }
+
+    /// [`Solver::extract`] at a filled position decided [`Entry::LossAll`]:
+    /// `every` (with the vulnerable cells left out), then each move of the
+    /// loser answered in the order of `support.rs`: an SC carrier, the proof
+    /// of the refuted sibling that cut it, or the move's own proof.
+    fn extract_every(
+        &mut self,
+        (black, white): (Bits, Bits),
+        loser: Colour,
+        extra: Bits,
+        proof: &mut Proof,
+        seen: &mut PositionMap<()>,
+    ) -> Result<(), Aborted> {
+        let (winner, k) = (loser.other(), key(black, white, loser));
+        let add = |b: Bits, w: Bits| if winner == Colour::Black { (b, w | extra) } else { (b | extra, w) };
+        let play = |c: usize| if loser == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
+        let kills = self.loss_kills.get(&k).cloned().unwrap_or_default();
+        let pruned = kills.iter().fold(0, |m: Bits, &(c, _)| m | 1 << c);
+        let kills = kills.iter().map(|&(c, k)| (usize::from(c), usize::from(k))).collect();
+        let (ab, aw) = add(black, white);
+        proof.steps.push((ab, aw, loser, ProofStep::Every(kills)));
+        let scs = self.loss_scs.get(&k).cloned().unwrap_or_default();
+        let cut = self.cut.get(&k).cloned().unwrap_or_default();
+        let free = self.board.all() & !(black | white) & !extra;
+        for c in cells_of(free & !pruned) {
+            let (b, w) = play(c);
+            let (ab, aw) = add(b, w);
+            if let Some(&s) = scs.iter().find(|&&s| s >> c & 1 == 0) {
+                if seen.insert(key(ab, aw, winner), ()).is_none() {
+                    proof.steps.push((ab, aw, winner, ProofStep::Carrier(s)));
                 }
+            } else if let Some(&(_, m)) = cut.iter().find(|&&(x, _)| usize::from(x) == c) {
+                let m = usize::from(m);
+                if extra >> m & 1 == 0 {
+                    if seen.insert(key(ab, aw, winner), ()).is_some() {
+                        continue;
+                    }
+                    proof.steps.push((ab, aw, winner, ProofStep::Add(m)));
+                }
+                let (mb, mw) = play(m);
+                self.extract(mb, mw, winner, winner, (extra | 1 << c) & !(1 << m), proof, seen)?;
+            } else {
+                self.extract(b, w, winner, winner, extra, proof, seen)?;
             }
         }
         Ok(())
