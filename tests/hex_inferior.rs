@@ -190,3 +190,20 @@ fn the_checker_refuses_a_wrong_killer() {
     let err = check_proof(&proof).unwrap_err().to_string();
     assert!(err.contains("not dead after its killer"), "{err}");
 }
+
+#[test]
+fn the_checker_takes_a_fill_that_closes_a_chain_on_the_way() {
+    // Black a1 b1 a2 c4, White b3 c3, White to move: the solver fills d4 and b4
+    // (useless to White) and the pairs d2+d3, a3+a4 captured by White, which
+    // close White's chain. The checker places the pairs first; after them d4 is
+    // no longer "useless to White" by the clique test (his group touches both
+    // edges), so it accepts the rest of a claim once a chain is complete.
+    let board = Board::new(4, 4).unwrap();
+    let p = Position::from_lists(board.clone(), "a1,b1,a2,c4", "b3,c3", Colour::White).unwrap();
+    let proof = Solver::new(board).proof(&p).unwrap();
+    assert_eq!(proof.winner, Colour::White);
+    let fill = proof.steps.iter().find_map(|s| if let ProofStep::Fill(b, w) = s.3 { Some((b, w)) } else { None });
+    let names = |set: u128| p.board.set_names(set);
+    assert_eq!(fill.map(|(b, w)| (names(b), names(w))), Some(("b4,d4".into(), "d2,a3,d3,a4".into())));
+    check_proof(&proof).unwrap();
+}

@@ -4,7 +4,9 @@
 //! a refuted move's siblings outside its support lose too), and df-pn with the
 //! cut agrees with plain minimax on random 4×4 and 5×5 positions, both movers,
 //! its proofs passing the checker; on 6×6 c3 it cuts and its proof, with `add`
-//! steps for the moves cut, passes the checker.
+//! steps for the moves cut, passes the checker. The checker accepts a won
+//! position's proof replayed with a loser's stone outside the support added,
+//! and refuses it for a stone that changes the winner.
 
 use renyi_search::two_player::connection::hex::board::{Bits, Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
@@ -75,6 +77,8 @@ fn dfpn_with_the_support_cut_agrees_with_minimax() {
             let mut solver = Solver::new(p.board.clone());
             solver.support_cut = true;
             (solver.vulnerable, solver.transplant, solver.resistance_order) = (i % 2 == 1, i % 3 == 1, i % 4 == 1);
+            // Without H-search (4×4 only) the supports are small and the cut fires.
+            solver.use_h_search = p.board.cells() == 25 || i % 2 == 0;
             let proof = solver.proof(&p).unwrap();
             assert_eq!(proof.winner, value(&p), "{}", p.diagram());
             let again = Proof::from_text(&proof.to_text()).unwrap();
@@ -93,8 +97,8 @@ fn dfpn_with_the_support_cut_agrees_with_minimax() {
         }
     }
     assert_eq!(checked, 84);
-    // On boards this small H-search's carriers cover nearly every cell: few or no cuts.
-    println!("{cuts} moves cut, {adds} add steps checked");
+    // With H-search, carriers this small cover nearly every cell: the cuts come from the runs without it.
+    assert!(cuts >= 1 && adds >= 1, "{cuts} moves cut, {adds} add steps checked");
 }
 
 #[test]
@@ -118,4 +122,59 @@ fn the_cut_on_6x6_c3_gives_a_checked_proof() {
     let adds = again.steps.iter().filter(|s| matches!(s.3, ProofStep::Add(_))).count();
     assert!(adds >= 50, "{adds} add steps");
     check_proof(&again).unwrap();
+}
+
+/// The proof of `q` (Y to move, Y wins) moved to `q` with the loser's stone on
+/// `c` instead of `m` (`q` = P + Xm): an `add m` step at P + Xc, then every
+/// step of `q`'s proof with the stone on `c` added.
+fn moved_proof(q: &Proof, x: Colour, m: usize, c: usize) -> Proof {
+    let (stone, root) = (1 << c, &q.position);
+    let shift = |b: Bits, w: Bits| if x == Colour::Black { (b | stone, w) } else { (b, w | stone) };
+    let (b, w) = shift(root.black, root.white);
+    let (b, w) = if x == Colour::Black { (b & !(1 << m), w) } else { (b, w & !(1 << m)) };
+    let position = Position { black: b, white: w, ..root.clone() };
+    let mut steps = vec![(b, w, root.to_move, ProofStep::Add(m))];
+    for (b, w, mover, step) in &q.steps {
+        let (b, w) = shift(*b, *w);
+        if !steps.iter().any(|s| (s.0, s.1, s.2) == (b, w, *mover)) {
+            steps.push((b, w, *mover, step.clone()));
+        }
+    }
+    Proof { position, winner: q.winner, steps }
+}
+
+#[test]
+fn the_checker_takes_a_sibling_s_proof_only_with_the_stone_outside_the_support() {
+    let (mut accepted, mut refused) = (0, 0);
+    for p in random_positions(4, 5, 24, 47) {
+        for x in [Colour::Black, Colour::White] {
+            let y = x.other();
+            let mut solver = Solver::new(p.board.clone());
+            solver.support_cut = true;
+            let free: Vec<usize> = (0..p.board.cells()).filter(|&c| p.free() >> c & 1 == 1).collect();
+            for &m in &free {
+                let q = with(&p, x, 1 << m, y);
+                if q.winner().is_some() || value(&q) != y {
+                    continue;
+                }
+                let s = solver.support_of(&q).unwrap();
+                let proof = solver.proof(&q).unwrap();
+                check_proof(&proof).unwrap();
+                for &c in free.iter().filter(|&&c| c != m) {
+                    let moved = Proof::from_text(&moved_proof(&proof, x, m, c).to_text()).unwrap();
+                    if s >> c & 1 == 0 {
+                        if let Err(e) = check_proof(&moved) {
+                            panic!("{e}\n{}support {s:x} m {m} c {c}\n{}", q.diagram(), moved.to_text());
+                        }
+                        accepted += 1;
+                    } else if value(&with(&p, x, 1 << c, y)) == x {
+                        assert!(check_proof(&moved).is_err(), "{}", moved.to_text());
+                        refused += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(accepted >= 50, "{accepted} moved proofs accepted");
+    assert!(refused >= 20, "{refused} moved proofs refused");
 }

@@ -8,7 +8,13 @@
 //! can be placed one rule application at a time: a cell of one colour whose
 //! every two neighbours usable by the other colour touch (the cell is useless
 //! to him), or two adjacent cells of one colour each useless to the other
-//! colour once the first colour holds the partner (a captured pair).
+//! colour once the first colour holds the partner (a captured pair). Once the
+//! cells placed complete a chain, the rest of the claim is accepted as it
+//! stands (its cells are empty, checked by the caller): the position is decided
+//! for that chain's player, and stones on empty cells keep his chain complete,
+//! so the filled position has the same winner. (The clique test is for a player
+//! whose chain is not complete; the solver may fill on after a chain closes in
+//! the same pass, in another order than this check.)
 
 use super::board::{Bits, Colour};
 
@@ -117,6 +123,13 @@ impl Geometry {
             .all(|(i, &p)| usable[i + 1..].iter().all(|&q| p == q || self.joined(colour, own, p, q)))
     }
 
+    /// Whether `colour`'s stones `own` join his two edges.
+    fn joins(&self, colour: Colour, own: Bits) -> bool {
+        (0..self.cols * self.rows)
+            .filter(|&c| own >> c & 1 == 1 && self.on_edge(colour, 1, c))
+            .any(|c| self.group(c, own).iter().any(|&s| self.on_edge(colour, 2, s)))
+    }
+
     /// Whether the claim "fill `fill_black` with Black and `fill_white` with
     /// White" holds at the position (`black`, `white`) (module doc).
     pub(super) fn fill_holds(&self, black: Bits, white: Bits, fill_black: Bits, fill_white: Bits) -> bool {
@@ -157,6 +170,9 @@ impl Geometry {
                         w |= 1 << p
                     }
                     pending.retain(|&(d, _)| d != p);
+                }
+                if self.joins(Colour::Black, b) || self.joins(Colour::White, w) {
+                    return true;
                 }
             }
             if pending.len() == before {
