@@ -171,39 +171,9 @@ impl Outcome {
 
     /// The sum of `parts` with every depth increased by `extra` (the subtrees
     /// below a query's answer classes).
-    ///
-    /// Speed (issue 53): integer outcomes whose sums fit 64 bits (all of a
-    /// LEX curve's) are added entry by entry in place, without the weighted
-    /// 128-bit sums of [`Self::combine`]; the same outcome either way.
     pub fn sum_shifted<'a>(parts: impl IntoIterator<Item = &'a Outcome>, extra: usize) -> Outcome {
-        let parts: Vec<&Outcome> = parts.into_iter().collect();
-        if let Some(sum) = Outcome::integer_sum_shifted(&parts, extra) {
-            return sum;
-        }
         let parts: Vec<(u64, &Outcome)> = parts.into_iter().map(|o| (1, o)).collect();
         Outcome::combine(&parts, extra, 1)
-    }
-
-    /// [`Self::sum_shifted`] of integer outcomes in 64-bit integers; `None`
-    /// if one is rational or a sum exceeds 64 bits (the entries are
-    /// non-negative, so no partial sum overflows unless the total does).
-    fn integer_sum_shifted(parts: &[&Outcome], shift: usize) -> Option<Outcome> {
-        if parts.iter().any(|o| o.fraction.is_some()) {
-            return None;
-        }
-        let depths = parts.iter().map(|o| o.counts.len()).max().unwrap_or(0);
-        let points = parts.iter().map(|o| o.penalised.len()).max().unwrap_or(0);
-        let (mut counts, mut penalised, mut penalty_int) = (vec![0u64; shift + depths], vec![0u64; points], 0u64);
-        for o in parts {
-            for (s, &x) in counts[shift..].iter_mut().zip(&o.counts) {
-                *s = s.checked_add(x)?;
-            }
-            for (s, &x) in penalised.iter_mut().zip(&o.penalised) {
-                *s = s.checked_add(x)?;
-            }
-            penalty_int = penalty_int.checked_add(o.penalty_int)?;
-        }
-        Some(Outcome { counts, penalty_int, penalised, fraction: None })
     }
 
     /// Σ wᵢ·oᵢ / `divisor` with depths increased by `shift`. Integer outcomes
@@ -239,9 +209,36 @@ impl Outcome {
         Outcome::from_exact(counts, penalty).with_penalised(&penalised)
     }
 
+    /// Σ wᵢ·oᵢ of integer outcomes with depths increased by `shift`, in
+    /// 64-bit integers in place; `None` if a product or a sum exceeds 64 bits
+    /// (the entries are non-negative, so no partial sum overflows unless the
+    /// total does). Speed (issue 53): the sums of a LEX curve's step
+    /// functions ([`Self::sum_shifted`]) all take this path, without the
+    /// 128-bit sums and their narrowing; the same outcome either way.
+    fn integer_sum(parts: &[(u64, &Outcome)], shift: usize) -> Option<Outcome> {
+        let depths = parts.iter().map(|(_, o)| o.counts.len()).max().unwrap_or(0);
+        let points = parts.iter().map(|(_, o)| o.penalised.len()).max().unwrap_or(0);
+        let (mut counts, mut penalised, mut penalty_int) = (vec![0u64; shift + depths], vec![0u64; points], 0u64);
+        for &(w, o) in parts {
+            for (s, &x) in counts[shift..].iter_mut().zip(&o.counts) {
+                *s = s.checked_add(w.checked_mul(x)?)?;
+            }
+            for (s, &x) in penalised.iter_mut().zip(&o.penalised) {
+                *s = s.checked_add(w.checked_mul(x)?)?;
+            }
+            penalty_int = penalty_int.checked_add(w.checked_mul(o.penalty_int)?)?;
+        }
+        Some(Outcome { counts, penalty_int, penalised, fraction: None })
+    }
+
     /// [`Self::combine`] of integer outcomes: the weighted sums are machine
     /// integers, divided once per entry (not at all for `divisor` 1).
     fn integer_combination(parts: &[(u64, &Outcome)], shift: usize, divisor: u64) -> Outcome {
+        if divisor == 1
+            && let Some(sum) = Outcome::integer_sum(parts, shift)
+        {
+            return sum;
+        }
         let weighted_sum = |entry: &dyn Fn(&Outcome) -> &[u64]| -> Vec<u128> {
             let len = parts.iter().map(|(_, o)| entry(o).len()).max().unwrap_or(0);
             let mut sums = vec![0u128; len];
