@@ -421,6 +421,12 @@ mod tests {
         assert!(a.windows(2).all(|w| w[0] < w[1]) && a.len() == 10 && a[9] < 1000);
         assert_eq!(draw(4, 9, 1), vec![0, 1, 2, 3]);
         assert_eq!(draw(0, 3, 1), Vec::<usize>::new());
+        // Pinned: a recheck draws the same units on every machine and in every
+        // version. Values from an independent implementation of the documented
+        // rule (SplitMix64, whose first output from seed 0 is the reference
+        // 0xe220a8397b1dcdaf; j = i + ⌊x·(n − i) / 2^64⌋).
+        assert_eq!(draw(1000, 5, 1), vec![3, 446, 566, 746, 971]);
+        assert_eq!(draw(6063, 8, 1), vec![3, 2695, 3174, 3435, 4521, 4626, 5320, 5887]);
         let keys = [2u64, 3, 5, 8];
         assert_eq!(Pick::Units(vec![5, 2]).of(&keys), Ok(vec![5, 2]));
         assert_eq!(Pick::Units(vec![5, 4]).of(&keys), Err(4));
