@@ -66,7 +66,8 @@ fn beams_6c6p_root_smoke() {
     let sparse: Vec<u64> = (0..12).map(|w| if w == 3 { 0b1001_0001 } else { 0 }).collect();
     (1000..1012).for_each(|t| small.push_row(t, &sparse));
     // Sparse rows as deep in the tree: mostly one code per row (looked up code
-    // by code), some rows with several codes (popcount path), > 48 codes.
+    // by code), some rows with several codes (popcount path), > 48 codes; its
+    // class sizes are tallied code by code (≤ 255 codes, ≤ 3 a row on average).
     let mut scattered = renyi_search::games::beams::codeset::CodeSet::empty();
     for t in 0..90u32 {
         let mut mask = vec![0u64; 12];

@@ -71,6 +71,15 @@ pub(super) const FLUSH_ROWS: usize = 1 << 20;
 
 /// Largest set whose answers are looked up code by code instead of row by row.
 pub(super) const SMALL_SET: u64 = 48;
+/// Largest set whose class sizes are tallied code by code when its rows are
+/// sparse ([`TALLY_ROW_CODES`]): a tally byte counts at most 255 codes. Per
+/// row of one or a few codes the row pass of [`Beams::compact_counts`] does
+/// the same lookups, and on top zeroes, flushes and scans its counters of
+/// every answer of every query; a row of many colourings it counts by popcount.
+pub(super) const TALLY_SET: u64 = 255;
+/// Codes per row (on average) up to which a set of at most [`TALLY_SET`] codes is tallied code by code.
+pub(super) const TALLY_ROW_CODES: u64 = 3;
+const _: () = assert!(SMALL_SET <= TALLY_SET && TALLY_SET <= 255);
 
 /// Largest pattern count for which the board symmetries are tabulated.
 pub(super) const MAX_SYMMETRY_PATTERNS: usize = 100_000;

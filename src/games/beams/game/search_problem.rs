@@ -197,10 +197,12 @@ impl SpeedHooks for Beams {
             out[..answers.len()].copy_from_slice(answers);
         }
     }
-    /// Small sets walk their codes: per query the answers of all codes are
-    /// collected and sorted, which avoids scanning the whole answer range.
+    /// Small sets, and sets of up to [`TALLY_SET`] codes in sparse rows, walk
+    /// their codes: per query the answers of all codes are tallied, which
+    /// avoids zeroing and scanning the whole answer range of every query.
     fn class_sizes_batch(&self, queries: &[QueryId], set: &CodeSet) -> ClassSizes {
-        if set.size > SMALL_SET {
+        let sparse = set.size <= TALLY_SET && set.size <= TALLY_ROW_CODES * set.patterns.len() as u64;
+        if set.size > SMALL_SET && !sparse {
             let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
             if self.holds_every_code(set) {
                 let mut full = vec![0u64; queries.len() * self.answer_count()];
@@ -221,11 +223,11 @@ impl SpeedHooks for Beams {
             piece_rows
                 .extend(self.piece_of[sigma * k..(sigma + 1) * k].iter().map(|&j| t as usize * nd * k + j as usize));
         });
-        // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most SMALL_SET < 256),
+        // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most TALLY_SET < 256),
         // the answers given marked in a 256-bit mask (answers are bytes), so that the loop over the
         // codes has no branch; the sizes come out in answer order.
         let mut tally = [0u8; 256];
-        let mut sizes = [0u64; SMALL_SET as usize];
+        let mut sizes = [0u64; 256];
         let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * (set.size as usize).min(8));
         for &q in queries {
             let (c, d) = self.decode_query(q);
