@@ -95,6 +95,17 @@ delegating_trait! {
             }
             Some(set)
         }
+        /// The set of all codes as the root's decision reads it: by its size and
+        /// the answer counts of its queries only ([`Rules::set_size`],
+        /// [`Rules::count_answers`], [`Self::count_answers_batch`],
+        /// [`Self::class_sizes_batch`] give what they give on [`Rules::full_set`]),
+        /// for the nodes one query below the root that a dealt curve shard lays
+        /// its units on (`curve::walk::first_level`). Nothing else may be given
+        /// it. The default is the full set; Beams stands one row of every
+        /// colouring for all patterns (6c6p: 96 bytes instead of 406 MB).
+        fn counted_full_set(&self) -> Self::Set {
+            self.full_set()
+        }
         /// What the game costs `secret` once the strategy stops at the terminal set
         /// `set` (which holds it): (further queries, penalty points). The default
         /// spreads [`Rules::terminal`] evenly; games with a laid code override it.

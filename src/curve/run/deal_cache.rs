@@ -2,8 +2,9 @@
 //! (issue 53 item 3). Every shard of a run dealt by codes computes the same
 //! root decision, the same nodes one query below the root and, for the nodes
 //! its stretch meets, the same units below them ([`super::unit_list`]); for
-//! Beams(6c,6p) that is the set of all codes (406 MB) and seconds of
-//! counting per shard. The first shard writes what it computed into a sealed
+//! Beams(6c,6p) that is seconds of counting per shard (the root decides on
+//! the counts of the set of all codes, without making its 406 MB:
+//! `SpeedHooks::counted_full_set`). The first shard writes what it computed into a sealed
 //! file beside its checkpoint ([`cache_path`]: one per run, whatever the
 //! shard count), and each later shard reads it and adds the nodes it had to
 //! list itself.

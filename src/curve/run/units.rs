@@ -461,8 +461,8 @@ fn evaluate<P: SearchProblem>(
         if log.lock().unwrap_or_else(|e| e.into_inner()).1.is_some() {
             return;
         }
-        // One rebuild at a time: a rebuild from the root holds a class of the top level beside
-        // the full set (Beams(6c,6p): 406 MB and more), and the first unit starts sooner.
+        // One rebuild at a time: a rebuild holds the unit's set while it is made (Beams(6c,6p):
+        // up to the 153 M codes of shard 0's first unit), and the first unit starts sooner.
         let rebuilt = {
             let _one = rebuilding.lock().unwrap_or_else(|e| e.into_inner());
             unit_at(problem, &labels, unit)

@@ -11,6 +11,8 @@ use crate::curve::steps::{Domain, constant, domain_key};
 use crate::curve::verification::Verification;
 use crate::renyi::alpha::Alpha;
 use crate::search::analysis::root_representatives;
+#[cfg(doc)]
+use crate::search::capabilities::SpeedHooks;
 use crate::search::memo::Memo;
 use crate::search::outcome::{Exact, Outcome};
 use crate::search::problem::{AnswerId, QueryId, SearchProblem};
@@ -32,13 +34,15 @@ pub(crate) struct FirstLevel {
 
 /// The nodes one query below the root that the walk of `domain` reaches and
 /// that may hold units (at least [`MIN_UNIT_CODES`] codes), in walk order.
-/// Holds the full set while the root decides, then counts classes only.
+/// The root decides on the set of all codes as counting reads it
+/// ([`SpeedHooks::counted_full_set`]: Beams makes one row, not its 406 MB
+/// 6c6p set), from the class sizes of its queries alone, as the walk does.
 pub(crate) fn first_level<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain) -> Vec<FirstLevel> {
     let verification = Verification::new();
     let memo = Memo::new(false);
     let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo, cut: None, verification: &verification };
     let state = problem.initial_state();
-    let all = problem.full_set();
+    let all = problem.counted_full_set();
     let groups = verification.within(|| walker.decisions(&state, &all, 0, domain));
     let strategy = Strategy::new(Alpha::integer(1), tie);
     let mut counts = vec![0u64; problem.answer_count()];

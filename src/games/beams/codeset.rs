@@ -18,7 +18,8 @@ pub type Bits = BitVec<u64, Lsb0>;
 
 /// A non-empty set of Beams codes. Invariants: `patterns` strictly increasing;
 /// row i is bits `i·words·64 .. (i+1)·words·64` (the last word's bits past c!
-/// are zero) and is non-zero; `size` = the number of set bits.
+/// are zero) and is non-zero; `size` = the number of set bits. The one
+/// exception is [`CodeSet::counted_full`], which only counting reads.
 #[derive(Clone, Debug)]
 pub struct CodeSet {
     pub patterns: Vec<u32>,
@@ -47,9 +48,7 @@ impl Hash for CodeSet {
 impl CodeSet {
     /// Every colouring of every one of `patterns` patterns.
     pub fn full(patterns: usize, colourings: usize) -> CodeSet {
-        let words = colourings.div_ceil(64);
-        let mut row = Bits::repeat(false, words * 64);
-        row[..colourings].fill(true);
+        let (row, words) = (every_colouring(colourings), colourings.div_ceil(64));
         let mut raw: Vec<u64> = crate::memory::huge_zeroed(patterns * words);
         raw.chunks_exact_mut(words).for_each(|r| r.copy_from_slice(row.as_raw_slice()));
         CodeSet {
@@ -57,6 +56,15 @@ impl CodeSet {
             bits: Bits::from_vec(raw),
             size: (patterns * colourings) as u64,
         }
+    }
+
+    /// The set of all codes as only the counting of the full set reads it
+    /// (`Beams::full_set_counts`: the first row and the size; the root's
+    /// decision, `SpeedHooks::counted_full_set`): no pattern, one row of every
+    /// colouring, the size of the full set. Its rows are not its codes: it must
+    /// never be split, filtered, walked or compared.
+    pub fn counted_full(patterns: usize, colourings: usize) -> CodeSet {
+        CodeSet { patterns: Vec::new(), bits: every_colouring(colourings), size: (patterns * colourings) as u64 }
     }
 
     /// An empty set to be filled row by row.
@@ -144,6 +152,13 @@ impl CodeSet {
             })
         })
     }
+}
+
+/// One row (whole words) with the bits of every one of `colourings` colourings set.
+fn every_colouring(colourings: usize) -> Bits {
+    let mut row = Bits::repeat(false, colourings.div_ceil(64) * 64);
+    row[..colourings].fill(true);
+    row
 }
 
 /// A table of rows of `words` words each, every bit clear.

@@ -298,6 +298,14 @@ impl SpeedHooks for Beams {
     fn restrict_full_trail(&self, trail: &[(QueryId, AnswerId)]) -> Option<CodeSet> {
         self.full_filtered(trail)
     }
+    /// One row standing for every pattern ([`CodeSet::counted_full`]): the full
+    /// set's counts read only its first row and size ([`Beams::full_set_counts`]);
+    /// a full set of at most 1024 codes, which a decision may walk code by code
+    /// (sets of up to 64 codes), is made whole.
+    fn counted_full_set(&self) -> CodeSet {
+        let (t, colourings) = (self.patterns.count(), self.colourings.len());
+        if t * colourings <= 1024 { self.full_set() } else { CodeSet::counted_full(t, colourings) }
+    }
     /// The best-guess code is laid (the first of least total distance to the set);
     /// the secret pays its wrong cells. A random guess pays the mean, rounded.
     fn terminal_for(&self, set: &CodeSet, secret: CodeId) -> (u32, u64) {
