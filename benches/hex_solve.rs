@@ -15,7 +15,9 @@
 //! `HEX_SHARE=1` answers all the openings with one solver (one table);
 //! `HEX_TRANSPLANT=1` carries refutations to sibling moves (`Solver::transplant`);
 //! `HEX_VULNERABLE=1` leaves the mover's vulnerable cells out (`Solver::vulnerable`);
-//! `HEX_SUPPORT=1` cuts a refuted move's siblings outside its support (`Solver::support_cut`).
+//! `HEX_SUPPORT=1` cuts a refuted move's siblings outside its support (`Solver::support_cut`);
+//! `HEX_DOMINATED=1` leaves the mover's dominated cells out (`Solver::dominated`);
+//! `HEX_BUDGET=N` stops an opening after N positions and prints the counts so far.
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
@@ -49,6 +51,8 @@ fn main() {
     let transplant = std::env::var("HEX_TRANSPLANT").is_ok_and(|v| v == "1");
     let vulnerable = std::env::var("HEX_VULNERABLE").is_ok_and(|v| v == "1");
     let support_cut = std::env::var("HEX_SUPPORT").is_ok_and(|v| v == "1");
+    let dominated = std::env::var("HEX_DOMINATED").is_ok_and(|v| v == "1");
+    let budget = std::env::var("HEX_BUDGET").map_or(u64::MAX, |v| v.parse().expect("a number of positions"));
     let fresh = Solver::new(board.clone());
     let widen = number("HEX_WIDEN").unwrap_or(fresh.widen);
     let init_dn = number("HEX_INIT").unwrap_or(fresh.init_dn);
@@ -56,7 +60,7 @@ fn main() {
     println!(
         "limits: {limits:?}, fill-in {fill_in}, reuse {reuse}, widen {widen} %, init dn {init_dn} %, \
          resistance order {resistance_order}, shared table {share}, transplant {transplant}, \
-         vulnerable {vulnerable}, support cut {support_cut}"
+         vulnerable {vulnerable}, support cut {support_cut}, dominated {dominated}, budget {budget}"
     );
     let (mut total_nodes, clock) = (0, Instant::now());
     let mut solver = fresh;
@@ -69,9 +73,14 @@ fn main() {
         (solver.limits, solver.fill_in, solver.reuse) = (limits, fill_in, reuse);
         (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
         (solver.transplant, solver.vulnerable, solver.support_cut) = (transplant, vulnerable, support_cut);
+        (solver.dominated, solver.budget) = (dominated, budget);
         let mut p = Position::empty(board.clone());
         p.play(Colour::Black, cell).expect("empty cell");
-        let proof = solver.proof(&p).expect("no budget");
+        let Ok(proof) = solver.proof(&p) else {
+            println!("counts: {:?}", solver.counts);
+            println!("{n}x{n} {}: stopped after {} positions", board.cell_name(cell), solver.nodes - before);
+            continue;
+        };
         let solved = started.elapsed().as_secs_f64();
         let checked = Instant::now();
         let report = check_proof(&proof);

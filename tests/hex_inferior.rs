@@ -5,10 +5,13 @@
 //! fill claim it cannot re-derive. Vulnerable cells (docs/hex.md): the theorem
 //! holds on random 4×4 positions by plain minimax, df-pn leaving them out agrees
 //! with plain minimax and its proofs pass the checker, which refuses a wrong killer.
+//! Dominated cells (docs/hex.md) likewise: a dominated cell never wins where its
+//! dominator loses (plain minimax, random 4×4), df-pn leaving them out agrees with
+//! plain minimax with proofs checked, and the checker refuses a wrong dominator.
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
-use renyi_search::two_player::connection::hex::inferior::{captured_pair, fill_in, killer, useless_to};
+use renyi_search::two_player::connection::hex::inferior::{captured_pair, dominator, fill_in, killer, useless_to};
 use renyi_search::two_player::connection::hex::plain::board_winner;
 use renyi_search::two_player::connection::hex::position::Position;
 use renyi_search::two_player::connection::hex::proof::{Proof, ProofStep};
@@ -172,12 +175,13 @@ fn the_checker_refuses_a_wrong_killer() {
     let mut proof = solver.proof(&p).unwrap();
     assert_eq!(proof.winner, Colour::Black);
     check_proof(&Proof::from_text(&proof.to_text()).unwrap()).unwrap();
-    let excepted: Vec<usize> =
-        (0..proof.steps.len()).filter(|&i| matches!(&proof.steps[i].3, ProofStep::Every(k) if !k.is_empty())).collect();
+    let excepted: Vec<usize> = (0..proof.steps.len())
+        .filter(|&i| matches!(&proof.steps[i].3, ProofStep::Every(k, _) if !k.is_empty()))
+        .collect();
     assert!(excepted.len() >= 3, "{} steps with vulnerable cells", excepted.len());
     let i = excepted[0];
     let (black, white, mover, step) = proof.steps[i].clone();
-    let ProofStep::Every(mut kills) = step else { unreachable!() };
+    let ProofStep::Every(mut kills, doms) = step else { unreachable!() };
     let (c, k) = kills[0];
     let at = Position { black, white, to_move: mover, ..p.clone() };
     assert_eq!(killer(&board, mover, at.stones(mover), at.stones(mover.other()), c), Some(k));
@@ -186,7 +190,7 @@ fn the_checker_refuses_a_wrong_killer() {
         .find(|&w| w != c && at.free() >> w & 1 == 1 && !dead_after(&at, mover.other(), w, c))
         .expect("a cell that does not kill");
     kills[0] = (c, wrong);
-    proof.steps[i] = (black, white, mover, ProofStep::Every(kills));
+    proof.steps[i] = (black, white, mover, ProofStep::Every(kills, doms));
     let err = check_proof(&proof).unwrap_err().to_string();
     assert!(err.contains("not dead after its killer"), "{err}");
 }
@@ -206,4 +210,105 @@ fn the_checker_takes_a_fill_that_closes_a_chain_on_the_way() {
     let names = |set: u128| p.board.set_names(set);
     assert_eq!(fill.map(|(b, w)| (names(b), names(w))), Some(("b4,d4".into(), "d2,a3,d3,a4".into())));
     check_proof(&proof).unwrap();
+}
+
+/// Whether `mover` wins `p` after his move on the free cell `c` (plain minimax).
+fn wins_by(p: &Position, mover: Colour, c: usize) -> bool {
+    let mut child = p.clone();
+    child.play(mover, c).unwrap();
+    child.winner() == Some(mover) || board_winner(&child) == mover
+}
+
+#[test]
+fn a_dominated_cell_never_wins_where_its_dominator_loses() {
+    // Every free cell tried, any other free cell allowed as dominator.
+    let (mut dominated, mut winning) = (0, 0);
+    for p in random_positions(4, 4, 60, 41).into_iter().chain(random_positions(4, 2, 20, 42)) {
+        for mover in [Colour::Black, Colour::White] {
+            let p = Position { to_move: mover, ..p.clone() };
+            let (own, opp) = (p.stones(mover), p.stones(mover.other()));
+            for c in (0..p.board.cells()).filter(|&c| p.free() >> c & 1 == 1) {
+                let Some(d) = dominator(&p.board, mover, own, opp, c, p.free() & !(1 << c)) else { continue };
+                assert!(d != c && p.free() >> d & 1 == 1);
+                dominated += 1;
+                if wins_by(&p, mover, c) {
+                    assert!(wins_by(&p, mover, d), "{} {c} {d}", p.diagram());
+                    winning += 1;
+                }
+            }
+        }
+    }
+    assert!(dominated >= 40, "{dominated} dominated cells");
+    assert!(winning >= 5, "{winning} dominated winning moves");
+}
+
+#[test]
+fn dfpn_without_dominated_moves_agrees_with_minimax() {
+    let (mut pruned, mut checked) = (0, 0);
+    for p in random_positions(4, 3, 30, 51).into_iter().chain(random_positions(5, 11, 12, 52)) {
+        for mover in [Colour::Black, Colour::White] {
+            let p = Position { to_move: mover, ..p.clone() };
+            let plain = board_winner(&p);
+            for all in [false, true] {
+                let mut solver = Solver::new(p.board.clone());
+                solver.dominated = true;
+                (solver.vulnerable, solver.support_cut, solver.transplant, solver.resistance_order) =
+                    (all, all, all, all);
+                let proof = solver.proof(&p).unwrap();
+                assert_eq!(proof.winner, plain, "{}", p.diagram());
+                let again = Proof::from_text(&proof.to_text()).unwrap();
+                assert_eq!(again.steps, proof.steps);
+                check_proof(&again).unwrap();
+                let mut without = Solver::new(p.board.clone());
+                without.use_h_search = false;
+                without.dominated = true;
+                assert_eq!(without.mover_wins(&p).unwrap(), proof.winner == mover, "{}", p.diagram());
+                pruned += solver.counts.dominated + without.counts.dominated;
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 168);
+    assert!(pruned >= 40, "{pruned} dominated cells left out");
+}
+
+#[test]
+fn the_checker_refuses_a_wrong_dominator() {
+    // The 6×6 opening c3 (Black wins) with dominated cells left out: the proof
+    // (version 4) has `every except c>d` steps and passes; with one dominator
+    // replaced by an empty cell after which the cell is no fill of the loser it is refused.
+    let board = Board::new(6, 6).unwrap();
+    let mut p = Position::empty(board.clone());
+    p.play(Colour::Black, board.parse_cell("c3").unwrap()).unwrap();
+    let mut solver = Solver::new(board.clone());
+    solver.dominated = true;
+    let mut proof = solver.proof(&p).unwrap();
+    assert_eq!(proof.winner, Colour::Black);
+    assert!(proof.to_text().starts_with("hex-proof 4\n"));
+    check_proof(&Proof::from_text(&proof.to_text()).unwrap()).unwrap();
+    let with_doms: Vec<usize> = (0..proof.steps.len())
+        .filter(|&i| matches!(&proof.steps[i].3, ProofStep::Every(_, d) if !d.is_empty()))
+        .collect();
+    assert!(with_doms.len() >= 3, "{} steps with dominated cells", with_doms.len());
+    let i = with_doms[0];
+    let (black, white, mover, step) = proof.steps[i].clone();
+    let ProofStep::Every(kills, mut doms) = step else { unreachable!() };
+    let (c, d) = doms[0];
+    let at = Position { black, white, to_move: mover, ..p.clone() };
+    let (own, opp) = (at.stones(mover), at.stones(mover.other()));
+    let allowed = at.free() & !(1 << c);
+    assert!(dominator(&board, mover, own, opp, c, allowed).is_some());
+    assert!(dominator(&board, mover, own, opp, c, 1 << d).is_some());
+    let wrong = (0..board.cells())
+        .find(|&w| {
+            w != c
+                && allowed >> w & 1 == 1
+                && dominator(&board, mover, own, opp, c, 1 << w).is_none()
+                && !doms.iter().any(|&(x, _)| x == w)
+        })
+        .expect("a cell that does not dominate");
+    doms[0] = (c, wrong);
+    proof.steps[i] = (black, white, mover, ProofStep::Every(kills, doms));
+    let err = check_proof(&proof).unwrap_err().to_string();
+    assert!(err.contains("not filled for the loser"), "{err}");
 }

@@ -8,12 +8,17 @@
 //! step is accepted only when `check_fill.rs` re-derives every filled cell.
 //!
 //! What it trusts: the theorem on vulnerable cells (`docs/hex.md`,
-//! "Vulnerable cells": if the mover wins, some winning move is not vulnerable).
+//! "Vulnerable cells": if the mover wins, some winning move is not vulnerable),
+//! and that a loser's stone on a dominator is worth at least his stone on the
+//! cell it dominates ("Dominated cells": the fill-in rules, re-derived here,
+//! make the cell his after the dominator; own stones never hurt).
 //! An `every except` step leaves the loser's moves on its listed cells
 //! unanswered; for each the checker verifies, with its own clique test
 //! (`check_fill.rs`), that the cell is empty and dead (useless to both players)
 //! once the winner holds its killer, an empty cell other than it. Every other
-//! empty cell is walked as for `every`. And the monotonicity of Hex: an `add`
+//! empty cell is walked as for `every`; a dominated cell (`c3>d3`) is left
+//! out when `check_fill.rs` re-derives it as the loser's fill after his stone
+//! on its dominator and its chain of dominators ends at a walked cell. And the monotonicity of Hex: an `add`
 //! step (the loser's stone added on an empty cell) is accepted when the
 //! winner wins the position with that stone.
 
@@ -246,11 +251,12 @@ impl Checker<'_> {
                 let (b, w) = if loser == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
                 self.walk(b, w, mover)
             }
-            Some(ProofStep::Every(kills)) => {
+            Some(ProofStep::Every(kills, doms)) => {
                 if mover == self.winner {
                     return Err(invalid("\"every\" listed where the winner moves"));
                 }
                 let pruned = self.vulnerable(black, white, mover, &kills)?;
+                let pruned = self.dominated(black, white, mover, &doms, pruned)?;
                 for c in (0..self.cols * self.rows).filter(|&c| (empty & !pruned) >> c & 1 == 1) {
                     let (b, w) = play(c);
                     self.walk(b, w, mover.other())?;
@@ -284,6 +290,56 @@ impl Checker<'_> {
             pruned |= 1 << c;
         }
         Ok(pruned)
+    }
+
+    /// The cells of an `every except` step, `pruned` (the vulnerable ones) and
+    /// the dominated ones (`doms`: cell and dominator), after checking each
+    /// dominated cell: it and its dominator empty and different, the cell named
+    /// once, and the cell re-derived by `check_fill.rs` as a fill of the loser
+    /// (alone or with an empty neighbour, a captured pair) once the loser holds
+    /// the dominator; and every chain of dominators ends at a cell that is walked
+    /// (neither vulnerable nor dominated), so that each cell left out loses if
+    /// that cell does (the loser's stone on the dominator is worth at least his
+    /// stone on the cell).
+    fn dominated(
+        &self,
+        black: Bits,
+        white: Bits,
+        loser: Colour,
+        doms: &[(usize, usize)],
+        pruned: Bits,
+    ) -> Result<Bits> {
+        let geometry = Geometry { cols: self.cols, rows: self.rows };
+        let empty = self.proof.position.board.all() & !(black | white);
+        let mut all = pruned;
+        for &(c, d) in doms {
+            if !self.cell_ok(c) || !self.cell_ok(d) || c == d || empty >> c & empty >> d & 1 == 0 || all >> c & 1 == 1 {
+                return Err(invalid("a dominated cell or its dominator is not an empty cell, or is named twice"));
+            }
+            let (b, w) = if loser == Colour::Black { (black | 1 << d, white) } else { (black, white | 1 << d) };
+            let fills = |f: Bits| {
+                if loser == Colour::Black { geometry.fill_holds(b, w, f, 0) } else { geometry.fill_holds(b, w, 0, f) }
+            };
+            let partners = self.neighbours[c] & empty & !(1 << d);
+            if !(fills(1 << c) || members(partners).any(|e| fills(1 << c | 1 << e))) {
+                return Err(invalid("a dominated cell is not filled for the loser after its dominator"));
+            }
+            all |= 1 << c;
+        }
+        let dominator = |c: usize| doms.iter().find(|&&(x, _)| x == c).map(|&(_, d)| d);
+        for &(c, _) in doms {
+            let mut at = c;
+            for _ in 0..=doms.len() {
+                match dominator(at) {
+                    Some(d) => at = d,
+                    None => break,
+                }
+            }
+            if all >> at & 1 == 1 {
+                return Err(invalid("a chain of dominators does not end at a cell that is answered"));
+            }
+        }
+        Ok(all)
     }
 
     /// Whether the winner wins when only the cells of `carrier` are played

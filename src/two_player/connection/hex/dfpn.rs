@@ -19,9 +19,9 @@
 use super::board::{Bits, Board, Colour, cells_of};
 use super::graph::HexGraph;
 use super::hsearch::{h_search_edge, h_search_edge_seeded};
-use super::inferior::{fill_in, killer};
+use super::inferior::{dominator, fill_in, killer};
 use super::reuse::Kept;
-use super::solver::{Aborted, Entry, Expanded, Solver, Threats, key, sc_cover};
+use super::solver::{Aborted, DOMINATED, Entry, Expanded, Solver, Threats, key, sc_cover};
 
 /// The candidate moves of an expanded position and the stones they are played on (after fill-in).
 type Candidates = (Vec<u8>, (Bits, Bits));
@@ -138,6 +138,8 @@ impl Solver {
             }
             if dn == 0 {
                 self.pn_dn.remove(&k);
+                self.counts.lost_searched += 1;
+                self.counts.lost_moves += moves.len() as u64;
                 let expanded = self.moves.remove(&k).map_or((Vec::new(), Vec::new()), |e| (e.scs, e.kills));
                 self.store_loss_all(k, expanded.0, expanded.1);
                 return Ok((INF, 0));
@@ -203,9 +205,7 @@ impl Solver {
         if self.nodes - start > self.budget {
             return Err(Aborted);
         }
-        if up[0].is_some() {
-            self.counts.with_parent += 1;
-        }
+        self.counts.with_parent += u64::from(up[0].is_some());
         if let Some(g) = up[1]
             && (self.moves.contains_key(&g) || self.table.contains_key(&g))
         {
@@ -242,12 +242,14 @@ impl Solver {
                 }
             }
         }
-        let kills = self.prune_vulnerable(black, white, mover, &mut candidates);
+        let mut kills = self.prune_vulnerable(black, white, mover, &mut candidates);
+        self.prune_dominated(black, white, mover, free, &mut candidates, &mut kills);
         if candidates == 0 {
             self.counts.loss_by_mustplay += 1;
             self.store_loss_all(k, scs, kills);
             return Ok(None);
         }
+        self.counts.by_stones[((black | white).count_ones() as usize / 2).min(31)] += 1;
         self.counts.candidates += u64::from(candidates.count_ones());
         self.counts.free += u64::from(free.count_ones());
         let mut order: Vec<u8> =
@@ -282,6 +284,37 @@ impl Solver {
         }
         self.counts.vulnerable += kills.len() as u64;
         kills
+    }
+
+    /// Leaves the mover's dominated cells out of `candidates` when
+    /// [`Solver::dominated`] is on (`inferior::dominator`; `docs/hex.md`,
+    /// "Dominated cells"), each pushed to `kills` with its dominator flagged
+    /// [`DOMINATED`]. A dominator is a cell still answered when its cell is left
+    /// out: a candidate or a `free` cell outside the mustplay region (lost by an
+    /// SC), never a cell left out before (vulnerable or dominated), so every
+    /// chain of dominators ends at an answered cell: if the mover wins by a cell
+    /// left out, he wins by that cell.
+    fn prune_dominated(
+        &mut self,
+        black: Bits,
+        white: Bits,
+        mover: Colour,
+        free: Bits,
+        candidates: &mut Bits,
+        kills: &mut Vec<(u8, u8)>,
+    ) {
+        if !self.dominated {
+            return;
+        }
+        let (own, opp) = self.stones(black, white, mover);
+        let mut answered = kills.iter().fold(free, |a, &(c, _)| a & !(1 << c));
+        for c in cells_of(*candidates) {
+            if let Some(d) = dominator(&self.board, mover, own, opp, c, answered & !(1 << c)) {
+                (*candidates, answered) = (*candidates & !(1 << c), answered & !(1 << c));
+                kills.push((c as u8, d as u8 | DOMINATED));
+                self.counts.dominated += 1;
+            }
+        }
     }
 
     /// [`Solver::threats`] for `colour` at the (filled) position `black`,

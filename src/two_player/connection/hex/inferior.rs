@@ -19,6 +19,14 @@
 //!   the opponent's move in the pair inside it, after which the opponent's
 //!   stone is useless to him, so X may fill both.
 //!
+//! A third use of the same rules prunes moves instead of filling cells:
+//! **dominated cells** (`dominator`; Benzene's captured-dominated cells). If
+//! after X's stone on d the cell c may be filled for X by the two rules above,
+//! then X's move d is at least as good for X as c (the position after d has
+//! the value of the one after d and c, which has every stone of the one after
+//! c and more of X's), so c may be left out of X's moves while d stays
+//! answered (`docs/hex.md`, "Dominated cells").
+//!
 //! The independent checker (`check_fill.rs`) re-derives every filled cell
 //! with its own geometry; nothing here is trusted by it.
 
@@ -91,6 +99,41 @@ pub fn killer(board: &Board, colour: Colour, own: Bits, opp: Bits, c: usize) -> 
         let opp = opp | 1 << k;
         useless_to(board, colour, own, opp, c) && useless_to(board, colour.other(), opp, own, c)
     })
+}
+
+/// A dominator of the free cell `c` for the mover `colour` (stones `own`, the
+/// opponent's `opp`): a cell d of `allowed` (free, not `c`) such that once
+/// `colour` holds d, `c` may be filled with `colour` by the fill-in rules —
+/// `c` useless to the opponent, or `c` and a free neighbour e a pair captured
+/// by `colour`. Then the position after d has the value of the one after d, `c`
+/// (and e), which is at least as good for `colour` as the one after `c` (own
+/// stones never hurt): if `colour` wins by `c` he wins by d, so `c` may be left
+/// out of his moves while d stays (`docs/hex.md`, "Dominated cells"). Only the
+/// d that can change the opponent's view of `c` or e are tried (neighbours of
+/// `c` or e; the fill-in is at its fixpoint, so without d nothing is captured),
+/// and only where at most two free neighbours of each can be left (more are
+/// never pairwise adjacent); trying fewer prunes less, never wrongly.
+pub fn dominator(board: &Board, colour: Colour, own: Bits, opp: Bits, c: usize, allowed: Bits) -> Option<usize> {
+    let free = board.all() & !(own | opp);
+    let (other, near) = (colour.other(), board.neighbours(c) & free);
+    if near.count_ones() > 4 {
+        return None;
+    }
+    let single = cells_of(near & allowed)
+        .find(|&d| (near & !(1 << d)).count_ones() <= 2 && useless_to(board, other, opp, own | 1 << d, c));
+    if single.is_some() {
+        return single;
+    }
+    for e in cells_of(near) {
+        let around_e = board.neighbours(e) & free & !(1 << c);
+        for d in cells_of((near | around_e) & allowed & !(1 << c | 1 << e)) {
+            let left = |set: Bits| (set & !(1 << d | 1 << e)).count_ones() <= 2;
+            if left(near) && left(around_e) && captured_pair(board, colour, own | 1 << d, opp, c, e) {
+                return Some(d);
+            }
+        }
+    }
+    None
 }
 
 /// The fill-in of a position to its fixpoint: the cells added for Black and

@@ -6,7 +6,9 @@
 //!   `every except c3:d3,…`: every move but the listed *vulnerable* cells, each
 //!   with its killer (c3 is dead once the winner holds d3; the theorem in
 //!   `docs/hex.md`, "Vulnerable cells", lets the loser's moves there go
-//!   unanswered; the checker verifies each killer);
+//!   unanswered; the checker verifies each killer); `c3>d3` (version 4): c3 is
+//!   *dominated* by d3 (after the loser's stone on d3, c3 is a fill of his;
+//!   `docs/hex.md`, "Dominated cells"), the loser's move there unanswered;
 //! - `carrier a1,b2,…`: the winner wins the game restricted to these empty
 //!   cells from here (a VC or SC of H-search, Satz 4.1), checked by search;
 //! - `fill black CELLS white CELLS` (`-` for none): the position has the value
@@ -17,8 +19,8 @@
 //!   wins with it, he wins without it; written for the moves that a refuted
 //!   sibling's support cut, `support.rs`).
 //!
-//! A proof with an `add` step is written as version 3, every other one as
-//! version 2; both are read.
+//! A proof with a dominated cell is written as version 4, one with an `add`
+//! step as version 3, every other one as version 2; all three are read.
 //!
 //! Text format, one item per line:
 //! ```text
@@ -39,8 +41,9 @@ use crate::error::{Result, invalid};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProofStep {
     Move(usize),
-    /// Every move of the loser but the listed vulnerable cells, each with its killer.
-    Every(Vec<(usize, usize)>),
+    /// Every move of the loser but the listed vulnerable cells, each with its
+    /// killer, and the listed dominated cells, each with its dominator (version 4).
+    Every(Vec<(usize, usize)>, Vec<(usize, usize)>),
     Carrier(Bits),
     /// Stones added for Black and for White.
     Fill(Bits, Bits),
@@ -61,7 +64,15 @@ impl Proof {
     pub fn to_text(&self) -> String {
         let p = &self.position;
         let b = &p.board;
-        let version = if self.steps.iter().any(|s| matches!(s.3, ProofStep::Add(_))) { 3 } else { 2 };
+        let dominated = self.steps.iter().any(|s| matches!(&s.3, ProofStep::Every(_, d) if !d.is_empty()));
+        let added = self.steps.iter().any(|s| matches!(s.3, ProofStep::Add(_)));
+        let version = if dominated {
+            4
+        } else if added {
+            3
+        } else {
+            2
+        };
         let mut out = format!(
             "hex-proof {version}\nboard {}x{}\nblack {}\nwhite {}\nto-move {}\nwinner {}\n",
             b.cols,
@@ -75,10 +86,11 @@ impl Proof {
         for (black, white, mover, step) in &self.steps {
             let step = match step {
                 ProofStep::Move(c) => format!("move {}", b.cell_name(*c)),
-                ProofStep::Every(kills) if kills.is_empty() => "every".to_string(),
-                ProofStep::Every(kills) => {
+                ProofStep::Every(kills, doms) if kills.is_empty() && doms.is_empty() => "every".to_string(),
+                ProofStep::Every(kills, doms) => {
+                    let pair = |(c, k): (usize, usize), sep: &str| format!("{}{sep}{}", b.cell_name(c), b.cell_name(k));
                     let pairs: Vec<String> =
-                        kills.iter().map(|&(c, k)| format!("{}:{}", b.cell_name(c), b.cell_name(k))).collect();
+                        kills.iter().map(|&p| pair(p, ":")).chain(doms.iter().map(|&p| pair(p, ">"))).collect();
                     format!("every except {}", pairs.join(","))
                 }
                 ProofStep::Carrier(c) => format!("carrier {}", b.set_names(*c)),
@@ -103,8 +115,8 @@ impl Proof {
                 None => Err(invalid(format!("proof: missing {want:?} line"))),
             }
         };
-        if !["2", "3"].contains(&header("hex-proof")?.as_str()) {
-            return Err(invalid("proof: not a hex-proof version 2 or 3 file"));
+        if !["2", "3", "4"].contains(&header("hex-proof")?.as_str()) {
+            return Err(invalid("proof: not a hex-proof version 2, 3 or 4 file"));
         }
         let size = header("board")?;
         let (c, r) = size.split_once('x').ok_or_else(|| invalid("proof: board must be CxR"))?;
@@ -137,15 +149,19 @@ impl Proof {
                 ("move", Some(cell)) if words.len() == 5 => {
                     ProofStep::Move(position.board.parse_cell(cell).map_err(at)?)
                 }
-                ("every", None) => ProofStep::Every(Vec::new()),
+                ("every", None) => ProofStep::Every(Vec::new(), Vec::new()),
                 ("every", Some(&"except")) if words.len() == 6 => {
-                    let mut kills = Vec::new();
+                    let (mut kills, mut doms) = (Vec::new(), Vec::new());
                     for pair in words[5].split(',') {
-                        let (c, k) = pair.split_once(':').ok_or_else(|| at(invalid(format!("bad pair {pair:?}"))))?;
+                        let (list, (c, k)) = match (pair.split_once(':'), pair.split_once('>')) {
+                            (Some(p), None) => (&mut kills, p),
+                            (None, Some(p)) => (&mut doms, p),
+                            _ => return Err(at(invalid(format!("bad pair {pair:?}")))),
+                        };
                         let cell = |name: &str| position.board.parse_cell(name).map_err(at);
-                        kills.push((cell(c)?, cell(k)?));
+                        list.push((cell(c)?, cell(k)?));
                     }
-                    ProofStep::Every(kills)
+                    ProofStep::Every(kills, doms)
                 }
                 ("add", Some(cell)) if words.len() == 5 => ProofStep::Add(position.board.parse_cell(cell).map_err(at)?),
                 ("carrier", list) if words.len() <= 5 => ProofStep::Carrier(cells(list)?),

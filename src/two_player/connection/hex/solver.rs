@@ -54,9 +54,14 @@ pub(super) struct Expanded {
     pub(super) moves: Vec<u8>,
     /// The opponent's SC carriers kept by [`sc_cover`] (kept if the position is lost).
     pub(super) scs: Vec<Bits>,
-    /// The vulnerable cells left out of the moves, each with its killer ([`Solver::vulnerable`]).
+    /// The vulnerable cells left out of the moves, each with its killer ([`Solver::vulnerable`]),
+    /// and the dominated ones, each with its dominator flagged [`DOMINATED`] ([`Solver::dominated`]).
     pub(super) kills: Vec<(u8, u8)>,
 }
+
+/// The flag on the second cell of a pair of [`Expanded::kills`]: the first cell is
+/// dominated by the second (cells are below 128).
+pub(super) const DOMINATED: u8 = 0x80;
 
 /// The SCs of `scs` that answer the cells `outside`: in list order, each SC that
 /// avoids a cell of `outside` no earlier kept SC avoids. For every cell of
@@ -99,6 +104,13 @@ pub struct Counts {
     pub vulnerable: u64,
     /// Candidate moves cut by a refuted sibling's support (`Solver::support_cut`).
     pub support_cuts: u64,
+    /// Dominated cells left out of the candidate moves (`Solver::dominated`).
+    pub dominated: u64,
+    /// Positions lost after a search of their moves (not by H-search), and their moves summed.
+    pub lost_searched: u64,
+    pub lost_moves: u64,
+    /// Expansions by the number of stones on the board (after fill-in), in pairs (the last: 62 and more).
+    pub by_stones: [u64; 32],
     /// The H-search runs' work, summed.
     pub work: Work,
 }
@@ -161,6 +173,9 @@ pub struct Solver {
     pub vulnerable: bool,
     /// df-pn: a refuted move's support cuts its siblings (`support.rs`); off by default.
     pub support_cut: bool,
+    /// df-pn: the mover's dominated cells (`inferior::dominator`) left out of his
+    /// moves (the theorem in `docs/hex.md`, "Dominated cells"); off by default.
+    pub dominated: bool,
     /// df-pn with [`Solver::support_cut`]: the supports computed so far and the moves cut (with the
     /// refuted sibling that cut them), by filled position.
     pub(super) supports: PositionMap<Bits>,
@@ -213,6 +228,7 @@ impl Solver {
             transplant: false,
             vulnerable: false,
             support_cut: false,
+            dominated: false,
             supports: PositionMap::default(),
             cut: PositionMap::default(),
             counts: Counts::default(),
@@ -425,9 +441,12 @@ impl Solver {
         let play = |c: usize| if loser == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
         let kills = self.loss_kills.get(&k).cloned().unwrap_or_default();
         let pruned = kills.iter().fold(0, |m: Bits, &(c, _)| m | 1 << c);
-        let kills = kills.iter().map(|&(c, k)| (usize::from(c), usize::from(k))).collect();
+        let pairs = |flag: u8| -> Vec<(usize, usize)> {
+            let of = kills.iter().filter(|&&(_, k)| k & DOMINATED == flag);
+            of.map(|&(c, k)| (usize::from(c), usize::from(k & !DOMINATED))).collect()
+        };
         let (ab, aw) = add(black, white);
-        proof.steps.push((ab, aw, loser, ProofStep::Every(kills)));
+        proof.steps.push((ab, aw, loser, ProofStep::Every(pairs(0), pairs(DOMINATED))));
         let scs = self.loss_scs.get(&k).cloned().unwrap_or_default();
         let cut = self.cut.get(&k).cloned().unwrap_or_default();
         let free = self.board.all() & !(black | white) & !extra;

@@ -16,7 +16,11 @@
 //!   the mustplay region, and for a vulnerable cell c with killer k the cells
 //!   c, k and their neighbours (the killer test reads the neighbourhood of c;
 //!   X stones farther away only merge X's groups next to c, which keeps c
-//!   useless to X); a move cut by a sibling (below) adds nothing;
+//!   useless to X); for a dominated cell c with dominator d the same cells
+//!   (the fill-in of c after X's stone on d reads c's neighbourhood, the
+//!   captured partner of c among it, and stays valid with X stones anywhere
+//!   else, which only delete Y's neighbours; the walked end of d's chain adds
+//!   its own support); a move cut by a sibling (below) adds nothing;
 //! - a position searched through its fill-in F (`inferior.rs`): S of the
 //!   filled position ∪ F ∪ the free neighbours of F (every fill step stays
 //!   valid with X stones outside them: a cell useless to Y stays so when X
@@ -38,7 +42,7 @@
 
 use super::board::{Bits, Colour, cells_of};
 use super::position::Position;
-use super::solver::{Aborted, Entry, Solver, key};
+use super::solver::{Aborted, DOMINATED, Entry, Solver, key};
 
 /// The mover flag of a table key.
 const TOP: Bits = 1 << 127;
@@ -132,7 +136,7 @@ impl Solver {
         let cut = self.cut.get(&k).map_or(0, |v| v.iter().fold(0, |a: Bits, &(c, _)| a | 1 << c));
         let (mut s, mut pruned) = (0, 0);
         for &(c, killer) in &kills {
-            let (c, killer) = (usize::from(c), usize::from(killer));
+            let (c, killer) = (usize::from(c), usize::from(killer & !DOMINATED));
             s |= 1 << c | 1 << killer | self.board.neighbours(c) | self.board.neighbours(killer);
             pruned |= 1 << c;
         }
