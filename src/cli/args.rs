@@ -271,6 +271,14 @@ pub(crate) struct PerfectOptions {
     /// queries counted from that node.
     #[arg(long, global = true, value_delimiter = ',')]
     pub(crate) after: Vec<String>,
+    /// An upper bound from exact subtree optima: play H_ALPHA (LEX) from the root and perfectly below
+    /// every node it reaches with at most --leaf-size codes; the strategy's tree is replayed (--tree
+    /// writes it).
+    #[arg(long, global = true, value_name = "ALPHA")]
+    pub(crate) upper_from: Option<String>,
+    /// With --upper-from: the largest node solved exactly.
+    #[arg(long, global = true, value_name = "CODES")]
+    pub(crate) leaf_size: Option<u64>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

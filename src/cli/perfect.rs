@@ -14,12 +14,16 @@ use renyi_search::games::beams::patterns::load_or_build;
 use renyi_search::games::beams::transfer::count_patterns;
 use renyi_search::output::write_json;
 use renyi_search::search::perfect::{
-    CapStep, Constraints, Objective, PerfectResult, TableKeys, bound_table_bytes_for, optimise,
+    CapStep, Constraints, Objective, PerfectResult, TableKeys, bound_table_bytes_for, optimise, upper_from_strategy,
 };
+use renyi_search::search::strategy::{Strategy, TieRule};
 use renyi_search::search::tree::{self, StrategyFile};
 
 /// Runs `perfect GAME [options]`.
 pub(super) fn run(game: PerfectGame, options: &PerfectOptions) -> Result<()> {
+    if options.leaf_size.is_some() && options.upper_from.is_none() {
+        return Err(invalid("--leaf-size belongs to --upper-from ALPHA"));
+    }
     match game {
         PerfectGame::Mastermind(v) => {
             let spec = GameSpec::Mastermind { pegs: v.pegs, colors: v.colors, distinct: v.distinct };
@@ -111,6 +115,9 @@ fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, options: &Perfect
             "--certificate: certificates prove the plain least total (no --max-depth, --possible-only or --objective)",
         ));
     }
+    if let Some(alpha) = &options.upper_from {
+        return upper_from(problem, spec, alpha, options);
+    }
     if !options.after.is_empty() {
         return perfect_after(problem, constraints, objective, options);
     }
@@ -170,6 +177,61 @@ fn perfect_and_export<P: Certify>(problem: &P, spec: GameSpec, options: &Perfect
         }
         Ok(())
     })
+}
+
+/// `perfect --upper-from ALPHA --leaf-size N`: the total of the H_α (LEX)
+/// strategy with every node of at most N codes it reaches played perfectly
+/// below, an upper bound on the optimum; the tree is replayed by the library
+/// and written with `--tree`.
+fn upper_from<P: Certify>(problem: &P, spec: GameSpec, alpha: &str, options: &PerfectOptions) -> Result<()> {
+    if options.certificate.is_some()
+        || options.depth_bound.is_some()
+        || options.checkpoint.is_some()
+        || !options.after.is_empty()
+        || options.fingerprint_table
+        || options.max_depth.is_some()
+        || options.possible_only
+        || !matches!(options.objective, ObjectiveArg::Total)
+    {
+        return Err(invalid(
+            "--upper-from bounds the plain total of the whole game: no --certificate, --depth-bound, --checkpoint, \
+             --after, --fingerprint-table, --max-depth, --possible-only or --objective",
+        ));
+    }
+    let Some(leaf_size) = options.leaf_size else {
+        return Err(invalid("--upper-from: give --leaf-size N, the largest node solved exactly"));
+    };
+    let strategy = Strategy::new(alpha.parse()?, TieRule::lex());
+    let found = upper_from_strategy(problem, strategy, leaf_size, &progress(true))?;
+    let codes = problem.code_count() as u64;
+    println!("{} — H_{alpha} LEX above, perfect below every node of at most {leaf_size} codes", problem.name());
+    println!(
+        "  total  ≤ {} (mean {:.6} over {codes} codes; the strategy's tree replayed code by code)",
+        found.total,
+        found.total as f64 / codes as f64
+    );
+    println!("  worst     {} queries", found.max_depth);
+    println!(
+        "  exact     {} nodes ({} codes, the largest {}; {} search nodes), {} given up (memory)",
+        found.exact_leaves, found.exact_codes, found.largest_leaf, found.search_nodes, found.given_up
+    );
+    println!("  H_α       {} nodes above them; {:.2} s in all", found.strategy_nodes, found.seconds);
+    if let Some(path) = &options.tree {
+        let file = StrategyFile {
+            game: spec,
+            codes,
+            total: found.total,
+            constraints: Constraints::none(),
+            max_depth: Some(found.max_depth),
+            program: "renyi-search".into(),
+            version: renyi_search::VERSION.into(),
+            tree: found.tree,
+            seal: None,
+        };
+        renyi_search::output::all_or_none(|| write_json(path, &file.sealed()))?;
+        println!("  tree      {} (replayed: total {})", path.display(), found.total);
+    }
+    Ok(())
 }
 
 /// Prints the optimum found and, when the cap was lowered step by step, each step.

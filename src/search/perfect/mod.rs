@@ -25,13 +25,15 @@
 //! set that cannot be solved within the cap has no strategy at all, which
 //! [`PerfectSearch::solve`] reports as the lower bound [`INFEASIBLE`]. The
 //! root drivers are in `root.rs`, the lexicographic objectives in `objective.rs`,
-//! a node's candidate queries and the 2m − 1 closing in `candidates.rs`.
+//! a node's candidate queries and the 2m − 1 closing in `candidates.rs`; upper
+//! bounds from exact subtree optima below an H_α strategy in `upper.rs`.
 
 mod candidates;
 mod cap;
 mod objective;
 mod root;
 mod table;
+mod upper;
 
 pub use objective::{CapStep, Objective, Optimum, optimise};
 pub use root::{
@@ -39,6 +41,7 @@ pub use root::{
     solve_perfect_with_progress,
 };
 pub use table::TableKeys;
+pub use upper::{UpperBound, upper_from_strategy};
 
 use super::bounds::grouped_huffman_totals;
 use super::problem::{QueryId, SearchProblem};
