@@ -32,6 +32,13 @@ fn main() -> ExitCode {
     // its first use and panic with a backtrace if the system refuses a thread
     // (a ulimit on address space or processes); issue 48 item 5.
     if let Err(e) = rayon::ThreadPoolBuilder::new().build_global() {
+        // A worker thread that did start may have had an allocation refused
+        // meanwhile and be writing its own line: one line only.
+        if !cli::allocator::claim_the_error_line() {
+            loop {
+                std::thread::park();
+            }
+        }
         eprintln!("error: cannot start the worker threads ({e}); raise the limit on memory or processes (ulimit)");
         return ExitCode::from(2);
     }

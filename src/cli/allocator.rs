@@ -52,6 +52,20 @@ thread_local! {
     static REPORTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Claims the process's one error line for a thread that writes it itself and
+/// then ends the process (`main` when the worker threads cannot start).
+/// Returns false if an out-of-memory report has the line already: that thread
+/// ends the process within microseconds, so the caller must write nothing.
+/// A refused allocation while the caller writes ends the process at once
+/// with the short line (the caller is marked as reporting), never a second one.
+pub(crate) fn claim_the_error_line() -> bool {
+    if REPORTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return false;
+    }
+    REPORTING.with(|r| r.set(true));
+    true
+}
+
 /// Removes the temporary files and writes "error: out of memory …" with the
 /// refused size, then ends the process.
 #[cold]
