@@ -137,13 +137,14 @@ impl<P: SearchProblem + Replay> Walk<'_, P> {
             .map(|(a, class)| {
                 let below = self.node(&next, &class, level + 1)?;
                 if level == 0 {
-                    self.progress.advance(1);
+                    // The status first, so the bar the advance redraws shows this subtree's counts.
                     self.progress.status(&format!(
                         "{} nodes solved exactly ({} codes), {} search nodes",
                         self.stats.exact_leaves.load(Ordering::Relaxed),
                         self.stats.exact_codes.load(Ordering::Relaxed),
                         self.stats.search_nodes.load(Ordering::Relaxed)
                     ));
+                    self.progress.advance(1);
                 }
                 Ok((a, below))
             })
