@@ -349,6 +349,62 @@ fn beams_counts_the_set_of_all_codes_as_its_classes() {
     }
 }
 
+/// A class one query below the root, as the stand-in a dealt shard lists it
+/// from (`counted_class`, counted from the tables a stretch of patterns at a
+/// time, never made): the same answer counts, batch counts and class sizes
+/// as the class itself (`restrict_full`), for every query on it; its rows
+/// cannot be walked (a split or filter of it is a bug, refused).
+#[test]
+fn beams_counts_a_class_below_the_root_from_its_stand_in() {
+    use renyi_search::search::{QueryId, Rules, SpeedHooks};
+    let g = Beams::new(enumerate("6c3p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let answers = g.answer_count();
+    let queries: Vec<QueryId> = (0..g.query_count() as QueryId).collect();
+    let all = g.full_set();
+    let mut stood_in = 0;
+    for q in [0, 1, 5, g.query_count() as QueryId - 1] {
+        for (a, class) in g.split(q, &all) {
+            let codes = g.set_size(&class);
+            assert_eq!(g.restrict_full(q, a).as_ref(), Some(&class), "query {q} answer {a}");
+            let Some(counted) = g.counted_class(q, a, codes) else {
+                assert!(codes <= 1024, "query {q} answer {a}: {codes} codes and no stand-in");
+                continue;
+            };
+            stood_in += 1;
+            assert_eq!(g.set_size(&counted), codes);
+            let mut real = vec![0u64; queries.len() * answers];
+            let mut standing = vec![0u64; queries.len() * answers];
+            g.count_answers_batch(&queries, &class, &mut real);
+            g.count_answers_batch(&queries, &counted, &mut standing);
+            assert_eq!(standing, real, "query {q} answer {a}");
+            let (sizes, counted_sizes) =
+                (g.class_sizes_batch(&queries, &class), g.class_sizes_batch(&queries, &counted));
+            for (i, &r) in queries.iter().enumerate() {
+                assert_eq!(counted_sizes.get(i), sizes.get(i), "query {q} answer {a}, then {r}");
+                let mut one = vec![0u64; answers];
+                g.count_answers(r, &counted, &mut one);
+                assert_eq!(&one[..], &real[i * answers..(i + 1) * answers], "query {q} answer {a}, then {r}");
+            }
+            let walked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| g.split(queries[1], &counted)));
+            assert!(walked.is_err(), "a stand-in was split");
+        }
+    }
+    assert!(stood_in >= 8, "{stood_in} classes stood in for");
+}
+
+/// Beams(6c,3p), whose nodes one query below the root a dealt shard lists
+/// from their stand-ins (LEX: one query per decision) or, where a decision
+/// ties several queries (MIX), from the class made: the shards' units are
+/// the whole listing's, unit for unit.
+#[test]
+fn beams_shards_listing_from_stand_ins_make_the_listing() {
+    let beams = Beams::new(enumerate("6c3p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let one_two = Domain::closed(Point::exact(Alpha::integer(1)), Point::exact(Alpha::integer(2)));
+    let lex = shards_make_the_listing(&beams, TieRule::lex(), &one_two, 2);
+    assert_eq!(lex, 175, "the units of the 6c3p LEX-c run on [1, 2]");
+    shards_make_the_listing(&beams, TieRule::mix(), &one_two, 2);
+}
+
 /// A shard of MM(4,6) dealt its units by codes, evaluating them into `file`.
 fn dealt_run(tie: TieRule, levels: usize, shard: Shard, file: &Path, with: &[PathBuf]) -> Result<CurveUnits, String> {
     let mm = Mastermind::new(4, 6, false).unwrap();

@@ -101,10 +101,21 @@ delegating_trait! {
         /// [`Self::class_sizes_batch`] give what they give on [`Rules::full_set`]),
         /// for the nodes one query below the root that a dealt curve shard lays
         /// its units on (`curve::walk::first_level`). Nothing else may be given
-        /// it. The default is the full set; Beams stands one row of every
-        /// colouring for all patterns (6c6p: 96 bytes instead of 406 MB).
+        /// it. The default is the full set; Beams gives a stand-in holding no
+        /// code (6c6p: not its 406 MB), counted from its tables.
         fn counted_full_set(&self) -> Self::Set {
             self.full_set()
+        }
+        /// The class of `answer` to `query` on the set of all codes, of `codes`
+        /// codes, as a listing one query below the root reads it: as
+        /// [`Self::counted_full_set`], by its size and the answer counts of its
+        /// queries only, never split, filtered or walked (`curve::walk::list_counted`:
+        /// the decisions of a node one query below the root and the class sizes of
+        /// its chosen query). `None` (the default): the game has no such stand-in,
+        /// the class is made ([`Self::restrict_full`]). Beams counts it a stretch of
+        /// patterns at a time (6c6p: not the 940 M-code class's rows).
+        fn counted_class(&self, _query: QueryId, _answer: AnswerId, _codes: u64) -> Option<Self::Set> {
+            None
         }
         /// What the game costs `secret` once the strategy stops at the terminal set
         /// `set` (which holds it): (further queries, penalty points). The default

@@ -4,7 +4,8 @@
 //! its stretch meets, the same units below them ([`super::unit_list`]); for
 //! Beams(6c,6p) that is seconds of counting per shard (the root decides on
 //! the counts of the set of all codes, without making its 406 MB:
-//! `SpeedHooks::counted_full_set`). The first shard writes what it computed into a sealed
+//! `SpeedHooks::counted_full_set`, and lists a node below it from the counts
+//! of a stand-in for its class, `SpeedHooks::counted_class`). The first shard writes what it computed into a sealed
 //! file beside its checkpoint ([`cache_path`]: one per run, whatever the
 //! shard count), and each later shard reads it and adds the nodes it had to
 //! list itself.

@@ -277,6 +277,8 @@ pub(super) fn node_units<P: SearchProblem>(
     let mut units = if levels == 1 {
         let key = domain_key(&node.domain).map(|ends| format!("{} @ {ends}", node.trail));
         vec![keyed((key, node.codes, node.domain.clone()))?]
+    } else if let Some(listed) = node.list_counted(problem, tie, levels) {
+        listed.into_iter().map(keyed).collect::<Result<Vec<_>>>()?
     } else {
         let state = problem.next_state(&problem.initial_state(), node.query);
         let set = problem.restrict_full(node.query, node.answer);

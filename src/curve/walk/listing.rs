@@ -35,8 +35,8 @@ pub(crate) struct FirstLevel {
 /// The nodes one query below the root that the walk of `domain` reaches and
 /// that may hold units (at least [`MIN_UNIT_CODES`] codes), in walk order.
 /// The root decides on the set of all codes as counting reads it
-/// ([`SpeedHooks::counted_full_set`]: Beams makes one row, not its 406 MB
-/// 6c6p set), from the class sizes of its queries alone, as the walk does.
+/// ([`SpeedHooks::counted_full_set`]: Beams a stand-in, not its 406 MB 6c6p
+/// set), from the class sizes of its queries alone, as the walk does.
 pub(crate) fn first_level<P: SearchProblem>(problem: &P, tie: TieRule, domain: &Domain) -> Vec<FirstLevel> {
     let verification = Verification::new();
     let memo = Memo::new(false);
@@ -85,13 +85,81 @@ pub(crate) fn list_below<P: SearchProblem>(
     keys.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The units one query below a node, `label` being the node's trail and the
+/// query: the classes of `query` on `set` counted, not made, and each that is
+/// a unit listed as the walk would at the cut ([`Walker::at_cut`]: a class of
+/// at least [`MIN_UNIT_CODES`] codes that is not the solving one; smaller
+/// classes are evaluated in place and hold no unit).
+fn listed_classes<P: SearchProblem>(
+    problem: &P,
+    query: QueryId,
+    set: &P::Set,
+    label: &str,
+    domain: &Domain,
+    listed: &mut Vec<ListedKey>,
+) {
+    let mut counts = vec![0u64; problem.answer_count()];
+    problem.count_answers(query, set, &mut counts);
+    let ends = domain_key(domain);
+    for (a, &codes) in counts.iter().enumerate() {
+        let answer = a as AnswerId;
+        if codes >= MIN_UNIT_CODES && problem.solving_answer(query) != Some(answer) {
+            let key = ends.as_ref().map(|ends| format!("{label}>{answer} @ {ends}")).map_err(Clone::clone);
+            listed.push((key, codes, domain.clone()));
+        }
+    }
+}
+
+/// Smallest node one query below the root that [`FirstLevel::list_counted`] lists from a
+/// stand-in (smaller decisions may walk a set code by code).
+const COUNTED_NODE_MIN: u64 = 4096;
+
+impl FirstLevel {
+    /// [`list_below`] of this node for a cut two levels below the root, decided on
+    /// the game's stand-in for its set ([`SpeedHooks::counted_class`]: read
+    /// only by its size and answer counts) instead of the set: the node's
+    /// decisions on its sub-domain and the class sizes of the query each decision
+    /// asks are all the listing walk reads there ([`Walker::node`] at depth 1 with
+    /// a trail: no memo; [`Walker::listed_children`] one query above the cut).
+    /// The same units in the same order. `None` where it cannot stand in: another
+    /// cut, a node of at most [`COUNTED_NODE_MIN`] codes, a game without the
+    /// stand-in, or a decision that ties several queries (merging them by
+    /// symmetry reads the set; the caller then makes it).
+    pub(crate) fn list_counted<P: SearchProblem>(
+        &self,
+        problem: &P,
+        tie: TieRule,
+        levels: usize,
+    ) -> Option<Vec<ListedKey>> {
+        if levels != 2 || self.codes <= COUNTED_NODE_MIN {
+            return None;
+        }
+        let set = problem.counted_class(self.query, self.answer, self.codes)?;
+        let state = problem.next_state(&problem.initial_state(), self.query);
+        let verification = Verification::new();
+        let memo = Memo::new(false);
+        let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo, cut: None, verification: &verification };
+        let groups = verification.within(|| walker.decisions(&state, &set, 1, &self.domain));
+        if groups.iter().any(|(_, chosen)| chosen.len() > 1) {
+            return None;
+        }
+        let mut listed = Vec::new();
+        for (sub, chosen) in &groups {
+            // No query: the walk stops there, a leaf and no unit.
+            if let Some(&(_, query)) = chosen.first() {
+                let label = format!("{}/{}", self.trail, problem.query_label(query));
+                listed_classes(problem, query, &set, &label, sub, &mut listed);
+            }
+        }
+        Some(listed)
+    }
+}
+
 impl<P: SearchProblem> Walker<'_, P> {
     /// A listing walk one query above its cut: the classes of `query` on `set`
-    /// counted, not made, and each that is a unit listed as the walk would at
-    /// the cut ([`Self::at_cut`]: a class of at least [`MIN_UNIT_CODES`] codes
-    /// that is not the solving one; smaller classes are evaluated in place and
-    /// hold no unit). `None` unless listing at this depth. What it returns
-    /// stands in for the subtree (a listing's curve is not used).
+    /// counted, not made, and each that is a unit listed ([`listed_classes`]).
+    /// `None` unless listing at this depth. What it returns stands in for the
+    /// subtree (a listing's curve is not used).
     pub(super) fn listed_children(
         &self,
         query: QueryId,
@@ -106,17 +174,9 @@ impl<P: SearchProblem> Walker<'_, P> {
             return None;
         }
         let problem = self.problem;
-        let mut counts = vec![0u64; problem.answer_count()];
-        problem.count_answers(query, set, &mut counts);
-        let ends = domain_key(domain);
-        let mut listed = keys.lock().unwrap_or_else(|e| e.into_inner());
-        for (a, &codes) in counts.iter().enumerate() {
-            let answer = a as AnswerId;
-            if codes >= MIN_UNIT_CODES && problem.solving_answer(query) != Some(answer) {
-                let key = ends.as_ref().map(|ends| format!("{label}>{answer} @ {ends}")).map_err(Clone::clone);
-                listed.push((key, codes, domain.clone()));
-            }
-        }
+        let mut found = Vec::new();
+        listed_classes(problem, query, set, label, domain, &mut found);
+        keys.lock().unwrap_or_else(|e| e.into_inner()).extend(found);
         let n = problem.set_size(set);
         Some(constant(domain, Arc::new(Outcome::leaf(n, 0, Exact::from_integer(0.into())))))
     }

@@ -10,6 +10,7 @@
 //! rows and take them as raw words ([`CodeSet::rows`], `BitVec::as_raw_slice`):
 //! a row is a whole number of words, so word-wise and bit-wise views agree.
 
+use crate::search::{AnswerId, QueryId};
 use bitvec::prelude::{BitSlice, BitVec, Lsb0};
 use std::hash::{Hash, Hasher};
 
@@ -19,7 +20,7 @@ pub type Bits = BitVec<u64, Lsb0>;
 /// A non-empty set of Beams codes. Invariants: `patterns` strictly increasing;
 /// row i is bits `i·words·64 .. (i+1)·words·64` (the last word's bits past c!
 /// are zero) and is non-zero; `size` = the number of set bits. The one
-/// exception is [`CodeSet::counted_full`], which only counting reads.
+/// exception is a stand-in, [`CodeSet::counted`], which only counting reads.
 #[derive(Clone, Debug)]
 pub struct CodeSet {
     pub patterns: Vec<u32>,
@@ -59,17 +60,49 @@ impl CodeSet {
     }
 
     /// The set of all codes as only the counting of the full set reads it
-    /// (`Beams::full_set_counts`: the first row and the size; the root's
-    /// decision, `SpeedHooks::counted_full_set`): no pattern, one row of every
-    /// colouring, the size of the full set. Its rows are not its codes: it must
-    /// never be split, filtered, walked or compared.
+    /// (`Beams::full_set_counts`: its size alone; the root's decision,
+    /// `SpeedHooks::counted_full_set`): [`CodeSet::counted`] of no step.
     pub fn counted_full(patterns: usize, colourings: usize) -> CodeSet {
-        CodeSet { patterns: Vec::new(), bits: every_colouring(colourings), size: (patterns * colourings) as u64 }
+        CodeSet::counted(&[], (patterns * colourings) as u64)
+    }
+
+    /// A stand-in for the `size` codes of the full set that give every
+    /// (query, answer) of `trail` (all codes if it is empty), as only the
+    /// counting hooks read it (`Beams::stand_in_counts`: from the game's
+    /// tables, pattern by pattern; a decision one or no query below the root,
+    /// `SpeedHooks::counted_class`). It holds no pattern and its words are the
+    /// trail, not rows: every walk over its rows is refused
+    /// ([`CodeSet::rows`]); it must never be split, filtered or compared with
+    /// a set of codes. A set of codes with codes always has a pattern.
+    pub fn counted(trail: &[(QueryId, AnswerId)], size: u64) -> CodeSet {
+        let words = trail.iter().map(|&(q, a)| u64::from(q) << 32 | u64::from(a)).collect();
+        CodeSet { patterns: Vec::new(), bits: Bits::from_vec(words), size }
+    }
+
+    /// Whether this is a stand-in ([`CodeSet::counted`]), not a set of codes.
+    #[inline]
+    pub fn is_counted(&self) -> bool {
+        self.patterns.is_empty() && self.size > 0
+    }
+
+    /// The trail a stand-in stands for ([`CodeSet::counted`]); `None` for a set of codes.
+    pub fn counted_trail(&self) -> Option<Vec<(QueryId, AnswerId)>> {
+        let step = |&w: &u64| ((w >> 32) as QueryId, (w & 0xffff) as AnswerId);
+        self.is_counted().then(|| self.words().iter().map(step).collect())
     }
 
     /// An empty set to be filled row by row.
     pub fn empty() -> CodeSet {
         CodeSet { patterns: Vec::new(), bits: Bits::new(), size: 0 }
+    }
+
+    /// Empties the set, keeping its allocations (a buffer refilled row by row).
+    pub fn clear(&mut self) {
+        let mut raw = std::mem::take(&mut self.bits).into_vec();
+        raw.clear();
+        self.bits = Bits::from_vec(raw);
+        self.patterns.clear();
+        self.size = 0;
     }
 
     /// All rows as raw words.
@@ -105,8 +138,10 @@ impl CodeSet {
         self.bits = Bits::from_vec(raw);
     }
 
-    /// The rows as (pattern, mask).
+    /// The rows as (pattern, mask). A stand-in ([`CodeSet::counted`]) has
+    /// none to walk: asking for them is a bug, refused.
     pub fn rows(&self, words: usize) -> impl Iterator<Item = (u32, &[u64])> {
+        assert!(!self.is_counted(), "a counted stand-in has no rows to walk");
         self.patterns.iter().copied().zip(self.words().chunks_exact(words))
     }
 

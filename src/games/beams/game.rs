@@ -18,6 +18,7 @@
 //! counting kernels; `search_problem` the [`SearchProblem`](crate::search::SearchProblem)
 //! implementation and the penalty.
 
+mod from_tables;
 mod kernels;
 mod memo_keys;
 mod search_problem;

@@ -6,9 +6,7 @@
 use super::super::codeset::CodeSet;
 use super::super::symmetry::{BoardAction, permutation_rank};
 use super::{Beams, BeamsState};
-use crate::search::problem::Rules;
-use crate::search::{AnswerId, QueryId};
-use rayon::prelude::*;
+use crate::search::AnswerId;
 
 /// How many rows ahead the row loops prefetch hit-table entries.
 pub(super) const PREFETCH_AHEAD: usize = 8;
@@ -183,111 +181,6 @@ impl Beams {
     pub(super) fn colourings_of(&self, colour: usize, piece: usize) -> &[u64] {
         let at = (colour * self.variant.colours + piece) * self.words;
         &self.colour_piece[at..at + self.words]
-    }
-
-    /// The codes of the full set that give each `(query, answer)` of `trail`,
-    /// made from the tables without the full set or any set between: pattern
-    /// t's row is, for every step, the colourings whose colour-c piece hits
-    /// exactly `answer` cells of diagonal d, ANDed. The rows are found first
-    /// (in parallel), so the set is allocated once at its size (`None`: no code).
-    pub(super) fn full_filtered(&self, trail: &[(QueryId, AnswerId)]) -> Option<CodeSet> {
-        const CHUNK: u32 = 1 << 14;
-        let w = self.words;
-        let steps: Vec<(usize, usize, AnswerId)> =
-            trail.iter().map(|&(q, a)| (self.decode_query(q), a)).map(|((c, d), a)| (c, d, a)).collect();
-        // Writes pattern t's row into `row` (`step`: scratch); whether it is non-zero.
-        let fill = |t: u32, row: &mut [u64], step: &mut [u64]| {
-            row.fill(!0);
-            for &(c, d, answer) in &steps {
-                step.fill(0);
-                for (j, _) in self.piece_hits(t, d).iter().enumerate().filter(|(_, a)| **a as AnswerId == answer) {
-                    step.iter_mut().zip(self.colourings_of(c, j)).for_each(|(s, m)| *s |= m);
-                }
-                row.iter_mut().zip(step.iter()).for_each(|(r, s)| *r &= s);
-                if row.iter().all(|&x| x == 0) {
-                    return false;
-                }
-            }
-            true
-        };
-        let n = self.patterns.count() as u32;
-        let parts: Vec<Vec<u32>> = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|b| {
-                let (mut row, mut step) = (vec![0u64; w], vec![0u64; w]);
-                (b * CHUNK..n.min((b + 1) * CHUNK)).filter(|&t| fill(t, &mut row, &mut step)).collect()
-            })
-            .collect();
-        let patterns = parts.concat();
-        drop(parts);
-        let mut raw: Vec<u64> = vec![0; patterns.len() * w];
-        raw.par_chunks_mut(CHUNK as usize * w).zip(patterns.par_chunks(CHUNK as usize)).for_each(|(rows, ts)| {
-            let mut step = vec![0u64; w];
-            for (row, &t) in rows.chunks_exact_mut(w).zip(ts) {
-                fill(t, row, &mut step);
-            }
-        });
-        let size = raw.iter().map(|x| u64::from(x.count_ones())).sum();
-        let bits = crate::games::beams::codeset::Bits::from_vec(raw);
-        (size > 0 && !steps.is_empty()).then_some(CodeSet { patterns, bits, size })
-    }
-
-    /// Whether `set` is the set of all codes (a set holds only codes, so its size decides).
-    pub(super) fn holds_every_code(&self, set: &CodeSet) -> bool {
-        set.size == (self.patterns.count() * self.colourings.len()) as u64
-    }
-
-    /// The answer counts of `decoded` queries on `set` (flattened, `answer_count`
-    /// per query) if `set` holds every code, from the hit table alone (`false`:
-    /// not the full set). Every row of the full set is the same row m, so query
-    /// (c, d) gives answer a to Σ_j |m ∧ colourings_of(c, j)| · #{t : piece j of
-    /// pattern t hits a cells of d} codes: the sum of [`Self::compact_counts`]'
-    /// row pass taken pattern by pattern first, without reading the set's 406 MB
-    /// (6c6p: the root of every walk, and a shard's first step). The pattern
-    /// counts are made once for every diagonal ([`Self::line_hits`]).
-    pub(super) fn full_set_counts(&self, decoded: &[(usize, usize)], set: &CodeSet, counts: &mut [u64]) -> bool {
-        if !self.holds_every_code(set) {
-            return false;
-        }
-        let (k, answers) = (self.variant.colours, self.answer_count());
-        let row = &set.words()[..self.words];
-        let line_hits = self.line_hits();
-        for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(answers)) {
-            out.iter_mut().for_each(|x| *x = 0);
-            for j in 0..k {
-                let colourings: u64 =
-                    row.iter().zip(self.colourings_of(c, j)).map(|(m, x)| u64::from((m & x).count_ones())).sum();
-                let n = &line_hits[(d * k + j) * answers..(d * k + j + 1) * answers];
-                out.iter_mut().zip(n).for_each(|(o, &t)| *o += colourings * t);
-            }
-        }
-        true
-    }
-
-    /// `[(d·k + j)·A + a]`: how many patterns' piece j hits answer a on
-    /// diagonal d (A answers), for every diagonal: one pass over the hit
-    /// table, split into one stretch of patterns per thread, made on first use.
-    fn line_hits(&self) -> &[u64] {
-        self.line_hits.get_or_init(|| {
-            let (k, nd, answers) = (self.variant.colours, self.board.diagonals.len(), self.answer_count());
-            let t = self.patterns.count();
-            let stretch = t.div_ceil(rayon::current_num_threads().max(1)).max(1);
-            let count = |from: usize| {
-                let mut n = vec![0u32; nd * k * answers];
-                for row in self.hits[from * nd * k..(from + stretch).min(t) * nd * k].chunks_exact(nd * k) {
-                    for (i, &a) in row.iter().enumerate() {
-                        n[i * answers + usize::from(a)] += 1;
-                    }
-                }
-                n
-            };
-            let parts: Vec<Vec<u32>> = (0..t).step_by(stretch).collect::<Vec<_>>().into_par_iter().map(count).collect();
-            let mut total = vec![0u64; nd * k * answers];
-            for part in parts {
-                total.iter_mut().zip(part).for_each(|(s, x)| *s += u64::from(x));
-            }
-            total
-        })
     }
 
     /// Whether (g, π) maps every code of `set` into `set` (π permutes the first

@@ -96,7 +96,7 @@ impl Rules for Beams {
     /// (zero words of a row are skipped: deep in the tree rows are sparse).
     fn count_answers(&self, q: QueryId, set: &CodeSet, counts: &mut [u64]) {
         let (c, d) = self.decode_query(q);
-        if self.full_set_counts(&[(c, d)], set, counts) {
+        if self.stand_in_counts((&[q], &[(c, d)]), set, counts) {
             return;
         }
         let k = self.variant.colours;
@@ -179,7 +179,7 @@ impl SpeedHooks for Beams {
         let a = self.answer_count();
         counts.iter_mut().for_each(|x| *x = 0);
         let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
-        if self.full_set_counts(&decoded, set, counts) {
+        if self.stand_in_counts((queries, &decoded), set, counts) {
             return;
         }
         if set.size <= SMALL_SET {
@@ -204,9 +204,9 @@ impl SpeedHooks for Beams {
         let sparse = set.size <= TALLY_SET && set.size <= TALLY_ROW_CODES * set.patterns.len() as u64;
         if set.size > SMALL_SET && !sparse {
             let decoded: Vec<(usize, usize)> = queries.iter().map(|&q| self.decode_query(q)).collect();
-            if self.holds_every_code(set) {
+            if self.holds_every_code(set) || set.is_counted() {
                 let mut full = vec![0u64; queries.len() * self.answer_count()];
-                self.full_set_counts(&decoded, set, &mut full);
+                self.stand_in_counts((queries, &decoded), set, &mut full);
                 let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * 8);
                 full.chunks_exact(self.answer_count()).for_each(|c| out.push(c.iter().copied().filter(|&x| x > 0)));
                 return out;
@@ -253,6 +253,7 @@ impl SpeedHooks for Beams {
     /// One pass over the rows: a row keeps the colourings whose colour-c piece
     /// hits exactly `answer` (rows are filtered in parallel chunks).
     fn restrict(&self, query: QueryId, answer: AnswerId, set: &CodeSet) -> CodeSet {
+        assert!(!set.is_counted(), "a counted stand-in is not filtered");
         let (c, d) = self.decode_query(query);
         let w = self.words;
         let filter_rows = |rows: &[u32], bits: &[u64]| {
@@ -298,13 +299,16 @@ impl SpeedHooks for Beams {
     fn restrict_full_trail(&self, trail: &[(QueryId, AnswerId)]) -> Option<CodeSet> {
         self.full_filtered(trail)
     }
-    /// One row standing for every pattern ([`CodeSet::counted_full`]): the full
-    /// set's counts read only its first row and size ([`Beams::full_set_counts`]);
-    /// a full set of at most 1024 codes, which a decision may walk code by code
-    /// (sets of up to 64 codes), is made whole.
+    /// A stand-in ([`CodeSet::counted_full`], counted by [`Beams::full_set_counts`]); a full
+    /// set of at most 1024 codes, which a decision may walk code by code, is made whole.
     fn counted_full_set(&self) -> CodeSet {
         let (t, colourings) = (self.patterns.count(), self.colourings.len());
         if t * colourings <= 1024 { self.full_set() } else { CodeSet::counted_full(t, colourings) }
+    }
+    /// A stand-in ([`CodeSet::counted`]) counted a stretch of patterns at a
+    /// time from the tables ([`Beams::stand_in_counts`]), for classes of more than 1024 codes.
+    fn counted_class(&self, query: QueryId, answer: AnswerId, codes: u64) -> Option<CodeSet> {
+        (codes > 1024).then(|| CodeSet::counted(&[(query, answer)], codes))
     }
     /// The best-guess code is laid (the first of least total distance to the set);
     /// the secret pays its wrong cells. A random guess pays the mean, rounded.
