@@ -6,7 +6,6 @@
 use super::super::codeset::CodeSet;
 use super::super::symmetry::{BoardAction, permutation_rank};
 use super::{Beams, BeamsState};
-use crate::search::AnswerId;
 
 /// How many rows ahead the row loops prefetch hit-table entries.
 pub(super) const PREFETCH_AHEAD: usize = 8;
@@ -49,18 +48,6 @@ pub(super) fn single_colouring(mask: &[u64]) -> Option<usize> {
         found = Some(w * 64 + word.trailing_zeros() as usize);
     }
     found
-}
-
-/// The class of `answer` among `classes`, added if new.
-pub(super) fn class_of(classes: &mut Vec<(AnswerId, CodeSet)>, answer: AnswerId) -> &mut CodeSet {
-    let at = match classes.iter().position(|(b, _)| *b == answer) {
-        Some(i) => i,
-        None => {
-            classes.push((answer, CodeSet::empty()));
-            classes.len() - 1
-        }
-    };
-    &mut classes[at].1
 }
 
 /// Rows between two flushes of the compact u32 answer counts (a row holds at

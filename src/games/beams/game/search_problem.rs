@@ -110,42 +110,10 @@ impl Rules for Beams {
             }
         }
     }
-    /// Per row, the colourings are grouped by the answer their colour-c piece gives.
+    /// Per row, the colourings are grouped by the answer their colour-c piece gives ([`Beams::split_classes`]).
     fn split(&self, q: QueryId, set: &CodeSet) -> Vec<(AnswerId, CodeSet)> {
         let (c, d) = self.decode_query(q);
-        let w = self.words;
-        let mut classes: Vec<(AnswerId, CodeSet)> = Vec::new();
-        let mut answers: Vec<u8> = Vec::with_capacity(self.variant.colours);
-        let mut rows: Vec<u64> = Vec::with_capacity(self.variant.colours * w);
-        for (row, (t, mask)) in set.rows(w).enumerate() {
-            self.prefetch_ahead(&set.patterns, row);
-            if let Some(sigma) = single_colouring(mask) {
-                let a = self.answer_at(self.code_at(t, sigma), c, d) as AnswerId;
-                class_of(&mut classes, a).push_row(t, mask);
-                continue;
-            }
-            answers.clear();
-            rows.clear();
-            for (j, &a) in self.piece_hits(t, d).iter().enumerate() {
-                let slot = answers.iter().position(|&x| x == a).unwrap_or_else(|| {
-                    answers.push(a);
-                    rows.resize(answers.len() * w, 0);
-                    answers.len() - 1
-                });
-                let colourings = self.colourings_of(c, j);
-                for (i, &m) in mask.iter().enumerate().filter(|(_, m)| **m != 0) {
-                    rows[slot * w + i] |= m & colourings[i];
-                }
-            }
-            for (slot, &a) in answers.iter().enumerate() {
-                let row = &rows[slot * w..(slot + 1) * w];
-                if row.iter().any(|&x| x != 0) {
-                    class_of(&mut classes, a as AnswerId).push_row(t, row);
-                }
-            }
-        }
-        classes.sort_unstable_by_key(|(a, _)| *a);
-        classes
+        self.split_classes(c, d, set)
     }
     fn solving_answer(&self, _: QueryId) -> Option<AnswerId> {
         None
@@ -198,8 +166,9 @@ impl SpeedHooks for Beams {
         }
     }
     /// Small sets, and sets of up to [`TALLY_SET`] codes in sparse rows, walk
-    /// their codes: per query the answers of all codes are tallied, which
-    /// avoids zeroing and scanning the whole answer range of every query.
+    /// their codes ([`Beams::tally_class_sizes`]): per query the answers of all
+    /// codes are tallied, which avoids zeroing and scanning the whole answer
+    /// range of every query.
     fn class_sizes_batch(&self, queries: &[QueryId], set: &CodeSet) -> ClassSizes {
         let sparse = set.size <= TALLY_SET && set.size <= TALLY_ROW_CODES * set.patterns.len() as u64;
         if set.size > SMALL_SET && !sparse {
@@ -216,39 +185,7 @@ impl SpeedHooks for Beams {
             decoded.iter().for_each(|&(c, d)| out.push(compact.of(c, d).iter().copied().filter(|&x| x > 0)));
             return out;
         }
-        let (k, nd) = (self.variant.colours, self.board.diagonals.len());
-        // Per code and colour, where the hits of the piece of that colour start.
-        let mut piece_rows: Vec<usize> = Vec::with_capacity(set.size as usize * k);
-        set.for_each_code(self.words, |t, sigma| {
-            piece_rows
-                .extend(self.piece_of[sigma * k..(sigma + 1) * k].iter().map(|&j| t as usize * nd * k + j as usize));
-        });
-        // Answers are tallied, not sorted: `tally[a]` codes gave answer a (at most TALLY_SET < 256),
-        // the answers given marked in a 256-bit mask (answers are bytes), so that the loop over the
-        // codes has no branch; the sizes come out in answer order.
-        let mut tally = [0u8; 256];
-        let mut sizes = [0u64; 256];
-        let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * (set.size as usize).min(8));
-        for &q in queries {
-            let (c, d) = self.decode_query(q);
-            let mut seen = [0u64; 4];
-            for code in piece_rows.chunks_exact(k) {
-                let answer = usize::from(self.hits[code[c] + d * k]);
-                tally[answer] += 1;
-                seen[answer >> 6] |= 1 << (answer & 63);
-            }
-            let mut m = 0;
-            for (w, &word) in seen.iter().enumerate() {
-                let mut rest = word;
-                while rest != 0 {
-                    sizes[m] = u64::from(std::mem::take(&mut tally[w * 64 + rest.trailing_zeros() as usize]));
-                    rest &= rest - 1;
-                    m += 1;
-                }
-            }
-            out.push(sizes[..m].iter().copied());
-        }
-        out
+        self.tally_class_sizes(queries, set)
     }
     /// One pass over the rows: a row keeps the colourings whose colour-c piece
     /// hits exactly `answer` (rows are filtered in parallel chunks).
@@ -367,8 +304,10 @@ impl SpeedHooks for Beams {
         })
     }
     /// Looks up each code's answer and marks it in a 256-bit mask (answers are
-    /// bytes): a query is finest when no answer repeats.
+    /// bytes): a query is finest when no answer repeats. The set's hit rows are
+    /// prefetched first.
     fn first_finest_query(&self, queries: &[QueryId], set: &CodeSet) -> Option<QueryId> {
+        set.patterns.iter().for_each(|&t| self.prefetch_hits(t));
         let mut codes: Vec<CodeAt> = Vec::with_capacity(set.size as usize);
         set.for_each_code(self.words, |t, sigma| codes.push(self.code_at(t, sigma)));
         queries.iter().copied().find(|&q| {
