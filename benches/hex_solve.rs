@@ -8,6 +8,7 @@
 //! `cargo bench --bench hex_solve -- N CELL…` (e.g. `-- 6 c3 a1`); without
 //! cells every opening of the board; default N = 5. `HEX_LIMITS=OR,CARRIER,PER_PAIR`
 //! replaces the solver's bounded H-search limits (to compare settings);
+//! `HEX_EDGE_LIMITS=OR,CARRIER,PER_PAIR` the limits of the edge pair alone (`Solver::edge_limits`);
 //! `HEX_FILL=0` turns the inferior-cell fill-in off, `HEX_REUSE=1` the
 //! incremental H-search on (results kept two plies up reused; `reuse.rs`).
 //! df-pn settings: `HEX_WIDEN=ε%` (1+ε trick), `HEX_INIT=p%` (dn of a new
@@ -44,6 +45,12 @@ fn main() {
             text.split(',').map(|x| x.trim().parse().expect("HEX_LIMITS=OR,CARRIER,PER_PAIR")).collect();
         (limits.max_or, limits.max_carrier, limits.max_per_pair) = (v[0], v[1] as u32, v[2]);
     }
+    let mut edge_limits = limits;
+    if let Ok(text) = std::env::var("HEX_EDGE_LIMITS") {
+        let v: Vec<usize> =
+            text.split(',').map(|x| x.trim().parse().expect("HEX_EDGE_LIMITS=OR,CARRIER,PER_PAIR")).collect();
+        (edge_limits.max_or, edge_limits.max_carrier, edge_limits.max_per_pair) = (v[0], v[1] as u32, v[2]);
+    }
     let fill_in = std::env::var("HEX_FILL").map_or(true, |v| v != "0");
     let reuse = std::env::var("HEX_REUSE").is_ok_and(|v| v == "1");
     let number = |name: &str| std::env::var(name).ok().map(|v| v.parse::<u32>().expect("a percentage"));
@@ -58,7 +65,8 @@ fn main() {
     let init_dn = number("HEX_INIT").unwrap_or(fresh.init_dn);
     let resistance_order = std::env::var("HEX_ORDER").map_or(fresh.resistance_order, |v| v.starts_with('r'));
     println!(
-        "limits: {limits:?}, fill-in {fill_in}, reuse {reuse}, widen {widen} %, init dn {init_dn} %, \
+        "limits: {limits:?}, edge pair: {edge_limits:?}, fill-in {fill_in}, reuse {reuse}, widen {widen} %, \
+         init dn {init_dn} %, \
          resistance order {resistance_order}, shared table {share}, transplant {transplant}, \
          vulnerable {vulnerable}, support cut {support_cut}, dominated {dominated}, budget {budget}"
     );
@@ -70,7 +78,7 @@ fn main() {
             solver = Solver::new(board.clone());
         }
         let before = solver.nodes;
-        (solver.limits, solver.fill_in, solver.reuse) = (limits, fill_in, reuse);
+        (solver.limits, solver.edge_limits, solver.fill_in, solver.reuse) = (limits, edge_limits, fill_in, reuse);
         (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
         (solver.transplant, solver.vulnerable, solver.support_cut) = (transplant, vulnerable, support_cut);
         (solver.dominated, solver.budget) = (dominated, budget);

@@ -205,13 +205,15 @@ impl<S: NodeSet> Queue<S> {
 struct Search<'a, S> {
     graph: &'a HexGraph,
     limits: Limits,
+    /// A pair index whose connections follow other limits, and those (none: `usize::MAX`).
+    edge: (usize, Limits),
     found: Connections<S>,
     queue: Queue<S>,
 }
 
 /// Runs H-search on `graph` with `limits` to its fixpoint.
 pub fn h_search(graph: &HexGraph, limits: Limits) -> Connections {
-    run(graph, limits, None)
+    run_from(graph, limits, None, &[], 0)
 }
 
 /// H-search for the question "is there an x–y VC, and which is the smallest?":
@@ -224,16 +226,20 @@ pub fn h_search(graph: &HexGraph, limits: Limits) -> Connections {
 /// equals the full run's; the other lists may be partial when an x–y VC
 /// exists. Without an x–y VC this is the full run.
 pub fn h_search_edge(graph: &HexGraph, limits: Limits, x: usize, y: usize) -> Connections {
-    run(graph, limits, (x != y).then(|| x.min(y) * graph.len() + x.max(y)))
+    run_from(graph, limits, (x != y).then(|| x.min(y) * graph.len() + x.max(y)), &[], 0)
 }
 
 /// What [`h_search_edge`] tells about the pair (x, y): its smallest VC carrier
 /// (as [`Connections::smallest_vc`]), its SC carriers in list order, and the
 /// run's work. Computed with 64-bit node sets when the graph has at most 64
-/// nodes (the same run, so the same answer), in the tables of `scratch`.
+/// nodes (the same run, so the same answer), in the tables of `scratch`. The
+/// pair (x, y) itself follows the limits `edge` (carrier size, OR fan-in, list
+/// length), every other pair `limits`: any limits derive only real connections
+/// (Satz 4.1), and wider ones on the pair asked about leave the run's width as is.
 pub fn h_search_edge_answer(
     graph: &HexGraph,
     limits: Limits,
+    edge: Limits,
     (x, y): (usize, usize),
     scratch: &mut Scratch,
 ) -> (Option<Bits>, Vec<Bits>, Work) {
@@ -244,13 +250,15 @@ pub fn h_search_edge_answer(
     let stop = (x != y).then(|| x.min(y) * graph.len() + x.max(y));
     if graph.len() <= 64 {
         let (found, queue) = scratch.small.take().unwrap_or_default();
-        let mut s = Search::new(graph, limits, found, queue);
+        let mut s = Search::new(graph, limits, found, queue).with_edge(stop, edge);
         s.run(stop, &[], 0);
         let out = answer(&s.found, x, y);
         scratch.small = Some((s.found, s.queue));
         out
     } else {
-        answer(&run_from::<Bits>(graph, limits, stop, &[], 0), x, y)
+        let mut s = Search::<Bits>::new(graph, limits, Connections::default(), Queue::default()).with_edge(stop, edge);
+        s.run(stop, &[], 0);
+        answer(&s.found, x, y)
     }
 }
 
@@ -275,12 +283,8 @@ pub fn h_search_edge_seeded(
     run_from(graph, limits, (x != y).then(|| x.min(y) * graph.len() + x.max(y)), seeds, touched)
 }
 
-/// H-search to the fixpoint, or until `stop` (a pair index) has a VC smaller than every pending carrier.
-fn run(graph: &HexGraph, limits: Limits, stop: Option<usize>) -> Connections {
-    run_from(graph, limits, stop, &[], 0)
-}
-
-/// [`run`] after entering `seeds` (those with an end in `touched` queued).
+/// H-search from `seeds` (queued if an end is in `touched`) to the fixpoint or until `stop` (a pair)
+/// has a VC smaller than every pending carrier.
 fn run_from<S: NodeSet>(
     graph: &HexGraph,
     limits: Limits,
@@ -332,7 +336,20 @@ impl<'a, S: NodeSet> Search<'a, S> {
         queue.buckets.iter_mut().for_each(Vec::clear);
         queue.buckets.resize_with((limits.max_carrier as usize).min(n) + 1, Vec::new);
         queue.lowest = 0;
-        Search { graph, limits, found, queue }
+        Search { graph, limits, edge: (usize::MAX, limits), found, queue }
+    }
+
+    /// The same search with the limits `edge` for the pair `pair` (if any).
+    fn with_edge(mut self, pair: Option<usize>, edge: Limits) -> Self {
+        let widest = self.limits.max_carrier.max(edge.max_carrier) as usize;
+        self.queue.buckets.resize_with(widest.min(self.found.n) + 1, Vec::new);
+        self.edge = (pair.unwrap_or(usize::MAX), edge);
+        self
+    }
+
+    /// The limits of the connections of the pair `pair`.
+    fn limits_of(&self, pair: usize) -> Limits {
+        if pair == self.edge.0 { self.edge.1 } else { self.limits }
     }
 
     /// The run: seeds, the base case, then the rules until the queue is empty or `stop` holds.
@@ -385,16 +402,17 @@ impl<S: NodeSet> Search<'_, S> {
 
     /// [`Search::add`] without queueing it: whether the carrier was kept.
     fn insert(&mut self, kind: Kind, x: usize, y: usize, carrier: S) -> bool {
-        if carrier.count_ones() > self.limits.max_carrier {
+        let pair = self.found.pair(x, y);
+        let limits = self.limits_of(pair);
+        if carrier.count_ones() > limits.max_carrier {
             return false;
         }
-        let pair = self.found.pair(x, y);
         let list = if kind == Kind::Vc { &mut self.found.vc[pair] } else { &mut self.found.sc[pair] };
         if list.iter().any(|&c| c & !carrier == S::zero()) {
             return false;
         }
         list.retain(|&c| c & carrier != carrier);
-        if list.len() >= self.limits.max_per_pair {
+        if list.len() >= limits.max_per_pair {
             return false;
         }
         list.push(carrier);
@@ -437,10 +455,11 @@ impl<S: NodeSet> Search<'_, S> {
     /// The SC list is taken out of the table while the OR runs (no copy): the
     /// OR only adds VCs, so nothing reads or changes it meanwhile.
     fn or_rule(&mut self, x: usize, y: usize, c: S) {
+        let pair = self.found.pair(x, y);
+        let limits = self.limits_of(pair);
         if c == S::zero() {
             self.add(Kind::Vc, x, y, S::zero());
-        } else if self.limits.max_or > 1 && c.count_ones() <= self.limits.max_carrier {
-            let pair = self.found.pair(x, y);
+        } else if limits.max_or > 1 && c.count_ones() <= limits.max_carrier {
             // A node in every SC of the pair is in every family's intersection: no family closes.
             if self.found.sc[pair].iter().fold(c, |m, &s| m & s) != S::zero() {
                 return;
@@ -463,7 +482,8 @@ impl<S: NodeSet> Search<'_, S> {
             return;
         }
         let avoid = single::<S>(common.trailing_zeros() as usize);
-        let more = used + 1 < self.limits.max_or;
+        let limits = self.limits_of(self.found.pair(x, y));
+        let more = used + 1 < limits.max_or;
         for &s in scs {
             if s & avoid != S::zero() {
                 continue;
@@ -471,7 +491,7 @@ impl<S: NodeSet> Search<'_, S> {
             let (wider, still) = (union | s, common & s);
             if still == S::zero() {
                 self.add(Kind::Vc, x, y, wider);
-            } else if more && wider.count_ones() <= self.limits.max_carrier {
+            } else if more && wider.count_ones() <= limits.max_carrier {
                 self.or_extend(x, y, scs, wider, still, used + 1);
             }
         }

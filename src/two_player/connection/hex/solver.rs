@@ -123,6 +123,9 @@ pub struct Aborted;
 pub struct Solver {
     pub board: Board,
     pub limits: Limits,
+    /// The limits of H-search's edge-to-edge pair alone (its carriers, OR fan-in and list; the
+    /// mustplay region is the intersection of that list): by default [`Solver::limits`].
+    pub edge_limits: Limits,
     /// Whether H-search prunes (off: plain search with the table only).
     pub use_h_search: bool,
     /// Positions searched so far.
@@ -208,6 +211,7 @@ impl Solver {
         Solver {
             board,
             limits: Limits::SOLVER,
+            edge_limits: Limits::SOLVER,
             use_h_search: true,
             nodes: 0,
             budget: u64::MAX,
@@ -291,17 +295,13 @@ impl Solver {
         if colour == Colour::Black { (black, white) } else { (white, black) }
     }
 
-    /// The H-search facts for `colour` against the other player.
+    /// The H-search facts for `colour` against the other player (the edge pair with [`Solver::edge_limits`]).
     pub(super) fn threats(&mut self, black: Bits, white: Bits, colour: Colour) -> Threats {
-        self.threats_with(black, white, colour, self.limits)
-    }
-
-    /// [`Solver::threats`] with other limits.
-    pub(super) fn threats_with(&mut self, black: Bits, white: Bits, colour: Colour, limits: Limits) -> Threats {
         let (own, opp) = self.stones(black, white, colour);
         let pg = HexGraph::from_stones_unnamed(&self.board, own, opp, colour);
         let (x, y) = pg.edges;
-        let (vc, scs, work) = h_search_edge_answer(&pg.graph, limits, (x, y), &mut self.scratch);
+        let (limits, edge) = (self.limits, self.edge_limits);
+        let (vc, scs, work) = h_search_edge_answer(&pg.graph, limits, edge, (x, y), &mut self.scratch);
         let w = &mut self.counts.work;
         (w.rules, w.or_steps, w.kept) = (w.rules + work.rules, w.or_steps + work.or_steps, w.kept + work.kept);
         let vc = vc.map(|c| pg.graph.board_cells(c));
