@@ -12,6 +12,7 @@ pub mod cross_key;
 pub mod crossing;
 pub mod envelope;
 pub mod exp_poly;
+pub mod fixed_point;
 pub mod interval;
 mod partitions;
 pub mod point;

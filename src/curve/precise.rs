@@ -1,6 +1,9 @@
-//! 256-bit evaluation of a pair's F(α) = Σ w_b·(b/M)^α, for the signs that
+//! 128-bit evaluation of a pair's F(α) = Σ w_b·(b/M)^α, for the signs that
 //! f64 interval arithmetic cannot settle (roots where the terms of F cancel
 //! to within 1e-13 of their size, e.g. close to the trivial root α = 1).
+//! [`sign_at_margin`] asks the fixed-point tier ([`super::fixed_point`])
+//! first, which answers only where this one would answer the same; the
+//! floating-point evaluation below ([`sign_at_margin_128`]) decides the rest.
 //!
 //! astro-float rounds every operation to nearest at the requested precision
 //! (its documentation: results are correctly rounded). We evaluate at
@@ -32,6 +35,11 @@ pub fn sign_at(terms: &[(u64, i64)], alpha: f64) -> Option<Ordering> {
 /// The certified sign of every number within `margin` (≥ 0) of F(`alpha`)
 /// (as [`sign_at`]; `None` if |F| does not exceed the error bound plus `margin`).
 pub fn sign_at_margin(terms: &[(u64, i64)], alpha: f64, margin: f64) -> Option<Ordering> {
+    super::fixed_point::sign_at_margin(terms, alpha, margin).or_else(|| sign_at_margin_128(terms, alpha, margin))
+}
+
+/// [`sign_at_margin`] by the 128-bit floating-point evaluation alone.
+pub fn sign_at_margin_128(terms: &[(u64, i64)], alpha: f64, margin: f64) -> Option<Ordering> {
     CONSTS.with(|cell| {
         let mut slot = cell.borrow_mut();
         let cc = match slot.as_mut() {

@@ -278,7 +278,7 @@ impl PairFunction {
             match self.sign_at_point(m) {
                 Some(s) if s == sa => a = m,
                 Some(_) => b = m,
-                // |F(m)| below 2^-190 of its terms: the root is m to within
+                // |F(m)| below 2^-100 of its terms: the root is m to within
                 // far less than an ulp of m.
                 None => return RootFound::Certified(m.next_down(), m.next_up()),
             }
