@@ -39,18 +39,15 @@ fn main() {
     if cells.is_empty() {
         cells = (0..board.cells()).collect();
     }
-    let mut limits = Limits::SOLVER;
-    if let Ok(text) = std::env::var("HEX_LIMITS") {
-        let v: Vec<usize> =
-            text.split(',').map(|x| x.trim().parse().expect("HEX_LIMITS=OR,CARRIER,PER_PAIR")).collect();
-        (limits.max_or, limits.max_carrier, limits.max_per_pair) = (v[0], v[1] as u32, v[2]);
-    }
-    let mut edge_limits = limits;
-    if let Ok(text) = std::env::var("HEX_EDGE_LIMITS") {
-        let v: Vec<usize> =
-            text.split(',').map(|x| x.trim().parse().expect("HEX_EDGE_LIMITS=OR,CARRIER,PER_PAIR")).collect();
-        (edge_limits.max_or, edge_limits.max_carrier, edge_limits.max_per_pair) = (v[0], v[1] as u32, v[2]);
-    }
+    // `NAME=OR,CARRIER,PER_PAIR` over `base`, or `base` where NAME is unset.
+    let limits_from = |name: &str, base: Limits| {
+        let Ok(text) = std::env::var(name) else { return base };
+        let v: Vec<usize> = text.split(',').map(|x| x.trim().parse().expect("NAME=OR,CARRIER,PER_PAIR")).collect();
+        assert_eq!(v.len(), 3, "{name}=OR,CARRIER,PER_PAIR");
+        Limits { max_or: v[0], max_carrier: v[1] as u32, max_per_pair: v[2], ..base }
+    };
+    let limits = limits_from("HEX_LIMITS", Limits::SOLVER);
+    let edge_limits = limits_from("HEX_EDGE_LIMITS", limits);
     let fill_in = std::env::var("HEX_FILL").map_or(true, |v| v != "0");
     let reuse = std::env::var("HEX_REUSE").is_ok_and(|v| v == "1");
     let number = |name: &str| std::env::var(name).ok().map(|v| v.parse::<u32>().expect("a percentage"));
