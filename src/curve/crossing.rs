@@ -38,7 +38,8 @@ pub(super) fn target_width(x: f64) -> f64 {
 /// A root of the pair's H-difference found by [`PairFunction::first_root`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RootFound {
-    /// A root certified inside [lo, hi] (the only one there).
+    /// A root certified inside [lo, hi] (the only one there): both ends' signs
+    /// certified and F monotone between them.
     Certified(f64, f64),
     /// α = 1 exactly: D(1) = D'(1) = 0 (an exact H_1 tie).
     AtOne,

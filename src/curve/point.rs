@@ -104,7 +104,8 @@ pub fn shared_label(text: &str) -> Arc<str> {
 /// A certified irrational (or at least non-simple) root of a pair's D(α).
 #[derive(Clone, Debug)]
 pub struct Root {
-    /// The root lies in this enclosure (width ≤ 1e-13·max(1, α) when certified).
+    /// The root lies in this enclosure (when certified: width ≤ 1e-13·max(1, α), or the
+    /// zone where even the 128-bit tier cannot sign F plus that width on each side).
     pub at: Interval,
     pub pair: Arc<PairFunction>,
     pub certified: bool,

@@ -268,21 +268,108 @@ impl PairFunction {
         self.eval(Interval::exact(m), k) + self.eval(a, k + 1) * (a - Interval::exact(m))
     }
 
-    /// Bisection of a sign change of monotone F on [a, b] (F(a) has sign `sa`).
-    fn refine(&self, mut a: f64, mut b: f64, sa: Ordering) -> RootFound {
-        while b - a > target_width(b) {
-            let m = 0.5 * (a + b);
-            if m <= a || m >= b {
-                break;
+    /// Bisection of a sign change of monotone F on [a, b] (F(a) has sign `sa`,
+    /// F(b) the other): [`bisect_sign_change`] with F's certified signs.
+    fn refine(&self, a: f64, b: f64, sa: Ordering) -> RootFound {
+        let (lo, hi) = bisect_sign_change(a, b, sa, |x| self.sign_at_point(x));
+        RootFound::Certified(lo, hi)
+    }
+}
+
+/// The root of a monotone function on [a, b] whose certified sign is `sa` at
+/// `a` and the other one at `b`, narrowed by bisection to [`target_width`]
+/// where `sign` decides. Invariant: every returned end is `a`, `b` or a point
+/// whose sign `sign` certified (`sa` on the left, the other on the right), so
+/// the one root lies between them; nothing is assumed where `sign` answers
+/// `None`. There (|F| within the 128-bit tier's error, which near a flat root
+/// can span far more than an ulp) the bracket is closed in from both sides:
+/// `gap_lo` is the leftmost and `gap_hi` the rightmost point found undecided,
+/// and the certified ends move towards them until each is within the target
+/// width of its undecided point, so the enclosure is the undecided zone's
+/// hull plus at most two target widths.
+pub(super) fn bisect_sign_change(
+    mut a: f64,
+    mut b: f64,
+    sa: Ordering,
+    mut sign: impl FnMut(f64) -> Option<Ordering>,
+) -> (f64, f64) {
+    let mut undecided: Option<(f64, f64)> = None;
+    loop {
+        let probe = match undecided {
+            None if b - a > target_width(b) => 0.5 * (a + b),
+            None => break,
+            Some((gap_lo, gap_hi)) => {
+                let (left, right) = (gap_lo - a, b - gap_hi);
+                if left.max(right) <= target_width(b) {
+                    break;
+                }
+                if left >= right { 0.5 * (a + gap_lo) } else { 0.5 * (gap_hi + b) }
             }
-            match self.sign_at_point(m) {
-                Some(s) if s == sa => a = m,
-                Some(_) => b = m,
-                // |F(m)| below 2^-100 of its terms: the root is m to within
-                // far less than an ulp of m.
-                None => return RootFound::Certified(m.next_down(), m.next_up()),
+        };
+        if probe <= a || probe >= b {
+            break;
+        }
+        match sign(probe) {
+            Some(s) if s == sa => a = probe,
+            Some(_) => b = probe,
+            None => {
+                let (lo, hi) = undecided.unwrap_or((probe, probe));
+                undecided = Some((lo.min(probe), hi.max(probe)));
             }
         }
-        RootFound::Certified(a, b)
+        // An undecided point the bracket has passed is no longer inside it.
+        undecided = undecided.and_then(|(lo, hi)| {
+            let (lo, hi) = (lo.max(a), hi.min(b));
+            (lo < hi || (lo == hi && a < lo && lo < b)).then_some((lo, hi))
+        });
+    }
+    (a, b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A monotone function with its root at `root` whose sign is known only
+    /// outside the zone [`zone.0`, `zone.1`] (which need not hold the root).
+    fn oracle(root: f64, zone: (f64, f64)) -> impl FnMut(f64) -> Option<Ordering> {
+        move |x| {
+            if zone.0 <= x && x <= zone.1 { None } else { Some(x.partial_cmp(&root).unwrap()) }
+        }
+    }
+
+    #[test]
+    fn bisection_narrows_to_the_target_width() {
+        let (lo, hi) = bisect_sign_change(1.5, 2.7, Ordering::Less, oracle(2.0, (f64::NAN, f64::NAN)));
+        assert!(lo < 2.0 && 2.0 < hi && hi - lo <= target_width(hi), "[{lo}, {hi}]");
+    }
+
+    /// The undecided zone around a flat root spans far more than an ulp: the
+    /// enclosure holds the root wherever in the zone it lies (the old refine
+    /// claimed an ulp around the first undecided midpoint).
+    #[test]
+    fn an_undecided_zone_is_never_taken_for_the_root() {
+        for (root, zone) in [
+            (2.0, (2.0 - 3e-9, 2.0 + 7e-9)),
+            (2.0 + 6.9e-9, (2.0 - 3e-9, 2.0 + 7e-9)),
+            (2.0 - 2.9e-9, (2.0 - 3e-9, 2.0 + 7e-9)),
+            // Undecided away from the root (cancellation elsewhere).
+            (1.6, (2.0 - 1e-3, 2.0 + 1e-3)),
+            (2.6, (2.0 - 1e-3, 2.0 + 1e-3)),
+            // The whole bracket but its ends undecided.
+            (2.2, (1.5000001, 2.6999999)),
+        ] {
+            for sa in [Ordering::Less, Ordering::Greater] {
+                let flip = |s: Option<Ordering>| if sa == Ordering::Less { s } else { s.map(Ordering::reverse) };
+                let mut inner = oracle(root, zone);
+                let (lo, hi) = bisect_sign_change(1.5, 2.7, sa, |x| flip(inner(x)));
+                assert!(lo < root && root < hi, "root {root}, zone {zone:?}: [{lo}, {hi}]");
+                let zone_in = (zone.0.max(1.5), zone.1.min(2.7));
+                let holds_root = zone.0 <= root && root <= zone.1;
+                let allowed =
+                    if holds_root { zone_in.1 - zone_in.0 + 2.0 * target_width(hi) } else { target_width(hi) };
+                assert!(hi - lo <= allowed * (1.0 + 1e-9), "root {root}, zone {zone:?}: [{lo}, {hi}] too wide");
+            }
+        }
     }
 }
