@@ -138,8 +138,14 @@ fn bound_text(r: &Row, upper: bool) -> String {
     if r.kind == "point" && x.is_finite() { decimal_outward(x, 17, upper) } else { format!("{x:.17}") }
 }
 
+/// A point as the curve's files write it (`lo_exact`/`hi_exact`, `lo_text`/`hi_text`):
+/// an enclosure the walk could not certify is marked "uncertified" wherever it
+/// appears, as an end of an interval too, not only counted in the header.
 fn point_text(p: &Point) -> String {
-    p.to_string()
+    match p {
+        Point::Root { root, .. } if !root.certified => format!("{p} uncertified"),
+        _ => p.to_string(),
+    }
 }
 
 fn point_bounds(p: &Point) -> (f64, f64) {
@@ -427,4 +433,23 @@ pub fn describe(r: &Row) -> String {
 
 fn sizes(s: &[u64]) -> String {
     s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve::crossing::PairFunction;
+    use crate::curve::interval::Interval;
+    use crate::curve::point::Root;
+
+    fn root(certified: bool) -> Point {
+        let pair = Arc::new(PairFunction::new(&[1, 5, 6], &[2, 3, 7]).unwrap());
+        Point::Root { root: Arc::new(Root { at: Interval::new(1.5, 1.75), pair, certified }), witness: None }
+    }
+
+    #[test]
+    fn an_uncertified_enclosure_says_so_in_the_files() {
+        assert_eq!(point_text(&root(true)), "[1.500000000000000, 1.750000000000000]");
+        assert_eq!(point_text(&root(false)), "[1.500000000000000, 1.750000000000000] uncertified");
+    }
 }
