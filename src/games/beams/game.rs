@@ -108,6 +108,9 @@ pub struct Beams {
     /// on diagonal d (A answers), made once from `hits` when the set of all
     /// codes is first counted ([`Beams::full_set_counts`]).
     line_hits: std::sync::OnceLock<Vec<u64>>,
+    /// The tables the counts of the last few stand-ins for classes one query
+    /// below the root are read from, each made once ([`Beams::stand_in`]).
+    stand_ins: std::sync::Mutex<Vec<std::sync::Arc<from_tables::StandInTables>>>,
     /// Board symmetries acting on patterns (small variants only).
     action: Option<BoardAction>,
 }
@@ -203,6 +206,7 @@ impl Beams {
             colour_piece,
             hits,
             line_hits: std::sync::OnceLock::new(),
+            stand_ins: std::sync::Mutex::new(Vec::new()),
             action,
         })
     }

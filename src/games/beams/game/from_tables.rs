@@ -2,9 +2,10 @@
 //! tables alone, without the set of all codes (406 MB for 6c6p) or any set
 //! above them: a unit's set rebuilt from its trail ([`Beams::full_filtered`]),
 //! the answer counts of the set of all codes ([`Beams::full_set_counts`]) and
-//! of a stand-in for a class below the root ([`CodeSet::counted`]), counted
-//! stretch by stretch of patterns ([`Beams::stand_in_counts`]): a shard's
-//! first decisions (issue 53 item 3).
+//! of a stand-in for a class below the root ([`CodeSet::counted`]; one query
+//! below it counted from two tables made in one pass over the hit table,
+//! [`Beams::stand_in`], more by a pass over the patterns'
+//! rows, [`Beams::stand_in_counts`]): a shard's first decisions (issue 53 item 3).
 
 use super::super::codeset::{Bits, CodeSet};
 use super::Beams;
@@ -19,6 +20,23 @@ const STRETCH: u32 = 1 << 17;
 
 /// A trail's steps as (colour, diagonal, answer).
 type Steps = Vec<(usize, usize, AnswerId)>;
+
+/// Stand-ins of one step whose tables [`Beams::stand_in`] keeps (a shard
+/// lists a few nodes one query below the root; the oldest is dropped first).
+const KEPT_STAND_INS: usize = 8;
+
+/// What the answer counts of every query on a class one query below the
+/// root, (c0, d0) answered a0, are made from: over the patterns t, J(t) the
+/// pieces whose hit on d0 is a0, `[d·A + b]` (A answers) `own` the number of
+/// pieces of J(t) and `every` |J(t)| times the number of all pieces that hit
+/// b cells of d, summed. Made in one pass over the hit table
+/// ([`Beams::one_step_tables`]) when the stand-in is made, and kept.
+#[derive(Debug)]
+pub(super) struct StandInTables {
+    step: (QueryId, AnswerId),
+    own: Vec<u64>,
+    every: Vec<u64>,
+}
 
 impl Beams {
     /// The trail's steps decoded.
@@ -75,6 +93,116 @@ impl Beams {
         (size > 0 && !steps.is_empty()).then_some(CodeSet { patterns, bits, size })
     }
 
+    /// A stand-in for the `size` codes that follow `trail` ([`CodeSet::counted`]);
+    /// for one step (a class one query below the root), the tables its counts
+    /// are read from ([`StandInTables`]) made now and kept, so that every count
+    /// of it (a node's decision counts its queries in parts, one per thread,
+    /// and its chosen query again) reads them instead of passing over the
+    /// patterns again.
+    pub(super) fn stand_in(&self, trail: &[(QueryId, AnswerId)], size: u64) -> CodeSet {
+        if let &[step] = trail {
+            self.kept_tables(step);
+        }
+        CodeSet::counted(trail, size)
+    }
+
+    /// The tables of the class of `step` ([`StandInTables`]): kept, or made
+    /// and kept.
+    fn kept_tables(&self, step: (QueryId, AnswerId)) -> std::sync::Arc<StandInTables> {
+        let find = |kept: &[std::sync::Arc<StandInTables>]| kept.iter().find(|s| s.step == step).cloned();
+        if let Some(found) = find(&self.stand_ins.lock().unwrap_or_else(|e| e.into_inner())) {
+            return found;
+        }
+        let made = std::sync::Arc::new(self.one_step_tables(step));
+        let mut kept = self.stand_ins.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = find(&kept) {
+            return found;
+        }
+        if kept.len() >= KEPT_STAND_INS {
+            kept.remove(0);
+        }
+        kept.push(made.clone());
+        made
+    }
+
+    /// [`StandInTables`] of the class of (c0, d0) answered a0: one pass over the
+    /// hit table, a stretch of patterns per thread.
+    fn one_step_tables(&self, (query, answer): (QueryId, AnswerId)) -> StandInTables {
+        let (k, nd, answers) = (self.variant.colours, self.board.diagonals.len(), self.answer_count());
+        let (_, d0) = self.decode_query(query);
+        let n = self.patterns.count();
+        let stretch = n.div_ceil(rayon::current_num_threads().max(1)).max(1);
+        let count = |from: usize| {
+            let (mut own, mut every) = (vec![0u64; nd * answers], vec![0u64; nd * answers]);
+            for row in self.hits[from * nd * k..(from + stretch).min(n) * nd * k].chunks_exact(nd * k) {
+                let line = &row[d0 * k..(d0 + 1) * k];
+                let mine: u32 = (0..k).filter(|&j| AnswerId::from(line[j]) == answer).map(|j| 1 << j).sum();
+                if mine == 0 {
+                    continue;
+                }
+                let m = u64::from(mine.count_ones());
+                for (line, counts) in row.chunks_exact(k).zip(every.chunks_exact_mut(answers)) {
+                    line.iter().for_each(|&b| counts[usize::from(b)] += m);
+                }
+                for j in (0..k).filter(|&j| mine >> j & 1 == 1) {
+                    for (line, counts) in row.chunks_exact(k).zip(own.chunks_exact_mut(answers)) {
+                        counts[usize::from(line[j])] += 1;
+                    }
+                }
+            }
+            (own, every)
+        };
+        let add = |mut a: (Vec<u64>, Vec<u64>), b: (Vec<u64>, Vec<u64>)| {
+            a.0.iter_mut().zip(b.0).for_each(|(x, y)| *x += y);
+            a.1.iter_mut().zip(b.1).for_each(|(x, y)| *x += y);
+            a
+        };
+        let parts: Vec<usize> = (0..n).step_by(stretch).collect();
+        let zero = || (vec![0u64; nd * answers], vec![0u64; nd * answers]);
+        let (own, every) = parts.into_par_iter().map(count).reduce(zero, add);
+        StandInTables { step: (query, answer), own, every }
+    }
+
+    /// The answer counts of `decoded` queries on the class of `tables.step`
+    /// ([`StandInTables`]), of `size` codes. A code is a pattern t and a
+    /// colouring σ (a permutation: colour c on piece σ(c)); it is in the class
+    /// iff σ(c0) ∈ J(t), and answers b to (c, d) iff piece σ(c) hits b cells of d.
+    /// The colourings with σ(c0) = j0 number `one` ((k−1)!), those with also
+    /// σ(c) = j for c ≠ c0, j ≠ j0 number `two` ((k−2)!; none for j = j0), so
+    /// (c0, d) gives b to `one`·own[d][b] codes and (c, d) to
+    /// `two`·(every[d][b] − own[d][b]). Both numbers are read from the
+    /// colouring table and checked to be the same for every colour and piece.
+    fn one_step_counts(&self, tables: &StandInTables, decoded: &[(usize, usize)], size: u64, counts: &mut [u64]) {
+        let (k, answers) = (self.variant.colours, self.answer_count());
+        let (c0, _) = self.decode_query(tables.step.0);
+        let both = |c: usize, i: usize, j: usize| -> u64 {
+            self.colourings_of(c0, i)
+                .iter()
+                .zip(self.colourings_of(c, j))
+                .map(|(x, y)| u64::from((x & y).count_ones()))
+                .sum()
+        };
+        let one = both(c0, 0, 0);
+        let two = if k > 1 { both((c0 + 1) % k, 0, 1) } else { 0 };
+        for c in 0..k {
+            for (i, j) in (0..k).flat_map(|i| (0..k).map(move |j| (i, j))) {
+                let expected = match (c == c0, i == j) {
+                    (true, true) => one,
+                    (false, false) => two,
+                    _ => 0,
+                };
+                assert_eq!(both(c, i, j), expected, "the colourings are not every permutation of the colours");
+            }
+        }
+        for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(answers)) {
+            let (own, every) = (&tables.own[d * answers..][..answers], &tables.every[d * answers..][..answers]);
+            for (b, o) in out.iter_mut().enumerate() {
+                *o = if c == c0 { one * own[b] } else { two * (every[b] - own[b]) };
+            }
+            assert_eq!(out.iter().sum::<u64>(), size, "a stand-in's step does not give its size");
+        }
+    }
+
     /// Whether `set` is the set of all codes, or the stand-in for it (a set
     /// holds only codes, so its size decides).
     pub(super) fn holds_every_code(&self, set: &CodeSet) -> bool {
@@ -84,7 +212,9 @@ impl Beams {
     /// The answer counts of `queries` (`decoded`) on `set` (flattened,
     /// `answer_count` per query) if it is the set of all codes or a stand-in
     /// ([`CodeSet::counted`]), without a pass over its rows (`false`: a set
-    /// of codes other than the full one; the caller counts its rows).
+    /// of codes other than the full one; the caller counts its rows): a
+    /// stand-in of one step from its tables, kept since it was made
+    /// ([`Self::stand_in`]), one of more steps by a pass over the patterns.
     pub(super) fn stand_in_counts(
         &self,
         (queries, decoded): (&[QueryId], &[(usize, usize)]),
@@ -94,8 +224,11 @@ impl Beams {
         if self.full_set_counts(decoded, set, counts) {
             return true;
         }
-        let Some(trail) = set.counted_trail() else { return false };
-        self.trail_counts(queries, &self.steps_of(&trail), set.size, counts);
+        match set.counted_trail().as_deref() {
+            None => return false,
+            Some(&[step]) => self.one_step_counts(&self.kept_tables(step), decoded, set.size, counts),
+            Some(trail) => self.trail_counts(queries, &self.steps_of(trail), set.size, counts),
+        }
         true
     }
 
@@ -105,7 +238,8 @@ impl Beams {
     /// reused), counted as a set of codes is ([`Rules::count_answers`],
     /// [`SpeedHooks::count_answers_batch`]), so at most one stretch per thread
     /// is held (6c6p: 12 MB, not the 940 M-code class's rows). The counts must
-    /// add up to `size`.
+    /// add up to `size`. Used for trails of more than one step (a stand-in of one
+    /// step is counted from its tables, [`Self::one_step_counts`]).
     fn trail_counts(&self, queries: &[QueryId], steps: &Steps, size: u64, counts: &mut [u64]) {
         let (w, answers) = (self.words, self.answer_count());
         let n = self.patterns.count() as u32;

@@ -242,10 +242,11 @@ impl SpeedHooks for Beams {
         let (t, colourings) = (self.patterns.count(), self.colourings.len());
         if t * colourings <= 1024 { self.full_set() } else { CodeSet::counted_full(t, colourings) }
     }
-    /// A stand-in ([`CodeSet::counted`]) counted a stretch of patterns at a
-    /// time from the tables ([`Beams::stand_in_counts`]), for classes of more than 1024 codes.
+    /// A stand-in ([`CodeSet::counted`]) counted from the hit table, whose
+    /// tables for every query are made once when it is made ([`Beams::stand_in`]),
+    /// for classes of more than 1024 codes.
     fn counted_class(&self, query: QueryId, answer: AnswerId, codes: u64) -> Option<CodeSet> {
-        (codes > 1024).then(|| CodeSet::counted(&[(query, answer)], codes))
+        (codes > 1024).then(|| self.stand_in(&[(query, answer)], codes))
     }
     /// The best-guess code is laid (the first of least total distance to the set);
     /// the secret pays its wrong cells. A random guess pays the mean, rounded.
