@@ -215,23 +215,20 @@ fn decode(payload: &[u8], variant: Variant, cells: usize) -> Vec<u64> {
     let k = variant.colours;
     let per = cells_per_byte(k);
     let stride = cells.div_ceil(per);
-    payload
-        .par_chunks(stride)
-        .flat_map_iter(|bytes| {
-            let mut pieces = vec![0u64; k];
-            for (b, &byte) in bytes.iter().enumerate() {
-                let mut v = byte as usize;
-                for i in 0..per {
-                    let cell = b * per + i;
-                    if cell < cells {
-                        pieces[v % k] |= 1 << cell;
-                    }
-                    v /= k;
-                }
+    // `digits[byte·per + i]`: the i-th base-k digit of `byte`, lowest first (the
+    // piece of the byte's i-th cell), looked up instead of divided per cell.
+    let digits: Vec<usize> =
+        (0..256).flat_map(|byte| (0..per).scan(byte, |v, _| Some(std::mem::replace(v, *v / k) % k))).collect();
+    let mut pieces = vec![0u64; payload.len() / stride * k];
+    pieces.par_chunks_mut(k).zip(payload.par_chunks(stride)).for_each(|(pieces, bytes)| {
+        for (b, &byte) in bytes.iter().enumerate() {
+            let labels = &digits[usize::from(byte) * per..][..per];
+            for (cell, &piece) in (b * per..cells).zip(labels) {
+                pieces[piece] |= 1 << cell;
             }
-            pieces
-        })
-        .collect()
+        }
+    });
+    pieces
 }
 
 /// Writes the table to `path` (atomically).
