@@ -13,6 +13,7 @@ use renyi_search::curve::crossing::{PairFunction, RootFound, SearchEnd};
 use renyi_search::curve::interval::Interval;
 use renyi_search::curve::point::Root;
 use renyi_search::curve::run::deal_cache::{cache_path, cached_shard_units};
+use renyi_search::curve::run::run_key::UnitCut;
 use renyi_search::curve::run::unit_list::{ListedUnit, read_unit_list, shard_unit_domains, write_unit_list};
 use renyi_search::curve::run::units::{
     CurveUnitRun, CurveUnits, list_unit_domains, list_units, run_curve_units, run_id, shard_units,
@@ -64,12 +65,23 @@ fn fingerprint(c: &Curve) -> Vec<String> {
     c.segments.iter().map(|s| format!("{} {} {:?}", span(&s.span), s.total(), s.first_queries)).collect()
 }
 
-fn run(tie: TieRule, levels: usize, shard: &str, file: &Path, with: &[PathBuf], units: &Path) -> CurveUnits {
+fn run(tie: TieRule, cut: UnitCut, shard: &str, file: &Path, with: &[PathBuf], units: &Path) -> CurveUnits {
+    mm_run(tie, cut, shard.parse::<Shard>().unwrap(), (file, with), Some(units)).unwrap()
+}
+
+/// A shard of MM(4,6): reading the unit list `units`, or (`None`) dealt its units by codes.
+fn mm_run(
+    tie: TieRule,
+    cut: impl Into<UnitCut>,
+    shard: Shard,
+    (file, with): (&Path, &[PathBuf]),
+    units: Option<&Path>,
+) -> Result<CurveUnits, String> {
     let mm = Mastermind::new(4, 6, false).unwrap();
-    let shard = shard.parse::<Shard>().unwrap();
-    let run =
-        CurveUnitRun { levels, shard, checkpoint: file, with, known_only: false, units: Some(units), by_codes: false };
-    run_curve_units(&mm, tie, &full(), &run, &Progress::none()).unwrap()
+    let UnitCut { levels, split_above } = cut.into();
+    let by_codes = units.is_none();
+    let run = CurveUnitRun { levels, split_above, shard, checkpoint: file, with, known_only: false, units, by_codes };
+    run_curve_units(&mm, tie, &full(), &run, &Progress::none()).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -77,28 +89,29 @@ fn shards_reading_the_unit_list_give_the_one_process_curve() {
     let mm = Mastermind::new(4, 6, false).unwrap();
     for tie in [TieRule::lex(), TieRule::mix()] {
         let whole = curve(&mm, tie, &full(), None);
-        for levels in [1, 2] {
-            let dir = scratch(&format!("list-{tie}-{levels}"));
-            let units = list_unit_domains(&mm, tie, &full(), levels).unwrap();
+        for cut in cuts() {
+            let levels = cut.levels;
+            let dir = scratch(&format!("list-{tie}-{levels}-{}", cut.split_above.unwrap_or(0)));
+            let units = list_unit_domains(&mm, tie, &full(), cut).unwrap();
             let list = dir.join("run.list");
-            write_unit_list(&list, &run_id(&mm, tie, &full(), levels, &units), &units).unwrap();
+            write_unit_list(&list, &run_id(&mm, tie, &full(), cut, &units), &units).unwrap();
             // The list read back: the listing's keys, codes and sub-domains, in order.
-            let id = run_id(&mm, tie, &full(), levels, &[]);
+            let id = run_id(&mm, tie, &full(), cut, &[]);
             let (read_id, read) = read_unit_list(&list, &id).unwrap();
-            assert_eq!(read_id, run_id(&mm, tie, &full(), levels, &units));
+            assert_eq!(read_id, run_id(&mm, tie, &full(), cut, &units));
             let text = |u: &[renyi_search::curve::run::unit_list::ListedUnit]| -> Vec<String> {
                 u.iter().map(|u| format!("{} {} {}", u.key, u.codes, domain_text(&u.domain))).collect()
             };
             assert_eq!(text(&read), text(&units));
-            let keys: Vec<(String, u64)> = list_units(&mm, tie, &full(), levels).unwrap();
+            let keys: Vec<(String, u64)> = list_units(&mm, tie, &full(), cut).unwrap();
             assert_eq!(keys, units.iter().map(|u| (u.key.clone(), u.codes)).collect::<Vec<_>>());
             // Keys name their sub-domain's ends exactly: p/q or a crossing by pair and ordinal, no digits printed.
             let ends: Vec<&str> = units.iter().map(|u| u.key.rsplit_once(" @ ").unwrap().1).collect();
             assert!(ends.iter().all(|e| !e.contains('.') && !e.contains('~')), "{ends:?}");
-            assert!(ends.iter().any(|e| e.contains("root(")), "{tie} levels {levels}: {ends:?}");
+            assert!(ends.iter().any(|e| e.contains("root(")), "{tie} {cut:?}: {ends:?}");
             // Every unit in exactly one shard, for several shard counts.
             let n = units.len() as u64;
-            assert!(n > 6, "{tie} levels {levels}: {n} units");
+            assert!(n > 6, "{tie} {cut:?}: {n} units");
             for count in [1, 2, 3, 5, n] {
                 let mut seen: Vec<&str> = Vec::new();
                 for index in 0..count {
@@ -116,15 +129,15 @@ fn shards_reading_the_unit_list_give_the_one_process_curve() {
             // Three shards from the list, then a merge: the one-process curve.
             let files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("s{i}.units"))).collect();
             for (i, f) in files.iter().enumerate() {
-                match run(tie, levels, &format!("{i}/3"), f, &[], &list) {
+                match run(tie, cut, &format!("{i}/3"), f, &[], &list) {
                     CurveUnits::Incomplete { known, evaluated, .. } => assert_eq!(known, evaluated),
                     CurveUnits::Complete { .. } => panic!("one shard of three cannot complete"),
                 }
             }
-            match run(tie, levels, "0/3", &files[0], &files[1..], &list) {
+            match run(tie, cut, "0/3", &files[0], &files[1..], &list) {
                 CurveUnits::Complete { curve, evaluated, .. } => {
                     assert_eq!(evaluated, 0);
-                    assert_eq!(fingerprint(&curve), fingerprint(&whole), "{tie} levels {levels}");
+                    assert_eq!(fingerprint(&curve), fingerprint(&whole), "{tie} {cut:?}");
                 }
                 CurveUnits::Incomplete { known, units, .. } => panic!("incomplete: {known} of {units}"),
             }
@@ -260,19 +273,21 @@ fn unit_text(u: &ListedUnit) -> String {
 }
 
 /// The shards' own listings of `n` shards, or the first shard refused.
-fn dealt<P: SearchProblem>(p: &P, tie: TieRule, d: &Domain, levels: usize, n: u64) -> Result<Vec<Vec<String>>, String> {
-    let shard = |index| shard_unit_domains(p, tie, d, levels, Shard { index, count: n });
+fn dealt<P: SearchProblem>(p: &P, tie: TieRule, d: &Domain, cut: UnitCut, n: u64) -> Result<Vec<Vec<String>>, String> {
+    let shard = |index| shard_unit_domains(p, tie, d, cut, Shard { index, count: n });
     (0..n).map(|i| Ok(shard(i).map_err(|e| e.to_string())?.iter().map(unit_text).collect())).collect()
 }
 
 /// Over shard counts from 1 to beyond the number of units: the shards'
 /// units together are the whole listing unit for unit, each in one shard,
 /// every shard's in key order; a shard given nothing is refused in one line.
-fn shards_make_the_listing<P: SearchProblem>(p: &P, tie: TieRule, d: &Domain, levels: usize) -> usize {
-    let whole: Vec<String> = list_unit_domains(p, tie, d, levels).unwrap().iter().map(unit_text).collect();
+fn shards_make_the_listing<P: SearchProblem>(p: &P, tie: TieRule, d: &Domain, cut: impl Into<UnitCut>) -> usize {
+    let cut: UnitCut = cut.into();
+    let levels = format!("{}{}", cut.levels, cut.split_above.map_or(String::new(), |t| format!(" split above {t}")));
+    let whole: Vec<String> = list_unit_domains(p, tie, d, cut).unwrap().iter().map(unit_text).collect();
     let mut refused = 0;
     for n in [1, 2, 3, 5, 16, whole.len() as u64 + 1] {
-        match dealt(p, tie, d, levels, n) {
+        match dealt(p, tie, d, cut, n) {
             Ok(shards) => {
                 let mut union: Vec<String> = shards.iter().flatten().cloned().collect();
                 for s in &shards {
@@ -406,15 +421,26 @@ fn beams_shards_listing_from_stand_ins_make_the_listing() {
 }
 
 /// A shard of MM(4,6) dealt its units by codes, evaluating them into `file`.
-fn dealt_run(tie: TieRule, levels: usize, shard: Shard, file: &Path, with: &[PathBuf]) -> Result<CurveUnits, String> {
-    let mm = Mastermind::new(4, 6, false).unwrap();
-    let run = CurveUnitRun { levels, shard, checkpoint: file, with, known_only: false, units: None, by_codes: true };
-    run_curve_units(&mm, tie, &full(), &run, &Progress::none()).map_err(|e| e.to_string())
+fn dealt_run(
+    tie: TieRule,
+    cut: impl Into<UnitCut>,
+    shard: Shard,
+    file: &Path,
+    with: &[PathBuf],
+) -> Result<CurveUnits, String> {
+    mm_run(tie, cut, shard, (file, with), None)
+}
+
+/// Cuts at levels 1 and 2, and with nodes there over a size split deeper
+/// (MM(4,6): level-1 nodes up to 256 codes, level-2 nodes up to about 60).
+fn cuts() -> [UnitCut; 4] {
+    let split = |levels, most| UnitCut { levels, split_above: Some(most) };
+    [1.into(), 2.into(), split(1, 100), split(2, 20)]
 }
 
 /// Shards that deal themselves their units by codes (no listing, no unit
 /// list) and evaluate them, then a merge: the one-process curve, for N = 1, 3
-/// and 5, MM(4,6) LEX and MIX, levels 1 and 2. Until every shard's file is
+/// and 5, MM(4,6) LEX and MIX, levels 1 and 2, and the split cuts of [`cuts`]. Until every shard's file is
 /// given the run is incomplete; a file of the listed run, of another deal, a
 /// shard's checkpoint given as another's and a record moved between shards'
 /// files are refused.
@@ -423,14 +449,14 @@ fn shards_dealt_by_codes_evaluate_and_merge_to_the_one_process_curve() {
     let mm = Mastermind::new(4, 6, false).unwrap();
     for tie in [TieRule::lex(), TieRule::mix()] {
         let whole = fingerprint(&curve(&mm, tie, &full(), None));
-        for levels in [1, 2] {
-            let units = list_unit_domains(&mm, tie, &full(), levels).unwrap();
+        for cut in cuts() {
+            let units = list_unit_domains(&mm, tie, &full(), cut).unwrap();
             for n in [1u64, 3, 5] {
-                let dir = scratch(&format!("deal-{tie}-{levels}-{n}"));
+                let dir = scratch(&format!("deal-{tie}-{}-{}-{n}", cut.levels, cut.split_above.unwrap_or(0)));
                 let files: Vec<PathBuf> = (0..n).map(|i| dir.join(format!("s{i}.units"))).collect();
                 let mut evaluated = 0;
                 for (i, f) in files.iter().enumerate().rev() {
-                    match dealt_run(tie, levels, Shard { index: i as u64, count: n }, f, &[]).unwrap() {
+                    match dealt_run(tie, cut, Shard { index: i as u64, count: n }, f, &[]).unwrap() {
                         CurveUnits::Incomplete { known, evaluated: e, units: u, unseen_shards, .. } => {
                             assert!(i > 0 || n > 1);
                             assert_eq!((known, unseen_shards), (e, n - 1), "shard {i}/{n}");
@@ -439,22 +465,22 @@ fn shards_dealt_by_codes_evaluate_and_merge_to_the_one_process_curve() {
                         }
                         CurveUnits::Complete { curve, evaluated: e, .. } => {
                             assert_eq!(n, 1);
-                            assert_eq!(fingerprint(&curve), whole, "{tie} levels {levels}, one shard");
+                            assert_eq!(fingerprint(&curve), whole, "{tie} {cut:?}, one shard");
                             evaluated += e;
                         }
                     }
                 }
-                assert_eq!(evaluated, units.len() as u64, "{tie} levels {levels} {n} shards");
+                assert_eq!(evaluated, units.len() as u64, "{tie} {cut:?} {n} shards");
                 if n == 1 {
                     continue;
                 }
                 // All but the last shard's file: incomplete, that shard unseen.
-                let some = dealt_run(tie, levels, Shard { index: 0, count: n }, &files[0], &files[1..n as usize - 1]);
+                let some = dealt_run(tie, cut, Shard { index: 0, count: n }, &files[0], &files[1..n as usize - 1]);
                 assert!(matches!(some.unwrap(), CurveUnits::Incomplete { unseen_shards: 1, .. }));
-                match dealt_run(tie, levels, Shard { index: 0, count: n }, &files[0], &files[1..]).unwrap() {
+                match dealt_run(tie, cut, Shard { index: 0, count: n }, &files[0], &files[1..]).unwrap() {
                     CurveUnits::Complete { curve, evaluated, units: u, missing } => {
                         assert_eq!((evaluated, u, missing), (0, units.len() as u64, 0));
-                        assert_eq!(fingerprint(&curve), whole, "{tie} levels {levels}, {n} shards");
+                        assert_eq!(fingerprint(&curve), whole, "{tie} {cut:?}, {n} shards");
                     }
                     CurveUnits::Incomplete { known, units, .. } => panic!("incomplete: {known} of {units}"),
                 }
@@ -493,7 +519,7 @@ fn shards_with_the_cached_line_get_the_same_units_and_damage_is_refused() {
         for levels in [1, 2] {
             for n in [3u64, 5] {
                 let cache = dir.join(format!("mm-{name}-{levels}-{n}.lines"));
-                let plain = dealt(&mm, tie, &full(), levels, n).unwrap();
+                let plain = dealt(&mm, tie, &full(), levels.into(), n).unwrap();
                 assert_eq!(cached(&mm, (tie, &full(), levels), n, &cache), plain, "written, {tie} {levels} {n}");
                 assert_eq!(cached(&mm, (tie, &full(), levels), n, &cache), plain, "read, {tie} {levels} {n}");
                 cases += 1;
@@ -502,7 +528,7 @@ fn shards_with_the_cached_line_get_the_same_units_and_damage_is_refused() {
     }
     for levels in [1, 2] {
         let cache = dir.join(format!("beams-{levels}.lines"));
-        let plain = dealt(&beams, TieRule::lex(), &full(), levels, 4).unwrap();
+        let plain = dealt(&beams, TieRule::lex(), &full(), levels.into(), 4).unwrap();
         assert_eq!(cached(&beams, (TieRule::lex(), &full(), levels), 4, &cache), plain, "Beams levels {levels}");
         assert_eq!(cached(&beams, (TieRule::lex(), &full(), levels), 4, &cache), plain, "Beams levels {levels}");
         cases += 1;
@@ -554,6 +580,7 @@ fn dealt_files_do_not_mix(mm: &Mastermind) {
     }
     let listed = CurveUnitRun {
         levels: 2,
+        split_above: None,
         shard: Shard { index: 0, count: 1 },
         checkpoint: &f("listed"),
         with: &[],
@@ -658,4 +685,105 @@ fn beams_shards_dealt_by_codes_write_the_one_process_curve() {
         assert!(err.contains(needle), "{err}");
         assert!(!Path::new(&bad).exists(), "{err}");
     }
+}
+
+/// The trail of a unit's key (the key without its sub-domain).
+fn trail_of(key: &str) -> &str {
+    key.rsplit_once(" @ ").unwrap().0
+}
+
+/// A cut at `levels` with nodes over `most` codes split deeper lists the
+/// units of the plain cut of at most `most` codes unchanged, and below every
+/// larger one (by its trail) units one or more queries deeper, each of at
+/// most `most` codes (none where its classes are under 16 codes, evaluated in
+/// place); nothing else. The units deeper than `levels`.
+fn split_below_the_large<P: SearchProblem>(p: &P, tie: TieRule, d: &Domain, levels: usize, most: u64) -> usize {
+    let plain = list_unit_domains(p, tie, d, levels).unwrap();
+    let split = list_unit_domains(p, tie, d, UnitCut { levels, split_above: Some(most) }).unwrap();
+    let small: std::collections::BTreeSet<String> = plain.iter().filter(|u| u.codes <= most).map(unit_text).collect();
+    let large: Vec<&str> = plain.iter().filter(|u| u.codes > most).map(|u| trail_of(&u.key)).collect();
+    assert!(!large.is_empty(), "{tie} levels {levels}: no unit over {most} codes");
+    let depth = |u: &ListedUnit| trail_of(&u.key).matches('/').count();
+    let mut deeper = 0;
+    for u in &split {
+        assert!(u.codes <= most, "{tie} levels {levels}: {} codes in {}", u.codes, u.key);
+        if small.contains(&unit_text(u)) {
+            assert_eq!(depth(u), levels);
+            continue;
+        }
+        assert!(depth(u) > levels, "{}", u.key);
+        assert!(large.iter().any(|t| u.key.starts_with(&format!("{t}/"))), "{} is below no large unit", u.key);
+        deeper += 1;
+    }
+    assert_eq!(split.len(), small.len() + deeper);
+    deeper
+}
+
+/// The split cut (`UnitCut::split_above`): deeper exactly below the large
+/// nodes (MM(4,6) LEX and MIX at levels 1 and 2, Beams(3c,6p) LEX-c), and
+/// shards dealt by codes list exactly its units (the deal is the plain cut's,
+/// each dealt unit over the size then split within its shard).
+#[test]
+fn a_split_cut_goes_deeper_exactly_below_the_large_nodes() {
+    let mm = Mastermind::new(4, 6, false).unwrap();
+    let beams = Beams::new(enumerate("3c6p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let mut deeper = Vec::new();
+    for tie in [TieRule::lex(), TieRule::mix()] {
+        deeper.push(split_below_the_large(&mm, tie, &full(), 1, 100));
+        // Level-2 nodes over 20 codes: most of their classes are under 16 codes, evaluated in place.
+        split_below_the_large(&mm, tie, &full(), 2, 20);
+        for cut in &cuts()[2..] {
+            shards_make_the_listing(&mm, tie, &full(), *cut);
+        }
+    }
+    // Beams(3c,6p) at level 1: units of up to 368 codes.
+    for most in [60, 100] {
+        deeper.push(split_below_the_large(&beams, TieRule::lex(), &full(), 1, most));
+        shards_make_the_listing(&beams, TieRule::lex(), &full(), UnitCut { levels: 1, split_above: Some(most) });
+    }
+    assert!(deeper.iter().all(|&n| n >= 4), "{deeper:?}");
+}
+
+/// Beams 3c6p LEX-c on [0, ∞] from the CLI with `--levels 1 --split-above 60`: three
+/// shards dealt by codes, their units split below the large nodes, and their
+/// merge write the one-process CSV; a split shard's records computed again
+/// agree (units three queries below the root rebuilt from their trails); a
+/// file of the run without the split is refused, and so is `--split-above 0`.
+#[test]
+fn beams_split_shards_write_the_one_process_curve() {
+    let dir = scratch("split-beams");
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let base = ["curve", "beams", "3c6p"];
+    let ok = |extra: &[&str]| curve_ok(&base, extra);
+    ok(&["--csv", &p("one.csv")]);
+    // At level 1 units of up to 368 codes; split above 60, down to three queries below the root.
+    let listed = ok(&["--levels", "1", "--list-units"]);
+    let split = ok(&["--levels", "1", "--split-above", "60", "--list-units"]);
+    assert_ne!(listed.lines().count(), split.lines().count());
+    let dealt = ["--levels", "1", "--split-above", "60", "--deal", "codes"];
+    let file = |i: usize| p(&format!("s{i}"));
+    for i in 1..3 {
+        ok(&[&dealt[..], &["--shard", &format!("{i}/3"), "--checkpoint", &file(i)]].concat());
+    }
+    let (s0, s1, s2, csv) = (file(0), file(1), file(2), p("merged.csv"));
+    ok(&[&dealt[..], &["--shard", "0/3", "--checkpoint", &s0, "--with", &s1, "--with", &s2, "--csv", &csv]].concat());
+    assert_eq!(csv_rows(&csv), csv_rows(&p("one.csv")));
+    // Units three queries below the root, in the shards' records; each shard's computed again agree.
+    let keys = |f: &str| -> Vec<String> {
+        let text = std::fs::read_to_string(f).unwrap();
+        let json =
+            text.lines().skip(1).map(|l| serde_json::from_str::<serde_json::Value>(l.split_once(' ').unwrap().1));
+        json.map(|v| v.unwrap()["key"].as_str().unwrap().to_string()).collect()
+    };
+    let deep = [&s0, &s1, &s2].iter().flat_map(|f| keys(f)).filter(|k| trail_of(k).matches('>').count() == 3).count();
+    assert!(deep > 0, "no unit three queries below the root");
+    for (i, f) in [&s0, &s1, &s2].iter().enumerate() {
+        let out = ok(&[&dealt[..], &["--shard", &format!("{i}/3"), "--checkpoint", f, "--recheck", "1000"]].concat());
+        assert!(out.contains("recorded units computed again: all agree exactly"), "{out}");
+    }
+    let plain = ["--levels", "1", "--deal", "codes", "--shard", "0/3", "--checkpoint", &s0];
+    let err = one_line_error(&[&base[..], &plain].concat());
+    assert!(err.contains("belongs to another run"), "{err}");
+    let err = one_line_error(&[&base[..], &["--levels", "2", "--split-above", "0", "--list-units"]].concat());
+    assert!(err.contains("--split-above 0"), "{err}");
 }

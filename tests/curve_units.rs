@@ -42,6 +42,7 @@ fn describe(span: &renyi_search::curve::Span) -> String {
 fn unit_run<'a>(levels: usize, shard: &str, checkpoint: &'a Path, with: &'a [PathBuf]) -> CurveUnitRun<'a> {
     CurveUnitRun {
         levels,
+        split_above: None,
         shard: shard.parse::<Shard>().unwrap(),
         checkpoint,
         with,

@@ -449,6 +449,7 @@ fn run_curve(path: &Path) -> renyi_search::error::Result<CurveUnits> {
     let mm = curve_game();
     let run = CurveUnitRun {
         levels: 1,
+        split_above: None,
         shard: Shard { index: 0, count: 1 },
         checkpoint: path,
         with: &[],

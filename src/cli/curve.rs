@@ -37,7 +37,7 @@ fn search_curve<P: SearchProblem>(
     started: SystemTime,
 ) -> Result<()> {
     let bar = &callback_bar.bar;
-    let Some((levels, shard, checkpoint)) = unit_options(out)? else {
+    let Some((cut, shard, checkpoint)) = unit_options(out)? else {
         let progress_fn = |k: usize, n: usize| callback_bar.update(k as u64, n as u64);
         return emit_search_curve(&curve(problem, tie, domain, Some(&progress_fn)), callback_bar, out, started);
     };
@@ -47,7 +47,7 @@ fn search_curve<P: SearchProblem>(
                 "--list-units --shard lists one shard's units; the unit list (--units) holds the whole run",
             ));
         }
-        let units = shard_unit_domains(problem, tie, domain, levels, shard)?;
+        let units = shard_unit_domains(problem, tie, domain, cut, shard)?;
         let codes: u64 = units.iter().map(|u| u.codes).sum();
         println!("{} units of shard {}/{}, {codes} codes", units.len(), shard.index, shard.count);
         for u in &units {
@@ -56,9 +56,9 @@ fn search_curve<P: SearchProblem>(
         return Ok(());
     }
     if out.list_units {
-        let units = list_unit_domains(problem, tie, domain, levels)?;
+        let units = list_unit_domains(problem, tie, domain, cut)?;
         if let Some(path) = &out.units {
-            write_unit_list(path, &run_id(problem, tie, domain, levels, &units), &units)?;
+            write_unit_list(path, &run_id(problem, tie, domain, cut, &units), &units)?;
         }
         let codes: u64 = units.iter().map(|u| u.codes).sum();
         println!("{} units, {codes} codes", units.len());
@@ -71,7 +71,8 @@ fn search_curve<P: SearchProblem>(
     bar.finish_and_clear();
     let progress = progress_if(out.progress);
     let run = CurveUnitRun {
-        levels,
+        levels: cut.levels,
+        split_above: cut.split_above,
         shard,
         checkpoint: &checkpoint,
         with: &out.with,

@@ -4,6 +4,7 @@
 use super::common_args::{Tie, TieArgs, beams_rule};
 use super::variants::{BullsAndCowsVariant, MastermindVariant};
 use clap::{Args, Subcommand};
+use renyi_search::curve::run::run_key::UnitCut;
 use renyi_search::curve::slice::{MAX_SLICES, SliceError, equal_cuts};
 use renyi_search::curve::{Domain, Point};
 use renyi_search::error::{Result, invalid};
@@ -99,6 +100,10 @@ pub(crate) struct CurveArgs {
     /// needs --checkpoint.
     #[arg(long)]
     pub(super) levels: Option<usize>,
+    /// Work-unit run: a node at the cut of more than this many codes is cut one
+    /// query deeper, again until at most this many (units a session can finish).
+    #[arg(long, value_name = "CODES", requires = "levels")]
+    pub(super) split_above: Option<u64>,
     /// Work-unit run: this process's run file (resumed if present, appended to).
     #[arg(long)]
     pub(super) checkpoint: Option<PathBuf>,
@@ -202,8 +207,12 @@ impl CurveArgs {
     }
 }
 
-/// The work-unit options, checked: `Some((levels, shard, checkpoint))` for a unit run.
-pub(super) fn unit_options(out: &CurveArgs) -> Result<Option<(usize, Shard, PathBuf)>> {
+/// The work-unit options, checked: `Some((cut, shard, checkpoint))` for a unit run.
+pub(super) fn unit_options(out: &CurveArgs) -> Result<Option<(UnitCut, Shard, PathBuf)>> {
+    if out.split_above == Some(0) {
+        return Err(invalid("--split-above 0: give the most codes a unit may hold (at least 1)"));
+    }
+    let cut = |levels| UnitCut { levels, split_above: out.split_above };
     let unit_flags = out.shard.is_some()
         || !out.with.is_empty()
         || out.list_units
@@ -220,11 +229,11 @@ pub(super) fn unit_options(out: &CurveArgs) -> Result<Option<(usize, Shard, Path
         }
         (Some(levels), Some(file)) => {
             let shard: Shard = out.shard.as_deref().unwrap_or("0/1").parse()?;
-            Ok(Some((levels, shard, file.clone())))
+            Ok(Some((cut(levels), shard, file.clone())))
         }
         (Some(levels), None) if out.list_units => {
             let shard: Shard = out.shard.as_deref().unwrap_or("0/1").parse()?;
-            Ok(Some((levels, shard, PathBuf::new())))
+            Ok(Some((cut(levels), shard, PathBuf::new())))
         }
         (Some(_), None) => Err(invalid("--levels starts a unit run: give its run file with --checkpoint FILE")),
         (None, Some(_)) => Err(invalid("--checkpoint belongs to a unit run: add --levels L (1 or 2)")),

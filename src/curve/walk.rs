@@ -231,7 +231,23 @@ struct Walker<'a, P: SearchProblem> {
 /// named exactly ([`super::steps::domain_key`]), never by printed digits.
 pub(crate) struct Cut<'a> {
     pub levels: usize,
+    /// A node at or below the cut of more than this many codes is no unit:
+    /// it is walked one query deeper, again until at most this many (the
+    /// same rule for every walk, so every walk meets the same units).
+    pub split_above: Option<u64>,
     pub mode: CutMode<'a>,
+}
+
+impl Cut<'_> {
+    /// Whether a node of `codes` codes `depth` queries below the root is a unit (or evaluated in place).
+    fn stops_at(&self, depth: usize, codes: u64) -> bool {
+        depth >= self.levels && !self.splits(codes)
+    }
+
+    /// Whether a node of `codes` codes at the cut is walked one query deeper.
+    fn splits(&self, codes: u64) -> bool {
+        self.split_above.is_some_and(|most| codes > most)
+    }
 }
 
 /// A listed unit: its key (or why its sub-domain has none), code count and sub-domain.
@@ -341,7 +357,7 @@ impl<P: SearchProblem> Walker<'_, P> {
             };
         }
         if let (Some(cut), Some(trail)) = (self.cut, trail)
-            && depth >= cut.levels
+            && cut.stops_at(depth, n)
         {
             return self.at_cut(cut, trail, state, set, depth, domain);
         }
@@ -432,7 +448,9 @@ impl<P: SearchProblem> Walker<'_, P> {
     ) -> NodeSteps {
         let problem = self.problem;
         let label = trail.map(|t| format!("{t}/{}", problem.query_label(query)));
-        if let Some(listed) = self.listed_children(query, set, depth, domain, label.as_deref()) {
+        // A listing counts the classes at the cut, unless one of them may be split deeper.
+        let may_split = self.cut.is_some_and(|cut| cut.splits(problem.set_size(set)));
+        if !may_split && let Some(listed) = self.listed_children(query, set, depth, domain, label.as_deref()) {
             return listed;
         }
         let next = problem.next_state(state, query);

@@ -33,6 +33,11 @@ pub struct CurveRunId {
     /// The α-domain, e.g. `[0, inf]`.
     pub domain: String,
     pub levels: usize,
+    /// Nodes at the cut of more than this many codes are cut one query
+    /// deeper ([`UnitCut`]). Absent (and not written) in runs cut at
+    /// `levels` alone, so their identities and keys are those of before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split_above: Option<u64>,
     /// Units of the run and the codes they hold; with a [`Deal`], the units
     /// dealt to this shard (the run's totals are checked at the merge).
     pub units: u64,
@@ -57,6 +62,24 @@ pub struct Deal {
     pub by: String,
     pub shard: u64,
     pub shards: u64,
+}
+
+/// Where a unit run cuts the curve walk: `levels` queries below the root,
+/// and a node there of more than `split_above` codes one query deeper, again
+/// until it holds at most that many (Beams(6c,6p) on [5/2, ∞]: a level-2 node of
+/// 153 M codes is more than a session's work; its units one level down are not).
+/// The rule depends on the node alone, so every walk (listing, deal, merge)
+/// meets the same units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitCut {
+    pub levels: usize,
+    pub split_above: Option<u64>,
+}
+
+impl From<usize> for UnitCut {
+    fn from(levels: usize) -> UnitCut {
+        UnitCut { levels, split_above: None }
+    }
 }
 
 pub use crate::output::sealed_lines::{keyed_line, parse_keyed_line, run_key};

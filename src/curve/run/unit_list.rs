@@ -19,10 +19,10 @@
 //! the shards take equal stretches of that line; a shard lists only the
 //! subtrees its stretch touches.
 
-use super::run_key::same_run;
+use super::run_key::{UnitCut, same_run};
 use super::unit_file::{CurveRunId, PointRecord, point_of, point_record};
 use crate::curve::steps::{Domain, domain_key};
-use crate::curve::walk::{FirstLevel, first_level, list_below};
+use crate::curve::walk::{Cut, CutMode, FirstLevel, ListedKey, first_level, list_below, walk_with_cut};
 use crate::error::{Result, invalid};
 use crate::output::sealed_lines::{SealedReading, for_each_sealed_line, identity_line, keyed_line, run_key};
 #[cfg(doc)]
@@ -33,6 +33,7 @@ use crate::search::units::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Mutex;
 
 /// A unit of a run: its key (trail and sub-domain), codes and sub-domain.
 #[derive(Clone, Debug)]
@@ -149,6 +150,101 @@ pub fn read_unit_list(path: &Path, expected: &CurveRunId) -> Result<(CurveRunId,
     Ok((id, units))
 }
 
+/// The units of the curve walk cut at `cut` (a level count, or a [`UnitCut`]): (key, codes), sorted by key.
+pub fn list_units<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    cut: impl Into<UnitCut>,
+) -> Result<Vec<(String, u64)>> {
+    Ok(list_unit_domains(problem, tie, domain, cut)?.into_iter().map(|u| (u.key, u.codes)).collect())
+}
+
+/// [`list_units`] with each unit's sub-domain.
+pub fn list_unit_domains<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    domain: &Domain,
+    cut: impl Into<UnitCut>,
+) -> Result<Vec<ListedUnit>> {
+    let UnitCut { levels, split_above } = cut.into();
+    if levels == 0 {
+        return Err(invalid("--levels: cut at least one query below the root (1 or 2)"));
+    }
+    let cut = Cut { levels, split_above, mode: CutMode::List(Mutex::new(Vec::new())) };
+    walk_with_cut(problem, tie, domain, None, Some(&cut));
+    let CutMode::List(keys) = cut.mode else { unreachable!("built as a listing") };
+    sorted_units(keyed_units(keys.into_inner().unwrap_or_else(|e| e.into_inner()))?)
+}
+
+/// Listed units with their keys (refused if a sub-domain has no exact name).
+fn keyed_units(listed: Vec<ListedKey>) -> Result<Vec<ListedUnit>> {
+    let keyed = |(key, codes, domain): ListedKey| key.map(|key| ListedUnit { key, codes, domain }).map_err(invalid);
+    listed.into_iter().map(keyed).collect()
+}
+
+/// `units` in key order; two units with one key are refused.
+fn sorted_units(mut units: Vec<ListedUnit>) -> Result<Vec<ListedUnit>> {
+    units.sort_by(|a, b| a.key.cmp(&b.key));
+    if let Some(w) = units.windows(2).find(|w| w[0].key == w[1].key) {
+        return Err(invalid(format!("two units share the key {:?}; choose another --levels", w[0].key)));
+    }
+    Ok(units)
+}
+
+/// The units of shard `shard`: those numbered ≡ i mod N in key order. A shard
+/// count above the number of units is refused (a shard would have none),
+/// except one shard: a run with no units (every class settled above the cut)
+/// is one shard with nothing to evaluate.
+pub fn shard_units(units: &[ListedUnit], shard: Shard) -> Result<Vec<&ListedUnit>> {
+    let most = (units.len() as u64).max(1);
+    if shard.count > most {
+        return Err(invalid(format!(
+            "--shard {}/{}: the run has {} units, so at most {most} shard{}",
+            shard.index,
+            shard.count,
+            units.len(),
+            if most == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(units.iter().skip(shard.index as usize).step_by(shard.count as usize).collect())
+}
+
+/// `units` of the run cut at `cut.levels` alone (key order), each of more than
+/// `cut.split_above` codes replaced by the units the walk cut at `cut` meets
+/// below it (rebuilt from its trail, [`unit_at`], and listed from there on its
+/// sub-domain, as the walk of the whole run reaches it): the units of the run
+/// cut at `cut`, in key order. A shard dealt a unit so splits it, so all its
+/// parts stay in that shard.
+pub(super) fn split_units<P: SearchProblem>(
+    problem: &P,
+    tie: TieRule,
+    units: Vec<ListedUnit>,
+    cut: UnitCut,
+) -> Result<Vec<ListedUnit>> {
+    let Some(most) = cut.split_above.filter(|&most| units.iter().any(|u| u.codes > most)) else { return Ok(units) };
+    let labels = queries_by_label(problem);
+    let mut out = Vec::with_capacity(units.len());
+    for unit in units {
+        if unit.codes <= most {
+            out.push(unit);
+            continue;
+        }
+        let bad = |why: String| invalid(format!("unit {:?}: {why}", unit.key));
+        let (state, set, depth) = unit_at(problem, &labels, &unit).map_err(bad)?;
+        let trail = unit_trail(&unit).map_err(bad)?;
+        let below = (cut.levels, cut.split_above);
+        out.extend(keyed_units(list_below(problem, tie, (&state, &set), (depth, trail), &unit.domain, below))?);
+    }
+    sorted_units(out)
+}
+
+/// The trail of `unit`: its key without its sub-domain.
+fn unit_trail(unit: &ListedUnit) -> std::result::Result<&str, String> {
+    let ends = domain_key(&unit.domain)?;
+    unit.key.strip_suffix(&format!(" @ {ends}")).ok_or_else(|| "no sub-domain in the key".into())
+}
+
 /// The queries of `problem` by label (a trail names its queries so).
 pub fn queries_by_label<P: SearchProblem>(problem: &P) -> HashMap<String, QueryId> {
     (0..problem.query_count() as QueryId).map(|q| (problem.query_label(q), q)).collect()
@@ -164,8 +260,7 @@ pub fn unit_at<P: SearchProblem>(
     labels: &HashMap<String, QueryId>,
     unit: &ListedUnit,
 ) -> std::result::Result<(P::State, P::Set, usize), String> {
-    let ends = domain_key(&unit.domain)?;
-    let trail = unit.key.strip_suffix(&format!(" @ {ends}")).ok_or("no sub-domain in the key")?;
+    let trail = unit_trail(unit)?;
     let mut steps: Vec<(QueryId, AnswerId)> = Vec::new();
     for step in trail.split('/').skip(1) {
         let (label, answer) =
@@ -206,13 +301,15 @@ pub fn shard_unit_domains<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
-    levels: usize,
+    cut: impl Into<UnitCut>,
     shard: Shard,
 ) -> Result<Vec<ListedUnit>> {
-    if levels == 0 {
+    let cut = cut.into();
+    if cut.levels == 0 {
         return Err(invalid("--levels: cut at least one query below the root (1 or 2)"));
     }
-    deal_shard(&level_one_line(problem, tie, domain), shard, |node| node_units(problem, tie, node, levels))
+    let line = level_one_line(problem, tie, domain);
+    split_units(problem, tie, deal_shard(&line, shard, |node| node_units(problem, tie, node, cut.levels))?, cut)
 }
 
 /// The nodes one query below the root that may hold units ([`first_level`]),
@@ -271,26 +368,18 @@ pub(super) fn node_units<P: SearchProblem>(
     node: &FirstLevel,
     levels: usize,
 ) -> Result<Vec<ListedUnit>> {
-    let keyed = |(key, codes, domain): (std::result::Result<String, String>, u64, Domain)| {
-        key.map(|key| ListedUnit { key, codes, domain }).map_err(invalid)
-    };
-    let mut units = if levels == 1 {
+    let units = if levels == 1 {
         let key = domain_key(&node.domain).map(|ends| format!("{} @ {ends}", node.trail));
-        vec![keyed((key, node.codes, node.domain.clone()))?]
+        keyed_units(vec![(key, node.codes, node.domain.clone())])?
     } else if let Some(listed) = node.list_counted(problem, tie, levels) {
-        listed.into_iter().map(keyed).collect::<Result<Vec<_>>>()?
+        keyed_units(listed)?
     } else {
         let state = problem.next_state(&problem.initial_state(), node.query);
         let set = problem.restrict_full(node.query, node.answer);
         let set = set.filter(|s| problem.set_size(s) == node.codes).ok_or_else(|| {
             invalid(format!("{}: the game's tables do not give the node's {} codes", node.trail, node.codes))
         })?;
-        let listed = list_below(problem, tie, (&state, &set), (1, &node.trail), &node.domain, levels);
-        listed.into_iter().map(keyed).collect::<Result<Vec<_>>>()?
+        keyed_units(list_below(problem, tie, (&state, &set), (1, &node.trail), &node.domain, (levels, None)))?
     };
-    units.sort_by(|a, b| a.key.cmp(&b.key));
-    if let Some(w) = units.windows(2).find(|w| w[0].key == w[1].key) {
-        return Err(invalid(format!("two units share the key {:?}; choose another --levels", w[0].key)));
-    }
-    Ok(units)
+    sorted_units(units)
 }

@@ -32,7 +32,7 @@ use std::sync::Mutex;
 /// count as placeholders ([`super::units::CurveUnitRun::known_only`]).
 #[derive(Clone, Copy)]
 pub(super) struct MergeCut {
-    pub(super) levels: usize,
+    pub(super) cut: super::run_key::UnitCut,
     pub(super) known_only: bool,
 }
 
@@ -156,7 +156,8 @@ fn walk_units<P: SearchProblem>(
     fetch: &LookupFn,
     failure: &Mutex<Option<Error>>,
 ) -> Result<Curve> {
-    let cut = Cut { levels: run.levels, mode: CutMode::Lookup { fetch, missing: Mutex::new(Vec::new()) } };
+    let (levels, split_above) = (run.cut.levels, run.cut.split_above);
+    let cut = Cut { levels, split_above, mode: CutMode::Lookup { fetch, missing: Mutex::new(Vec::new()) } };
     let curve = walk_with_cut(problem, tie, domain, None, Some(&cut));
     if let Some(e) = failure.lock().unwrap_or_else(|e| e.into_inner()).take() {
         return Err(e);

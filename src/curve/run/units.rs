@@ -22,12 +22,14 @@
 
 use super::deal::{DealBooks, Standing, dealt_id, same_deal_or_refuse};
 use super::deal_cache::{cache_path, cached_shard_units};
+use super::run_key::UnitCut;
 use super::run_key::{exact_domain_text, same_run};
 use super::unit_file::{CurveRunId, UnitSteps, for_each_record, reading, unit_record, unit_steps};
-use super::unit_list::{ListedUnit, queries_by_label, read_unit_list, unit_at};
+use super::unit_list::{ListedUnit, queries_by_label, read_unit_list, split_units, unit_at};
+pub use super::unit_list::{list_unit_domains, list_units, shard_units};
 use super::unit_merge::{Digest, MergeCut, SlicedMerge, digest, merge_in_slices, merge_whole, slices};
 use crate::curve::steps::Domain;
-use crate::curve::walk::{Curve, Cut, CutMode, NodeSteps, Segment, unit_steps_at, walk_with_cut};
+use crate::curve::walk::{Curve, NodeSteps, Segment, unit_steps_at};
 use crate::error::{Error, Result, invalid};
 use crate::output::sealed_lines::SealedLog;
 use crate::output::work_units::{Twice, UnitTally, open_checkpoint};
@@ -44,6 +46,8 @@ use std::sync::Mutex;
 /// What a unit run is asked to do.
 pub struct CurveUnitRun<'a> {
     pub levels: usize,
+    /// Nodes at the cut of more than this many codes are cut one query deeper ([`UnitCut`]).
+    pub split_above: Option<u64>,
     pub shard: Shard,
     /// This process's run file: read on start (resume), appended to.
     pub checkpoint: &'a Path,
@@ -63,9 +67,14 @@ pub struct CurveUnitRun<'a> {
 }
 
 impl CurveUnitRun<'_> {
+    /// Where the run cuts the walk.
+    pub fn cut(&self) -> UnitCut {
+        UnitCut { levels: self.levels, split_above: self.split_above }
+    }
+
     /// What the merge takes of the run.
     fn merge_cut(&self) -> MergeCut {
-        MergeCut { levels: self.levels, known_only: self.known_only }
+        MergeCut { cut: self.cut(), known_only: self.known_only }
     }
 }
 
@@ -97,57 +106,6 @@ impl Known {
     }
 }
 
-/// The units of the curve walk cut `levels` below the root: (key, codes), sorted by key.
-pub fn list_units<P: SearchProblem>(
-    problem: &P,
-    tie: TieRule,
-    domain: &Domain,
-    levels: usize,
-) -> Result<Vec<(String, u64)>> {
-    Ok(list_unit_domains(problem, tie, domain, levels)?.into_iter().map(|u| (u.key, u.codes)).collect())
-}
-
-/// [`list_units`] with each unit's sub-domain.
-pub fn list_unit_domains<P: SearchProblem>(
-    problem: &P,
-    tie: TieRule,
-    domain: &Domain,
-    levels: usize,
-) -> Result<Vec<ListedUnit>> {
-    if levels == 0 {
-        return Err(invalid("--levels: cut at least one query below the root (1 or 2)"));
-    }
-    let cut = Cut { levels, mode: CutMode::List(Mutex::new(Vec::new())) };
-    walk_with_cut(problem, tie, domain, None, Some(&cut));
-    let CutMode::List(keys) = cut.mode else { unreachable!("built as a listing") };
-    let keys = keys.into_inner().unwrap_or_else(|e| e.into_inner());
-    let named = keys.into_iter().map(|(key, codes, domain)| key.map(|key| (key, codes, domain)));
-    let mut keys = named.collect::<std::result::Result<Vec<_>, String>>().map_err(invalid)?;
-    keys.sort_by(|a, b| a.0.cmp(&b.0));
-    if let Some(w) = keys.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(invalid(format!("two units share the key {:?}; choose another --levels", w[0].0)));
-    }
-    Ok(keys.into_iter().map(|(key, codes, domain)| ListedUnit { key, codes, domain }).collect())
-}
-
-/// The units of shard `shard`: those numbered ≡ i mod N in key order. A shard
-/// count above the number of units is refused (a shard would have none),
-/// except one shard: a run with no units (every class settled above the cut)
-/// is one shard with nothing to evaluate.
-pub fn shard_units(units: &[ListedUnit], shard: Shard) -> Result<Vec<&ListedUnit>> {
-    let most = (units.len() as u64).max(1);
-    if shard.count > most {
-        return Err(invalid(format!(
-            "--shard {}/{}: the run has {} units, so at most {most} shard{}",
-            shard.index,
-            shard.count,
-            units.len(),
-            if most == 1 { "" } else { "s" }
-        )));
-    }
-    Ok(units.iter().skip(shard.index as usize).step_by(shard.count as usize).collect())
-}
-
 /// The run's units: read from its unit list (its header's counts checked
 /// against the units) or listed by a walk of the top levels; or, dealt by
 /// codes, this shard's units and identity.
@@ -161,26 +119,30 @@ pub(super) fn run_units<P: SearchProblem>(
         if run.units.is_some() {
             return Err(invalid("--units: a shard dealt its units by codes reads no unit list"));
         }
+        // The line is the run's at `levels` alone (shared with such a run); units
+        // over `split_above` are split after the deal, each within its shard.
         let whole = run_id(problem, tie, domain, run.levels, &[]);
         let cache = cache_path(run.checkpoint, &whole);
         let units = cached_shard_units(problem, (tie, domain, run.levels), run.shard, &whole, &cache)?;
-        return Ok((dealt_id(run_id(problem, tie, domain, run.levels, &units), run.shard), units));
+        let units = split_units(problem, tie, units, run.cut())?;
+        return Ok((dealt_id(run_id(problem, tie, domain, run.cut(), &units), run.shard), units));
     }
     let Some(path) = run.units else {
-        let units = list_unit_domains(problem, tie, domain, run.levels)?;
-        return Ok((run_id(problem, tie, domain, run.levels, &units), units));
+        let units = list_unit_domains(problem, tie, domain, run.cut())?;
+        return Ok((run_id(problem, tie, domain, run.cut(), &units), units));
     };
-    read_unit_list(path, &run_id(problem, tie, domain, run.levels, &[]))
+    read_unit_list(path, &run_id(problem, tie, domain, run.cut(), &[]))
 }
 
-/// The identity of the run of `problem` with `tie` on `domain` cut at `levels`.
+/// The identity of the run of `problem` with `tie` on `domain` cut at `cut` (a level count, or a [`UnitCut`]).
 pub fn run_id<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
     domain: &Domain,
-    levels: usize,
+    cut: impl Into<UnitCut>,
     units: &[ListedUnit],
 ) -> CurveRunId {
+    let UnitCut { levels, split_above } = cut.into();
     CurveRunId {
         program: "renyi-search".into(),
         version: crate::VERSION.into(),
@@ -188,6 +150,7 @@ pub fn run_id<P: SearchProblem>(
         tie_rule: tie,
         domain: exact_domain_text(domain),
         levels,
+        split_above,
         units: units.len() as u64,
         unit_codes: units.iter().map(|u| u.codes).sum(),
         keyed: true,

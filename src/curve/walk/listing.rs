@@ -63,7 +63,8 @@ pub(crate) fn first_level<P: SearchProblem>(problem: &P, tie: TieRule, domain: &
     out
 }
 
-/// The units that a listing walk cut `levels` below the root meets below the
+/// The units that a listing walk cut `levels` below the root (nodes there of more
+/// than `split_above` codes one query deeper, [`Cut::split_above`]) meets below the
 /// node (`state`, `set`) that `trail` reaches `depth` queries below the root on `domain`.
 pub(crate) fn list_below<P: SearchProblem>(
     problem: &P,
@@ -71,9 +72,9 @@ pub(crate) fn list_below<P: SearchProblem>(
     (state, set): (&P::State, &P::Set),
     (depth, trail): (usize, &str),
     domain: &Domain,
-    levels: usize,
+    (levels, split_above): (usize, Option<u64>),
 ) -> Vec<ListedKey> {
-    let cut = Cut { levels, mode: CutMode::List(Mutex::new(Vec::new())) };
+    let cut = Cut { levels, split_above, mode: CutMode::List(Mutex::new(Vec::new())) };
     let verification = Verification::new();
     {
         let memo = Memo::new(tie.kind == TieBreak::Mix);
