@@ -18,10 +18,13 @@
 //! `HEX_VULNERABLE=1` leaves the mover's vulnerable cells out (`Solver::vulnerable`);
 //! `HEX_SUPPORT=1` cuts a refuted move's siblings outside its support (`Solver::support_cut`);
 //! `HEX_DOMINATED=1` leaves the mover's dominated cells out (`Solver::dominated`);
-//! `HEX_BUDGET=N` stops an opening after N positions and prints the counts so far.
+//! `HEX_BUDGET=N` stops an opening after N positions and prints the counts so far;
+//! `HEX_DERIVE=0` writes the proof's carriers without their H-search derivations
+//! (`derive.rs`), so that the checker plays the game on each carrier.
 
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
+use renyi_search::two_player::connection::hex::derive::annotate;
 use renyi_search::two_player::connection::hex::hsearch::Limits;
 use renyi_search::two_player::connection::hex::position::Position;
 use renyi_search::two_player::connection::hex::solver::Solver;
@@ -56,6 +59,7 @@ fn main() {
     let vulnerable = std::env::var("HEX_VULNERABLE").is_ok_and(|v| v == "1");
     let support_cut = std::env::var("HEX_SUPPORT").is_ok_and(|v| v == "1");
     let dominated = std::env::var("HEX_DOMINATED").is_ok_and(|v| v == "1");
+    let derive = std::env::var("HEX_DERIVE").map_or(true, |v| v != "0");
     let budget = std::env::var("HEX_BUDGET").map_or(u64::MAX, |v| v.parse().expect("a number of positions"));
     let fresh = Solver::new(board.clone());
     let widen = number("HEX_WIDEN").unwrap_or(fresh.widen);
@@ -65,7 +69,8 @@ fn main() {
         "limits: {limits:?}, edge pair: {edge_limits:?}, fill-in {fill_in}, reuse {reuse}, widen {widen} %, \
          init dn {init_dn} %, \
          resistance order {resistance_order}, shared table {share}, transplant {transplant}, \
-         vulnerable {vulnerable}, support cut {support_cut}, dominated {dominated}, budget {budget}"
+         vulnerable {vulnerable}, support cut {support_cut}, dominated {dominated}, budget {budget}, \
+         derivations {derive}"
     );
     let (mut total_nodes, clock) = (0, Instant::now());
     let mut solver = fresh;
@@ -78,27 +83,32 @@ fn main() {
         (solver.limits, solver.edge_limits, solver.fill_in, solver.reuse) = (limits, edge_limits, fill_in, reuse);
         (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
         (solver.transplant, solver.vulnerable, solver.support_cut) = (transplant, vulnerable, support_cut);
-        (solver.dominated, solver.budget) = (dominated, budget);
+        (solver.dominated, solver.budget, solver.derivations) = (dominated, budget, false);
         let mut p = Position::empty(board.clone());
         p.play(Colour::Black, cell).expect("empty cell");
-        let Ok(proof) = solver.proof(&p) else {
+        let Ok(mut proof) = solver.proof(&p) else {
             println!("counts: {:?}", solver.counts);
             println!("{n}x{n} {}: stopped after {} positions", board.cell_name(cell), solver.nodes - before);
             continue;
         };
         let solved = started.elapsed().as_secs_f64();
+        let derived = Instant::now();
+        let with = if derive { annotate(&mut proof, limits, edge_limits) } else { 0 };
+        let derived = derived.elapsed().as_secs_f64();
         let checked = Instant::now();
         let report = check_proof(&proof);
         let ok = report.is_ok();
-        let fills = report.map_or(0, |r| r.fills);
+        let (fills, carriers) = report.as_ref().map_or((0, 0), |r| (r.fills, r.carriers));
         total_nodes += solver.nodes - before;
         println!("counts: {:?}", solver.counts);
         println!(
-            "{n}x{n} {}: winner {}, {} positions, {} proof steps ({fills} fills), {solved:.2} s, check {} in {:.2} s",
+            "{n}x{n} {}: winner {}, {} positions, {} proof steps ({fills} fills), {solved:.2} s, \
+             derivations for {with} of {carriers} carriers ({} lines) in {derived:.2} s, check {} in {:.2} s",
             board.cell_name(cell),
             proof.winner.name(),
             solver.nodes - before,
             proof.steps.len(),
+            proof.derivations.len(),
             if ok { "ok" } else { "FAILED" },
             checked.elapsed().as_secs_f64()
         );

@@ -150,9 +150,10 @@ fn dfpn_with_wider_edge_limits_agrees_with_minimax_and_its_proofs_check() {
             check_proof(&again).unwrap();
             checked += 1;
             // A forged step: a carrier emptied is refused (no chain is complete where a carrier is named).
-            if let Some(i) = again.steps.iter().position(|s| matches!(s.3, ProofStep::Carrier(c) if c != 0)) {
+            if let Some(i) = again.steps.iter().position(|s| matches!(s.3, ProofStep::Carrier(c, _) if c != 0)) {
                 let mut forged = again.clone();
-                forged.steps[i].3 = ProofStep::Carrier(0);
+                let ProofStep::Carrier(_, by) = forged.steps[i].3 else { unreachable!() };
+                forged.steps[i].3 = ProofStep::Carrier(0, by);
                 assert!(check_proof(&forged).is_err(), "{}", forged.to_text());
                 refused += 1;
             }

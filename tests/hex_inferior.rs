@@ -275,7 +275,7 @@ fn dfpn_without_dominated_moves_agrees_with_minimax() {
 #[test]
 fn the_checker_refuses_a_wrong_dominator() {
     // The 6×6 opening c3 (Black wins) with dominated cells left out: the proof
-    // (version 4) has `every except c>d` steps and passes; with one dominator
+    // (version 5: with derivations) has `every except c>d` steps and passes; with one dominator
     // replaced by an empty cell after which the cell is no fill of the loser it is refused.
     let board = Board::new(6, 6).unwrap();
     let mut p = Position::empty(board.clone());
@@ -284,7 +284,7 @@ fn the_checker_refuses_a_wrong_dominator() {
     solver.dominated = true;
     let mut proof = solver.proof(&p).unwrap();
     assert_eq!(proof.winner, Colour::Black);
-    assert!(proof.to_text().starts_with("hex-proof 4\n"));
+    assert!(proof.to_text().starts_with("hex-proof 5\n"), "dominated cells and derivations");
     check_proof(&Proof::from_text(&proof.to_text()).unwrap()).unwrap();
     let with_doms: Vec<usize> = (0..proof.steps.len())
         .filter(|&i| matches!(&proof.steps[i].3, ProofStep::Every(_, d) if !d.is_empty()))

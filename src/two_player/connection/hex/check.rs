@@ -20,7 +20,12 @@
 //! out when `check_fill.rs` re-derives it as the loser's fill after his stone
 //! on its dominator and its chain of dominators ends at a walked cell. And the monotonicity of Hex: an `add`
 //! step (the loser's stone added on an empty cell) is accepted when the
-//! winner wins the position with that stone.
+//! winner wins the position with that stone. A `carrier … by` step (version 5)
+//! is accepted when its derivation passes `check/derivation.rs`: each rule
+//! application of Def 3.1 verified on the checker's own Hex graph, which Satz
+//! 4.1 makes a real connection; without a derivation the carrier's game is searched.
+
+mod derivation;
 
 use super::board::{Bits, Colour};
 use super::check_fill::Geometry;
@@ -51,6 +56,8 @@ pub struct CheckReport {
     pub carriers: usize,
     /// Fill-in claims re-derived.
     pub fills: usize,
+    /// Carrier leaves accepted by their derivation (`check/derivation.rs`), no search.
+    pub derived: usize,
 }
 
 struct Checker<'a> {
@@ -67,6 +74,9 @@ struct Checker<'a> {
     leaves: HashMap<(Bits, Bits, bool), bool, FastBuild>,
     carriers: usize,
     fills: usize,
+    /// Derivation lines verified, by (winner's stones, line): the connection.
+    verified: HashMap<(Bits, usize), derivation::Verified, FastBuild>,
+    derived: usize,
     proof: &'a Proof,
     /// The neighbours of every cell, from (column, row) by the rule above.
     neighbours: Vec<Bits>,
@@ -86,6 +96,8 @@ pub fn check_proof(proof: &Proof) -> Result<CheckReport> {
         leaves: HashMap::default(),
         carriers: 0,
         fills: 0,
+        verified: HashMap::default(),
+        derived: 0,
         proof,
         neighbours: Vec::new(),
         winner_edges: (0, 0),
@@ -97,7 +109,8 @@ pub fn check_proof(proof: &Proof) -> Result<CheckReport> {
         }
     }
     checker.walk(p.black, p.white, p.to_move)?;
-    Ok(CheckReport { positions: checker.done.len(), carriers: checker.carriers, fills: checker.fills })
+    let (positions, carriers, fills, derived) = (checker.done.len(), checker.carriers, checker.fills, checker.derived);
+    Ok(CheckReport { positions, carriers, fills, derived })
 }
 
 impl Checker<'_> {
@@ -206,11 +219,14 @@ impl Checker<'_> {
         let play = |c: usize| if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
         match self.steps.get(&(black, white, mover)).cloned() {
             None => Err(invalid(format!("the proof has no step at black {black:x} white {white:x}"))),
-            Some(ProofStep::Carrier(c)) => {
+            Some(ProofStep::Carrier(c, by)) => {
                 if c & !empty != 0 {
                     return Err(invalid("a carrier holds a stone or a cell off the board"));
                 }
                 self.carriers += 1;
+                if let Some(line) = by {
+                    return self.derived_leaf(self.of(black, white, self.winner), mover, c, line);
+                }
                 let leaf = (self.of(black, white, self.winner), c, mover == self.winner);
                 let won = match self.leaves.get(&leaf) {
                     Some(&won) => won,

@@ -15,60 +15,9 @@
 
 use super::board::Bits;
 use super::graph::HexGraph;
-use num_traits::PrimInt;
-
-/// A node set in the H-search tables: [`Bits`] in general, `u64` for graphs of
-/// at most 64 nodes (the solver's graphs of boards up to 7×7 plus edges), which
-/// halves the tables' memory and the bit operations. Both run the same rules
-/// in the same order, so they derive the same connections.
-pub trait NodeSet: PrimInt {
-    /// The set of the nodes of `bits` (all below the type's width).
-    fn from_bits(bits: Bits) -> Self;
-    /// The same set as [`Bits`].
-    fn bits(self) -> Bits;
-}
-
-impl NodeSet for u64 {
-    fn from_bits(bits: Bits) -> u64 {
-        debug_assert!(bits >> 64 == 0, "a node beyond 64 in a 64-bit set");
-        bits as u64
-    }
-    fn bits(self) -> Bits {
-        Bits::from(self)
-    }
-}
-
-impl NodeSet for Bits {
-    fn from_bits(bits: Bits) -> Bits {
-        bits
-    }
-    fn bits(self) -> Bits {
-        self
-    }
-}
-
-/// The set {i}.
-fn single<S: NodeSet>(i: usize) -> S {
-    S::one() << i
-}
-
-/// Whether i ∈ set.
-fn has<S: NodeSet>(set: S, i: usize) -> bool {
-    (set >> i) & S::one() != S::zero()
-}
-
-/// The members of `set`, ascending.
-fn members<S: NodeSet>(set: S) -> impl Iterator<Item = usize> {
-    let mut rest = set;
-    std::iter::from_fn(move || {
-        if rest == S::zero() {
-            return None;
-        }
-        let i = rest.trailing_zeros() as usize;
-        rest = rest & (rest - S::one());
-        Some(i)
-    })
-}
+pub use super::nodeset::NodeSet;
+use super::nodeset::{has, members, single};
+use super::trace::{Trace, Why};
 
 /// Which rule applications are allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,6 +158,8 @@ struct Search<'a, S> {
     edge: (usize, Limits),
     found: Connections<S>,
     queue: Queue<S>,
+    /// The derivation of every kept connection, when recorded (`derive.rs`).
+    trace: Option<Box<Trace<S>>>,
 }
 
 /// Runs H-search on `graph` with `limits` to its fixpoint.
@@ -260,6 +211,22 @@ pub fn h_search_edge_answer(
         s.run(stop, &[], 0);
         answer(&s.found, x, y)
     }
+}
+
+/// The run of [`h_search_edge_answer`] (without its 64-bit tables) with the
+/// derivation of every kept connection recorded (`derive.rs`): for the proof.
+pub(super) fn h_search_traced(
+    graph: &HexGraph,
+    limits: Limits,
+    edge: Limits,
+    (x, y): (usize, usize),
+) -> (Connections, Trace<Bits>) {
+    let stop = (x != y).then(|| x.min(y) * graph.len() + x.max(y));
+    let mut s = Search::<Bits>::new(graph, limits, Connections::default(), Queue::default()).with_edge(stop, edge);
+    s.trace = Some(Box::default());
+    s.run(stop, &[], 0);
+    let trace = s.trace.take().expect("recorded");
+    (s.found, *trace)
 }
 
 /// A connection carried into a run (`reuse.rs`): (VC?, x, y, carrier) in the run's graph.
@@ -336,7 +303,7 @@ impl<'a, S: NodeSet> Search<'a, S> {
         queue.buckets.iter_mut().for_each(Vec::clear);
         queue.buckets.resize_with((limits.max_carrier as usize).min(n) + 1, Vec::new);
         queue.lowest = 0;
-        Search { graph, limits, edge: (usize::MAX, limits), found, queue }
+        Search { graph, limits, edge: (usize::MAX, limits), found, queue, trace: None }
     }
 
     /// The same search with the limits `edge` for the pair `pair` (if any).
@@ -365,6 +332,7 @@ impl<'a, S: NodeSet> Search<'a, S> {
         for x in 0..s.found.n {
             for y in super::board::cells_of(s.graph.adjacency[x]) {
                 if x < y {
+                    s.note(|| Why::Base);
                     s.add(Kind::Vc, x, y, S::zero());
                 }
             }
@@ -396,7 +364,18 @@ impl<S: NodeSet> Search<'_, S> {
     #[inline]
     fn add(&mut self, kind: Kind, x: usize, y: usize, carrier: S) {
         if self.insert(kind, x, y, carrier) {
+            if let Some(t) = &mut self.trace {
+                t.keep(kind == Kind::Vc, x, y, carrier);
+            }
             self.queue.push((kind, x.min(y) as u8, x.max(y) as u8, carrier));
+        }
+    }
+
+    /// When derivations are recorded: the rule application that the next [`Search::add`] makes.
+    #[inline]
+    fn note(&mut self, why: impl FnOnce() -> Why<S>) {
+        if let Some(t) = &mut self.trace {
+            t.current = why();
         }
     }
 
@@ -439,6 +418,7 @@ impl<S: NodeSet> Search<'_, S> {
                     if has(b, end) || a & b != S::zero() {
                         continue;
                     }
+                    self.note(|| Why::And { ends: (end, z), mid, a, b });
                     if occupied {
                         if self.limits.av_plus || b == S::zero() {
                             self.add(Kind::Vc, end, z, a | b);
@@ -465,6 +445,9 @@ impl<S: NodeSet> Search<'_, S> {
                 return;
             }
             let scs = std::mem::take(&mut self.found.sc[pair]);
+            if let Some(t) = &mut self.trace {
+                t.family = vec![c];
+            }
             self.or_extend(x, y, &scs, c, c, 1);
             self.found.sc[pair] = scs;
         }
@@ -489,10 +472,18 @@ impl<S: NodeSet> Search<'_, S> {
                 continue;
             }
             let (wider, still) = (union | s, common & s);
+            let tracing = self.trace.is_some();
+            if tracing {
+                self.trace.as_mut().expect("tracing").family.push(s);
+            }
             if still == S::zero() {
+                self.note(|| Why::Or(Vec::new()));
                 self.add(Kind::Vc, x, y, wider);
             } else if more && wider.count_ones() <= limits.max_carrier {
                 self.or_extend(x, y, scs, wider, still, used + 1);
+            }
+            if tracing {
+                self.trace.as_mut().expect("tracing").family.pop();
             }
         }
     }

@@ -15,6 +15,8 @@
 //! - `support`: proof-set pruning: a refuted move's support cuts its siblings.
 //! - `reuse`: H-search results carried two plies down the df-pn path (incremental H-search).
 //! - [`proof`] and [`check`]: the proof file and its independent checker.
+//! - [`derive`]: H-search derivations of the proof's carriers, checked rule by rule.
+//! - `nodeset`: the node sets of H-search's tables; `trace`: the record of a run's derivations.
 //! - [`inferior`]: fill-in of useless cells and captured pairs (value-preserving).
 //! - `check_fill`: the checker's own re-derivation of fill-in claims.
 //! - [`plain`]: plain exhaustive minimax, an oracle for small boards.
@@ -24,11 +26,13 @@
 pub mod board;
 pub mod check;
 mod check_fill;
+pub mod derive;
 mod dfpn;
 pub mod dvls;
 pub mod graph;
 pub mod hsearch;
 pub mod inferior;
+mod nodeset;
 pub mod plain;
 pub mod position;
 pub mod proof;
@@ -36,3 +40,4 @@ mod reuse;
 pub mod seed_checks;
 pub mod solver;
 mod support;
+mod trace;

@@ -14,6 +14,7 @@
 //! depth-first search here (`dfpn = false`), kept as a second, simpler oracle.
 
 use super::board::{Bits, Board, Colour, cells_of};
+use super::derive::annotate;
 use super::graph::HexGraph;
 use super::hsearch::{Limits, Scratch, Work, h_search, h_search_edge_answer};
 use super::position::Position;
@@ -126,6 +127,9 @@ pub struct Solver {
     /// The limits of H-search's edge-to-edge pair alone (its carriers, OR fan-in and list; the
     /// mustplay region is the intersection of that list): by default [`Solver::limits`].
     pub edge_limits: Limits,
+    /// Whether [`Solver::proof`] gives its carriers their H-search derivations (`derive.rs`), which
+    /// the checker verifies rule by rule; off: the checker plays the game on each carrier.
+    pub derivations: bool,
     /// Whether H-search prunes (off: plain search with the table only).
     pub use_h_search: bool,
     /// Positions searched so far.
@@ -212,6 +216,7 @@ impl Solver {
             board,
             limits: Limits::SOLVER,
             edge_limits: Limits::SOLVER,
+            derivations: true,
             use_h_search: true,
             nodes: 0,
             budget: u64::MAX,
@@ -359,9 +364,12 @@ impl Solver {
     pub fn proof(&mut self, position: &Position) -> Result<Proof, Aborted> {
         let mover_wins = self.mover_wins(position)?;
         let winner = if mover_wins { position.to_move } else { position.to_move.other() };
-        let mut proof = Proof { position: position.clone(), winner, steps: Vec::new() };
+        let mut proof = Proof { position: position.clone(), winner, steps: Vec::new(), derivations: Vec::new() };
         let mut seen = PositionMap::default();
         self.extract(position.black, position.white, position.to_move, winner, 0, &mut proof, &mut seen)?;
+        if self.derivations {
+            annotate(&mut proof, self.limits, self.edge_limits);
+        }
         Ok(proof)
     }
 
@@ -413,7 +421,7 @@ impl Solver {
         };
         let (ab, aw) = add(black, white);
         match entry {
-            Entry::WinByVc(c) | Entry::LossByVc(c) => proof.steps.push((ab, aw, mover, ProofStep::Carrier(c))),
+            Entry::WinByVc(c) | Entry::LossByVc(c) => proof.steps.push((ab, aw, mover, ProofStep::Carrier(c, None))),
             Entry::WinByMove(c) => {
                 proof.steps.push((ab, aw, mover, ProofStep::Move(c)));
                 let (b, w) = if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) };
@@ -455,7 +463,7 @@ impl Solver {
             let (ab, aw) = add(b, w);
             if let Some(&s) = scs.iter().find(|&&s| s >> c & 1 == 0) {
                 if seen.insert(key(ab, aw, winner), ()).is_none() {
-                    proof.steps.push((ab, aw, winner, ProofStep::Carrier(s)));
+                    proof.steps.push((ab, aw, winner, ProofStep::Carrier(s, None)));
                 }
             } else if let Some(&(_, m)) = cut.iter().find(|&&(x, _)| usize::from(x) == c) {
                 let m = usize::from(m);
