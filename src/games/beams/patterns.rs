@@ -183,7 +183,7 @@ fn checksum(bytes: &[u8]) -> u64 {
 /// Cells packed per byte: labels in base k (k pieces), as many as fit in 256
 /// (at most 8: with one piece every label is 0, and 1^m never exceeds 256 —
 /// `beams info 1c6p` used to loop here for ever).
-fn cells_per_byte(k: usize) -> usize {
+pub(super) fn cells_per_byte(k: usize) -> usize {
     let mut m = 1;
     while m < 8 && (k as u64).pow(m as u32 + 1) <= 256 {
         m += 1;

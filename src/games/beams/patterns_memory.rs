@@ -197,11 +197,12 @@ impl EnumerationShape {
 
 /// Live bytes `patterns::load` holds at its peak for a cache file of
 /// `file_bytes` holding `patterns` patterns: the file's bytes, the decoded
-/// pieces as the parallel decoding collects them (pieces of the table, each
-/// grown by doubling, then joined: about 2.44 times the table).
+/// table (allocated once at its size and filled in place) and the lookup of
+/// every byte's base-k digits (256 × cells per byte words).
 pub fn loading_bytes(file_bytes: u64, patterns: u64, colours: usize) -> Option<u64> {
     let table = patterns.checked_mul(8 * colours as u64)?;
-    file_bytes.checked_add(table.checked_mul(2)?)?.checked_add(table / 100 * 44)
+    let digits = 256 * 8 * super::patterns::cells_per_byte(colours) as u64;
+    file_bytes.checked_add(table)?.checked_add(digits)
 }
 
 /// A rigorous lower bound on the patterns of `variant`: the tilings of the
