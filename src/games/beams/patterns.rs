@@ -9,6 +9,7 @@
 
 use super::Variant;
 use super::geometry::Board;
+use super::patterns_memory::cells_per_byte;
 use crate::error::{Error, Result};
 use crate::output::write_atomic;
 use rayon::prelude::*;
@@ -178,17 +179,6 @@ pub fn cache_path(dir: &Path, variant: Variant) -> PathBuf {
 /// Format 1 used FNV-1a; its files are rebuilt.
 fn checksum(bytes: &[u8]) -> u64 {
     crc32fast::hash(bytes) as u64
-}
-
-/// Cells packed per byte: labels in base k (k pieces), as many as fit in 256
-/// (at most 8: with one piece every label is 0, and 1^m never exceeds 256 —
-/// `beams info 1c6p` used to loop here for ever).
-pub(super) fn cells_per_byte(k: usize) -> usize {
-    let mut m = 1;
-    while m < 8 && (k as u64).pow(m as u32 + 1) <= 256 {
-        m += 1;
-    }
-    m
 }
 
 fn encode(p: &Patterns, cells: usize) -> Vec<u8> {

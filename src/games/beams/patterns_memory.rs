@@ -201,7 +201,7 @@ impl EnumerationShape {
 /// every byte's base-k digits (256 × cells per byte words).
 pub fn loading_bytes(file_bytes: u64, patterns: u64, colours: usize) -> Option<u64> {
     let table = patterns.checked_mul(8 * colours as u64)?;
-    let digits = 256 * 8 * super::patterns::cells_per_byte(colours) as u64;
+    let digits = 256 * 8 * cells_per_byte(colours) as u64;
     file_bytes.checked_add(table)?.checked_add(digits)
 }
 
@@ -247,6 +247,17 @@ pub fn check_enumeration(variant: Variant) -> Result<EnumerationShape> {
         patterns.and_then(|n| process_bytes(shape.enumeration_bytes(n))),
     )?;
     Ok(shape)
+}
+
+/// Cells packed per byte: labels in base k (k pieces), as many as fit in 256
+/// (at most 8: with one piece every label is 0, and 1^m never exceeds 256 —
+/// `beams info 1c6p` used to loop here for ever).
+pub(super) fn cells_per_byte(k: usize) -> usize {
+    let mut m = 1;
+    while m < 8 && (k as u64).pow(m as u32 + 1) <= 256 {
+        m += 1;
+    }
+    m
 }
 
 #[cfg(test)]
