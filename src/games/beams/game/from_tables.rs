@@ -36,6 +36,10 @@ pub(super) struct StandInTables {
     step: (QueryId, AnswerId),
     own: Vec<u64>,
     every: Vec<u64>,
+    /// The colourings with σ(c0) = j0, and with also σ(c) = j (c ≠ c0, j ≠ j0):
+    /// (k−1)! and (k−2)!, read from the colouring table once ([`Beams::colouring_numbers`]).
+    one: u64,
+    two: u64,
 }
 
 impl Beams {
@@ -160,21 +164,17 @@ impl Beams {
         let parts: Vec<usize> = (0..n).step_by(stretch).collect();
         let zero = || (vec![0u64; nd * answers], vec![0u64; nd * answers]);
         let (own, every) = parts.into_par_iter().map(count).reduce(zero, add);
-        StandInTables { step: (query, answer), own, every }
+        let (one, two) = self.colouring_numbers(query);
+        StandInTables { step: (query, answer), own, every, one, two }
     }
 
-    /// The answer counts of `decoded` queries on the class of `tables.step`
-    /// ([`StandInTables`]), of `size` codes. A code is a pattern t and a
-    /// colouring σ (a permutation: colour c on piece σ(c)); it is in the class
-    /// iff σ(c0) ∈ J(t), and answers b to (c, d) iff piece σ(c) hits b cells of d.
-    /// The colourings with σ(c0) = j0 number `one` ((k−1)!), those with also
-    /// σ(c) = j for c ≠ c0, j ≠ j0 number `two` ((k−2)!; none for j = j0), so
-    /// (c0, d) gives b to `one`·own[d][b] codes and (c, d) to
-    /// `two`·(every[d][b] − own[d][b]). Both numbers are read from the
-    /// colouring table and checked to be the same for every colour and piece.
-    fn one_step_counts(&self, tables: &StandInTables, decoded: &[(usize, usize)], size: u64, counts: &mut [u64]) {
-        let (k, answers) = (self.variant.colours, self.answer_count());
-        let (c0, _) = self.decode_query(tables.step.0);
+    /// The numbers of colourings with σ(c0) = j0 (`one`) and with also σ(c) = j
+    /// for c ≠ c0, j ≠ j0 (`two`; none for j = j0), c0 the colour of `query`,
+    /// read from the colouring table and checked to be the same for every
+    /// colour and piece.
+    fn colouring_numbers(&self, query: QueryId) -> (u64, u64) {
+        let k = self.variant.colours;
+        let (c0, _) = self.decode_query(query);
         let both = |c: usize, i: usize, j: usize| -> u64 {
             self.colourings_of(c0, i)
                 .iter()
@@ -194,6 +194,21 @@ impl Beams {
                 assert_eq!(both(c, i, j), expected, "the colourings are not every permutation of the colours");
             }
         }
+        (one, two)
+    }
+
+    /// The answer counts of `decoded` queries on the class of `tables.step`
+    /// ([`StandInTables`]), of `size` codes. A code is a pattern t and a
+    /// colouring σ (a permutation: colour c on piece σ(c)); it is in the class
+    /// iff σ(c0) ∈ J(t), and answers b to (c, d) iff piece σ(c) hits b cells of d.
+    /// The colourings with σ(c0) = j0 number `one` ((k−1)!), those with also
+    /// σ(c) = j for c ≠ c0, j ≠ j0 number `two` ((k−2)!; none for j = j0), so
+    /// (c0, d) gives b to `one`·own[d][b] codes and (c, d) to
+    /// `two`·(every[d][b] − own[d][b]) (both kept with the tables).
+    fn one_step_counts(&self, tables: &StandInTables, decoded: &[(usize, usize)], size: u64, counts: &mut [u64]) {
+        let answers = self.answer_count();
+        let (c0, _) = self.decode_query(tables.step.0);
+        let (one, two) = (tables.one, tables.two);
         for (&(c, d), out) in decoded.iter().zip(counts.chunks_exact_mut(answers)) {
             let (own, every) = (&tables.own[d * answers..][..answers], &tables.every[d * answers..][..answers]);
             for (b, o) in out.iter_mut().enumerate() {
