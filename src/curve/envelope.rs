@@ -11,7 +11,7 @@
 use super::crossing::{KnownZero, PairFunction, RootFound, SearchEnd};
 use super::interval::Interval;
 use super::point::{Point, Root, Witness, dyadic_between, exact_root_in};
-use super::root_order::common_root_in;
+use super::root_order::{common_root_in, sign_at_root};
 use super::steps::{Domain, Span};
 use super::verification::count_uncertified;
 use crate::renyi::alpha::Alpha;
@@ -182,7 +182,9 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
         return Ordering::Equal;
     }
     let above_one = root.at.lo > 1.0;
-    match pair.sign_on(root.at).and_then(|s| PairFunction::p_better(s, above_one)) {
+    // Over the enclosure, or else at the root itself by D ∓ D_root (`sign_at_root`).
+    let sign = pair.sign_on(root.at).filter(|&s| s != Ordering::Equal).or_else(|| sign_at_root(&pair, root));
+    match sign.and_then(|s| PairFunction::p_better(s, above_one)) {
         Some(true) => Ordering::Greater,
         Some(false) => Ordering::Less,
         // No sign over the enclosure (as whenever this D vanishes in it): a

@@ -4,6 +4,7 @@
 //! narrowing, else counted as uncertified in the current walk's
 //! [`Verification`](super::verification::Verification)). Used by [`Point::order`].
 
+use super::crossing::PairFunction;
 use super::exp_poly::ExpPoly;
 use super::interval::Interval;
 use super::point::{Point, Root, Witness};
@@ -106,6 +107,55 @@ pub(super) fn separate(a: &Root, b: &Root) -> Option<(Ordering, Interval, Interv
     None
 }
 
+/// The certified sign of D of `pair` at the root of `root` (a certified
+/// root): its sign over the root's enclosure, or else the sign there of
+/// D_pair ∓ D_root, which equals D_pair at the root since D_root vanishes
+/// there (D_root(r) = 0, so D_pair(r) = (D_pair − λ·D_root)(r) for every λ).
+/// With λ = ±1 the difference cancels a partition the two pairs share:
+/// D_BC − D_AC = D_BA, whose sign is robust where D_BC alone is too flat to
+/// be signed on the enclosure (two crossings ~1e-17 apart at α ≈ 41.93, both
+/// set by 122^α ≈ 2·120^α, in a Beams(6c,6p) node of [5/2, ∞]). `None` where
+/// none of the three is signed, or where one is zero.
+pub(super) fn sign_at_root(pair: &PairFunction, root: &Root) -> Option<Ordering> {
+    if !root.certified {
+        return None;
+    }
+    let signed = |s: Option<Ordering>| s.filter(|&s| s != Ordering::Equal);
+    if let Some(s) = signed(pair.sign_on(root.at)) {
+        return Some(s);
+    }
+    let (a, b) = (&root.pair.p, &root.pair.q);
+    // D_pair − D_root and D_pair + D_root as pairs of multisets of one total.
+    for (plus_extra, minus_extra) in [(b, a), (a, b)] {
+        let plus: Vec<u64> = pair.p.iter().chain(plus_extra).copied().collect();
+        let minus: Vec<u64> = pair.q.iter().chain(minus_extra).copied().collect();
+        if let Some(s) = PairFunction::new(&plus, &minus).and_then(|e| signed(e.sign_on(root.at))) {
+            return Some(s);
+        }
+    }
+    None
+}
+
+/// The order of two certified roots of different D with overlapping
+/// enclosures, by the sign of D_b at r_a ([`sign_at_root`]): where F_b is
+/// monotone on the hull of both enclosures, its one root r_b there has F_b's
+/// sign at r_b's lower end on its left and the other sign on its right, so a
+/// non-zero sign of D_b at r_a places r_a on one side of r_b (r_a ≠ r_b).
+/// Tried from both roots (the answer, when there is one, is the true order
+/// either way, so the order stays antisymmetric).
+pub(super) fn order_by_sign_at_root(a: &Root, b: &Root) -> Option<Ordering> {
+    let hull = Interval::new(a.at.lo.min(b.at.lo), a.at.hi.max(b.at.hi));
+    let one_side = |a: &Root, b: &Root| -> Option<Ordering> {
+        if !(a.certified && b.certified) || b.pair.eval(hull, 1).contains_zero() {
+            return None;
+        }
+        let left = b.pair.sign_at_point(b.at.lo).filter(|&s| s != Ordering::Equal)?;
+        let at_a = sign_at_root(&b.pair, a)?;
+        Some(if at_a == left { Ordering::Less } else { Ordering::Greater })
+    };
+    one_side(a, b).or_else(|| one_side(b, a).map(Ordering::reverse))
+}
+
 /// Whether every given certified root is the same point, a root of `g`, a
 /// common factor of their D: `g` changes sign over `zone` (so it has a root r
 /// there, and every D vanishes at r), and each D has at most one root in
@@ -166,7 +216,8 @@ pub(super) fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {
 impl Point {
     /// Total order of points. Two crossings whose enclosures overlap are one
     /// point if that is proven (same key, or a shared root: `same_root`), else
-    /// ordered by narrowing the enclosures (`separate`); failing both they are
+    /// ordered by narrowing the enclosures (`separate`) or by the sign of one
+    /// D at the other's root (`order_by_sign_at_root`); failing all they are
     /// taken as one point and counted as uncertified in the current walk's
     /// [`Verification`](super::verification::Verification).
     pub fn order(&self, other: &Point) -> Ordering {
@@ -182,13 +233,13 @@ impl Point {
                         if a.pair.key() == b.pair.key() || same_root(a, b) {
                             return Ordering::Equal;
                         }
-                        separate(a, b).map_or_else(
-                            || {
-                                count_uncertified();
-                                Ordering::Equal
-                            },
-                            |s| s.0,
-                        )
+                        if let Some((o, _, _)) = separate(a, b) {
+                            return o;
+                        }
+                        order_by_sign_at_root(a, b).unwrap_or_else(|| {
+                            count_uncertified();
+                            Ordering::Equal
+                        })
                     }
                 }
             }
@@ -214,5 +265,58 @@ impl Point {
             witness: w.clone(),
         };
         Some((narrowed(a, ea, wa), narrowed(b, eb, wb)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve::crossing::{RootFound, SearchEnd};
+
+    fn root(p: &[u64], q: &[u64]) -> Root {
+        let pair = Arc::new(PairFunction::new(p, q).unwrap());
+        let found = pair.first_root(SearchEnd::plain(41.0), SearchEnd::plain(43.0));
+        let Some(RootFound::Certified(lo, hi)) = found else { panic!("{found:?}") };
+        Root { at: Interval::new(lo, hi), pair, certified: true }
+    }
+
+    #[test]
+    fn crossings_sharing_a_partition_are_ordered_by_the_third_pair() {
+        // A node of 366 codes in a Beams(6c,6p) unit of [5/2, ∞]: A and B both
+        // overtake C near α = ln 2 / ln(122/120). Roots (mpmath, 60 digits):
+        // r_AC = 41.93444716108929337792890…, r_BC = 41.93444716108929338252608…,
+        // 4.6e-18 apart, far below an ulp at 42 (7.1e-15).
+        let (a, b, c) = (vec![42, 42, 80, 80, 122], vec![20, 20, 22, 22, 80, 80, 122], vec![30, 42, 54, 120, 120]);
+        let (ac, bc) = (root(&a, &c), root(&b, &c));
+        // Neither earlier rule decides them.
+        assert!(disjoint(ac.at, bc.at).is_none() && ac.pair.key() != bc.pair.key());
+        assert!(!same_root(&ac, &bc) && !same_root(&bc, &ac));
+        assert!(separate(&ac, &bc).is_none() && separate(&bc, &ac).is_none());
+        // D_BC at r_AC is −D_AB(r_AC) = 2·20^α + 2·22^α − 2·42^α < 0, D_BC's sign left of its root.
+        assert!(bc.pair.sign_on(ac.at).is_none());
+        assert_eq!(sign_at_root(&bc.pair, &ac), Some(Ordering::Less));
+        assert_eq!(sign_at_root(&ac.pair, &bc), Some(Ordering::Greater));
+        assert_eq!(order_by_sign_at_root(&ac, &bc), Some(Ordering::Less));
+        assert_eq!(order_by_sign_at_root(&bc, &ac), Some(Ordering::Greater));
+        let point = |r: Root| Point::Root { root: Arc::new(r), witness: None };
+        let (pac, pbc) = (point(ac), point(bc));
+        assert_eq!((pac.order(&pbc), pbc.order(&pac)), (Ordering::Less, Ordering::Greater));
+        assert!(!pac.same(&pbc));
+        // The same pairs written the other way round (D negated) give the same order.
+        let (ca, cb) = (point(root(&c, &a)), point(root(&c, &b)));
+        assert_eq!(
+            (ca.order(&cb), cb.order(&pac), pbc.order(&ca)),
+            (Ordering::Less, Ordering::Greater, Ordering::Greater)
+        );
+    }
+
+    #[test]
+    fn an_uncertified_root_is_not_ordered_by_a_sign_at_it() {
+        let (a, b, c) = (vec![42, 42, 80, 80, 122], vec![20, 20, 22, 22, 80, 80, 122], vec![30, 42, 54, 120, 120]);
+        let (mut ac, bc) = (root(&a, &c), root(&b, &c));
+        ac.certified = false;
+        assert_eq!(sign_at_root(&bc.pair, &ac), None);
+        assert_eq!(order_by_sign_at_root(&ac, &bc), None);
+        assert_eq!(order_by_sign_at_root(&bc, &ac), None);
     }
 }
