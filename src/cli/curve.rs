@@ -127,8 +127,18 @@ fn recheck_units<P: SearchProblem>(
     Ok(())
 }
 
-/// Runs `curve …`.
+/// Runs `curve …`, then says on stderr why, if anything could not be certified.
 pub(super) fn run(game: CurveGame) -> Result<()> {
+    let result = run_game(game);
+    let kinds = renyi_search::curve::uncertified_by_kind();
+    if !kinds.is_empty() {
+        let text: Vec<String> = kinds.iter().map(|(k, n)| format!("{} {n}", k.describe())).collect();
+        eprintln!("uncertified events in this process: {}", text.join(", "));
+    }
+    result
+}
+
+fn run_game(game: CurveGame) -> Result<()> {
     let started = SystemTime::now();
     // A bar over the runs of root pieces with the same first queries, or
     // over the units of a unit run (with ETA); drawn only on a terminal.

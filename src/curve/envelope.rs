@@ -13,7 +13,7 @@ use super::interval::Interval;
 use super::point::{Point, Root, Witness, dyadic_between, exact_root_in};
 use super::root_order::{common_root_in, sign_at_root};
 use super::steps::{Domain, Span};
-use super::verification::count_uncertified;
+use super::verification::{Uncertified, count_uncertified};
 use crate::renyi::alpha::Alpha;
 use crate::renyi::score::{Key, RenyiScore, contenders as key_contenders};
 use std::cmp::Ordering;
@@ -194,7 +194,7 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
             Ordering::Equal
         }
         None => {
-            count_uncertified();
+            count_uncertified(Uncertified::OrderAtCrossing);
             Ordering::Equal
         }
     }
@@ -219,7 +219,7 @@ impl<'a> Cutter<'a> {
         let (parts, witness) = (self.parts, self.witness);
         let Some(a0) = dyadic_between(lo, hi) else {
             // The ends are closer than u64 fractions resolve: one piece, decided at its middle.
-            count_uncertified();
+            count_uncertified(Uncertified::PieceTooNarrow);
             let mid = Alpha::from_f64_grid(0.5 * (lo.approx() + hi.approx().min(1e9))).unwrap_or(Alpha::integer(1));
             out.push(EnvelopePiece { span: Span::Open(lo.clone(), hi.clone()), best: best_at_exact(parts, mid) });
             return;
@@ -383,7 +383,7 @@ fn make_point(found: RootFound, pair: &Arc<PairFunction>) -> Point {
         RootFound::AtOne => return Point::exact(Alpha::integer(1)),
         RootFound::Certified(lo, hi) => (super::interval::Interval::new(lo, hi), true),
         RootFound::Uncertified(lo, hi) => {
-            count_uncertified();
+            count_uncertified(Uncertified::RootNotCertified);
             (super::interval::Interval::new(lo, hi), false)
         }
     };

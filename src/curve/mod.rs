@@ -29,5 +29,5 @@ pub mod walk;
 
 pub use point::{Point, Witness};
 pub use steps::{Domain, Span, Steps};
-pub use verification::Verification;
+pub use verification::{Uncertified, Verification, uncertified_by_kind};
 pub use walk::{Curve, Segment, curve};

@@ -9,7 +9,7 @@ use super::exp_poly::ExpPoly;
 use super::interval::Interval;
 use super::point::{Point, Root, Witness};
 use super::precise;
-use super::verification::count_uncertified;
+use super::verification::{Uncertified, count_uncertified};
 use crate::renyi::alpha::Alpha;
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -209,7 +209,7 @@ pub(super) fn exact_vs_root(alpha: Alpha, root: &Root) -> Ordering {
     if let Some(side) = side_of_certified_root(alpha, root) {
         return side;
     }
-    count_uncertified();
+    count_uncertified(Uncertified::ExactAgainstCrossing);
     a.mid().partial_cmp(&root.at.mid()).unwrap_or(Ordering::Equal)
 }
 
@@ -237,7 +237,7 @@ impl Point {
                             return o;
                         }
                         order_by_sign_at_root(a, b).unwrap_or_else(|| {
-                            count_uncertified();
+                            count_uncertified(Uncertified::CrossingsOverlap);
                             Ordering::Equal
                         })
                     }

@@ -20,6 +20,7 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64 as Counter;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The counters of one walk (expected to stay 0; reported with every curve).
@@ -69,8 +70,62 @@ impl Verification {
     }
 }
 
-/// Counts one uncertified event into the context current on this thread.
-pub(crate) fn count_uncertified() {
+/// What could not be certified: the kind of an uncertified event, counted
+/// process-wide beside the walk's own count so that a command can say why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uncertified {
+    /// Two crossings with overlapping enclosures neither proven one point nor ordered.
+    CrossingsOverlap,
+    /// An exact α that could not be placed against a crossing.
+    ExactAgainstCrossing,
+    /// A crossing whose root could not be certified (a tangency, or a root too
+    /// close to a known one).
+    RootNotCertified,
+    /// Two partitions whose H could not be ordered at a crossing of another pair.
+    OrderAtCrossing,
+    /// A piece between two points too close for a u64 fraction, decided at its middle.
+    PieceTooNarrow,
+}
+
+impl Uncertified {
+    pub const ALL: [Uncertified; 5] = [
+        Uncertified::CrossingsOverlap,
+        Uncertified::ExactAgainstCrossing,
+        Uncertified::RootNotCertified,
+        Uncertified::OrderAtCrossing,
+        Uncertified::PieceTooNarrow,
+    ];
+
+    /// A short description for a summary line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Uncertified::CrossingsOverlap => "overlapping crossings not ordered",
+            Uncertified::ExactAgainstCrossing => "rational alpha not placed against a crossing",
+            Uncertified::RootNotCertified => "crossing not certified",
+            Uncertified::OrderAtCrossing => "partitions not ordered at a crossing",
+            Uncertified::PieceTooNarrow => "piece too narrow for a rational probe",
+        }
+    }
+}
+
+/// Events of each kind in this process, in every walk and outside them.
+static BY_KIND: [Counter; 5] = [const { Counter::new(0) }; 5];
+
+/// Uncertified events of each kind met in this process so far (kinds with
+/// none left out): the reason behind a walk's count, for the command to show.
+pub fn uncertified_by_kind() -> Vec<(Uncertified, u64)> {
+    Uncertified::ALL
+        .iter()
+        .zip(&BY_KIND)
+        .map(|(&k, c)| (k, c.load(Ordering::Relaxed)))
+        .filter(|&(_, n)| n > 0)
+        .collect()
+}
+
+/// Counts one uncertified event of `kind` into the context current on this
+/// thread (and into the process's count of that kind).
+pub(crate) fn count_uncertified(kind: Uncertified) {
+    BY_KIND[kind as usize].fetch_add(1, Ordering::Relaxed);
     CURRENT.with(|c| {
         if let Some(counter) = c.borrow().as_ref() {
             counter.fetch_add(1, Ordering::Relaxed);
@@ -84,6 +139,10 @@ mod tests {
     use rayon::prelude::*;
     use std::sync::Barrier;
 
+    fn overlap() {
+        count_uncertified(Uncertified::CrossingsOverlap)
+    }
+
     #[test]
     fn each_context_counts_only_its_own_events() {
         let (a, b) = (Verification::new(), Verification::new());
@@ -92,25 +151,28 @@ mod tests {
             s.spawn(|| {
                 a.within(|| {
                     start.wait();
-                    (0..3000).into_par_iter().for_each(|_| a.within(count_uncertified))
+                    (0..3000).into_par_iter().for_each(|_| a.within(overlap))
                 })
             });
             s.spawn(|| {
                 b.within(|| {
                     start.wait();
-                    (0..5000).into_par_iter().for_each(|_| b.within(count_uncertified))
+                    (0..5000).into_par_iter().for_each(|_| b.within(overlap))
                 })
             });
         });
         assert_eq!((a.uncertified(), b.uncertified()), (3000, 5000));
         // Nested: the inner context counts while current, the outer one after it.
         a.within(|| {
-            b.within(count_uncertified);
-            count_uncertified();
+            b.within(overlap);
+            overlap();
         });
         assert_eq!((a.uncertified(), b.uncertified()), (3001, 5001));
-        // Outside every context nothing is counted.
-        count_uncertified();
+        // Outside every context nothing is counted (but the kind is).
+        overlap();
         assert_eq!((a.uncertified(), b.uncertified()), (3001, 5001));
+        // Every event counted by kind, in a context or not (other tests may add more).
+        let overlaps = uncertified_by_kind().iter().find(|k| k.0 == Uncertified::CrossingsOverlap).map_or(0, |k| k.1);
+        assert!(overlaps >= 8003, "{overlaps}");
     }
 }
