@@ -6,18 +6,20 @@
 //! wall seconds (solve + proof; the check separately).
 //!
 //! `cargo bench --bench hex_solve -- N CELL…` (e.g. `-- 6 c3 a1`); without
-//! cells every opening of the board; default N = 5. `HEX_LIMITS=OR,CARRIER,PER_PAIR`
-//! replaces the solver's bounded H-search limits (to compare settings);
-//! `HEX_EDGE_LIMITS=OR,CARRIER,PER_PAIR` the limits of the edge pair alone (`Solver::edge_limits`);
-//! `HEX_FILL=0` turns the inferior-cell fill-in off, `HEX_REUSE=1` the
-//! incremental H-search on (results kept two plies up reused; `reuse.rs`).
+//! cells every opening of the board; default N = 5. Every setting starts at the
+//! solver's default (`Solver::new`, printed by `Solver::describe`) and is changed by:
+//! `HEX_LIMITS=OR,CARRIER,PER_PAIR` the solver's bounded H-search limits;
+//! `HEX_EDGE_LIMITS=OR,CARRIER,PER_PAIR` the limits of the edge pair alone (`Solver::edge_limits`;
+//! `HEX_EDGE_LIMITS=same` the limits of every pair);
+//! `HEX_FILL=0|1` the inferior-cell fill-in, `HEX_REUSE=0|1` the
+//! incremental H-search (results kept two plies up reused; `reuse.rs`).
 //! df-pn settings: `HEX_WIDEN=ε%` (1+ε trick), `HEX_INIT=p%` (dn of a new
 //! child in percent of its parent's move count), `HEX_ORDER=centre|resistance`;
 //! `HEX_SHARE=1` answers all the openings with one solver (one table);
-//! `HEX_TRANSPLANT=1` carries refutations to sibling moves (`Solver::transplant`);
-//! `HEX_VULNERABLE=1` leaves the mover's vulnerable cells out (`Solver::vulnerable`);
-//! `HEX_SUPPORT=1` cuts a refuted move's siblings outside its support (`Solver::support_cut`);
-//! `HEX_DOMINATED=1` leaves the mover's dominated cells out (`Solver::dominated`);
+//! `HEX_TRANSPLANT=0|1` refutations carried to sibling moves (`Solver::transplant`);
+//! `HEX_VULNERABLE=0|1` the mover's vulnerable cells left out (`Solver::vulnerable`);
+//! `HEX_SUPPORT=0|1` a refuted move's siblings cut outside its support (`Solver::support_cut`);
+//! `HEX_DOMINATED=0|1` the mover's dominated cells left out (`Solver::dominated`);
 //! `HEX_BUDGET=N` stops an opening after N positions and prints the counts so far;
 //! `HEX_DERIVE=0` writes the proof's carriers without their H-search derivations
 //! (`derive.rs`), so that the checker plays the game on each carrier.
@@ -49,41 +51,47 @@ fn main() {
         assert_eq!(v.len(), 3, "{name}=OR,CARRIER,PER_PAIR");
         Limits { max_or: v[0], max_carrier: v[1] as u32, max_per_pair: v[2], ..base }
     };
-    let limits = limits_from("HEX_LIMITS", Limits::SOLVER);
-    let edge_limits = limits_from("HEX_EDGE_LIMITS", limits);
-    let fill_in = std::env::var("HEX_FILL").map_or(true, |v| v != "0");
-    let reuse = std::env::var("HEX_REUSE").is_ok_and(|v| v == "1");
-    let number = |name: &str| std::env::var(name).ok().map(|v| v.parse::<u32>().expect("a percentage"));
-    let share = std::env::var("HEX_SHARE").is_ok_and(|v| v == "1");
-    let transplant = std::env::var("HEX_TRANSPLANT").is_ok_and(|v| v == "1");
-    let vulnerable = std::env::var("HEX_VULNERABLE").is_ok_and(|v| v == "1");
-    let support_cut = std::env::var("HEX_SUPPORT").is_ok_and(|v| v == "1");
-    let dominated = std::env::var("HEX_DOMINATED").is_ok_and(|v| v == "1");
-    let derive = std::env::var("HEX_DERIVE").map_or(true, |v| v != "0");
-    let budget = std::env::var("HEX_BUDGET").map_or(u64::MAX, |v| v.parse().expect("a number of positions"));
     let fresh = Solver::new(board.clone());
+    let limits = limits_from("HEX_LIMITS", fresh.limits);
+    let edge_limits = match std::env::var("HEX_EDGE_LIMITS") {
+        Ok(v) if v == "same" => limits,
+        _ => limits_from("HEX_EDGE_LIMITS", fresh.edge_limits),
+    };
+    // `NAME=0|1` over the default `base`.
+    let switch = |name: &str, base: bool| std::env::var(name).map_or(base, |v| v == "1");
+    let fill_in = switch("HEX_FILL", fresh.fill_in);
+    let reuse = switch("HEX_REUSE", fresh.reuse);
+    let number = |name: &str| std::env::var(name).ok().map(|v| v.parse::<u32>().expect("a percentage"));
+    let share = switch("HEX_SHARE", false);
+    let transplant = switch("HEX_TRANSPLANT", fresh.transplant);
+    let vulnerable = switch("HEX_VULNERABLE", fresh.vulnerable);
+    let support_cut = switch("HEX_SUPPORT", fresh.support_cut);
+    let dominated = switch("HEX_DOMINATED", fresh.dominated);
+    let derive = switch("HEX_DERIVE", true);
+    let budget = std::env::var("HEX_BUDGET").map_or(u64::MAX, |v| v.parse().expect("a number of positions"));
     let widen = number("HEX_WIDEN").unwrap_or(fresh.widen);
     let init_dn = number("HEX_INIT").unwrap_or(fresh.init_dn);
     let resistance_order = std::env::var("HEX_ORDER").map_or(fresh.resistance_order, |v| v.starts_with('r'));
-    println!(
-        "limits: {limits:?}, edge pair: {edge_limits:?}, fill-in {fill_in}, reuse {reuse}, widen {widen} %, \
-         init dn {init_dn} %, \
-         resistance order {resistance_order}, shared table {share}, transplant {transplant}, \
-         vulnerable {vulnerable}, support cut {support_cut}, dominated {dominated}, budget {budget}, \
-         derivations {derive}"
-    );
-    let (mut total_nodes, clock) = (0, Instant::now());
+    let configure = |solver: &mut Solver| {
+        (solver.limits, solver.edge_limits, solver.fill_in, solver.reuse) = (limits, edge_limits, fill_in, reuse);
+        (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
+        (solver.transplant, solver.vulnerable, solver.support_cut) = (transplant, vulnerable, support_cut);
+        (solver.dominated, solver.budget, solver.derivations) = (dominated, budget, derive);
+    };
     let mut solver = fresh;
+    configure(&mut solver);
+    println!("solver: {}", solver.describe());
+    println!("shared table {share}, budget {budget}");
+    let (mut total_nodes, clock) = (0, Instant::now());
     for cell in cells {
         let started = Instant::now();
         if !share {
             solver = Solver::new(board.clone());
         }
         let before = solver.nodes;
-        (solver.limits, solver.edge_limits, solver.fill_in, solver.reuse) = (limits, edge_limits, fill_in, reuse);
-        (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
-        (solver.transplant, solver.vulnerable, solver.support_cut) = (transplant, vulnerable, support_cut);
-        (solver.dominated, solver.budget, solver.derivations) = (dominated, budget, false);
+        configure(&mut solver);
+        // The derivations are made after the solve, below, to time them apart.
+        solver.derivations = false;
         let mut p = Position::empty(board.clone());
         p.play(Colour::Black, cell).expect("empty cell");
         let Ok(mut proof) = solver.proof(&p) else {

@@ -8,6 +8,9 @@ use renyi_search::progress::Progress;
 use renyi_search::reproduce::hex::OpeningMap;
 use renyi_search::reproduce::hex_checkpoint::{HexRunId, OpeningCheckpoint, OpeningRecord};
 use renyi_search::reproduce::hex_map::{BigMap, half_turn, map_run_id, representatives, run_map, schedule};
+use renyi_search::two_player::connection::hex::board::Board;
+use renyi_search::two_player::connection::hex::hsearch::Limits;
+use renyi_search::two_player::connection::hex::solver::Solver;
 
 fn id() -> HexRunId {
     HexRunId { program: "test".into(), version: "0".into(), n: 6, solver: "s".into(), openings: vec![0, 1, 2] }
@@ -129,5 +132,107 @@ fn a_capped_job_solves_exactly_that_many_openings_and_resumes() {
     let rest = run_map(4, &cells, Some(&path), 2, None, &Progress::none()).unwrap();
     assert_eq!((rest.resumed, rest.solved.len()), (1, cells.len()));
     assert!(rest.complete() && !path.exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The solver's settings as the run identity shows them (`Solver::describe`): the defaults in
+/// their fixed wording, and every setting that changes the search changes the text.
+#[test]
+fn describe_names_every_setting_of_the_search() {
+    let board = Board::new(4, 4).unwrap();
+    let fresh = Solver::new(board.clone());
+    assert_eq!(
+        fresh.describe(),
+        "h-search on: or 4 carrier 12 av+ pair 12; edge pair: or 6 carrier 16 av+ pair 24; \
+         df-pn (order resistance, new-child dn 0 %, widen 0 %); fill-in on; reuse off; transplant on; \
+         vulnerable on; support cut on; dominated on; derivations on"
+    );
+    assert_eq!(map_run_id(4, &[0, 1]).solver, fresh.describe());
+    let changes: Vec<fn(&mut Solver)> = vec![
+        |s| s.limits.max_or = 3,
+        |s| s.limits.max_carrier = 11,
+        |s| s.limits.av_plus = false,
+        |s| s.limits.max_per_pair = 11,
+        |s| s.edge_limits = Limits::SOLVER,
+        |s| s.edge_limits.max_per_pair = usize::MAX,
+        |s| s.use_h_search = false,
+        |s| s.dfpn = false,
+        |s| s.resistance_order = false,
+        |s| s.init_dn = 50,
+        |s| s.widen = 25,
+        |s| s.fill_in = false,
+        |s| s.reuse = true,
+        |s| s.transplant = false,
+        |s| s.vulnerable = false,
+        |s| s.support_cut = false,
+        |s| s.dominated = false,
+        |s| s.derivations = false,
+    ];
+    let mut seen = std::collections::HashSet::from([fresh.describe()]);
+    for (i, change) in changes.iter().enumerate() {
+        let mut s = Solver::new(board.clone());
+        change(&mut s);
+        assert!(seen.insert(s.describe()), "change {i} gives a text already seen: {}", s.describe());
+    }
+    let mut s = Solver::new(board);
+    s.budget = 10;
+    assert_eq!(s.describe(), fresh.describe(), "the node budget stops a search, it does not change one");
+}
+
+/// A map job's checkpoint written by another solver (here: the identity of the program before
+/// `Solver::describe`, whose solver text was the limits and fill-in) is refused, and left as it was.
+#[test]
+fn a_checkpoint_of_another_solver_is_refused() {
+    let dir = std::env::temp_dir().join(format!("hex-map-solver-{}", std::process::id()));
+    let path = dir.join("hex-4x4.ckpt");
+    let cells = representatives(4);
+    let mut old = map_run_id(4, &cells);
+    old.solver = "Limits { max_or: 4, max_carrier: 12, av_plus: true, max_per_pair: 12 }, fill-in true".into();
+    {
+        let mut c = OpeningCheckpoint::open(Some(&path), &old).unwrap();
+        let key = c.key.clone();
+        c.append(&record(&key, cells[0])).unwrap();
+    }
+    let before = std::fs::read(&path).unwrap();
+    let refused = run_map(4, &cells, Some(&path), 1, None, &Progress::none()).err().unwrap().to_string();
+    assert!(refused.contains("identity") && refused.contains("solver"), "{refused}");
+    assert_eq!(std::fs::read(&path).unwrap(), before, "the refused checkpoint is left as it was");
+    // The same file under this solver's identity resumes.
+    std::fs::remove_file(&path).unwrap();
+    {
+        let mut c = OpeningCheckpoint::open(Some(&path), &map_run_id(4, &cells)).unwrap();
+        let key = c.key.clone();
+        c.append(&record(&key, cells[0])).unwrap();
+    }
+    let run = run_map(4, &cells, Some(&path), 1, Some(0), &Progress::none()).unwrap();
+    assert_eq!(run.resumed, 1);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A committed 6×6-style map (here 2×2, sealed) made by another solver is refused by the replay
+/// of `reproduce hex` with a message naming the way out, before any opening is solved.
+#[test]
+fn a_committed_map_of_another_solver_is_refused() {
+    let dir = std::env::temp_dir().join(format!("hex-map-committed-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("tables")).unwrap();
+    std::fs::create_dir_all(dir.join("figures")).unwrap();
+    let map = |n: usize, solver: &str| OpeningMap {
+        n,
+        black_wins: vec![true; n * n],
+        nodes: vec![1; n * n],
+        proof_steps: vec![1; n * n],
+        proofs_checked: true,
+        solver: solver.to_string(),
+        seconds: Vec::new(),
+    };
+    let json = serde_json::to_string(&(vec![map(1, "old"), map(2, "old")], serde_json::Value::Null)).unwrap();
+    std::fs::write(dir.join("tables/hex.json"), json).unwrap();
+    std::fs::write(dir.join("tables/hex.md"), "old").unwrap();
+    std::fs::write(dir.join("figures/hex-openings.svg"), "old").unwrap();
+    let files: Vec<String> = renyi_search::reproduce::hex::FILES.iter().map(|f| f.to_string()).collect();
+    renyi_search::reproduce::sealed::write_seal(&dir, "hex", &files).unwrap();
+    let refused = renyi_search::reproduce::hex::reproduce(&dir, 2, false, true, &Progress::none());
+    let text = refused.err().unwrap().to_string();
+    assert!(text.contains("another solver") && text.contains("reproduce --full hex"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -26,7 +26,7 @@ fn derived_proofs_on_random_positions_check() {
     for (i, p) in positions.into_iter().enumerate() {
         for mover in [Colour::Black, Colour::White] {
             let p = renyi_search::two_player::connection::hex::position::Position { to_move: mover, ..p.clone() };
-            let mut solver = Solver::new(p.board.clone());
+            let mut solver = Solver::baseline(p.board.clone());
             if i % 2 == 1 {
                 solver.edge_limits = WIDE;
             }
@@ -61,7 +61,7 @@ fn a_carrier_cell_removed_is_refused() {
     let mut rng = Rng::new(5);
     let mut forged = 0;
     for p in random_positions(&Board::new(5, 5).unwrap(), 7, 12, &mut rng) {
-        let mut solver = Solver::new(p.board.clone());
+        let mut solver = Solver::baseline(p.board.clone());
         solver.edge_limits = WIDE;
         let proof = solver.proof(&p).unwrap();
         let Some(i) = proof.steps.iter().position(|s| matches!(s.3, ProofStep::Carrier(c, Some(_)) if c != 0)) else {

@@ -139,7 +139,7 @@ fn dfpn_with_wider_edge_limits_agrees_with_minimax_and_its_proofs_check() {
     for (i, p) in positions.into_iter().enumerate() {
         for mover in [Colour::Black, Colour::White] {
             let p = Position { to_move: mover, ..p.clone() };
-            let mut solver = Solver::new(p.board.clone());
+            let mut solver = Solver::baseline(p.board.clone());
             solver.edge_limits = if i % 2 == 0 { WIDE } else { Limits { max_or: 8, max_carrier: 32, ..WIDE } };
             let all = i % 3 == 0;
             (solver.vulnerable, solver.support_cut, solver.transplant, solver.dominated) = (all, all, all, all);

@@ -68,12 +68,12 @@ fn dfpn_with_fill_in_agrees_with_minimax() {
         for mover in [Colour::Black, Colour::White] {
             let p = Position { to_move: mover, ..p.clone() };
             let plain = board_winner(&p);
-            let mut solver = Solver::new(p.board.clone());
+            let mut solver = Solver::baseline(p.board.clone());
             let proof = solver.proof(&p).unwrap();
             assert_eq!(proof.winner, plain, "{}", p.diagram());
             let again = Proof::from_text(&proof.to_text()).unwrap();
             fills += check_proof(&again).unwrap().fills;
-            let mut plain_dfpn = Solver::new(p.board.clone());
+            let mut plain_dfpn = Solver::baseline(p.board.clone());
             plain_dfpn.fill_in = false;
             assert_eq!(plain_dfpn.mover_wins(&p).unwrap(), plain == mover, "{}", p.diagram());
             checked += 1;
@@ -90,7 +90,7 @@ fn the_checker_refuses_an_unfounded_fill() {
     let board = Board::new(3, 3).unwrap();
     let b2 = board.parse_cell("b2").unwrap();
     let filled = Position::from_lists(board.clone(), "b2", "", Colour::White).unwrap();
-    let mut proof = Solver::new(board.clone()).proof(&filled).unwrap();
+    let mut proof = Solver::baseline(board.clone()).proof(&filled).unwrap();
     assert_eq!(proof.winner, Colour::Black);
     check_proof(&proof).unwrap();
     proof.position = Position::empty(board);
@@ -147,7 +147,7 @@ fn dfpn_without_vulnerable_moves_agrees_with_minimax() {
     for p in random_positions(4, 3, 30, 31).into_iter().chain(random_positions(5, 11, 12, 32)) {
         for mover in [Colour::Black, Colour::White] {
             let p = Position { to_move: mover, ..p.clone() };
-            let mut solver = Solver::new(p.board.clone());
+            let mut solver = Solver::baseline(p.board.clone());
             solver.vulnerable = true;
             let proof = solver.proof(&p).unwrap();
             assert_eq!(proof.winner, board_winner(&p), "{}", p.diagram());
@@ -170,7 +170,7 @@ fn the_checker_refuses_a_wrong_killer() {
     let board = Board::new(6, 6).unwrap();
     let mut p = Position::empty(board.clone());
     p.play(Colour::Black, board.parse_cell("c3").unwrap()).unwrap();
-    let mut solver = Solver::new(board.clone());
+    let mut solver = Solver::baseline(board.clone());
     solver.vulnerable = true;
     let mut proof = solver.proof(&p).unwrap();
     assert_eq!(proof.winner, Colour::Black);
@@ -204,7 +204,7 @@ fn the_checker_takes_a_fill_that_closes_a_chain_on_the_way() {
     // edges), so it accepts the rest of a claim once a chain is complete.
     let board = Board::new(4, 4).unwrap();
     let p = Position::from_lists(board.clone(), "a1,b1,a2,c4", "b3,c3", Colour::White).unwrap();
-    let proof = Solver::new(board).proof(&p).unwrap();
+    let proof = Solver::baseline(board).proof(&p).unwrap();
     assert_eq!(proof.winner, Colour::White);
     let fill = proof.steps.iter().find_map(|s| if let ProofStep::Fill(b, w) = s.3 { Some((b, w)) } else { None });
     let names = |set: u128| p.board.set_names(set);
@@ -250,7 +250,7 @@ fn dfpn_without_dominated_moves_agrees_with_minimax() {
             let p = Position { to_move: mover, ..p.clone() };
             let plain = board_winner(&p);
             for all in [false, true] {
-                let mut solver = Solver::new(p.board.clone());
+                let mut solver = Solver::baseline(p.board.clone());
                 solver.dominated = true;
                 (solver.vulnerable, solver.support_cut, solver.transplant, solver.resistance_order) =
                     (all, all, all, all);
@@ -259,7 +259,7 @@ fn dfpn_without_dominated_moves_agrees_with_minimax() {
                 let again = Proof::from_text(&proof.to_text()).unwrap();
                 assert_eq!(again.steps, proof.steps);
                 check_proof(&again).unwrap();
-                let mut without = Solver::new(p.board.clone());
+                let mut without = Solver::baseline(p.board.clone());
                 without.use_h_search = false;
                 without.dominated = true;
                 assert_eq!(without.mover_wins(&p).unwrap(), proof.winner == mover, "{}", p.diagram());
@@ -280,7 +280,7 @@ fn the_checker_refuses_a_wrong_dominator() {
     let board = Board::new(6, 6).unwrap();
     let mut p = Position::empty(board.clone());
     p.play(Colour::Black, board.parse_cell("c3").unwrap()).unwrap();
-    let mut solver = Solver::new(board.clone());
+    let mut solver = Solver::baseline(board.clone());
     solver.dominated = true;
     let mut proof = solver.proof(&p).unwrap();
     assert_eq!(proof.winner, Colour::Black);

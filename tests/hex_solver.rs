@@ -13,7 +13,7 @@ use renyi_search::two_player::connection::hex::solver::Solver;
 /// and the proof of every opening passes the checker (also after a text round trip).
 fn openings_agree(cols: usize, rows: usize) -> Vec<bool> {
     let board = Board::new(cols, rows).unwrap();
-    let mut solver = Solver::new(board.clone());
+    let mut solver = Solver::baseline(board.clone());
     let mut first_wins = Vec::new();
     for cell in 0..board.cells() {
         let mut p = Position::empty(board.clone());
@@ -54,7 +54,7 @@ fn proofs_with_a_wrong_winner_are_refused() {
     let board = Board::new(3, 3).unwrap();
     let mut p = Position::empty(board.clone());
     p.play(Colour::Black, 0).unwrap();
-    let mut solver = Solver::new(board);
+    let mut solver = Solver::baseline(board);
     let mut proof = solver.proof(&p).unwrap();
     proof.winner = proof.winner.other();
     assert!(check_proof(&proof).is_err());
@@ -85,8 +85,8 @@ fn dfpn_and_depth_first_agree_with_minimax() {
         for mover in [Colour::Black, Colour::White] {
             p.to_move = mover;
             let plain = board_winner(&p);
-            let mut dfpn = Solver::new(board.clone());
-            let mut dfs = Solver::new(board.clone());
+            let mut dfpn = Solver::baseline(board.clone());
+            let mut dfs = Solver::baseline(board.clone());
             dfs.dfpn = false;
             let proof = dfpn.proof(&p).unwrap();
             assert_eq!(proof.winner, plain, "{}", p.diagram());
@@ -105,7 +105,7 @@ fn dfpn_and_depth_first_agree_with_minimax() {
 #[test]
 fn reused_h_search_keeps_every_5x5_value() {
     let board = Board::new(5, 5).unwrap();
-    let (mut with, mut without) = (Solver::new(board.clone()), Solver::new(board.clone()));
+    let (mut with, mut without) = (Solver::baseline(board.clone()), Solver::baseline(board.clone()));
     with.reuse = true;
     assert!(!without.reuse);
     let mut wins = 0;
@@ -128,11 +128,11 @@ fn reused_h_search_keeps_every_5x5_value() {
 #[test]
 fn search_order_settings_keep_every_5x5_value() {
     let board = Board::new(5, 5).unwrap();
-    let mut plain = Solver::new(board.clone());
+    let mut plain = Solver::baseline(board.clone());
     assert_eq!((plain.resistance_order, plain.init_dn, plain.widen, plain.transplant), (false, 0, 0, false));
     let settings = [(true, 0, 0, false), (false, 100, 0, false), (true, 50, 25, true), (false, 0, 0, true)];
     for (resistance_order, init_dn, widen, transplant) in settings {
-        let mut solver = Solver::new(board.clone());
+        let mut solver = Solver::baseline(board.clone());
         (solver.resistance_order, solver.init_dn, solver.widen) = (resistance_order, init_dn, widen);
         solver.transplant = transplant;
         let mut wins = 0;
@@ -155,7 +155,7 @@ fn search_order_settings_keep_every_5x5_value() {
 #[test]
 fn carried_refutations_are_checked_on_6x6_c3() {
     let board = Board::new(6, 6).unwrap();
-    let mut solver = Solver::new(board.clone());
+    let mut solver = Solver::baseline(board.clone());
     solver.transplant = true;
     let mut p = Position::empty(board.clone());
     p.play(Colour::Black, board.parse_cell("c3").unwrap()).unwrap();
@@ -163,4 +163,29 @@ fn carried_refutations_are_checked_on_6x6_c3() {
     assert_eq!(proof.winner, Colour::Black);
     assert!(solver.counts.transplants > 0);
     check_proof(&proof).unwrap();
+}
+
+/// The default solver (every rule on, the wider edge limits: `Solver::describe`) against the
+/// baseline of the earlier sessions on every 5×5 opening with both movers after it: the same
+/// winners (13 of 25 openings win for Black), every default proof replayed by the checker with
+/// each carrier accepted by its derivation.
+#[test]
+fn the_default_solver_keeps_every_5x5_value() {
+    let board = Board::new(5, 5).unwrap();
+    let (mut default, mut baseline) = (Solver::new(board.clone()), Solver::baseline(board.clone()));
+    assert_ne!(default.describe(), baseline.describe());
+    let mut wins = 0;
+    for cell in 0..board.cells() {
+        let mut p = Position::empty(board.clone());
+        p.play(Colour::Black, cell).unwrap();
+        for mover in [Colour::White, Colour::Black] {
+            let p = Position { to_move: mover, ..p.clone() };
+            let proof = default.proof(&p).unwrap();
+            assert_eq!(proof.winner, baseline.proof(&p).unwrap().winner, "{} {mover:?}", board.cell_name(cell));
+            let report = check_proof(&proof).unwrap();
+            assert_eq!(report.derived, report.carriers, "{} {mover:?}", board.cell_name(cell));
+            wins += usize::from(mover == Colour::White && proof.winner == Colour::Black);
+        }
+    }
+    assert_eq!(wins, 13);
 }

@@ -39,7 +39,7 @@ fn the_loser_s_stones_outside_a_support_change_nothing() {
     for (i, p) in random_positions(4, 5, 40, 41).into_iter().enumerate() {
         for x in [Colour::Black, Colour::White] {
             let y = x.other();
-            let mut solver = Solver::new(p.board.clone());
+            let mut solver = Solver::baseline(p.board.clone());
             (solver.support_cut, solver.vulnerable, solver.transplant) = (true, i % 2 == 0, i % 3 == 0);
             // Without H-search the supports are small (no VC carriers), so more siblings fall outside.
             solver.use_h_search = i % 4 < 2;
@@ -74,7 +74,7 @@ fn dfpn_with_the_support_cut_agrees_with_minimax() {
     for (i, p) in random_positions(4, 3, 30, 43).into_iter().chain(random_positions(5, 11, 12, 44)).enumerate() {
         for mover in [Colour::Black, Colour::White] {
             let p = Position { to_move: mover, ..p.clone() };
-            let mut solver = Solver::new(p.board.clone());
+            let mut solver = Solver::baseline(p.board.clone());
             solver.support_cut = true;
             (solver.vulnerable, solver.transplant, solver.resistance_order) = (i % 2 == 1, i % 3 == 1, i % 4 == 1);
             // Without H-search (4×4 only) the supports are small and the cut fires.
@@ -108,9 +108,9 @@ fn the_cut_on_6x6_c3_gives_a_checked_proof() {
     let board = Board::new(6, 6).unwrap();
     let mut p = Position::empty(board.clone());
     p.play(Colour::Black, board.parse_cell("c3").unwrap()).unwrap();
-    let mut plain = Solver::new(board.clone());
+    let mut plain = Solver::baseline(board.clone());
     assert!(!plain.mover_wins(&p).unwrap());
-    let mut solver = Solver::new(board.clone());
+    let mut solver = Solver::baseline(board.clone());
     // Without derivations (a version 3 file, its carriers checked by their games).
     (solver.support_cut, solver.derivations) = (true, false);
     let proof = solver.proof(&p).unwrap();
@@ -150,7 +150,7 @@ fn the_checker_takes_a_sibling_s_proof_only_with_the_stone_outside_the_support()
     for p in random_positions(4, 5, 24, 47) {
         for x in [Colour::Black, Colour::White] {
             let y = x.other();
-            let mut solver = Solver::new(p.board.clone());
+            let mut solver = Solver::baseline(p.board.clone());
             solver.support_cut = true;
             let free: Vec<usize> = (0..p.board.cells()).filter(|&c| p.free() >> c & 1 == 1).collect();
             for &m in &free {

@@ -28,6 +28,9 @@ pub struct OpeningMap {
     pub nodes: Vec<u64>,
     pub proof_steps: Vec<usize>,
     pub proofs_checked: bool,
+    /// The solver that made the counts ([`Solver::describe`]; empty in files written before it was recorded).
+    #[serde(default)]
+    pub solver: String,
     #[serde(skip)]
     pub seconds: Vec<f64>,
 }
@@ -48,14 +51,19 @@ pub fn opening_map(n: usize) -> Result<OpeningMap> {
     opening_map_of(n, &(0..n * n).collect::<Vec<_>>(), None, &Progress::none())
 }
 
-/// The identity of a map run (the checkpoint's line 1).
+/// The settings of the solver that solves the openings of n×n ([`Solver::describe`]).
+pub fn solver_text(n: usize) -> String {
+    Solver::new(Board::new(n, n).expect("a board side 1 to 11")).describe()
+}
+
+/// The identity of a map run (the checkpoint's line 1): a checkpoint of another
+/// solver (settings, limits) or program version is refused.
 pub(super) fn run_id(n: usize, cells: &[usize]) -> HexRunId {
-    let solver = Solver::new(Board::new(n, n).expect("a board side 1 to 11"));
     HexRunId {
         program: "renyi-search reproduce hex".into(),
         version: crate::VERSION.to_string(),
         n,
-        solver: format!("{:?}, fill-in {}", solver.limits, solver.fill_in),
+        solver: solver_text(n),
         openings: cells.to_vec(),
     }
 }
@@ -75,6 +83,7 @@ fn opening_map_of(n: usize, cells: &[usize], checkpoint: Option<&Path>, progress
         nodes: Vec::new(),
         proof_steps: Vec::new(),
         proofs_checked: true,
+        solver: solver_text(n),
         seconds: Vec::new(),
     };
     progress.begin(&format!("hex {n}x{n} openings"), Some(cells.len() as u64));
@@ -163,6 +172,13 @@ fn replay_map(dir: &Path, n: usize) -> Result<(OpeningMap, ReplayedMap)> {
         .into_iter()
         .find(|m| m.n == n && m.black_wins.len() == n * n && m.nodes.len() == n * n && m.proof_steps.len() == n * n)
         .ok_or_else(|| invalid(format!("{}: no complete {n}x{n} map", path.display())))?;
+    if committed.solver != solver_text(n) {
+        return Err(invalid(format!(
+            "{}: the {n}x{n} map was made by another solver ({:?}); `reproduce --full hex` makes it with this one",
+            path.display(),
+            committed.solver
+        )));
+    }
     let openings: Vec<usize> = [0, (7 * n * n) / 11].into_iter().take(REPLAY_SAMPLES).collect();
     let again = opening_map_of(n, &openings, None, &Progress::none())?;
     let agree = openings
@@ -295,8 +311,10 @@ fn markdown(maps: &[OpeningMap], checks: &SeedChecks) -> String {
     let mut md = String::from("# Hex (seed 004): opening maps and the seed's checks\n\n");
     md.push_str("Black moves first and connects top and bottom; `B` = the opening wins for Black, `.` = it loses.\n");
     md.push_str(
-        "Nodes: positions searched per opening (fresh table); every proof replayed by the independent checker.\n\n",
+        "Nodes: positions searched per opening (fresh table); every proof replayed by the independent checker.\n",
     );
+    let solver = maps.last().map_or("", |m| m.solver.as_str());
+    md.push_str(&format!("Solver: {solver}.\n\n"));
     for m in maps {
         md.push_str(&format!(
             "## {0}×{0}: {1} of {2} openings win; proofs checked: {3}\n\n```\n",

@@ -180,6 +180,9 @@ pub struct BigMap {
     pub n: usize,
     pub rows: Vec<MapRow>,
     pub machine: String,
+    /// The solver's settings (`Solver::describe`; empty in tables written before it was recorded).
+    #[serde(default)]
+    pub solver: String,
 }
 
 impl BigMap {
@@ -214,7 +217,7 @@ impl BigMap {
             };
             rows.push(row);
         }
-        Some(BigMap { n, rows, machine })
+        Some(BigMap { n, rows, machine, solver: super::hex::solver_text(n) })
     }
 
     /// Whether every solved opening's proof was replayed by the checker.
@@ -237,7 +240,8 @@ impl BigMap {
             self.proofs_checked(),
             self.rows.len() - solved.len()
         ));
-        md.push_str(&format!("{}; {:.0} CPU-s in all.\n\n", self.machine, cpu));
+        md.push_str(&format!("{}; {:.0} CPU-s in all.\n", self.machine, cpu));
+        md.push_str(&format!("Solver: {}.\n\n", self.solver));
         md.push_str(
             "The reference (seed004-hex.md) publishes no opening map, so there is no published column.\n\n```\n",
         );

@@ -38,6 +38,9 @@ impl Limits {
         Limits { max_or: usize::MAX, max_carrier: u32::MAX, av_plus: true, max_per_pair: usize::MAX };
     /// The bounded mode used by the solver.
     pub const SOLVER: Limits = Limits { max_or: 4, max_carrier: 12, av_plus: true, max_per_pair: 12 };
+    /// The solver's default for the edge pair alone (`Solver::edge_limits`; measured in docs/hex.md,
+    /// sessions 19 to 21): larger carriers and more of them decide the loser's positions earlier.
+    pub const EDGE: Limits = Limits { max_or: 6, max_carrier: 16, av_plus: true, max_per_pair: 24 };
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

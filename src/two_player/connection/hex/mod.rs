@@ -11,6 +11,7 @@
 //!   exhaustive or bounded, and the mustplay region.
 //! - [`solver`]: an exact depth-first solver with a transposition table, pruned by
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
+//! - [`settings`]: the solver's settings as one stable text (`Solver::describe`, a run's identity).
 //! - `dfpn`: depth-first proof-number search, the solver's default search.
 //! - `support`: proof-set pruning: a refuted move's support cuts its siblings.
 //! - `reuse`: H-search results carried two plies down the df-pn path (incremental H-search).
@@ -38,6 +39,7 @@ pub mod position;
 pub mod proof;
 mod reuse;
 pub mod seed_checks;
+pub mod settings;
 pub mod solver;
 mod support;
 mod trace;

@@ -125,7 +125,7 @@ pub struct Solver {
     pub board: Board,
     pub limits: Limits,
     /// The limits of H-search's edge-to-edge pair alone (its carriers, OR fan-in and list; the
-    /// mustplay region is the intersection of that list): by default [`Solver::limits`].
+    /// mustplay region is the intersection of that list): by default [`Limits::EDGE`].
     pub edge_limits: Limits,
     /// Whether [`Solver::proof`] gives its carriers their H-search derivations (`derive.rs`), which
     /// the checker verifies rule by rule; off: the checker plays the game on each carrier.
@@ -170,18 +170,18 @@ pub struct Solver {
     pub init_dn: u32,
     /// df-pn: candidate moves ordered by the electric-circuit evaluation
     /// (`dfpn.rs`, [`resistance_scores`](super::dfpn)), ties most central first;
-    /// off: most central first. Only the order of the search changes.
+    /// off: most central first. Only the order of the search changes. On by default.
     pub resistance_order: bool,
     /// df-pn: a refuted move's refutation carried to its siblings (`dfpn.rs`,
-    /// `transplant`): off by default.
+    /// `transplant`): on by default.
     pub transplant: bool,
     /// df-pn: the mover's vulnerable cells (`inferior::killer`) left out of his
-    /// moves (the theorem in `docs/hex.md`, "Vulnerable cells"); off by default.
+    /// moves (the theorem in `docs/hex.md`, "Vulnerable cells"); on by default.
     pub vulnerable: bool,
-    /// df-pn: a refuted move's support cuts its siblings (`support.rs`); off by default.
+    /// df-pn: a refuted move's support cuts its siblings (`support.rs`); on by default.
     pub support_cut: bool,
     /// df-pn: the mover's dominated cells (`inferior::dominator`) left out of his
-    /// moves (the theorem in `docs/hex.md`, "Dominated cells"); off by default.
+    /// moves (the theorem in `docs/hex.md`, "Dominated cells"); on by default.
     pub dominated: bool,
     /// df-pn with [`Solver::support_cut`]: the supports computed so far and the moves cut (with the
     /// refuted sibling that cut them), by filled position.
@@ -215,7 +215,7 @@ impl Solver {
         Solver {
             board,
             limits: Limits::SOLVER,
-            edge_limits: Limits::SOLVER,
+            edge_limits: Limits::EDGE,
             derivations: true,
             use_h_search: true,
             nodes: 0,
@@ -233,11 +233,11 @@ impl Solver {
             kept: KeptCache::new(KEPT_PER_GENERATION),
             widen: 0,
             init_dn: 0,
-            resistance_order: false,
-            transplant: false,
-            vulnerable: false,
-            support_cut: false,
-            dominated: false,
+            resistance_order: true,
+            transplant: true,
+            vulnerable: true,
+            support_cut: true,
+            dominated: true,
             supports: PositionMap::default(),
             cut: PositionMap::default(),
             counts: Counts::default(),
