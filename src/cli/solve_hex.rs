@@ -4,7 +4,7 @@
 use clap::Args;
 use renyi_search::error::{Error, Result, invalid};
 use renyi_search::two_player::connection::hex::board::{Board, Colour, MAX_SIDE};
-use renyi_search::two_player::connection::hex::check::check_proof;
+use renyi_search::two_player::connection::hex::check::{CheckReport, check_proof};
 use renyi_search::two_player::connection::hex::hsearch::Limits;
 use renyi_search::two_player::connection::hex::position::Position;
 use renyi_search::two_player::connection::hex::proof::Proof;
@@ -96,6 +96,8 @@ pub fn run(args: HexArgs) -> Result<()> {
         started.elapsed().as_secs_f64(),
         proof.steps.len()
     );
+    let report = check_proof(&proof)?;
+    println!("proof checked: {}", checked_text(&report));
     if let Some(path) = &args.proof {
         renyi_search::output::write_atomic(path, proof.to_text().as_bytes())?;
         println!("proof written to {}", path.display());
@@ -107,11 +109,17 @@ pub fn run(args: HexArgs) -> Result<()> {
 pub fn verify(path: &Path) -> Result<()> {
     let proof = Proof::from_text(&read(path)?)?;
     let report = check_proof(&proof)?;
-    println!(
-        "proof holds: {} wins ({} positions walked, {} carrier games searched)",
-        proof.winner.name(),
-        report.positions,
-        report.carriers
-    );
+    println!("proof holds: {} wins ({})", proof.winner.name(), checked_text(&report));
     Ok(())
+}
+
+/// What the checker did: positions walked, carriers accepted by their H-search derivation, carrier games played.
+fn checked_text(report: &CheckReport) -> String {
+    format!(
+        "{} positions walked, {} of {} carriers by their derivation, {} by a game on the carrier",
+        report.positions,
+        report.derived,
+        report.carriers,
+        report.carriers - report.derived
+    )
 }
