@@ -407,6 +407,42 @@ fn beams_counts_a_class_below_the_root_from_its_stand_in() {
     assert!(stood_in >= 8, "{stood_in} classes stood in for");
 }
 
+/// A unit's set rebuilt from its trail in one pass over the tables
+/// (`restrict_full_trail`: the patterns with codes found from their pieces
+/// alone, then their rows made) is the set the walk reaches by splitting one
+/// query at a time, for every class of trails of two and three steps asking
+/// one, two or three colours (Beams(6c,3p)); a trail no code follows gives none.
+#[test]
+fn beams_rebuilds_a_unit_from_its_trail_as_the_walk_splits_it() {
+    use renyi_search::search::{Rules, SpeedHooks};
+    let g = Beams::new(enumerate("6c3p".parse().unwrap()), QueryOrder::ColourFirst, Penalty::BestGuess).unwrap();
+    let all = g.full_set();
+    let nd = g.board.diagonals.len();
+    let q = |c: usize, d: usize| g.query_id(c, d % nd);
+    let mut checked = 0;
+    for [first, second, third] in [
+        [q(0, 0), q(0, 3), q(0, 5)],
+        [q(0, 2), q(1, 2), q(2, 4)],
+        [q(1, 1), q(2, 6), q(2, 7)],
+        [q(0, 1), q(1, 4), q(0, 8)],
+    ] {
+        for (a, one) in g.split(first, &all) {
+            for (b, two) in g.split(second, &one) {
+                let trail = [(first, a), (second, b)];
+                assert_eq!(g.restrict_full_trail(&trail).as_ref(), Some(&two), "{trail:?}");
+                for (c, three) in g.split(third, &two) {
+                    let trail = [(first, a), (second, b), (third, c)];
+                    assert_eq!(g.restrict_full_trail(&trail).as_ref(), Some(&three), "{trail:?}");
+                    checked += 1;
+                }
+            }
+        }
+        let answers: Vec<_> = g.split(first, &all).into_iter().map(|(a, _)| a).take(2).collect();
+        assert_eq!(g.restrict_full_trail(&[(first, answers[0]), (first, answers[1])]), None);
+    }
+    assert!(checked >= 100, "{checked} trails of three steps");
+}
+
 /// Beams(6c,3p), whose nodes one query below the root a dealt shard lists
 /// from their stand-ins (LEX: one query per decision) or, where a decision
 /// ties several queries (MIX), from the class made: the shards' units are
