@@ -183,8 +183,7 @@ fn compare_at_root(a: &[u64], b: &[u64], root: &Root) -> Ordering {
     }
     let above_one = root.at.lo > 1.0;
     // Over the enclosure, or else at the root itself by D ∓ D_root (`sign_at_root`).
-    let sign = pair.sign_on(root.at).filter(|&s| s != Ordering::Equal).or_else(|| sign_at_root(&pair, root));
-    match sign.and_then(|s| PairFunction::p_better(s, above_one)) {
+    match sign_at_root(&pair, root).and_then(|s| PairFunction::p_better(s, above_one)) {
         Some(true) => Ordering::Greater,
         Some(false) => Ordering::Less,
         // No sign over the enclosure (as whenever this D vanishes in it): a

@@ -116,13 +116,14 @@ pub(super) fn separate(a: &Root, b: &Root) -> Option<(Ordering, Interval, Interv
 /// be signed on the enclosure (two crossings ~1e-17 apart at α ≈ 41.93, both
 /// set by 122^α ≈ 2·120^α, in a Beams(6c,6p) node of [5/2, ∞]). `None` where
 /// none of the three is signed, or where one is zero.
+/// (For an uncertified root only the sign over its enclosure is given.)
 pub(super) fn sign_at_root(pair: &PairFunction, root: &Root) -> Option<Ordering> {
-    if !root.certified {
-        return None;
-    }
     let signed = |s: Option<Ordering>| s.filter(|&s| s != Ordering::Equal);
     if let Some(s) = signed(pair.sign_on(root.at)) {
         return Some(s);
+    }
+    if !root.certified {
+        return None;
     }
     let (a, b) = (&root.pair.p, &root.pair.q);
     // D_pair − D_root and D_pair + D_root as pairs of multisets of one total.
