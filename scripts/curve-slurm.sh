@@ -31,7 +31,7 @@
 #   WITH     finished run files of the same run given to every shard, read only, space separated
 #            [none; with UNITS and beams 6c6p: the committed parts of this range]
 #   CPUS MEM TIME  per task: --cpus-per-task, --mem, --time  [6c6p: 2, 4G, none; else 1, 1G, none]
-#            (a 6c6p shard peaks at 1.2-1.7 GB before its first unit, docs/curves-6c6p.md;
+#            (a 6c6p shard dealt by codes peaks at 0.77-0.85 GB before its first unit, docs/curves-6c6p.md;
 #            the units of [2, 5/2] hold up to 304 M codes: give MEM room above that)
 #   SBATCH_OPTS    more sbatch options for both jobs (e.g. "--partition=long --account=x")
 #   WAIT=1   the driver waits for the merge job and reports its outcome
