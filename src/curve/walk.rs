@@ -10,9 +10,7 @@
 //! the query the tie rule plays there, so values at breakpoints cost no
 //! extra walk.
 
-use super::envelope::envelope;
-use super::partitions::{Extreme, Partitions, extreme_ties};
-use super::point::{Point, Witness, shared_label};
+use super::point::Point;
 pub(crate) use super::steps::covers;
 use super::steps::{Domain, Span, Steps, coalesce, constant, merge_folding_constants};
 pub use super::steps::{domain_key, domain_text};
@@ -23,7 +21,7 @@ use crate::search::leaf;
 use crate::search::memo::Memo;
 use crate::search::outcome::{Exact, Outcome};
 use crate::search::problem::{AnswerId, QueryId, SearchProblem};
-use crate::search::strategy::{Strategy, TieBreak, TieRule, chosen_queries, finest_first_is_exact};
+use crate::search::strategy::{Strategy, TieBreak, TieRule};
 use rayon::prelude::*;
 use std::cmp::Ordering as PointOrdering;
 use std::sync::Arc;
@@ -32,8 +30,10 @@ use std::time::Instant;
 
 mod listing;
 mod mean;
+mod unsplit;
 pub(crate) use listing::{FirstLevel, first_level, list_below};
 use mean::mean_of;
+use unsplit::Unsplit;
 
 /// Minimum set size whose answer classes are walked in parallel.
 const PARALLEL_SET: u64 = 48;
@@ -142,7 +142,8 @@ fn walk_root<P: SearchProblem>(
     let root_trail = cut.map(|_| String::new());
     let state = problem.initial_state();
     let all = problem.full_set();
-    let groups = walker.decisions(&state, &all, 0, domain);
+    let (groups, known) = walker.decisions_known(&state, &all, 0, domain, Unsplit::NONE);
+    let place = Place { trail: root_trail.as_deref(), known: known.as_deref().map_or(Unsplit::NONE, Unsplit::of) };
     let strategy = Strategy::new(Alpha::integer(1), tie);
     let done = AtomicU64::new(0);
     let mut segments = Vec::new();
@@ -152,10 +153,8 @@ fn walk_root<P: SearchProblem>(
             constant(sub, Arc::new(walker.terminal(&all)))
         } else {
             let reps = root_representatives(problem, &strategy, chosen);
-            let parts: Vec<(u64, NodeSteps)> = reps
-                .iter()
-                .map(|&(w, q)| (w, walker.after_query(&state, &all, q, 0, sub, root_trail.as_deref())))
-                .collect();
+            let parts: Vec<(u64, NodeSteps)> =
+                reps.iter().map(|&(w, q)| (w, walker.after_query(&state, &all, q, 0, sub, place))).collect();
             mean_of(parts)
         };
         segments.extend(steps.into_iter().map(|(span, outcome)| Segment {
@@ -196,6 +195,14 @@ pub(crate) fn unit_steps_at<P: SearchProblem>(
     let memo = Memo::new(tie.kind == TieBreak::Mix);
     let walker = Walker { problem, tie, nodes: AtomicU64::new(1), memo, cut: None, verification };
     verification.within(|| walker.node(state, set, depth, domain, None))
+}
+
+/// Where the walk meets a node: its trail from the root (above a work-unit
+/// cut, else `None`) and the queries its ancestors found not to split it.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    trail: Option<&'a str>,
+    known: Unsplit<'a>,
 }
 
 /// Joins neighbouring segments with equal outcomes and first queries.
@@ -287,64 +294,14 @@ impl<P: SearchProblem> Walker<'_, P> {
         leaf::stopped(self.problem, set, self.tie.kind)
     }
 
-    /// The strategy's decisions at a node over `domain`, as runs of pieces
-    /// with the same chosen queries (empty: no query splits the set).
-    fn decisions(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain) -> Decisions {
-        let problem = self.problem;
-        let n = problem.set_size(set);
-        let queries = problem.admissible_queries(state);
-        if (2..=FINEST_SCAN_MAX).contains(&n)
-            && finest_first_is_exact(problem, &self.tie, set, &queries)
-            && let Some(q) = problem.first_finest_query(&queries, set)
-        {
-            return vec![(domain.clone(), vec![(problem.multiplicity(state, q), q)])];
-        }
-        let choose = |ties: &[QueryId], finest: bool| {
-            let mut chosen = chosen_queries(problem, &self.tie, state, set, ties);
-            if finest && self.tie.kind == TieBreak::Mix && !problem.has_solving_answers() {
-                chosen.truncate(1);
-            }
-            chosen
-        };
-        if let Some(extreme) = Extreme::of_point(domain) {
-            // What the envelope below finds at this point, from two numbers per query.
-            let (ties, finest) = extreme_ties(problem, &queries, set, extreme);
-            let at = Span::At(domain.lo.clone());
-            let chosen = if ties.is_empty() { Vec::new() } else { choose(&ties, finest) };
-            return vec![(if ties.is_empty() { domain.clone() } else { Domain::of_run(&at, &at) }, chosen)];
-        }
-        let Partitions { parts, members, .. } = Partitions::of(problem, &queries, set);
-        if parts.is_empty() {
-            return vec![(domain.clone(), Vec::new())];
-        }
-        let witness = |below: usize, above: usize| {
-            Arc::new(Witness::new(
-                n,
-                depth,
-                parts[below].clone(),
-                parts[above].clone(),
-                (
-                    shared_label(&problem.query_label(members[below][0])),
-                    shared_label(&problem.query_label(members[above][0])),
-                ),
-            ))
-        };
-        let pieces = envelope(&parts, domain, &witness);
-        let mut out: Vec<PieceRun> = Vec::new();
-        for piece in pieces {
-            let mut ties: Vec<QueryId> = piece.best.iter().flat_map(|&b| members[b].iter().copied()).collect();
-            ties.sort_unstable();
-            let chosen = choose(&ties, piece.best.first().is_some_and(|&b| parts[b].len() as u64 == n));
-            match out.last_mut() {
-                Some(run) if run.2 == chosen => run.1 = piece.span,
-                _ => out.push((piece.span.clone(), piece.span, chosen)),
-            }
-        }
-        out.into_iter().map(|(first, last, chosen)| (Domain::of_run(&first, &last), chosen)).collect()
-    }
-
     /// The step function of the subtree total at (`state`, `set`) on `domain`.
     fn node(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain, trail: Option<&str>) -> NodeSteps {
+        self.node_at(state, set, depth, domain, Place { trail, known: Unsplit::NONE })
+    }
+
+    /// [`Self::node`] where the walk meets it at `place`.
+    fn node_at(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain, place: Place) -> NodeSteps {
+        let trail = place.trail;
         let problem = self.problem;
         let n = problem.set_size(set);
         if n == 1 {
@@ -352,14 +309,14 @@ impl<P: SearchProblem> Walker<'_, P> {
         }
         if n == 2 && !problem.has_solving_answers() {
             return match problem.separating_query(state, set) {
-                Some(q) => self.after_query(state, set, q, depth, domain, trail),
+                Some(q) => self.after_query(state, set, q, depth, domain, place),
                 None => constant(domain, Arc::new(self.terminal(set))),
             };
         }
         if let (Some(cut), Some(trail)) = (self.cut, trail)
             && cut.stops_at(depth, n)
         {
-            return self.at_cut(cut, trail, state, set, depth, domain);
+            return self.at_cut(cut, (trail, place), state, set, depth, domain);
         }
         let key = (self.memo.is_active() && trail.is_none()).then(|| (problem.reduced_state(state, set), set.clone()));
         let known = key.as_ref().and_then(|k| self.memo.get(k));
@@ -369,7 +326,7 @@ impl<P: SearchProblem> Walker<'_, P> {
             return if covers(domain, d) { (**steps).clone() } else { super::steps::restrict(steps, domain) };
         }
         self.nodes.fetch_add(1, Ordering::Relaxed);
-        let steps = self.expand(state, set, depth, domain, trail);
+        let steps = self.expand(state, set, depth, domain, place);
         if let Some(key) = key {
             let mut entries: Vec<(Domain, Arc<NodeSteps>)> = known.map(|e| (*e).clone()).unwrap_or_default();
             let bytes = problem.set_bytes(set)
@@ -385,7 +342,7 @@ impl<P: SearchProblem> Walker<'_, P> {
     fn at_cut(
         &self,
         cut: &Cut,
-        trail: &str,
+        (trail, place): (&str, Place),
         state: &P::State,
         set: &P::Set,
         depth: usize,
@@ -393,7 +350,7 @@ impl<P: SearchProblem> Walker<'_, P> {
     ) -> NodeSteps {
         let n = self.problem.set_size(set);
         if n < MIN_UNIT_CODES {
-            return self.node(state, set, depth, domain, None);
+            return self.node_at(state, set, depth, domain, Place { trail: None, ..place });
         }
         // A sub-domain without an exact name: the listing refuses the run, so no
         // run has records of the unit, and a merge counts it as missing.
@@ -417,14 +374,15 @@ impl<P: SearchProblem> Walker<'_, P> {
     }
 
     /// [`Self::node`] without the memo.
-    fn expand(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain, trail: Option<&str>) -> NodeSteps {
+    fn expand(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain, place: Place) -> NodeSteps {
         let n = self.problem.set_size(set);
-        let groups = self.decisions(state, set, depth, domain);
+        let (groups, known) = self.decisions_known(state, set, depth, domain, place.known);
+        let place = Place { known: known.as_deref().map_or(place.known, Unsplit::of), ..place };
         let walk = |(sub, chosen): &(Domain, Vec<(u64, QueryId)>)| {
             if chosen.is_empty() {
                 constant(sub, Arc::new(self.terminal(set)))
             } else {
-                self.mean_over(state, set, chosen, depth, sub, trail)
+                self.mean_over(state, set, chosen, depth, sub, place)
             }
         };
         let parts: Vec<NodeSteps> = if groups.len() > 1 && n >= PARALLEL_SET {
@@ -444,10 +402,10 @@ impl<P: SearchProblem> Walker<'_, P> {
         query: QueryId,
         depth: usize,
         domain: &Domain,
-        trail: Option<&str>,
+        place: Place,
     ) -> NodeSteps {
         let problem = self.problem;
-        let label = trail.map(|t| format!("{t}/{}", problem.query_label(query)));
+        let label = place.trail.map(|t| format!("{t}/{}", problem.query_label(query)));
         // A listing counts the classes at the cut, unless one of them may be split deeper.
         let may_split = self.cut.is_some_and(|cut| cut.splits(problem.set_size(set)));
         if !may_split && let Some(listed) = self.listed_children(query, set, depth, domain, label.as_deref()) {
@@ -455,11 +413,12 @@ impl<P: SearchProblem> Walker<'_, P> {
         }
         let next = problem.next_state(state, query);
         let classes = problem.split(query, set);
-        self.below(&next, set, (&classes, problem.solving_answer(query)), depth, domain, label.as_deref())
+        let place = Place { trail: label.as_deref(), ..place };
+        self.below(&next, set, (&classes, problem.solving_answer(query)), depth, domain, place)
     }
 
     /// The step function below a query on `set` that reaches `next`, given
-    /// its answer classes and the answer that solves (`label`: its trail).
+    /// its answer classes and the answer that solves (`place`: the query's trail).
     fn below(
         &self,
         next: &P::State,
@@ -467,22 +426,33 @@ impl<P: SearchProblem> Walker<'_, P> {
         (classes, solving): (&[(AnswerId, P::Set)], Option<AnswerId>),
         depth: usize,
         domain: &Domain,
-        label: Option<&str>,
+        place: Place,
     ) -> NodeSteps {
         let problem = self.problem;
+        // A class of one code that goes on is a leaf ([`Self::node_at`]): its
+        // value is constant, so the leaves are added up first, into one part
+        // where the first of them stood (a sum does not depend on grouping).
+        let is_leaf = |(a, class): &&(AnswerId, P::Set)| Some(*a) != solving && problem.set_size(class) == 1;
         let child = |(a, class): &(AnswerId, P::Set)| {
             if Some(*a) == solving {
                 constant(domain, Arc::new(leaf::solved(problem.set_size(class))))
             } else {
-                let trail = label.map(|l| format!("{l}>{a}"));
-                self.node(next, class, depth + 1, domain, trail.as_deref())
+                let trail = place.trail.map(|l| format!("{l}>{a}"));
+                self.node_at(next, class, depth + 1, domain, Place { trail: trail.as_deref(), ..place })
             }
         };
-        let children: Vec<NodeSteps> = if problem.set_size(set) >= PARALLEL_SET {
-            classes.par_iter().map(|c| self.verification.within(|| child(c))).collect()
+        let others: Vec<&(AnswerId, P::Set)> = classes.iter().filter(|c| !is_leaf(c)).collect();
+        let mut children: Vec<NodeSteps> = if problem.set_size(set) >= PARALLEL_SET {
+            others.par_iter().map(|c| self.verification.within(|| child(c))).collect()
         } else {
-            classes.iter().map(child).collect()
+            others.iter().map(|c| child(c)).collect()
         };
+        if let Some(first) = classes.iter().position(|c| is_leaf(&c)) {
+            let mut leaves: Vec<Outcome> = classes.iter().filter(is_leaf).map(|(_, c)| self.terminal(c)).collect();
+            let value = if leaves.len() == 1 { leaves.pop() } else { None };
+            let value = value.unwrap_or_else(|| Outcome::sum_shifted(&leaves, 0));
+            children.insert(first, constant(domain, Arc::new(value)));
+        }
         let sum = |vals: &[&Arc<Outcome>], shift| Arc::new(Outcome::sum_shifted(vals.iter().map(|v| &***v), shift));
         coalesce(merge_folding_constants(&children, domain, |vals| sum(vals, 0), |vals| sum(vals, 1)))
     }

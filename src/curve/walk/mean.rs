@@ -3,7 +3,7 @@
 //! orbit's weight, and (outside work units' trails) tied queries with the same
 //! answer classes are walked once with their summed weight.
 
-use super::{NodeSteps, PARALLEL_SET, Walker};
+use super::{NodeSteps, PARALLEL_SET, Place, Walker};
 use crate::curve::steps::{Domain, coalesce, merge};
 use crate::search::analysis::DISTINCT_TIES_SET;
 use crate::search::outcome::Outcome;
@@ -58,7 +58,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         chosen: &[(u64, QueryId)],
         depth: usize,
         domain: &Domain,
-        trail: Option<&str>,
+        place: Place,
     ) -> NodeSteps {
         let merged;
         let chosen = if chosen.len() > 1 {
@@ -68,10 +68,10 @@ impl<P: SearchProblem> Walker<'_, P> {
             chosen
         };
         let n = self.problem.set_size(set);
-        if chosen.len() > 1 && trail.is_none() && n <= DISTINCT_TIES_SET {
-            return self.mean_over_distinct(state, set, chosen, depth, domain);
+        if chosen.len() > 1 && place.trail.is_none() && n <= DISTINCT_TIES_SET {
+            return self.mean_over_distinct(state, set, chosen, depth, (domain, place));
         }
-        let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain, trail));
+        let walk = |&(w, q): &(u64, QueryId)| (w, self.after_query(state, set, q, depth, domain, place));
         mean_of(self.walk_each(chosen, n, walk))
     }
 
@@ -103,7 +103,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         set: &P::Set,
         chosen: &[(u64, QueryId)],
         depth: usize,
-        domain: &Domain,
+        (domain, place): (&Domain, Place),
     ) -> NodeSteps {
         let problem = self.problem;
         let mut groups: Vec<Split<P>> = Vec::with_capacity(chosen.len());
@@ -121,7 +121,7 @@ impl<P: SearchProblem> Walker<'_, P> {
                 None => groups.push(split),
             }
         }
-        let walk = |g: &Split<P>| (g.weight, self.below(&g.next, set, (&g.classes, g.solving), depth, domain, None));
+        let walk = |g: &Split<P>| (g.weight, self.below(&g.next, set, (&g.classes, g.solving), depth, domain, place));
         mean_of(self.walk_each(&groups, problem.set_size(set), walk))
     }
 }
