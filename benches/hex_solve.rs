@@ -15,7 +15,6 @@
 //! incremental H-search (results kept two plies up reused; `reuse.rs`).
 //! df-pn settings: `HEX_WIDEN=ε%` (1+ε trick), `HEX_INIT=p%` (dn of a new
 //! child in percent of its parent's move count), `HEX_ORDER=centre|resistance`;
-//! `HEX_WINDOW=p%` progressive widening (`Solver::window`, 0: off);
 //! `HEX_SHARE=1` answers all the openings with one solver (one table);
 //! `HEX_TRANSPLANT=0|1` refutations carried to sibling moves (`Solver::transplant`);
 //! `HEX_VULNERABLE=0|1` the mover's vulnerable cells left out (`Solver::vulnerable`);
@@ -72,12 +71,10 @@ fn main() {
     let budget = std::env::var("HEX_BUDGET").map_or(u64::MAX, |v| v.parse().expect("a number of positions"));
     let widen = number("HEX_WIDEN").unwrap_or(fresh.widen);
     let init_dn = number("HEX_INIT").unwrap_or(fresh.init_dn);
-    let window = number("HEX_WINDOW").unwrap_or(fresh.window);
     let resistance_order = std::env::var("HEX_ORDER").map_or(fresh.resistance_order, |v| v.starts_with('r'));
     let configure = |solver: &mut Solver| {
         (solver.limits, solver.edge_limits, solver.fill_in, solver.reuse) = (limits, edge_limits, fill_in, reuse);
-        (solver.widen, solver.init_dn, solver.resistance_order, solver.window) =
-            (widen, init_dn, resistance_order, window);
+        (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
         (solver.transplant, solver.vulnerable, solver.support_cut) = (transplant, vulnerable, support_cut);
         (solver.dominated, solver.budget, solver.derivations) = (dominated, budget, derive);
     };

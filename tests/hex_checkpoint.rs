@@ -160,7 +160,6 @@ fn describe_names_every_setting_of_the_search() {
         |s| s.resistance_order = false,
         |s| s.init_dn = 50,
         |s| s.widen = 25,
-        |s| s.window = 25,
         |s| s.fill_in = false,
         |s| s.reuse = true,
         |s| s.transplant = false,

@@ -16,11 +16,10 @@
 //! cycle handling; a number counted twice through a transposition only changes
 //! the order of the search, never a decision.
 
-use super::board::{Bits, Colour, cells_of};
+use super::board::{Bits, Board, Colour, cells_of};
 use super::graph::HexGraph;
 use super::hsearch::{h_search_edge, h_search_edge_seeded};
 use super::inferior::{dominator, fill_in, killer};
-use super::order::{resistance_scores, window_len};
 use super::reuse::Kept;
 use super::solver::{Aborted, DOMINATED, Entry, Expanded, Solver, Threats, key, sc_cover};
 
@@ -113,28 +112,28 @@ impl Solver {
         };
         // The filled position: every entry below is stored under its key.
         let k = key(black, white, mover);
-        let (fresh, mut numbers) = (self.fresh(moves.len()), Vec::with_capacity(moves.len()));
+        let play = |c: u8| {
+            if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) }
+        };
+        let fresh = self.fresh(moves.len());
         loop {
-            // pn = min child dn (best child first in move order; inside the window, or a child
-            // decided lost for its mover anywhere), dn = Σ child pn.
-            self.child_numbers((black, white), mover, &moves, fresh, &mut numbers);
-            let window = window_len(self.window, &numbers);
+            // pn = min child dn (best child first in move order), dn = Σ child pn.
             let (mut pn, mut second, mut dn) = (INF, INF, 0u32);
-            let (mut best, mut best_pn, mut refuted) = (0, 0, 0);
-            for (i, &(cpn, cdn)) in numbers.iter().enumerate() {
-                refuted += u64::from(cpn == 0);
-                dn = dn.saturating_add(cpn).min(INF);
-                if i >= window && cdn != 0 {
-                    continue;
-                }
+            let (mut best, mut best_pn) = (0, 0);
+            for (i, &c) in moves.iter().enumerate() {
+                let (b, w) = play(c);
+                let (cpn, cdn) = self.known_or(self.resolve(key(b, w, mover.other())), fresh);
                 if cdn < pn {
                     (second, pn, best, best_pn) = (pn, cdn, i, cpn);
                 } else if cdn < second {
                     second = cdn;
                 }
+                dn = dn.saturating_add(cpn).min(INF);
             }
             if pn == 0 {
-                self.store_win((black, white), mover, &moves, best, refuted);
+                self.table.insert(k, Entry::WinByMove(moves[best] as usize));
+                self.pn_dn.remove(&k);
+                self.moves.remove(&k);
                 return Ok((0, INF));
             }
             if dn == 0 {
@@ -153,50 +152,16 @@ impl Solver {
             }
             let child_th_pn = th_dn - (dn - best_pn.min(dn));
             let child_th_dn = th_pn.min(self.widened(second));
-            let m = moves[best];
-            let (b, w) = with_stone((black, white), m, mover);
+            let (b, w) = play(moves[best]);
             self.mid(b, w, mover.other(), child_th_pn, child_th_dn, start, [Some(k), up[0]])?;
             if self.transplant {
-                self.transplant((black, white), mover, &moves, m);
+                self.transplant((black, white), mover, &moves, moves[best]);
             }
             if self.support_cut {
+                let m = moves[best];
                 self.cut_siblings(k, &mut moves, m);
             }
         }
-    }
-
-    /// The numbers of the children after each of `moves` at the filled position `stones`, into `out`.
-    fn child_numbers(
-        &self,
-        stones: (Bits, Bits),
-        mover: Colour,
-        moves: &[u8],
-        fresh: (u32, u32),
-        out: &mut Vec<(u32, u32)>,
-    ) {
-        out.clear();
-        out.extend(moves.iter().map(|&c| {
-            let (b, w) = with_stone(stones, c, mover);
-            self.known_or(self.resolve(key(b, w, mover.other())), fresh)
-        }));
-    }
-
-    /// Records the filled position `stones` as won by its move `moves[best]` and counts the
-    /// `refuted` moves and the other moves searched there.
-    fn store_win(&mut self, stones: (Bits, Bits), mover: Colour, moves: &[u8], best: usize, refuted: u64) {
-        let k = key(stones.0, stones.1, mover);
-        self.table.insert(k, Entry::WinByMove(moves[best] as usize));
-        self.pn_dn.remove(&k);
-        self.moves.remove(&k);
-        let tried = moves.iter().filter(|&&c| {
-            let (b, w) = with_stone(stones, c, mover);
-            let ck = self.resolve(key(b, w, mover.other()));
-            self.table.contains_key(&ck) || self.pn_dn.contains_key(&ck) || self.moves.contains_key(&ck)
-        });
-        let other_tries = (tried.count() as u64).saturating_sub(1);
-        let n = &mut self.counts;
-        (n.won_by_move, n.failed_tries, n.other_tries) =
-            (n.won_by_move + 1, n.failed_tries + refuted, n.other_tries + other_tries);
     }
 
     /// The first visit of a position: fills its inferior cells (`inferior.rs`;
@@ -264,7 +229,6 @@ impl Solver {
             kept = found;
             if let Some(c) = threats.vc {
                 self.counts.loss_by_vc += 1;
-                self.counts.decided_by_stones[((black | white).count_ones() as usize / 2).min(31)] += 1;
                 self.table.insert(k, Entry::LossByVc(c));
                 return Ok(None);
             }
@@ -282,16 +246,12 @@ impl Solver {
         self.prune_dominated(black, white, mover, free, &mut candidates, &mut kills);
         if candidates == 0 {
             self.counts.loss_by_mustplay += 1;
-            self.counts.decided_by_stones[((black | white).count_ones() as usize / 2).min(31)] += 1;
             self.store_loss_all(k, scs, kills);
             return Ok(None);
         }
         self.counts.by_stones[((black | white).count_ones() as usize / 2).min(31)] += 1;
         self.counts.candidates += u64::from(candidates.count_ones());
         self.counts.free += u64::from(free.count_ones());
-        let side = &mut self.counts.by_mover[usize::from(mover == Colour::White)];
-        (side[0], side[1], side[2]) =
-            (side[0] + 1, side[1] + u64::from(candidates.count_ones()), side[2] + u64::from(free.count_ones()));
         let mut order: Vec<u8> =
             self.centre_order.iter().filter(|&&c| candidates >> c & 1 == 1).map(|&c| c as u8).collect();
         if self.resistance_order {
@@ -385,6 +345,52 @@ impl Solver {
         (Threats { vc, scs }, kept)
     }
 
+    /// Carries the refutation of the move `m` at the filled position `stones`
+    /// (`mover` to move) to the other candidate moves: if the opponent Y wins
+    /// after `m` by a reply r after which the mover loses by Y's edge VC with
+    /// carrier C, and no fill-in gave Y a stone on the way (Y holds exactly his
+    /// stones here plus r), then Y wins after every move m' ∉ C ∪ {r} by the
+    /// same reply and carrier: Y's Hex graph after m' and r has the same Y
+    /// groups and the same free carrier (the mover's stones, m' included, lie
+    /// outside C; `m` is free there, outside C), so the same derivation gives
+    /// the same VC (Satz 4.1 makes it real). Stored as decided entries of
+    /// positions not yet visited (no table, fill, number or move entry), so
+    /// the proof plays r and names C, and the checker replays both.
+    fn transplant(&mut self, (black, white): (Bits, Bits), mover: Colour, moves: &[u8], m: u8) {
+        let top = 1u128 << 127;
+        let with = |b: Bits, w: Bits, c: u8, colour: Colour| {
+            if colour == Colour::Black { (b | 1 << c, w) } else { (b, w | 1 << c) }
+        };
+        let (b, w) = with(black, white, m, mover);
+        let child = self.resolve(key(b, w, mover.other()));
+        let Some(&Entry::WinByMove(r)) = self.table.get(&child) else { return };
+        let (cb, cw) = with(child.0 & !top, child.1, r as u8, mover.other());
+        let grand = self.resolve(key(cb, cw, mover));
+        let Some(&Entry::LossByVc(carrier)) = self.table.get(&grand) else { return };
+        let opp_then = if mover == Colour::Black { grand.1 } else { grand.0 & !top };
+        let opp_now = if mover == Colour::Black { white } else { black };
+        if opp_then != opp_now | 1 << r {
+            return;
+        }
+        let unvisited = |s: &Solver, k: &(Bits, Bits)| {
+            !(s.table.contains_key(k) || s.fills.contains_key(k) || s.pn_dn.contains_key(k) || s.moves.contains_key(k))
+        };
+        for &m2 in moves {
+            if m2 == m || usize::from(m2) == r || carrier >> m2 & 1 == 1 {
+                continue;
+            }
+            let (b, w) = with(black, white, m2, mover);
+            let k1 = key(b, w, mover.other());
+            let (b2, w2) = with(b, w, r as u8, mover.other());
+            let k2 = key(b2, w2, mover);
+            if unvisited(self, &k1) && unvisited(self, &k2) {
+                self.table.insert(k1, Entry::WinByMove(r));
+                self.table.insert(k2, Entry::LossByVc(carrier));
+                self.counts.transplants += 1;
+            }
+        }
+    }
+
     /// The position after fill-in (unchanged if fill-in is off); a non-empty fill-in is recorded.
     fn filled(&mut self, k: (Bits, Bits), black: Bits, white: Bits) -> (Bits, Bits) {
         if !self.fill_in {
@@ -398,7 +404,88 @@ impl Solver {
     }
 }
 
-/// The stones after `colour` plays `c`.
-pub(super) fn with_stone((black, white): (Bits, Bits), c: u8, colour: Colour) -> (Bits, Bits) {
-    if colour == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) }
+/// The electric-circuit evaluation of a position (Anshelevich; the move
+/// order of the Benzene solvers): for each player a circuit from his first
+/// edge (potential 1) to his second (potential 0) over his Hex graph (free
+/// cells of resistance 1, his stones and edges of resistance 0, the
+/// opponent's stones cut out), so a link between two free cells conducts 1,
+/// a link from a free cell to his group or edge 2. A free cell's score is the
+/// current through it as a share of the player's total, summed over both
+/// players: the cells both need most come first. A heuristic for the order of
+/// the search only (no value depends on it); nodes cut off from both edges
+/// carry no current and are left out of the linear system.
+pub(super) fn resistance_scores(board: &Board, black: Bits, white: Bits) -> Vec<f64> {
+    let mut score = vec![0.0; board.cells()];
+    for colour in [Colour::Black, Colour::White] {
+        let (own, opp) = if colour == Colour::Black { (black, white) } else { (white, black) };
+        let pg = HexGraph::from_stones_unnamed(board, own, opp, colour);
+        let (g, (x, y)) = (&pg.graph, pg.edges);
+        if x == y {
+            continue;
+        }
+        let volt = potentials(g, x, y);
+        let conductance = |u: usize, v: usize| if (g.occupied >> u | g.occupied >> v) & 1 == 1 { 2.0 } else { 1.0 };
+        let total: f64 = cells_of(g.adjacency[x]).map(|v| conductance(x, v) * (1.0 - volt[v])).sum();
+        if total <= 0.0 {
+            continue;
+        }
+        for u in cells_of(g.free()) {
+            let flow: f64 = cells_of(g.adjacency[u]).map(|v| conductance(u, v) * (volt[u] - volt[v]).abs()).sum();
+            score[g.cells[u].trailing_zeros() as usize] += flow / 2.0 / total;
+        }
+    }
+    score
+}
+
+/// The node potentials of the circuit of [`resistance_scores`] on the graph
+/// `g` with `x` at 1 and `y` at 0 (0 for nodes cut off from both): the
+/// Laplacian of the other nodes reachable from `x` or `y` is positive definite
+/// (each of its parts touches `x` or `y`), so elimination needs no pivoting.
+fn potentials(g: &HexGraph, x: usize, y: usize) -> Vec<f64> {
+    let mut volt = vec![0.0; g.len()];
+    volt[x] = 1.0;
+    let mut reach: Bits = 1 << x | 1 << y;
+    loop {
+        let next = cells_of(reach).fold(reach, |r, v| r | g.adjacency[v]);
+        if next == reach {
+            break;
+        }
+        reach = next;
+    }
+    let inner: Vec<usize> = cells_of(reach & !(1 << x) & !(1 << y)).collect();
+    let n = inner.len();
+    let mut index = vec![usize::MAX; g.len()];
+    for (i, &v) in inner.iter().enumerate() {
+        index[v] = i;
+    }
+    // The augmented system, row i for node inner[i]: Σ_v c_uv (V_u − V_v) = 0.
+    let mut a = vec![vec![0.0; n + 1]; n];
+    for (i, &u) in inner.iter().enumerate() {
+        for v in cells_of(g.adjacency[u]) {
+            let c = if (g.occupied >> u | g.occupied >> v) & 1 == 1 { 2.0 } else { 1.0 };
+            a[i][i] += c;
+            if v == x {
+                a[i][n] += c;
+            } else if v != y {
+                a[i][index[v]] -= c;
+            }
+        }
+    }
+    for k in 0..n {
+        let (pivot, rest) = a.split_at_mut(k + 1);
+        let row = &pivot[k];
+        for other in rest.iter_mut() {
+            let f = other[k] / row[k];
+            if f != 0.0 {
+                for (o, r) in other[k..].iter_mut().zip(&row[k..]) {
+                    *o -= f * r;
+                }
+            }
+        }
+    }
+    for k in (0..n).rev() {
+        let s = a[k][n] - (k + 1..n).map(|j| a[k][j] * volt[inner[j]]).sum::<f64>();
+        volt[inner[k]] = s / a[k][k];
+    }
+    volt
 }

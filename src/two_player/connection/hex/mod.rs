@@ -13,7 +13,6 @@
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
 //! - [`settings`]: the solver's settings as one stable text (`Solver::describe`, a run's identity).
 //! - `dfpn`: depth-first proof-number search, the solver's default search.
-//! - `order`: df-pn's move order (circuit evaluation) and progressive widening; `counts`: what df-pn did.
 //! - `support`: proof-set pruning: a refuted move's support cuts its siblings.
 //! - `reuse`: H-search results carried two plies down the df-pn path (incremental H-search).
 //! - [`proof`] and [`check`]: the proof file and its independent checker.
@@ -28,7 +27,6 @@
 pub mod board;
 pub mod check;
 mod check_fill;
-mod counts;
 pub mod derive;
 mod dfpn;
 pub mod dvls;
@@ -36,7 +34,6 @@ pub mod graph;
 pub mod hsearch;
 pub mod inferior;
 mod nodeset;
-mod order;
 pub mod plain;
 pub mod position;
 pub mod proof;

@@ -39,10 +39,8 @@ impl Solver {
     pub fn describe(&self) -> String {
         let on = |b: bool| if b { "on" } else { "off" };
         let search = if self.dfpn {
-            // The window is named only when on, so that the text of the solvers before it stays.
-            let window = if self.window == 0 { String::new() } else { format!(", window 1 + {} %", self.window) };
             format!(
-                "df-pn (order {}, new-child dn {} %, widen {} %{window})",
+                "df-pn (order {}, new-child dn {} %, widen {} %)",
                 if self.resistance_order { "resistance" } else { "centre" },
                 self.init_dn,
                 self.widen
