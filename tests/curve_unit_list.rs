@@ -177,7 +177,8 @@ fn foreign_edited_or_cut_off_unit_lists_are_refused() {
 /// it and a merge give the CSV and JSON of one process (every field but the
 /// provenance and the nodes the process walked); a shard count above the
 /// number of units, and a list of another run, exit 2 with one line and
-/// write no checkpoint.
+/// write no checkpoint; so does a cold shard dealt by codes that sees a
+/// shard left without a unit, and it writes no cache of the line either.
 #[test]
 fn beams_shards_from_the_unit_list_write_the_one_process_curve() {
     let dir = scratch("list-beams");
@@ -219,6 +220,22 @@ fn beams_shards_from_the_unit_list_write_the_one_process_curve() {
         let err = one_line_error(&args);
         assert!(err.contains(needle), "{err}");
         assert!(!Path::new(&bad).exists(), "{err}");
+    }
+    // Dealt by codes without a unit list, cold: the shard sees a shard left without a unit (or more shards than
+    // codes) and refuses before its checkpoint or the line's cache is written.
+    let caches = || {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("curve-deal"))
+    };
+    for (shards, needle) in
+        [("0/100000", "no unit of the run falls to shard 1 "), ("0/10000000", "codes, so fewer units")]
+    {
+        let deal = ["--levels", "2", "--deal", "codes", "--shard", shards, "--checkpoint", &bad];
+        let err = one_line_error(&base.iter().copied().chain(deal).collect::<Vec<_>>());
+        assert!(err.contains(needle), "{err}");
+        assert!(!Path::new(&bad).exists(), "{err}");
+        assert_eq!(caches().count(), 0, "{err}");
     }
 }
 
@@ -298,7 +315,7 @@ fn shards_make_the_listing<P: SearchProblem>(p: &P, tie: TieRule, d: &Domain, cu
                 assert!(n <= whole.len().max(1) as u64, "{n} shards of {} units", whole.len());
             }
             Err(e) => {
-                assert!(e.contains("no unit of the run falls to this shard"), "{e}");
+                assert!(e.contains("no unit of the run falls to"), "{e}");
                 assert_eq!(e.lines().count(), 1, "{e}");
                 refused += 1;
             }

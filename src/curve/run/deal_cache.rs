@@ -92,18 +92,7 @@ pub fn cached_shard_units<P: SearchProblem>(
         Some(nodes) => (nodes, false),
         None => (level_one_line(problem, tie, domain).into_iter().map(|n| (n, None)).collect(), true),
     };
-    // Once every node's units are cached the run's count is known: more shards than units are refused.
-    let known: Option<usize> = nodes.iter().map(|(_, units)| units.as_ref().map(Vec::len)).sum();
-    if let Some(units) = known
-        && shard.count > units as u64
-    {
-        return Err(invalid(format!(
-            "--shard {}/{}: the run has {units} units ({}), so at most {units} shards",
-            shard.index,
-            shard.count,
-            path.display()
-        )));
-    }
+    refuse_more_shards_than_units(&nodes, shard, path)?;
     let line: Vec<FirstLevel> = nodes.iter().map(|(n, _)| n.clone()).collect();
     let mine = deal_shard(&line, shard, |node| {
         let at = line.iter().position(|n| std::ptr::eq(n, node)).ok_or_else(|| invalid("a node not on the line"))?;
@@ -124,9 +113,26 @@ pub fn cached_shard_units<P: SearchProblem>(
                 }
             }
         }
+        refuse_more_shards_than_units(&nodes, shard, path)?;
         write_line(run, &nodes, path)?;
     }
     Ok(mine)
+}
+
+/// Once every node's units are known (`nodes` from the cache at `path`, with
+/// what this shard added) the run's count is known: more shards than units are
+/// refused, before anything is written.
+fn refuse_more_shards_than_units(nodes: &[Node], shard: Shard, path: &Path) -> Result<()> {
+    let known: Option<usize> = nodes.iter().map(|(_, units)| units.as_ref().map(Vec::len)).sum();
+    match known {
+        Some(units) if shard.count > units as u64 => Err(invalid(format!(
+            "--shard {}/{}: the run has {units} units ({}), so at most {units} shards",
+            shard.index,
+            shard.count,
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Writes the line `nodes` of run `run` to `path`, whole or not at all.

@@ -295,8 +295,12 @@ pub fn unit_at<P: SearchProblem>(
 /// order, start at S_b + n_b·o/U (o: the codes of the node's units before
 /// it, U: of all its units); a unit starting at p belongs to shard ⌊N·p/L⌋.
 /// A shard lists only the nodes its stretch [i·L/N, (i+1)·L/N) meets, each
-/// rebuilt from the game's tables ([`SpeedHooks::restrict_full`]). A shard
-/// given no unit is refused (N is too large for the run).
+/// rebuilt from the game's tables ([`SpeedHooks::restrict_full`]). A deal
+/// that leaves a shard without a unit (always so with more shards than
+/// units) is refused wherever a shard sees it without listing other shards'
+/// nodes: its own stretch empty, a shard strictly between two units of the
+/// nodes it met, the first unit of the next node (at that node's first code)
+/// or the line's end, N above the line's codes.
 pub fn shard_unit_domains<P: SearchProblem>(
     problem: &P,
     tie: TieRule,
@@ -331,13 +335,36 @@ pub(super) fn deal_shard(
     let line = u128::from(nodes.iter().map(|b| b.codes).sum::<u64>());
     let (i, n) = (u128::from(shard.index), u128::from(shard.count));
     let too_many = || invalid(format!("--shard {}/{}: too many shards to deal", shard.index, shard.count));
+    let empty = |j: u128| {
+        let whose = if j == i { "this shard".to_string() } else { format!("shard {j}") };
+        invalid(format!(
+            "--shard {}/{}: no unit of the run falls to {whose} (units are dealt by their codes, and a dealt run merges \
+             only with a file of every shard); use fewer shards",
+            shard.index, shard.count
+        ))
+    };
+    // Every unit holds a code: more shards than codes leave one without a unit.
+    if n > line {
+        return Err(invalid(format!(
+            "--shard {}/{}: the run has {line} codes, so fewer units",
+            shard.index, shard.count
+        )));
+    }
     let mut mine = Vec::new();
-    let mut start = 0u128;
+    // The shard of the last unit met, while the nodes met are consecutive.
+    let (mut start, mut last): (u128, Option<u128>) = (0, None);
     for node in nodes {
         let (s, c) = (start, u128::from(node.codes));
         start += c;
         let stretch = |p: u128| n.checked_mul(p).map(|x| x / line).ok_or_else(too_many);
         if i < stretch(s)? || i > stretch(s + c)? {
+            // The node's first unit starts at its first code, known without listing it.
+            if let Some(prev) = last
+                && stretch(s)? > prev + 1
+            {
+                return Err(empty(prev + 1));
+            }
+            last = None;
             continue;
         }
         let units = units_of(node)?;
@@ -346,17 +373,28 @@ pub(super) fn deal_shard(
         for u in units {
             let at = (s * whole + c * before).checked_mul(n).ok_or_else(too_many)?;
             before += u128::from(u.codes);
-            if at / (line * whole) == i {
+            let to = at / (line * whole);
+            // A shard strictly between two units met gets no unit: its stretch lies between them.
+            match last {
+                Some(prev) if to > prev + 1 => return Err(empty(prev + 1)),
+                None if s == 0 && to > 0 => return Err(empty(0)),
+                _ => {}
+            }
+            last = Some(to);
+            if to == i {
                 mine.push(u);
             }
         }
     }
+    // After the line's last unit: the shards beyond its shard get none.
+    if let Some(prev) = last
+        && prev + 1 < n
+    {
+        return Err(empty(prev + 1));
+    }
     mine.sort_by(|a, b| a.key.cmp(&b.key));
     if mine.is_empty() && shard.count > 1 {
-        return Err(invalid(format!(
-            "--shard {}/{}: no unit of the run falls to this shard (units are dealt by their codes); use fewer shards",
-            shard.index, shard.count
-        )));
+        return Err(empty(i));
     }
     Ok(mine)
 }
