@@ -48,6 +48,9 @@ pub fn envelope(parts: &[Vec<u64>], domain: &Domain, witness: WitnessFn) -> Vec<
             .collect();
     }
     let kept = if parts.len() > 2 { undominated(parts) } else { Vec::new() };
+    if kept.len() == 1 && !domain.is_point() && dyadic_between(&domain.lo, &domain.hi).is_some() {
+        return alone(parts, kept[0], domain);
+    }
     let fewer: Vec<Vec<u64>>;
     let mapped = |below: usize, above: usize| witness(kept[below], kept[above]);
     let (inner, inner_witness): (&[Vec<u64>], WitnessFn) = if !kept.is_empty() && kept.len() < parts.len() {
@@ -77,6 +80,19 @@ pub fn envelope(parts: &[Vec<u64>], domain: &Domain, witness: WitnessFn) -> Vec<
         out.push(at_end(&domain.hi));
     }
     out
+}
+
+/// [`envelope`] where one partition, `only`, majorizes no other one: the
+/// pieces that cutting among it alone gives (it is maximal on the open part
+/// and at the ends inside (0, ∞); at α = 0 and ∞ every partition is compared),
+/// without a key or a root search. Every other partition majorizes it (through
+/// a chain), so it is strictly above all of them on (0, ∞).
+fn alone(parts: &[Vec<u64>], only: usize, domain: &Domain) -> Vec<EnvelopePiece> {
+    let piece = |span: Span| match &span {
+        Span::At(at) if is_extreme(at) => EnvelopePiece { best: best_at_point(parts, at), span },
+        _ => EnvelopePiece { span, best: vec![only] },
+    };
+    domain.spans().into_iter().map(piece).collect()
 }
 
 /// Whether `p` is α = 0 or α = ∞.
@@ -434,18 +450,21 @@ mod tests {
     #[test]
     fn dominated_partitions_change_no_piece() {
         // {9,2,1} and {10,1,1} majorize {7,3,2}; {6,5,1} and {7,3,2} cross at 2.
-        let parts = vec![vec![9, 2, 1], vec![6, 5, 1], vec![10, 1, 1], vec![7, 3, 2], vec![4, 4, 4]];
-        assert_eq!(undominated(&parts), vec![4]);
-        let parts = vec![vec![9, 2, 1], vec![6, 5, 1], vec![10, 1, 1], vec![7, 3, 2], vec![8, 2, 2]];
-        assert_eq!(undominated(&parts), vec![1, 3]);
+        // {4,4,4} alone majorizes no other one: it is the only maximal one inside (0, ∞).
+        let one = vec![vec![9, 2, 1], vec![6, 5, 1], vec![10, 1, 1], vec![7, 3, 2], vec![4, 4, 4]];
+        assert_eq!(undominated(&one), vec![4]);
+        let two = vec![vec![9, 2, 1], vec![6, 5, 1], vec![10, 1, 1], vec![7, 3, 2], vec![8, 2, 2]];
+        assert_eq!(undominated(&two), vec![1, 3]);
         let half = Point::exact("1/2".parse().unwrap());
         let open = Domain { lo: Point::zero(), lo_closed: false, hi: Point::infinity(), hi_closed: false };
         let whole = Domain::closed(Point::zero(), Point::infinity());
         for domain in [Domain::closed(half, Point::exact(Alpha::integer(3))), open, whole] {
-            let fewer = envelope(&parts, &domain, &no_witness);
-            let all = every_partition(&parts, &domain);
-            assert_eq!(format!("{fewer:?}"), format!("{all:?}"));
-            assert!(fewer.iter().any(|p| p.best == vec![1, 3]));
+            for (parts, best) in [(&one, vec![4]), (&two, vec![1, 3])] {
+                let fewer = envelope(parts, &domain, &no_witness);
+                let all = every_partition(parts, &domain);
+                assert_eq!(format!("{fewer:?}"), format!("{all:?}"));
+                assert!(fewer.iter().any(|p| p.best == best));
+            }
         }
     }
 

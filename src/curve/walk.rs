@@ -12,7 +12,7 @@
 
 use super::point::Point;
 pub(crate) use super::steps::covers;
-use super::steps::{Domain, Span, Steps, coalesce, constant, merge_folding_constants};
+use super::steps::{Domain, Span, Steps, coalesce, constant};
 pub use super::steps::{domain_key, domain_text};
 use super::verification::Verification;
 use crate::renyi::alpha::Alpha;
@@ -28,9 +28,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+mod fixed;
 mod listing;
 mod mean;
 mod unsplit;
+use fixed::Fixed;
 pub(crate) use listing::{FirstLevel, first_level, list_below};
 use mean::mean_of;
 use unsplit::Unsplit;
@@ -142,7 +144,7 @@ fn walk_root<P: SearchProblem>(
     let root_trail = cut.map(|_| String::new());
     let state = problem.initial_state();
     let all = problem.full_set();
-    let (groups, known) = walker.decisions_known(&state, &all, 0, domain, Unsplit::NONE);
+    let (groups, known, _) = walker.decisions_known(&state, &all, 0, domain, Unsplit::NONE);
     let place = Place { trail: root_trail.as_deref(), known: known.as_deref().map_or(Unsplit::NONE, Unsplit::of) };
     let strategy = Strategy::new(Alpha::integer(1), tie);
     let done = AtomicU64::new(0);
@@ -376,7 +378,10 @@ impl<P: SearchProblem> Walker<'_, P> {
     /// [`Self::node`] without the memo.
     fn expand(&self, state: &P::State, set: &P::Set, depth: usize, domain: &Domain, place: Place) -> NodeSteps {
         let n = self.problem.set_size(set);
-        let (groups, known) = self.decisions_known(state, set, depth, domain, place.known);
+        let (groups, known, finest) = self.decisions_known(state, set, depth, domain, place.known);
+        if finest && let Some(steps) = self.all_leaves(n, domain, place) {
+            return steps;
+        }
         let place = Place { known: known.as_deref().map_or(place.known, Unsplit::of), ..place };
         let walk = |(sub, chosen): &(Domain, Vec<(u64, QueryId)>)| {
             if chosen.is_empty() {
@@ -429,10 +434,10 @@ impl<P: SearchProblem> Walker<'_, P> {
         place: Place,
     ) -> NodeSteps {
         let problem = self.problem;
-        // A class of one code that goes on is a leaf ([`Self::node_at`]): its
-        // value is constant, so the leaves are added up first, into one part
-        // where the first of them stood (a sum does not depend on grouping).
-        let is_leaf = |(a, class): &&(AnswerId, P::Set)| Some(*a) != solving && problem.set_size(class) == 1;
+        // Classes whose value is constant ([`Fixed`]) are added up first, into one
+        // part where the first of them stood (a sum does not depend on grouping).
+        let pairs = self.pairs_fixed(domain, place);
+        let kinds: Vec<Fixed> = classes.iter().map(|c| self.fixed(next, c, solving, pairs)).collect();
         let child = |(a, class): &(AnswerId, P::Set)| {
             if Some(*a) == solving {
                 constant(domain, Arc::new(leaf::solved(problem.set_size(class))))
@@ -441,19 +446,16 @@ impl<P: SearchProblem> Walker<'_, P> {
                 self.node_at(next, class, depth + 1, domain, Place { trail: trail.as_deref(), ..place })
             }
         };
-        let others: Vec<&(AnswerId, P::Set)> = classes.iter().filter(|c| !is_leaf(c)).collect();
+        let others: Vec<&(AnswerId, P::Set)> =
+            classes.iter().zip(&kinds).filter(|(_, k)| **k == Fixed::No).map(|(c, _)| c).collect();
         let mut children: Vec<NodeSteps> = if problem.set_size(set) >= PARALLEL_SET {
             others.par_iter().map(|c| self.verification.within(|| child(c))).collect()
         } else {
             others.iter().map(|c| child(c)).collect()
         };
-        if let Some(first) = classes.iter().position(|c| is_leaf(&c)) {
-            let mut leaves: Vec<Outcome> = classes.iter().filter(is_leaf).map(|(_, c)| self.terminal(c)).collect();
-            let value = if leaves.len() == 1 { leaves.pop() } else { None };
-            let value = value.unwrap_or_else(|| Outcome::sum_shifted(&leaves, 0));
-            children.insert(first, constant(domain, Arc::new(value)));
+        if let Some(first) = kinds.iter().position(|k| *k != Fixed::No) {
+            children.insert(first, constant(domain, Arc::new(self.fixed_sum(classes, &kinds))));
         }
-        let sum = |vals: &[&Arc<Outcome>], shift| Arc::new(Outcome::sum_shifted(vals.iter().map(|v| &***v), shift));
-        coalesce(merge_folding_constants(&children, domain, |vals| sum(vals, 0), |vals| sum(vals, 1)))
+        coalesce(self.sum_below(&children, domain))
     }
 }

@@ -7,7 +7,7 @@
 
 use super::Exact;
 use super::delegate::{Delegate, delegating_trait};
-use super::problem::{AnswerId, ClassSizes, CodeId, QueryId, Rules};
+use super::problem::{AnswerId, ClassSizes, CodeId, QueryId, Rules, Terminal};
 
 delegating_trait! {
     /// Faster paths and facts that let searches prune; each default is
@@ -177,6 +177,13 @@ delegating_trait! {
         /// Default 0, which is always true.
         fn terminal_floor(&self) -> u64 {
             0
+        }
+        /// [`Rules::terminal`] of every set of one code, where it is the same for
+        /// all codes: a curve walk then adds such leaves, and the nodes whose
+        /// classes are all leaves, without making their sets. `None` (the
+        /// default): it may depend on the code.
+        fn one_code_terminal(&self) -> Option<Terminal> {
+            None
         }
     }
 }

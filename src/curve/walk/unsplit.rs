@@ -62,7 +62,9 @@ impl<P: SearchProblem> Walker<'_, P> {
     }
 
     /// [`Self::decisions`], counting only the queries not `known` to make one
-    /// class, and what the node's children know (`None`: `known`, nothing more).
+    /// class, and what the node's children know (`None`: `known`, nothing more);
+    /// `true` if the decision is a query that splits the set into singletons
+    /// (the first finest one, found without counting partitions).
     pub(super) fn decisions_known(
         &self,
         state: &P::State,
@@ -70,7 +72,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         depth: usize,
         domain: &Domain,
         known: Unsplit,
-    ) -> (Decisions, Option<Vec<u64>>) {
+    ) -> (Decisions, Option<Vec<u64>>, bool) {
         let problem = self.problem;
         let n = problem.set_size(set);
         let admissible = problem.admissible_queries(state);
@@ -80,7 +82,7 @@ impl<P: SearchProblem> Walker<'_, P> {
             && finest_first_is_exact(problem, &self.tie, set, &admissible)
             && let Some(q) = problem.first_finest_query(&queries, set)
         {
-            return (vec![(domain.clone(), vec![(problem.multiplicity(state, q), q)])], None);
+            return (vec![(domain.clone(), vec![(problem.multiplicity(state, q), q)])], None, true);
         }
         let choose = |ties: &[QueryId], finest: bool| {
             let mut chosen = chosen_queries(problem, &self.tie, state, set, ties);
@@ -94,11 +96,12 @@ impl<P: SearchProblem> Walker<'_, P> {
             let (ties, finest) = extreme_ties(problem, &queries, set, extreme);
             let at = Span::At(domain.lo.clone());
             let chosen = if ties.is_empty() { Vec::new() } else { choose(&ties, finest) };
-            return (vec![(if ties.is_empty() { domain.clone() } else { Domain::of_run(&at, &at) }, chosen)], None);
+            let run = if ties.is_empty() { domain.clone() } else { Domain::of_run(&at, &at) };
+            return (vec![(run, chosen)], None, false);
         }
         let Partitions { parts, members, .. } = Partitions::of(problem, &queries, set);
         if parts.is_empty() {
-            return (vec![(domain.clone(), Vec::new())], None);
+            return (vec![(domain.clone(), Vec::new())], None, false);
         }
         let witness = |below: usize, above: usize| {
             Arc::new(Witness::new(
@@ -124,6 +127,6 @@ impl<P: SearchProblem> Walker<'_, P> {
             }
         }
         let groups = out.into_iter().map(|(first, last, chosen)| (Domain::of_run(&first, &last), chosen)).collect();
-        (groups, Some(known.below(&queries, &members, problem.query_count())))
+        (groups, Some(known.below(&queries, &members, problem.query_count())), false)
     }
 }

@@ -333,6 +333,16 @@ impl SpeedHooks for Beams {
     fn terminal_floor(&self) -> u64 {
         if self.penalty == Penalty::None { 0 } else { 2 }
     }
+    /// One code pays nothing: no query, and no penalty (the code laid is the secret).
+    fn one_code_terminal(&self) -> Option<Terminal> {
+        let zero = Exact::from_integer(BigInt::from(0));
+        Some(Terminal {
+            queries_per_code: 0,
+            penalty_total: zero,
+            penalised: Vec::new(),
+            penalised_uniform: Vec::new(),
+        })
+    }
 }
 
 impl Symmetry for Beams {
