@@ -14,7 +14,9 @@
 //! `HEX_FILL=0|1` the inferior-cell fill-in, `HEX_REUSE=0|1` the
 //! incremental H-search (results kept two plies up reused; `reuse.rs`).
 //! df-pn settings: `HEX_WIDEN=ε%` (1+ε trick), `HEX_INIT=p%` (dn of a new
-//! child in percent of its parent's move count), `HEX_ORDER=centre|resistance`;
+//! child in percent of its parent's move count), `HEX_ORDER=centre|resistance`,
+//! `HEX_GRADE=g%` new children graded by rank (`Solver::grade`), `HEX_KILLER=0|1` the killer
+//! reply first (`Solver::killer`);
 //! `HEX_SHARE=1` answers all the openings with one solver (one table);
 //! `HEX_TRANSPLANT=0|1` refutations carried to sibling moves (`Solver::transplant`);
 //! `HEX_VULNERABLE=0|1` the mover's vulnerable cells left out (`Solver::vulnerable`);
@@ -72,9 +74,11 @@ fn main() {
     let widen = number("HEX_WIDEN").unwrap_or(fresh.widen);
     let init_dn = number("HEX_INIT").unwrap_or(fresh.init_dn);
     let resistance_order = std::env::var("HEX_ORDER").map_or(fresh.resistance_order, |v| v.starts_with('r'));
+    let (grade, killer) = (number("HEX_GRADE").unwrap_or(fresh.grade), switch("HEX_KILLER", fresh.killer));
     let configure = |solver: &mut Solver| {
         (solver.limits, solver.edge_limits, solver.fill_in, solver.reuse) = (limits, edge_limits, fill_in, reuse);
         (solver.widen, solver.init_dn, solver.resistance_order) = (widen, init_dn, resistance_order);
+        (solver.grade, solver.killer) = (grade, killer);
         (solver.transplant, solver.vulnerable, solver.support_cut) = (transplant, vulnerable, support_cut);
         (solver.dominated, solver.budget, solver.derivations) = (dominated, budget, derive);
     };

@@ -65,23 +65,9 @@ fn proofs_with_a_wrong_winner_are_refused() {
 #[test]
 fn dfpn_and_depth_first_agree_with_minimax() {
     let board = Board::new(4, 4).unwrap();
-    let mut state = 51u64;
-    let mut next = |n: usize| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (state >> 33) as usize % n
-    };
     let mut checked = 0;
-    for round in 0..36 {
-        let mut p = Position::empty(board.clone());
-        // 3 to 5 stones: plain minimax on 11 to 13 free cells stays quick.
-        for k in 0..(3 + round % 3) {
-            let free: Vec<usize> = (0..16).filter(|&c| p.free() >> c & 1 == 1).collect();
-            let colour = if k % 2 == 0 { Colour::Black } else { Colour::White };
-            p.play(colour, free[next(free.len())]).unwrap();
-        }
-        if p.winner().is_some() {
-            continue;
-        }
+    // 3 to 5 stones: plain minimax on 11 to 13 free cells stays quick.
+    for mut p in (0..36).filter_map(|round| random_position(&board, 51, round)) {
         for mover in [Colour::Black, Colour::White] {
             p.to_move = mover;
             let plain = board_winner(&p);
@@ -108,16 +94,7 @@ fn reused_h_search_keeps_every_5x5_value() {
     let (mut with, mut without) = (Solver::baseline(board.clone()), Solver::baseline(board.clone()));
     with.reuse = true;
     assert!(!without.reuse);
-    let mut wins = 0;
-    for cell in 0..board.cells() {
-        let mut p = Position::empty(board.clone());
-        p.play(Colour::Black, cell).unwrap();
-        let proof = with.proof(&p).unwrap();
-        assert_eq!(proof.winner, without.proof(&p).unwrap().winner, "5x5 opening {}", board.cell_name(cell));
-        check_proof(&proof).unwrap();
-        wins += usize::from(proof.winner == Colour::Black);
-    }
-    assert_eq!(wins, 13);
+    assert_eq!(black_wins_5x5(&mut with, &mut without), 13);
 }
 
 /// The df-pn order settings (circuit move order, the dn of new children, the
@@ -188,4 +165,74 @@ fn the_default_solver_keeps_every_5x5_value() {
         }
     }
     assert_eq!(wins, 13);
+}
+
+/// The session-23 order settings (new children graded by rank, the killer reply first) change only
+/// the order of the search: with each, and both, df-pn with the default rules gives plain minimax's
+/// winner on random 4×4 positions (both movers) and the baseline's on every 5×5 opening (13 of 25
+/// win for Black), every proof replayed by the checker; `describe()` names each.
+#[test]
+fn graded_numbers_and_the_killer_keep_every_value() {
+    let board = Board::new(4, 4).unwrap();
+    let settings = [(50, false), (200, false), (0, true), (100, true)];
+    let mut texts = std::collections::HashSet::from([Solver::new(board.clone()).describe()]);
+    let mut checked = 0;
+    for (grade, killer) in settings {
+        let configured = |board: &Board| {
+            let mut s = Solver::new(board.clone());
+            (s.grade, s.killer) = (grade, killer);
+            s
+        };
+        assert!(texts.insert(configured(&board).describe()), "grade {grade}, killer {killer}");
+        for round in 0..36 {
+            let Some(p) = random_position(&board, 51, round) else { continue };
+            for to_move in [Colour::Black, Colour::White] {
+                let p = Position { to_move, ..p.clone() };
+                let proof = configured(&board).proof(&p).unwrap();
+                assert_eq!(proof.winner, board_winner(&p), "grade {grade}, killer {killer}\n{}", p.diagram());
+                check_proof(&proof).unwrap();
+                checked += 1;
+            }
+        }
+        let five = Board::new(5, 5).unwrap();
+        let (mut solver, mut baseline) = (configured(&five), Solver::baseline(five.clone()));
+        assert_eq!(black_wins_5x5(&mut solver, &mut baseline), 13, "grade {grade}, killer {killer}");
+    }
+    assert!(checked >= 4 * 50, "{checked} positions");
+}
+
+/// Every 5×5 opening solved by `solver` (one table for all) has `oracle`'s winner, every proof of
+/// `solver` replayed by the checker: how many win for Black.
+fn black_wins_5x5(solver: &mut Solver, oracle: &mut Solver) -> usize {
+    let board = solver.board.clone();
+    let mut wins = 0;
+    for cell in 0..board.cells() {
+        let mut p = Position::empty(board.clone());
+        p.play(Colour::Black, cell).unwrap();
+        let proof = solver.proof(&p).unwrap();
+        assert_eq!(proof.winner, oracle.proof(&p).unwrap().winner, "5x5 opening {}", board.cell_name(cell));
+        check_proof(&proof).unwrap();
+        wins += usize::from(proof.winner == Colour::Black);
+    }
+    wins
+}
+
+/// The `round`-th position of `dfpn_and_depth_first_agree_with_minimax` (its generator seeded
+/// `seed`, replayed from the start: 3 to 5 random stones alternating from Black on 4×4), `None` if
+/// a player has connected.
+fn random_position(board: &Board, seed: u64, round: usize) -> Option<Position> {
+    let mut state = seed;
+    let mut next = |n: usize| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) as usize % n
+    };
+    let mut p = Position::empty(board.clone());
+    for r in 0..=round {
+        p = Position::empty(board.clone());
+        for k in 0..(3 + r % 3) {
+            let free: Vec<usize> = (0..16).filter(|&c| p.free() >> c & 1 == 1).collect();
+            p.play(if k % 2 == 0 { Colour::Black } else { Colour::White }, free[next(free.len())]).unwrap();
+        }
+    }
+    p.winner().is_none().then_some(p)
 }

@@ -112,28 +112,28 @@ impl Solver {
         };
         // The filled position: every entry below is stored under its key.
         let k = key(black, white, mover);
+        self.killer_first(k, &mut moves, up[0]);
         let play = |c: u8| {
             if mover == Colour::Black { (black | 1 << c, white) } else { (black, white | 1 << c) }
         };
-        let fresh = self.fresh(moves.len());
+        let (fresh, step) = (self.fresh(moves.len()), u64::from(self.grade) * moves.len() as u64);
         loop {
             // pn = min child dn (best child first in move order), dn = Σ child pn.
             let (mut pn, mut second, mut dn) = (INF, INF, 0u32);
-            let (mut best, mut best_pn) = (0, 0);
+            let (mut best, mut best_pn, mut refuted) = (0, 0, 0u64);
             for (i, &c) in moves.iter().enumerate() {
                 let (b, w) = play(c);
-                let (cpn, cdn) = self.known_or(self.resolve(key(b, w, mover.other())), fresh);
+                let (cpn, cdn) = self.known_or(self.resolve(key(b, w, mover.other())), graded(fresh, i, step));
                 if cdn < pn {
                     (second, pn, best, best_pn) = (pn, cdn, i, cpn);
                 } else if cdn < second {
                     second = cdn;
                 }
                 dn = dn.saturating_add(cpn).min(INF);
+                refuted += u64::from(cpn == 0);
             }
             if pn == 0 {
-                self.table.insert(k, Entry::WinByMove(moves[best] as usize));
-                self.pn_dn.remove(&k);
-                self.moves.remove(&k);
+                self.store_win((black, white), mover, &moves, best, refuted, up[0]);
                 return Ok((0, INF));
             }
             if dn == 0 {
@@ -162,6 +162,54 @@ impl Solver {
                 self.cut_siblings(k, &mut moves, m);
             }
         }
+    }
+
+    /// Puts the killer of the parent (the move by which a sibling was last won) first among the
+    /// moves of the expanded position `k`, here and in its stored moves, when [`Solver::killer`] is on.
+    fn killer_first(&mut self, k: (Bits, Bits), moves: &mut [u8], parent: Option<(Bits, Bits)>) {
+        if !self.killer {
+            return;
+        }
+        let Some(r) = parent.and_then(|p| self.moves.get(&p)).and_then(|e| e.killer) else { return };
+        let Some(j) = moves.iter().position(|&c| c == r).filter(|&j| j > 0) else { return };
+        moves[..=j].rotate_right(1);
+        if let Some(e) = self.moves.get_mut(&k) {
+            e.moves.copy_from_slice(moves);
+        }
+    }
+
+    /// Records the filled position `stones` as won by its move `moves[best]`, the move as the killer
+    /// of the `parent` ([`Solver::killer`]), and counts the `refuted` moves and the other moves
+    /// searched there (expanded or decided, the winning one not counted).
+    #[inline(never)]
+    fn store_win(
+        &mut self,
+        stones: (Bits, Bits),
+        mover: Colour,
+        moves: &[u8],
+        best: usize,
+        refuted: u64,
+        parent: Option<(Bits, Bits)>,
+    ) {
+        if let Some(p) = parent.filter(|_| self.killer)
+            && let Some(e) = self.moves.get_mut(&p)
+        {
+            e.killer = Some(moves[best]);
+        }
+        let k = key(stones.0, stones.1, mover);
+        self.table.insert(k, Entry::WinByMove(moves[best] as usize));
+        self.pn_dn.remove(&k);
+        self.moves.remove(&k);
+        let tried = moves.iter().filter(|&&c| {
+            let (b, w) =
+                if mover == Colour::Black { (stones.0 | 1 << c, stones.1) } else { (stones.0, stones.1 | 1 << c) };
+            let ck = self.resolve(key(b, w, mover.other()));
+            self.table.contains_key(&ck) || self.pn_dn.contains_key(&ck) || self.moves.contains_key(&ck)
+        });
+        let other = (tried.count() as u64).saturating_sub(1);
+        let n = &mut self.counts;
+        (n.won_by_move, n.failed_tries, n.other_tries) =
+            (n.won_by_move + 1, n.failed_tries + refuted, n.other_tries + other);
     }
 
     /// The first visit of a position: fills its inferior cells (`inferior.rs`;
@@ -228,7 +276,7 @@ impl Solver {
             let (threats, found) = self.threats_reusing(black, white, mover.other(), up[1]);
             kept = found;
             if let Some(c) = threats.vc {
-                self.counts.loss_by_vc += 1;
+                self.counts.decided(black | white, true);
                 self.table.insert(k, Entry::LossByVc(c));
                 return Ok(None);
             }
@@ -245,20 +293,18 @@ impl Solver {
         let mut kills = self.prune_vulnerable(black, white, mover, &mut candidates);
         self.prune_dominated(black, white, mover, free, &mut candidates, &mut kills);
         if candidates == 0 {
-            self.counts.loss_by_mustplay += 1;
+            self.counts.decided(black | white, false);
             self.store_loss_all(k, scs, kills);
             return Ok(None);
         }
-        self.counts.by_stones[((black | white).count_ones() as usize / 2).min(31)] += 1;
-        self.counts.candidates += u64::from(candidates.count_ones());
-        self.counts.free += u64::from(free.count_ones());
+        self.counts.undecided(black | white, mover == Colour::White, candidates, free);
         let mut order: Vec<u8> =
             self.centre_order.iter().filter(|&&c| candidates >> c & 1 == 1).map(|&c| c as u8).collect();
         if self.resistance_order {
             let score = resistance_scores(&self.board, black, white);
             order.sort_by(|&a, &b| score[b as usize].total_cmp(&score[a as usize]));
         }
-        self.moves.insert(k, Expanded { stones: (black, white), moves: order.clone(), scs, kills });
+        self.moves.insert(k, Expanded { stones: (black, white), moves: order.clone(), scs, kills, killer: None });
         if let Some(kept) = kept {
             self.kept.insert(k, kept);
         }
@@ -345,52 +391,6 @@ impl Solver {
         (Threats { vc, scs }, kept)
     }
 
-    /// Carries the refutation of the move `m` at the filled position `stones`
-    /// (`mover` to move) to the other candidate moves: if the opponent Y wins
-    /// after `m` by a reply r after which the mover loses by Y's edge VC with
-    /// carrier C, and no fill-in gave Y a stone on the way (Y holds exactly his
-    /// stones here plus r), then Y wins after every move m' ∉ C ∪ {r} by the
-    /// same reply and carrier: Y's Hex graph after m' and r has the same Y
-    /// groups and the same free carrier (the mover's stones, m' included, lie
-    /// outside C; `m` is free there, outside C), so the same derivation gives
-    /// the same VC (Satz 4.1 makes it real). Stored as decided entries of
-    /// positions not yet visited (no table, fill, number or move entry), so
-    /// the proof plays r and names C, and the checker replays both.
-    fn transplant(&mut self, (black, white): (Bits, Bits), mover: Colour, moves: &[u8], m: u8) {
-        let top = 1u128 << 127;
-        let with = |b: Bits, w: Bits, c: u8, colour: Colour| {
-            if colour == Colour::Black { (b | 1 << c, w) } else { (b, w | 1 << c) }
-        };
-        let (b, w) = with(black, white, m, mover);
-        let child = self.resolve(key(b, w, mover.other()));
-        let Some(&Entry::WinByMove(r)) = self.table.get(&child) else { return };
-        let (cb, cw) = with(child.0 & !top, child.1, r as u8, mover.other());
-        let grand = self.resolve(key(cb, cw, mover));
-        let Some(&Entry::LossByVc(carrier)) = self.table.get(&grand) else { return };
-        let opp_then = if mover == Colour::Black { grand.1 } else { grand.0 & !top };
-        let opp_now = if mover == Colour::Black { white } else { black };
-        if opp_then != opp_now | 1 << r {
-            return;
-        }
-        let unvisited = |s: &Solver, k: &(Bits, Bits)| {
-            !(s.table.contains_key(k) || s.fills.contains_key(k) || s.pn_dn.contains_key(k) || s.moves.contains_key(k))
-        };
-        for &m2 in moves {
-            if m2 == m || usize::from(m2) == r || carrier >> m2 & 1 == 1 {
-                continue;
-            }
-            let (b, w) = with(black, white, m2, mover);
-            let k1 = key(b, w, mover.other());
-            let (b2, w2) = with(b, w, r as u8, mover.other());
-            let k2 = key(b2, w2, mover);
-            if unvisited(self, &k1) && unvisited(self, &k2) {
-                self.table.insert(k1, Entry::WinByMove(r));
-                self.table.insert(k2, Entry::LossByVc(carrier));
-                self.counts.transplants += 1;
-            }
-        }
-    }
-
     /// The position after fill-in (unchanged if fill-in is off); a non-empty fill-in is recorded.
     fn filled(&mut self, k: (Bits, Bits), black: Bits, white: Bits) -> (Bits, Bits) {
         if !self.fill_in {
@@ -402,6 +402,15 @@ impl Solver {
         }
         (black | fb, white | fw)
     }
+}
+
+/// The numbers of the `rank`-th new child (from 0) under graded numbers ([`Solver::grade`]):
+/// `fresh` with its dn raised by ⌊rank · step / 100⌋ (below [`INF`]); `fresh` itself when `step` is 0.
+fn graded(fresh: (u32, u32), rank: usize, step: u64) -> (u32, u32) {
+    if step == 0 {
+        return fresh;
+    }
+    (fresh.0, (u64::from(fresh.1) + rank as u64 * step / 100).min(u64::from(INF - 1)) as u32)
 }
 
 /// The electric-circuit evaluation of a position (Anshelevich; the move

@@ -12,8 +12,8 @@
 //! - [`solver`]: an exact depth-first solver with a transposition table, pruned by
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
 //! - [`settings`]: the solver's settings as one stable text (`Solver::describe`, a run's identity).
-//! - `dfpn`: depth-first proof-number search, the solver's default search.
-//! - `support`: proof-set pruning: a refuted move's support cuts its siblings.
+//! - `dfpn`: depth-first proof-number search, the solver's default search; `counts`: what it did.
+//! - `support`: proof-set pruning: a refuted move's support cuts its siblings (and carried refutations).
 //! - `reuse`: H-search results carried two plies down the df-pn path (incremental H-search).
 //! - [`proof`] and [`check`]: the proof file and its independent checker.
 //! - [`derive`]: H-search derivations of the proof's carriers, checked rule by rule.
@@ -27,6 +27,7 @@
 pub mod board;
 pub mod check;
 mod check_fill;
+mod counts;
 pub mod derive;
 mod dfpn;
 pub mod dvls;

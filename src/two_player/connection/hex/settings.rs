@@ -39,9 +39,12 @@ impl Solver {
     pub fn describe(&self) -> String {
         let on = |b: bool| if b { "on" } else { "off" };
         let search = if self.dfpn {
+            // The settings of session 23 are named only when on, so that the earlier text stays.
+            let grade = if self.grade == 0 { String::new() } else { format!(", graded {} %", self.grade) };
             format!(
-                "df-pn (order {}, new-child dn {} %, widen {} %)",
+                "df-pn (order {}{}, new-child dn {} %{grade}, widen {} %)",
                 if self.resistance_order { "resistance" } else { "centre" },
+                if self.killer { " + killer" } else { "" },
                 self.init_dn,
                 self.widen
             )

@@ -14,9 +14,10 @@
 //! depth-first search here (`dfpn = false`), kept as a second, simpler oracle.
 
 use super::board::{Bits, Board, Colour, cells_of};
+pub use super::counts::Counts;
 use super::derive::annotate;
 use super::graph::HexGraph;
-use super::hsearch::{Limits, Scratch, Work, h_search, h_search_edge_answer};
+use super::hsearch::{Limits, Scratch, h_search, h_search_edge_answer};
 use super::position::Position;
 use super::proof::{Proof, ProofStep};
 use super::reuse::KeptCache;
@@ -58,6 +59,8 @@ pub(super) struct Expanded {
     /// The vulnerable cells left out of the moves, each with its killer ([`Solver::vulnerable`]),
     /// and the dominated ones, each with its dominator flagged [`DOMINATED`] ([`Solver::dominated`]).
     pub(super) kills: Vec<(u8, u8)>,
+    /// The move by which a child was last won ([`Solver::killer`]): tried first at the other children.
+    pub(super) killer: Option<u8>,
 }
 
 /// The flag on the second cell of a pair of [`Expanded::kills`]: the first cell is
@@ -77,43 +80,6 @@ pub(super) fn sc_cover(scs: &[Bits], outside: Bits) -> Vec<Bits> {
         }
     }
     cover
-}
-
-/// What df-pn did, counted (for the benchmark's account of where time goes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// H-search runs for the opponent of the mover (one per expansion reaching it).
-    pub opponent_searches: u64,
-    /// H-search runs for the mover (roots of questions only).
-    pub own_searches: u64,
-    /// Expansions decided by the opponent's edge VC / by an empty mustplay region.
-    pub loss_by_vc: u64,
-    pub loss_by_mustplay: u64,
-    /// Visits of df-pn that found their position decided / expanded in the tables.
-    pub decided_hits: u64,
-    pub expanded_hits: u64,
-    /// Expansions with a parent on the search path, and those whose grandparent
-    /// is expanded or decided (where a result kept two plies up could be reused).
-    pub with_parent: u64,
-    pub grandparent_known: u64,
-    /// The candidate moves and the free cells of undecided expansions, summed.
-    pub candidates: u64,
-    pub free: u64,
-    /// Siblings decided by a refutation carried over (`Solver::transplant`).
-    pub transplants: u64,
-    /// Vulnerable cells left out of the candidate moves (`Solver::vulnerable`).
-    pub vulnerable: u64,
-    /// Candidate moves cut by a refuted sibling's support (`Solver::support_cut`).
-    pub support_cuts: u64,
-    /// Dominated cells left out of the candidate moves (`Solver::dominated`).
-    pub dominated: u64,
-    /// Positions lost after a search of their moves (not by H-search), and their moves summed.
-    pub lost_searched: u64,
-    pub lost_moves: u64,
-    /// Expansions by the number of stones on the board (after fill-in), in pairs (the last: 62 and more).
-    pub by_stones: [u64; 32],
-    /// The H-search runs' work, summed.
-    pub work: Work,
 }
 
 /// The search was stopped by its node budget.
@@ -168,11 +134,19 @@ pub struct Solver {
     /// number of candidate moves (its own mustplay size is unknown until its
     /// expansion; at least 1); 0: every new child starts at (1, 1).
     pub init_dn: u32,
+    /// df-pn: new children graded by their rank in the move order: the i-th move (from 0) of a
+    /// position with L candidate moves starts at dn 1 + ⌊i · g % · L⌋ (over [`Solver::init_dn`]'s),
+    /// so df-pn stays on the best-ranked moves longer; 0: every new child at the same numbers.
+    /// Only the order of the search changes (`dfpn.rs`).
+    pub grade: u32,
+    /// df-pn: the killer reply: the move by which a sibling was last won goes first among a
+    /// position's moves (`dfpn.rs`). Only the order of the search changes.
+    pub killer: bool,
     /// df-pn: candidate moves ordered by the electric-circuit evaluation
     /// (`dfpn.rs`, [`resistance_scores`](super::dfpn)), ties most central first;
     /// off: most central first. Only the order of the search changes. On by default.
     pub resistance_order: bool,
-    /// df-pn: a refuted move's refutation carried to its siblings (`dfpn.rs`,
+    /// df-pn: a refuted move's refutation carried to its siblings (`support.rs`,
     /// `transplant`): on by default.
     pub transplant: bool,
     /// df-pn: the mover's vulnerable cells (`inferior::killer`) left out of his
@@ -233,6 +207,8 @@ impl Solver {
             kept: KeptCache::new(KEPT_PER_GENERATION),
             widen: 0,
             init_dn: 0,
+            grade: 0,
+            killer: false,
             resistance_order: true,
             transplant: true,
             vulnerable: true,

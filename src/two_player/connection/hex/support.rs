@@ -1,5 +1,5 @@
 //! Proof-set (support) pruning for df-pn (the general case of Benzene's
-//! proof-set pruning; `Solver::transplant` in `dfpn.rs` is its simplest case).
+//! proof-set pruning; `Solver::transplant`, here too, is its simplest case).
 //!
 //! **Support.** Let Y win a decided position Q (the loser X to move or not).
 //! A set S of cells is a *support* of Q's proof when Y still wins Q + E, the
@@ -72,6 +72,52 @@ impl Solver {
         self.cut.entry(k).or_default().extend(cut);
         if let Some(e) = self.moves.get_mut(&k) {
             e.moves.clone_from(moves);
+        }
+    }
+
+    /// Carries the refutation of the move `m` at the filled position `stones`
+    /// (`mover` to move) to the other candidate moves: if the opponent Y wins
+    /// after `m` by a reply r after which the mover loses by Y's edge VC with
+    /// carrier C, and no fill-in gave Y a stone on the way (Y holds exactly his
+    /// stones here plus r), then Y wins after every move m' ∉ C ∪ {r} by the
+    /// same reply and carrier: Y's Hex graph after m' and r has the same Y
+    /// groups and the same free carrier (the mover's stones, m' included, lie
+    /// outside C; `m` is free there, outside C), so the same derivation gives
+    /// the same VC (Satz 4.1 makes it real). Stored as decided entries of
+    /// positions not yet visited (no table, fill, number or move entry), so
+    /// the proof plays r and names C, and the checker replays both.
+    pub(super) fn transplant(&mut self, (black, white): (Bits, Bits), mover: Colour, moves: &[u8], m: u8) {
+        let top = 1u128 << 127;
+        let with = |b: Bits, w: Bits, c: u8, colour: Colour| {
+            if colour == Colour::Black { (b | 1 << c, w) } else { (b, w | 1 << c) }
+        };
+        let (b, w) = with(black, white, m, mover);
+        let child = self.resolve(key(b, w, mover.other()));
+        let Some(&Entry::WinByMove(r)) = self.table.get(&child) else { return };
+        let (cb, cw) = with(child.0 & !top, child.1, r as u8, mover.other());
+        let grand = self.resolve(key(cb, cw, mover));
+        let Some(&Entry::LossByVc(carrier)) = self.table.get(&grand) else { return };
+        let opp_then = if mover == Colour::Black { grand.1 } else { grand.0 & !top };
+        let opp_now = if mover == Colour::Black { white } else { black };
+        if opp_then != opp_now | 1 << r {
+            return;
+        }
+        let unvisited = |s: &Solver, k: &(Bits, Bits)| {
+            !(s.table.contains_key(k) || s.fills.contains_key(k) || s.pn_dn.contains_key(k) || s.moves.contains_key(k))
+        };
+        for &m2 in moves {
+            if m2 == m || usize::from(m2) == r || carrier >> m2 & 1 == 1 {
+                continue;
+            }
+            let (b, w) = with(black, white, m2, mover);
+            let k1 = key(b, w, mover.other());
+            let (b2, w2) = with(b, w, r as u8, mover.other());
+            let k2 = key(b2, w2, mover);
+            if unvisited(self, &k1) && unvisited(self, &k2) {
+                self.table.insert(k1, Entry::WinByMove(r));
+                self.table.insert(k2, Entry::LossByVc(carrier));
+                self.counts.transplants += 1;
+            }
         }
     }
 
