@@ -33,6 +33,31 @@ fn solve_writes_a_proof_that_verify_accepts() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The moves after `label` in `solve hex`'s output.
+fn moves_after(text: &str, label: &str) -> Vec<String> {
+    let line = text.lines().find(|l| l.starts_with(label)).unwrap_or_else(|| panic!("{label} in {text}"));
+    line.rsplit(": ").next().unwrap().split(' ').filter(|m| *m != "none").map(String::from).collect()
+}
+
+#[test]
+fn one_move_names_one_of_the_winning_moves() {
+    let solve = |extra: &[&str]| {
+        let out = bin().args(["solve", "hex", "--size", "4"]).args(extra).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let all = moves_after(&solve(&[]), "winning moves of black");
+    let one = moves_after(&solve(&["--one-move"]), "a winning move (--one-move) of black");
+    // 4×4: Black wins by the four cells of the short diagonal's middle band (a4, b3, c2, d1).
+    assert_eq!(all, ["d1", "c2", "b3", "a4"]);
+    assert_eq!(one.len(), 1);
+    assert!(all.contains(&one[0]), "{one:?} not in {all:?}");
+    // The loser names none.
+    let text = solve(&["--black", "b3", "--one-move"]);
+    assert!(text.contains("winner: black"), "{text}");
+    assert!(moves_after(&text, "a winning move (--one-move) of white").is_empty(), "{text}");
+}
+
 #[test]
 fn gtp_session() {
     let mut child = bin().args(["gtp"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();

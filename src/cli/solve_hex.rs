@@ -3,12 +3,12 @@
 
 use clap::Args;
 use renyi_search::error::{Error, Result, invalid};
-use renyi_search::two_player::connection::hex::board::{Board, Colour, MAX_SIDE};
+use renyi_search::two_player::connection::hex::board::{Board, Colour, MAX_SIDE, cells_of};
 use renyi_search::two_player::connection::hex::check::{CheckReport, check_proof};
 use renyi_search::two_player::connection::hex::hsearch::Limits;
 use renyi_search::two_player::connection::hex::position::Position;
 use renyi_search::two_player::connection::hex::proof::Proof;
-use renyi_search::two_player::connection::hex::solver::Solver;
+use renyi_search::two_player::connection::hex::solver::{Aborted, Solver};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -34,6 +34,10 @@ pub struct HexArgs {
     /// Write the proof to this file (checked by `verify --hex FILE`).
     #[arg(long)]
     proof: Option<PathBuf>,
+    /// Name one winning move (the proof's, confirmed by the solver) instead of
+    /// deciding every move of the side to move, which can take far longer.
+    #[arg(long)]
+    one_move: bool,
     /// Stop after this many searched positions per question.
     #[arg(long, default_value_t = 50_000_000)]
     budget: u64,
@@ -76,12 +80,17 @@ pub fn run(args: HexArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let aborted = |_| invalid(format!("no answer within --budget {} positions", args.budget));
     let proof = solver.proof(&p).map_err(aborted)?;
-    let moves = if p.winner().is_none() { solver.winning_moves(&p).map_err(aborted)? } else { Vec::new() };
+    let moves = match (p.winner(), args.one_move) {
+        (Some(_), _) => Vec::new(),
+        (None, true) => one_winning_move(&mut solver, &p, &proof).map_err(aborted)?.into_iter().collect(),
+        (None, false) => solver.winning_moves(&p).map_err(aborted)?,
+    };
     print!("{}", p.diagram());
     println!("{} to move; winner: {}", p.to_move.name(), proof.winner.name());
     let names: Vec<String> = moves.iter().map(|&c| p.board.cell_name(c)).collect();
     println!(
-        "winning moves of {}: {}",
+        "{} of {}: {}",
+        if args.one_move { "a winning move (--one-move)" } else { "winning moves" },
         p.to_move.name(),
         if names.is_empty() { "none".into() } else { names.join(" ") }
     );
@@ -103,6 +112,21 @@ pub fn run(args: HexArgs) -> Result<()> {
         println!("proof written to {}", path.display());
     }
     Ok(())
+}
+
+/// One winning move of the side to move (none when it loses): the proof's
+/// root move first, then the free cells in order, each confirmed by the solver.
+fn one_winning_move(solver: &mut Solver, p: &Position, proof: &Proof) -> std::result::Result<Option<usize>, Aborted> {
+    if proof.winner != p.to_move {
+        return Ok(None);
+    }
+    for c in proof.root_move().into_iter().chain(cells_of(p.free())) {
+        let mut child = p.clone();
+        if child.play(p.to_move, c).is_ok() && (child.winner() == Some(p.to_move) || !solver.mover_wins(&child)?) {
+            return Ok(Some(c));
+        }
+    }
+    Ok(None)
 }
 
 /// `verify --hex FILE`.

@@ -101,6 +101,23 @@ pub struct Proof {
 }
 
 impl Proof {
+    /// The winner's move at the root if the proof names one there, through
+    /// its `fill` steps (whose added stones leave that cell empty): a hint for
+    /// a winning move that a search must confirm, not a claim of its own.
+    pub fn root_move(&self) -> Option<usize> {
+        let p = &self.position;
+        let (mut black, mut white) = (p.black, p.white);
+        for _ in 0..=self.steps.len() {
+            let (.., step) = self.steps.iter().find(|s| s.0 == black && s.1 == white && s.2 == p.to_move)?;
+            match step {
+                ProofStep::Move(c) => return Some(*c),
+                ProofStep::Fill(b, w) => (black, white) = (black | b, white | w),
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// The proof as text.
     pub fn to_text(&self) -> String {
         let p = &self.position;
