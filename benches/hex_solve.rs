@@ -25,7 +25,12 @@
 //! `HEX_BUDGET=N` stops an opening after N positions and prints the counts so far;
 //! `HEX_DERIVE=0` writes the proof's carriers without their H-search derivations
 //! (`derive.rs`), so that the checker plays the game on each carrier.
+//! `HEX_SPLIT=1` solves each opening reply by reply as the split map job does
+//! (`reproduce::hex::solve_reply`, a fresh solver per reply, the replies in the solver's order until
+//! White's first winning reply; default settings only); `HEX_SPLIT=CELL,…` or `HEX_SPLIT=#K` only those
+//! replies, or the first K of that order; per reply: winner, positions, proof steps, CPU seconds.
 
+use renyi_search::reproduce::hex::{opening_of_replies, replies, solve_reply};
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::check::check_proof;
 use renyi_search::two_player::connection::hex::derive::annotate;
@@ -45,6 +50,9 @@ fn main() {
     let mut cells: Vec<usize> = args.iter().skip(1).map(|a| board.parse_cell(a).expect("a cell")).collect();
     if cells.is_empty() {
         cells = (0..board.cells()).collect();
+    }
+    if let Ok(which) = std::env::var("HEX_SPLIT") {
+        return split(&board, &cells, &which);
     }
     // `NAME=OR,CARRIER,PER_PAIR` over `base`, or `base` where NAME is unset.
     let limits_from = |name: &str, base: Limits| {
@@ -126,4 +134,52 @@ fn main() {
         );
     }
     println!("total: {total_nodes} positions, {:.2} s", clock.elapsed().as_secs_f64());
+}
+
+/// `HEX_SPLIT`: each opening of `cells` reply by reply (`which`: `1` all until White's first winning
+/// reply, `#K` the first K in the solver's order, or the named replies).
+fn split(board: &Board, cells: &[usize], which: &str) {
+    println!("solver: {}; split", Solver::new(board.clone()).describe());
+    for &cell in cells {
+        let order = replies(board, cell).expect("an empty cell");
+        let names: Vec<String> = order.iter().map(|&c| board.cell_name(c)).collect();
+        println!("{} replies in order: {}", board.cell_name(cell), names.join(" "));
+        let chosen: Vec<usize> = match which {
+            "1" => order.clone(),
+            k if k.starts_with('#') => order.iter().copied().take(k[1..].parse().expect("#K")).collect(),
+            list => list.split(',').map(|c| board.parse_cell(c.trim()).expect("a cell")).collect(),
+        };
+        let mut records = std::collections::HashMap::new();
+        for r in chosen {
+            let record = solve_reply(board, cell, r, "bench").expect("a free cell");
+            println!(
+                "{} {}: winner {}, {} positions, {} proof steps, check {}, {:.2} CPU-s, {:.2} s",
+                board.cell_name(cell),
+                board.cell_name(r),
+                if record.black_wins { "black" } else { "white" },
+                record.nodes,
+                record.proof_steps,
+                if record.proof_checked { "ok" } else { "FAILED" },
+                record.cpu_seconds,
+                record.seconds
+            );
+            let white_wins = !record.black_wins;
+            records.insert(r, record);
+            if white_wins && which == "1" {
+                break;
+            }
+        }
+        match opening_of_replies(cell, &order, "bench", |r| records.get(&r).cloned()) {
+            Some((o, k)) => println!(
+                "{} split: winner {}, {k} replies, {} positions, {} proof steps, checked {}, {:.2} CPU-s",
+                board.cell_name(cell),
+                if o.black_wins { "black" } else { "white" },
+                o.nodes,
+                o.proof_steps,
+                o.proof_checked,
+                o.cpu_seconds
+            ),
+            None => println!("{} split: undecided by the replies solved", board.cell_name(cell)),
+        }
+    }
 }

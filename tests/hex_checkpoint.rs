@@ -13,13 +13,21 @@ use renyi_search::two_player::connection::hex::hsearch::Limits;
 use renyi_search::two_player::connection::hex::solver::Solver;
 
 fn id() -> HexRunId {
-    HexRunId { program: "test".into(), version: "0".into(), n: 6, solver: "s".into(), openings: vec![0, 1, 2] }
+    HexRunId {
+        program: "test".into(),
+        version: "0".into(),
+        n: 6,
+        solver: "s".into(),
+        openings: vec![0, 1, 2],
+        split: false,
+    }
 }
 
 fn record(run: &str, opening: usize) -> OpeningRecord {
     OpeningRecord {
         run: run.to_string(),
         opening,
+        reply: None,
         black_wins: opening == 2,
         nodes: 100 + opening as u64,
         proof_steps: 7,
@@ -91,16 +99,16 @@ fn a_stopped_map_job_resumes_to_the_uninterrupted_map() {
     let dir = std::env::temp_dir().join(format!("hex-map-{}", std::process::id()));
     let path = dir.join("hex-4x4.ckpt");
     let cells = representatives(4);
-    let straight = run_map(4, &cells, None, 1, None, &Progress::none()).unwrap();
+    let straight = run_map(4, &cells, None, 1, None, false, &Progress::none()).unwrap();
     assert!(straight.complete() && straight.resumed == 0);
     // A job killed after three openings: its checkpoint holds their records.
     {
-        let mut stopped = OpeningCheckpoint::open(Some(&path), &map_run_id(4, &cells)).unwrap();
+        let mut stopped = OpeningCheckpoint::open(Some(&path), &map_run_id(4, &cells, false)).unwrap();
         for &c in &schedule(4, &cells)[..3] {
             stopped.append(&OpeningRecord { run: stopped.key.clone(), ..straight.solved[&c].clone() }).unwrap();
         }
     }
-    let resumed = run_map(4, &cells, Some(&path), 2, None, &Progress::none()).unwrap();
+    let resumed = run_map(4, &cells, Some(&path), 2, None, false, &Progress::none()).unwrap();
     assert!(resumed.complete());
     assert_eq!(resumed.resumed, 3);
     assert!(!path.exists(), "a finished job removes its checkpoint");
@@ -126,10 +134,10 @@ fn a_capped_job_solves_exactly_that_many_openings_and_resumes() {
     let path = dir.join("hex-4x4.ckpt");
     let cells = representatives(4);
     // Two workers, a cap of one: the second worker must not start another opening.
-    let capped = run_map(4, &cells, Some(&path), 2, Some(1), &Progress::none()).unwrap();
+    let capped = run_map(4, &cells, Some(&path), 2, Some(1), false, &Progress::none()).unwrap();
     assert_eq!(capped.solved.keys().copied().collect::<Vec<_>>(), vec![schedule(4, &cells)[0]]);
     assert!(!capped.complete() && path.exists(), "a capped job keeps its checkpoint");
-    let rest = run_map(4, &cells, Some(&path), 2, None, &Progress::none()).unwrap();
+    let rest = run_map(4, &cells, Some(&path), 2, None, false, &Progress::none()).unwrap();
     assert_eq!((rest.resumed, rest.solved.len()), (1, cells.len()));
     assert!(rest.complete() && !path.exists());
     std::fs::remove_dir_all(&dir).ok();
@@ -147,7 +155,7 @@ fn describe_names_every_setting_of_the_search() {
          df-pn (order resistance, new-child dn 0 %, widen 0 %); fill-in on; reuse off; transplant on; \
          vulnerable on; support cut on; dominated on; derivations on"
     );
-    assert_eq!(map_run_id(4, &[0, 1]).solver, fresh.describe());
+    assert_eq!(map_run_id(4, &[0, 1], false).solver, fresh.describe());
     let changes: Vec<fn(&mut Solver)> = vec![
         |s| s.limits.max_or = 3,
         |s| s.limits.max_carrier = 11,
@@ -186,7 +194,7 @@ fn a_checkpoint_of_another_solver_is_refused() {
     let dir = std::env::temp_dir().join(format!("hex-map-solver-{}", std::process::id()));
     let path = dir.join("hex-4x4.ckpt");
     let cells = representatives(4);
-    let mut old = map_run_id(4, &cells);
+    let mut old = map_run_id(4, &cells, false);
     old.solver = "Limits { max_or: 4, max_carrier: 12, av_plus: true, max_per_pair: 12 }, fill-in true".into();
     {
         let mut c = OpeningCheckpoint::open(Some(&path), &old).unwrap();
@@ -194,17 +202,17 @@ fn a_checkpoint_of_another_solver_is_refused() {
         c.append(&record(&key, cells[0])).unwrap();
     }
     let before = std::fs::read(&path).unwrap();
-    let refused = run_map(4, &cells, Some(&path), 1, None, &Progress::none()).err().unwrap().to_string();
+    let refused = run_map(4, &cells, Some(&path), 1, None, false, &Progress::none()).err().unwrap().to_string();
     assert!(refused.contains("identity") && refused.contains("solver"), "{refused}");
     assert_eq!(std::fs::read(&path).unwrap(), before, "the refused checkpoint is left as it was");
     // The same file under this solver's identity resumes.
     std::fs::remove_file(&path).unwrap();
     {
-        let mut c = OpeningCheckpoint::open(Some(&path), &map_run_id(4, &cells)).unwrap();
+        let mut c = OpeningCheckpoint::open(Some(&path), &map_run_id(4, &cells, false)).unwrap();
         let key = c.key.clone();
         c.append(&record(&key, cells[0])).unwrap();
     }
-    let run = run_map(4, &cells, Some(&path), 1, Some(0), &Progress::none()).unwrap();
+    let run = run_map(4, &cells, Some(&path), 1, Some(0), false, &Progress::none()).unwrap();
     assert_eq!(run.resumed, 1);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -65,6 +65,7 @@ pub(super) fn run_id(n: usize, cells: &[usize]) -> HexRunId {
         n,
         solver: solver_text(n),
         openings: cells.to_vec(),
+        split: false,
     }
 }
 
@@ -127,16 +128,31 @@ pub(super) fn opening_note(board: &Board, record: &OpeningRecord) -> String {
 
 /// Solves, proves and checks one opening of the empty board (CPU seconds: this thread's).
 pub(super) fn solve_opening(board: &Board, cell: usize, run: &str) -> Result<OpeningRecord> {
+    solve_stones(board, cell, None, run)
+}
+
+/// Solves, proves and checks the position after the opening `cell` and White's `reply` (Black to move),
+/// with a solver of its own: the unit of a split map job (`hex_map.rs`); `black_wins`: Black wins it.
+pub fn solve_reply(board: &Board, cell: usize, reply: usize, run: &str) -> Result<OpeningRecord> {
+    solve_stones(board, cell, Some(reply), run)
+}
+
+/// [`solve_opening`] or, with a reply, [`solve_reply`].
+fn solve_stones(board: &Board, cell: usize, reply: Option<usize>, run: &str) -> Result<OpeningRecord> {
     let started = std::time::Instant::now();
     let cpu = thread_cpu_seconds();
     let mut solver = Solver::new(board.clone());
     let mut p = Position::empty(board.clone());
     p.play(Colour::Black, cell)?;
+    if let Some(r) = reply {
+        p.play(Colour::White, r)?;
+    }
     let proof = solver.proof(&p).map_err(|_| invalid("hex opening: node budget exhausted"))?;
-    let proof_checked = check_proof(&proof).is_ok();
+    let proof_checked = check_proof(&proof).is_ok() && proof.position == p;
     Ok(OpeningRecord {
         run: run.to_string(),
         opening: cell,
+        reply,
         black_wins: proof.winner == Colour::Black,
         nodes: solver.nodes,
         proof_steps: proof.steps.len(),
@@ -144,6 +160,50 @@ pub(super) fn solve_opening(board: &Board, cell: usize, run: &str) -> Result<Ope
         seconds: started.elapsed().as_secs_f64(),
         cpu_seconds: cpu.zip(thread_cpu_seconds()).map_or(0.0, |(a, b)| b - a),
     })
+}
+
+/// The replies of a split job to the opening `cell`: every free cell, in the order of
+/// [`Solver::reply_order`] at the opening (White to move), so that a winning reply of White's
+/// likely comes first.
+pub fn replies(board: &Board, cell: usize) -> Result<Vec<usize>> {
+    let mut p = Position::empty(board.clone());
+    p.play(Colour::Black, cell)?;
+    Ok(Solver::new(board.clone()).reply_order(&p))
+}
+
+/// The record of the opening `cell` from the records of its replies (`order` as [`replies`]
+/// gives it, `of` a reply's record): the replies in order up to White's first winning one
+/// (then White's) or all of them (then Black's), with the positions, proof steps and times
+/// summed and the proofs checked if every one is; with the number of replies it rests on.
+/// None while a reply in that stretch has no record.
+pub fn opening_of_replies(
+    cell: usize,
+    order: &[usize],
+    run: &str,
+    of: impl Fn(usize) -> Option<OpeningRecord>,
+) -> Option<(OpeningRecord, usize)> {
+    let mut sum = OpeningRecord {
+        run: run.to_string(),
+        opening: cell,
+        reply: None,
+        black_wins: true,
+        nodes: 0,
+        proof_steps: 0,
+        proof_checked: true,
+        seconds: 0.0,
+        cpu_seconds: 0.0,
+    };
+    for (i, &reply) in order.iter().enumerate() {
+        let r = of(reply)?;
+        (sum.nodes, sum.proof_steps) = (sum.nodes + r.nodes, sum.proof_steps + r.proof_steps);
+        (sum.seconds, sum.cpu_seconds) = (sum.seconds + r.seconds, sum.cpu_seconds + r.cpu_seconds);
+        sum.proof_checked &= r.proof_checked;
+        if !r.black_wins {
+            sum.black_wins = false;
+            return Some((sum, i + 1));
+        }
+    }
+    Some((sum, order.len()))
 }
 
 /// The largest opening map replayed from the committed, sealed hex.json

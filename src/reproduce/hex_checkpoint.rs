@@ -32,6 +32,10 @@ pub struct HexRunId {
     pub solver: String,
     /// The openings (cell indices) of the map, in order.
     pub openings: Vec<usize>,
+    /// Whether each opening is solved reply by reply (`hex_map.rs`: one record per White
+    /// reply); not written when false, so a whole-opening run's identity line is unchanged.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub split: bool,
 }
 
 /// One solved and checked opening.
@@ -40,6 +44,10 @@ pub struct OpeningRecord {
     /// The CRC-32 of the identity line's JSON: the run the record belongs to.
     pub run: String,
     pub opening: usize,
+    /// The White reply of a split run: the record is about the position after it (Black to
+    /// move), `black_wins` its winner; none: the whole opening (not written then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<usize>,
     pub black_wins: bool,
     pub nodes: u64,
     pub proof_steps: usize,
@@ -56,7 +64,7 @@ pub struct OpeningCheckpoint {
     /// The run's key (`sealed_lines::run_key`): what a record's `run` holds.
     pub key: String,
     file: Option<(PathBuf, SealedLog)>,
-    done: HashMap<usize, OpeningRecord>,
+    done: HashMap<(usize, Option<usize>), OpeningRecord>,
 }
 
 impl OpeningCheckpoint {
@@ -77,18 +85,22 @@ impl OpeningCheckpoint {
                     path.display()
                 )))
             }),
-            unit_of: |r: &OpeningRecord| r.opening,
+            unit_of: |r: &OpeningRecord| (r.opening, r.reply),
         };
         let done = &mut checkpoint.done;
         let log = open_checkpoint(path, id, reading, |_, key, r: OpeningRecord| {
-            if r.run != key || !id.openings.contains(&r.opening) {
+            // A reply is a cell of the board other than the opening, and only a split run has replies.
+            let reply_ok = r.reply.map_or(!id.split, |c| id.split && c < id.n * id.n && c != r.opening);
+            if r.run != key || !id.openings.contains(&r.opening) || !reply_ok {
                 return Err(invalid(format!(
-                    "checkpoint {}: a record of opening {} that is not one of this run's (edited or damaged)",
+                    "checkpoint {}: a record of opening {} (reply {:?}) that is not one of this run's \
+                     (edited or damaged)",
                     path.display(),
-                    r.opening
+                    r.opening,
+                    r.reply
                 )));
             }
-            done.insert(r.opening, r);
+            done.insert((r.opening, r.reply), r);
             Ok(())
         })?;
         checkpoint.file = Some((path.to_path_buf(), log));
@@ -97,10 +109,15 @@ impl OpeningCheckpoint {
 
     /// The record of `opening`, if a run before this one finished it.
     pub fn finished(&self, opening: usize) -> Option<&OpeningRecord> {
-        self.done.get(&opening)
+        self.done.get(&(opening, None))
     }
 
-    /// Openings taken from the file when the run started.
+    /// The records of the replies (split runs) finished by the runs before this one, by (opening, reply).
+    pub fn finished_replies(&self) -> HashMap<(usize, usize), OpeningRecord> {
+        self.done.iter().filter_map(|(&(o, r), record)| Some(((o, r?), record.clone()))).collect()
+    }
+
+    /// Records (openings, or replies in a split run) taken from the file when the run started.
     pub fn resumed(&self) -> usize {
         self.done.len()
     }

@@ -14,7 +14,7 @@
 //! which the openings finish. CPU seconds per opening are measured on the
 //! worker's thread and go into the table with the machine line.
 
-use super::hex::{opening_note, solve_opening};
+use super::hex::{opening_note, opening_of_replies, replies as replies_of, solve_opening, solve_reply};
 use super::hex_checkpoint::{HexRunId, OpeningCheckpoint, OpeningRecord};
 use crate::error::{Result, invalid};
 use crate::output::{layout, write_atomic};
@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::Sender;
 
 /// The image of `cell` under the half turn of the n×n board: (x, y) ↦ (n−1−x, n−1−y).
 pub fn half_turn(n: usize, cell: usize) -> usize {
@@ -53,13 +54,18 @@ pub fn schedule(n: usize, cells: &[usize]) -> Vec<usize> {
 }
 
 /// The identity of a map job (the checkpoint's line 1): the openings as a
-/// set in cell order, so the schedule may change between sessions.
-pub fn map_run_id(n: usize, cells: &[usize]) -> HexRunId {
+/// set in cell order, so the schedule may change between sessions; `split`:
+/// solved reply by reply.
+pub fn map_run_id(n: usize, cells: &[usize], split: bool) -> HexRunId {
     let mut id = super::hex::run_id(n, cells);
     id.program = format!("renyi-search reproduce hex-{n}x{n}");
     id.openings.sort_unstable();
+    id.split = split;
     id
 }
+
+/// The board side from which `reproduce --full` solves a map's openings reply by reply.
+pub const SPLIT_FROM: usize = 8;
 
 /// The solved openings of a map job (cell → record), and whether it finished.
 #[derive(Clone, Debug)]
@@ -68,9 +74,13 @@ pub struct MapRun {
     pub solved: HashMap<usize, OpeningRecord>,
     /// The openings the job was to solve, in cell order.
     pub openings: Vec<usize>,
-    /// Openings taken from the checkpoint at the start.
+    /// Records taken from the checkpoint at the start (openings, or replies in a split run).
     pub resumed: usize,
     pub workers: usize,
+    /// A split run: per solved opening, the number of replies its record rests on (empty otherwise).
+    pub replies: HashMap<usize, usize>,
+    /// A split run: the replies solved by this run (not taken from the checkpoint).
+    pub new_replies: usize,
 }
 
 impl MapRun {
@@ -79,12 +89,38 @@ impl MapRun {
     }
 }
 
+/// What a worker hands the main thread: a solved opening (split: with the number of replies it
+/// rests on; not appended, its replies are), or a solved reply of a split run.
+enum Done {
+    Opening(OpeningRecord, Option<usize>),
+    Reply(OpeningRecord),
+}
+
+/// What a worker shares of a map job.
+struct Job<'a> {
+    board: &'a Board,
+    key: &'a str,
+    stop: &'a AtomicBool,
+    /// New units the job may still start.
+    left: &'a AtomicUsize,
+}
+
+impl Job<'_> {
+    /// Takes one new unit off the job's allowance (false: none left, or the job stops).
+    fn take(&self) -> bool {
+        !self.stop.load(Ordering::SeqCst)
+            && self.left.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |k| k.checked_sub(1)).is_ok()
+    }
+}
+
 /// Solves the openings `cells` of the empty n×n board with `workers` threads,
 /// resuming from and appending to `checkpoint` (kept when the job stops
-/// early). `max_new`: solve at most this many new openings (the first of
-/// the schedule not yet recorded). Resident memory is checked against the
-/// process's budget before each opening is started; beyond it the job stops
-/// with an error, its checkpoint intact.
+/// early). `split`: each opening reply by reply (one record per reply, see
+/// [`solve_split`]). `max_new`: solve at most this many new units: openings
+/// (the first of the schedule not yet recorded), or replies in a split run
+/// (with several workers, which replies depends on their timing). Resident
+/// memory is checked against the process's budget before each unit is
+/// started; beyond it the job stops with an error, its checkpoint intact.
 // Long: the worker threads and the main thread's loop share the job's state in one scope
 pub fn run_map(
     n: usize,
@@ -92,51 +128,80 @@ pub fn run_map(
     checkpoint: Option<&Path>,
     workers: usize,
     max_new: Option<usize>,
+    split: bool,
     progress: &Progress,
 ) -> Result<MapRun> {
     let board = Board::new(n, n)?;
-    let mut saved = OpeningCheckpoint::open(checkpoint, &map_run_id(n, cells))?;
+    let mut saved = OpeningCheckpoint::open(checkpoint, &map_run_id(n, cells, split))?;
+    let (key, resumed, recorded) = (saved.key.clone(), saved.resumed(), saved.finished_replies());
     let mut solved: HashMap<usize, OpeningRecord> =
         cells.iter().filter_map(|&c| saved.finished(c).map(|r| (c, r.clone()))).collect();
-    let resumed = solved.len();
+    let (mut replies, mut orders) = (HashMap::new(), HashMap::new());
+    for &c in cells.iter().filter(|_| split) {
+        let order = replies_of(&board, c)?;
+        if let Some((r, k)) = opening_of_replies(c, &order, &key, |r| recorded.get(&(c, r)).cloned()) {
+            solved.insert(c, r);
+            replies.insert(c, k);
+        }
+        orders.insert(c, order);
+    }
     if resumed > 0 {
-        progress.note(&format!("hex {n}x{n}: resumed with {resumed} solved openings from the checkpoint"));
+        progress.note(&format!("hex {n}x{n}: resumed with {resumed} records from the checkpoint"));
     }
     let mut todo: Vec<usize> = schedule(n, cells).into_iter().filter(|c| !solved.contains_key(c)).collect();
-    todo.truncate(max_new.unwrap_or(usize::MAX));
+    let allowance = if split { max_new.unwrap_or(usize::MAX) } else { usize::MAX };
+    todo.truncate(if split { usize::MAX } else { max_new.unwrap_or(usize::MAX) });
     let workers = workers.clamp(1, todo.len().max(1));
-    let (next, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
-    let key = saved.key.clone();
-    let mut failure = None;
+    let (next, stop, left) = (AtomicUsize::new(0), AtomicBool::new(false), AtomicUsize::new(allowance));
+    let (mut failure, mut new_replies) = (None, 0);
     progress.begin(&format!("hex {n}x{n} openings"), Some(cells.len() as u64));
-    progress.advance(resumed as u64);
+    progress.advance(solved.len() as u64);
     std::thread::scope(|scope| {
-        let (send, receive) = std::sync::mpsc::channel::<(usize, Result<OpeningRecord>)>();
+        let (send, receive) = std::sync::mpsc::channel::<Result<Done>>();
         for _ in 0..workers {
-            let (send, board, key, todo, next, stop) = (send.clone(), board.clone(), &key, &todo, &next, &stop);
+            let (send, todo, next, orders, recorded) = (send.clone(), &todo, &next, &orders, &recorded);
+            let job = Job { board: &board, key: &key, stop: &stop, left: &left };
             scope.spawn(move || {
-                while !stop.load(Ordering::SeqCst) {
+                while !job.stop.load(Ordering::SeqCst) {
                     let Some(&cell) = todo.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
-                    let outcome = within_memory(n).and_then(|()| solve_opening(&board, cell, key));
-                    if send.send((cell, outcome)).is_err() {
+                    let outcome = match orders.get(&cell) {
+                        Some(order) => solve_split(&job, cell, order, recorded, &send),
+                        None => within_memory(n)
+                            .and_then(|()| solve_opening(job.board, cell, job.key))
+                            .map(|r| Some(Done::Opening(r, None))),
+                    };
+                    let go_on = match outcome {
+                        Ok(Some(done)) => send.send(Ok(done)).is_ok(),
+                        Ok(None) => false,
+                        Err(e) => {
+                            let _ = send.send(Err(e));
+                            false
+                        }
+                    };
+                    if !go_on {
                         break;
                     }
                 }
             });
         }
         drop(send);
-        for (cell, outcome) in receive {
-            let record = match outcome.and_then(|r| saved.append(&r).map(|()| r)) {
-                Ok(r) => r,
-                Err(e) => {
-                    stop.store(true, Ordering::SeqCst);
-                    failure.get_or_insert(e);
-                    continue;
-                }
-            };
-            progress.note(&opening_note(&board, &record));
-            progress.advance(1);
-            solved.insert(cell, record);
+        for outcome in receive {
+            let done = outcome.and_then(|done| match done {
+                Done::Reply(r) => saved.append(&r).map(|()| {
+                    new_replies += 1;
+                    progress.note(&reply_note(&board, &r));
+                }),
+                Done::Opening(r, k) => if k.is_none() { saved.append(&r) } else { Ok(()) }.map(|()| {
+                    progress.note(&opening_note(&board, &r));
+                    progress.advance(1);
+                    replies.extend(k.map(|k| (r.opening, k)));
+                    solved.insert(r.opening, r);
+                }),
+            });
+            if let Err(e) = done {
+                stop.store(true, Ordering::SeqCst);
+                failure.get_or_insert(e);
+            }
         }
     });
     progress.end();
@@ -145,17 +210,76 @@ pub fn run_map(
     }
     let mut openings = cells.to_vec();
     openings.sort_unstable();
-    let run = MapRun { n, solved, openings, resumed, workers };
+    let run = MapRun { n, solved, openings, resumed, workers, replies, new_replies };
     if run.complete() {
         saved.finish()?;
     }
     Ok(run)
 }
 
+/// One opening of a split run: its replies in `order` (every free cell, `replies_of`), each
+/// taken from `recorded` (the checkpoint) or solved, proved and checked on its own
+/// ([`solve_reply`], a fresh solver: its record does not depend on the others) and sent to be
+/// appended as it finishes, until White's first winning reply or the last. The opening's record
+/// ([`opening_of_replies`]); None when the job's allowance of new units ran out or it stops.
+fn solve_split(
+    job: &Job,
+    cell: usize,
+    order: &[usize],
+    recorded: &HashMap<(usize, usize), OpeningRecord>,
+    send: &Sender<Result<Done>>,
+) -> Result<Option<Done>> {
+    let mut got = HashMap::new();
+    for &reply in order {
+        let record = match recorded.get(&(cell, reply)) {
+            Some(r) => r.clone(),
+            None => {
+                if !job.take() {
+                    return Ok(None);
+                }
+                within_memory(job.board.cols)?;
+                let r = solve_reply(job.board, cell, reply, job.key)?;
+                if send.send(Ok(Done::Reply(r.clone()))).is_err() {
+                    return Ok(None);
+                }
+                r
+            }
+        };
+        let white_wins = !record.black_wins;
+        got.insert(reply, record);
+        if white_wins {
+            break;
+        }
+    }
+    let (r, k) = opening_of_replies(cell, order, job.key, |x| got.get(&x).cloned())
+        .ok_or_else(|| invalid("hex split opening: a reply without its record"))?;
+    Ok(Some(Done::Opening(r, Some(k))))
+}
+
+/// The progress note of a solved reply of a split run.
+fn reply_note(board: &Board, r: &OpeningRecord) -> String {
+    format!(
+        "hex {}x{} {} reply {}: {} wins, {} positions, {} proof steps, proof checked {}, {:.1} CPU-s, {:.1} s",
+        board.cols,
+        board.rows,
+        board.cell_name(r.opening),
+        r.reply.map_or("-".into(), |c| board.cell_name(c)),
+        if r.black_wins { "black" } else { "white" },
+        r.nodes,
+        r.proof_steps,
+        r.proof_checked,
+        r.cpu_seconds,
+        r.seconds
+    )
+}
+
 /// Refuses to start another opening when the process already holds more than its memory budget.
 fn within_memory(n: usize) -> Result<()> {
     crate::memory::resident_bytes().map_or(Ok(()), |held| {
-        crate::memory::check_budget_at_least(&format!("the hex {n}x{n} map (before its next opening)"), Some(held))
+        crate::memory::check_budget_at_least(
+            &format!("the hex {n}x{n} map (before its next opening or reply)"),
+            Some(held),
+        )
     })
 }
 
@@ -172,6 +296,9 @@ pub struct MapRow {
     /// CPU seconds of solve + proof + check (the worker thread's), and wall seconds.
     pub cpu_seconds: Option<f64>,
     pub wall_seconds: Option<f64>,
+    /// A split run: the replies the record rests on (solved, proved, checked; their figures summed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replies: Option<usize>,
 }
 
 /// A finished large map: every cell, in cell order, and the machine it ran on.
@@ -202,6 +329,7 @@ impl BigMap {
                     proof_checked: Some(r.proof_checked),
                     cpu_seconds: Some(r.cpu_seconds),
                     wall_seconds: Some(r.seconds),
+                    replies: run.replies.get(&cell).copied(),
                 },
                 (None, Some(r)) => MapRow {
                     opening: board.cell_name(cell),
@@ -212,6 +340,7 @@ impl BigMap {
                     proof_checked: None,
                     cpu_seconds: None,
                     wall_seconds: None,
+                    replies: None,
                 },
                 (None, None) => return None,
             };
@@ -249,11 +378,26 @@ impl BigMap {
             let row: Vec<&str> = (0..n).map(|x| if self.rows[y * n + x].black_wins { "B" } else { "." }).collect();
             md.push_str(&format!("{}{}\n", " ".repeat(y), row.join(" ")));
         }
-        md.push_str("```\n\n| opening | winner | how | positions | proof steps | CPU-s | wall s |\n|---|---|---|---|---|---|---|\n");
+        let split = self.rows.iter().any(|r| r.replies.is_some());
+        md.push_str("```\n\n");
+        if split {
+            md.push_str(&format!(
+                "Solved reply by reply: each White reply to an opening its own position (Black to move), \
+                 solved, proved and checked; the opening is White's at White's first winning reply, Black's when \
+                 all {} are refuted; positions, proof steps and seconds are the replies' sums.\n\n",
+                n * n - 1
+            ));
+        }
+        md.push_str("| opening | winner | how | positions | proof steps | CPU-s | wall s |");
+        md.push_str(if split {
+            " replies |\n|---|---|---|---|---|---|---|---|\n"
+        } else {
+            "\n|---|---|---|---|---|---|---|\n"
+        });
         for r in &self.rows {
             let num = |v: Option<String>| v.unwrap_or_default();
             md.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} |\n",
+                "| {} | {} | {} | {} | {} | {} | {} |",
                 r.opening,
                 if r.black_wins { "Black" } else { "White" },
                 r.by_half_turn_of.as_ref().map_or("solved".to_string(), |of| format!("by the half turn of {of}")),
@@ -262,6 +406,10 @@ impl BigMap {
                 num(r.cpu_seconds.map(|s| format!("{s:.1}"))),
                 num(r.wall_seconds.map(|s| format!("{s:.1}")))
             ));
+            if split {
+                md.push_str(&format!(" {} |", num(r.replies.map(|k| k.to_string()))));
+            }
+            md.push('\n');
         }
         md
     }
@@ -305,7 +453,7 @@ pub fn files(n: usize) -> Vec<String> {
 pub fn reproduce_full(dir: &Path, n: usize, progress: &Progress) -> Result<(MapRun, Option<BigMap>)> {
     let checkpoint = layout::runs(dir, &format!("hex-{n}x{n}.ckpt"));
     let workers = rayon::current_num_threads();
-    let run = run_map(n, &representatives(n), Some(&checkpoint), workers, None, progress)?;
+    let run = run_map(n, &representatives(n), Some(&checkpoint), workers, None, n >= SPLIT_FROM, progress)?;
     let Some(map) = BigMap::of(&run, machine_line(workers)) else { return Ok((run, None)) };
     let files = files(n);
     let json = serde_json::to_string_pretty(&map).map_err(|e| invalid(e.to_string()))?;

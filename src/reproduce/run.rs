@@ -256,10 +256,15 @@ fn hex_map(n: usize, o: &Options, progress: &Progress, checks: &mut Vec<Check>, 
     let map = if o.full {
         let (run, map) = super::hex_map::reproduce_full(&o.dir, n, progress)?;
         notes.push(format!(
-            "hex {n}x{n}: {} of {} representatives solved ({} from the checkpoint), {} at a time",
+            "hex {n}x{n}: {} of {} representatives solved ({} records from the checkpoint{}), {} at a time",
             run.solved.len(),
             run.openings.len(),
             run.resumed,
+            if n >= super::hex_map::SPLIT_FROM {
+                format!("; reply by reply, {} replies solved now", run.new_replies)
+            } else {
+                String::new()
+            },
             run.workers
         ));
         map

@@ -11,6 +11,7 @@
 //!   exhaustive or bounded, and the mustplay region.
 //! - [`solver`]: an exact depth-first solver with a transposition table, pruned by
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
+//! - `root`: the replies to a position in the solver's own order (the split map job's units).
 //! - [`settings`]: the solver's settings as one stable text (`Solver::describe`, a run's identity).
 //! - `dfpn`: depth-first proof-number search, the solver's default search; `counts`: what it did.
 //! - `support`: proof-set pruning: a refuted move's support cuts its siblings (and carried refutations).
@@ -39,6 +40,7 @@ pub mod plain;
 pub mod position;
 pub mod proof;
 mod reuse;
+mod root;
 pub mod seed_checks;
 pub mod settings;
 pub mod solver;
