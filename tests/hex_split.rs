@@ -85,6 +85,13 @@ fn a_checkpoint_with_a_foreign_opening_reply_record_is_refused() {
     let cells = representatives(4);
     let (split, whole) = (map_run_id(4, &cells, true), map_run_id(4, &cells, false));
     assert_ne!(split, whole);
+    // A whole run's identity and records are written as before the split (the 7x7 job's checkpoint reads on).
+    let text = serde_json::to_string(&whole).unwrap();
+    assert!(text.ends_with(r#""openings":[0,1,2,3,4,5,6,7]}"#), "{text}");
+    let line = r#"{"run":"656d01cb","opening":14,"black_wins":false,"nodes":401910,"proof_steps":51121,"#;
+    let line = format!("{line}{}", r#""proof_checked":true,"seconds":736.98,"cpu_seconds":661.57}"#);
+    let old: OpeningRecord = serde_json::from_str(&line).unwrap();
+    assert_eq!((old.reply, serde_json::to_string(&old).unwrap()), (None, line));
     let foreign = [
         (split.clone(), reply_record("", 0, Some(0))), // the opening's own cell as a reply
         (split.clone(), reply_record("", 0, Some(16))), // off the board
