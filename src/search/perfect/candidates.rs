@@ -3,8 +3,8 @@
 //! first; and the closing of a set at the least total 2m − 1 any strategy can
 //! reach.
 
+use super::queue::{Candidates, Score, Scorer, Waiting};
 use super::{INFEASIBLE, Left, PerfectSearch, UNCAPPED};
-use crate::search::capabilities::tally_answer_bytes_into;
 use crate::search::problem::{AnswerId, QueryId, SearchProblem};
 use crate::search::strategy::batch_counts_into;
 
@@ -50,19 +50,6 @@ fn sort_best_first(list: &mut [(u64, f64, QueryId)]) {
     }
 }
 
-/// A node's candidate queries whose bound is below the budget (best first,
-/// with their bound and Σ m·ln m), the branching bound for the subtrees below,
-/// whether any query splits the set at all (if not, the set is terminal; if
-/// so but no candidate is left, the cap or the budget cannot be met) and
-/// the least bound of a query left out for its bound (≥ the budget; not for
-/// the cap), [`INFEASIBLE`] if none was.
-pub(super) struct Candidates {
-    pub(super) list: Vec<(u64, f64, QueryId)>,
-    pub(super) branching: u64,
-    pub(super) any_proper: bool,
-    pub(super) least_cut: u64,
-}
-
 /// A query that splits the set: its non-empty class sizes are
 /// `sizes[start..end]` of its [`Splits`], in answer order; `solving` is the
 /// position of its solving class among them (`u32::MAX` if none is non-empty).
@@ -73,16 +60,6 @@ struct Split {
     solving: u32,
 }
 
-/// A query that splits a small set, read from its answer mask but not yet
-/// tallied (its answers are in the `rows` of its [`Splits`], at its id): its
-/// non-empty classes other than the solving one (`open`) and the size of its
-/// solving class (`solved`), which give [`floor`] without the class sizes.
-struct Untallied {
-    query: QueryId,
-    open: u32,
-    solved: u32,
-}
-
 /// The queries of a node that split its set, with their class sizes (or,
 /// for small sets, the rows of answers to tally them from when needed), and
 /// the most non-empty classes other than the solving one that any makes.
@@ -91,7 +68,7 @@ struct Splits<'r> {
     list: Vec<Split>,
     most_open: u64,
     rows: Vec<&'r [u8]>,
-    untallied: Vec<Untallied>,
+    waiting: Vec<Waiting>,
 }
 
 /// A lower bound on the counting bound m + Σ row[c] over the open classes
@@ -121,7 +98,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
     /// the order, so the search picks the query it picked before.
     // Long: the hot path of branch and bound: bounds, the cap and the budget cut are computed in
     //   one pass over the splitting queries
-    pub(super) fn candidates(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Candidates {
+    pub(super) fn candidates(&self, state: &P::State, set: &P::Set, left: Left, budget: u64) -> Candidates<'a> {
         let m = self.problem.set_size(set);
         // Symmetries fixing the set map possible secrets to possible
         // secrets, so in hard mode the list stays closed under them.
@@ -133,7 +110,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let mut queries = self.problem.distinct_up_to_symmetry(state, set, admissible);
         self.problem.drop_equivalent_queries(set, &mut queries);
         let splits = self.splits(&queries, set, m);
-        let any_proper = !splits.list.is_empty() || !splits.untallied.is_empty();
+        let any_proper = !splits.list.is_empty() || !splits.waiting.is_empty();
         let most_open = if any_proper { splits.most_open } else { 1 };
         let branching = match (self.problem.narrowing_queries(), self.with_solving) {
             // The sets below are subsets: no query there has more open classes
@@ -157,64 +134,34 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let weights: Vec<(u64, f64)> = (0..m as usize)
             .map(|c| (row[c], self.xlnx.get(c).copied().unwrap_or(c as f64 * (c as f64).ln())))
             .collect();
-        let mut list = Vec::with_capacity(splits.list.len() + splits.untallied.len() / 4);
-        let mut least_cut = INFEASIBLE;
-        let mut consider = |query: QueryId, sizes: &[u64], solving: u32, least_cut: &mut u64| {
-            let open_class = |i: usize| i != solving as usize;
-            if left != UNCAPPED
-                && (left == 0 || sizes.iter().enumerate().any(|(i, &c)| open_class(i) && !self.fits(c, left - 1, open)))
-            {
-                return;
-            }
-            // The solving class is found by the query itself: no bound below it.
-            let mut bound = m;
-            for (i, &c) in sizes.iter().enumerate() {
-                bound += if open_class(i) { weights[c as usize].0 } else { 0 };
-            }
-            if bound >= budget {
-                *least_cut = (*least_cut).min(bound);
-                return;
-            }
-            // Summed in answer order, as over the answer counts before.
-            let shannon: f64 = sizes.iter().map(|&c| weights[c as usize].1).sum();
-            list.push((bound, shannon, query));
-        };
-        for split in &splits.list {
-            consider(
-                split.query,
-                &splits.sizes[split.start as usize..split.end as usize],
-                split.solving,
-                &mut least_cut,
-            );
+        // Under a cap, the largest class the queries left after this one can solve.
+        let max_fit = if left == UNCAPPED || left == 0 { u64::MAX } else { self.largest_fit(left - 1, open) };
+        let scorer = Scorer { m, budget, left, max_fit, weights };
+        if !splits.waiting.is_empty() {
+            SIZES.set(splits.sizes);
+            return Candidates::waiting(scorer, splits.rows, splits.waiting, INFEASIBLE, branching, any_proper);
         }
-        // Small sets: a query whose floor reaches the budget and the least
-        // bound cut so far is cut with a bound that cannot lower that least
-        // one (bound ≥ floor), or left out by the cap: either way it changes
-        // neither the list nor `least_cut`, and is not tallied.
-        let (mut sizes, mut bytes) = (Vec::with_capacity(64), Vec::with_capacity(m as usize));
-        for u in &splits.untallied {
-            let least = if self.with_solving { floor(m, u.open, u.solved) } else { 0 };
-            if least >= budget && least >= least_cut {
-                continue;
+        let mut list = Vec::with_capacity(splits.list.len());
+        let mut least_cut = INFEASIBLE;
+        for split in &splits.list {
+            match scorer.score(&splits.sizes[split.start as usize..split.end as usize], split.solving) {
+                Score::Dropped => {}
+                Score::Cut(bound) => least_cut = least_cut.min(bound),
+                Score::Kept(bound, shannon) => list.push((bound, shannon, split.query)),
             }
-            // The query's answers to the set's codes, in the set's order.
-            bytes.clear();
-            bytes.extend(splits.rows.iter().map(|row| row[u.query as usize]));
-            let solving = class_sizes(&bytes, self.problem.solving_answer(u.query), &mut sizes);
-            consider(u.query, &sizes, solving, &mut least_cut);
         }
         sort_best_first(&mut list);
         SIZES.set(splits.sizes);
-        Candidates { list, branching, any_proper, least_cut }
+        Candidates::sorted(scorer, list, least_cut, branching, any_proper)
     }
 
     /// The queries among `queries` that split `set` (m codes): for small sets
     /// where the game gives the rows of answers to the set's codes, with those
-    /// rows, their open classes and solving class size ([`Untallied`]); else
+    /// rows and the floor of their bound ([`Waiting`]); else
     /// with their class sizes from rows of answer counts.
     fn splits(&self, queries: &[QueryId], set: &P::Set, m: u64) -> Splits<'a> {
         let mut splits =
-            Splits { sizes: SIZES.take(), list: Vec::new(), most_open: 0, rows: Vec::new(), untallied: Vec::new() };
+            Splits { sizes: SIZES.take(), list: Vec::new(), most_open: 0, rows: Vec::new(), waiting: Vec::new() };
         splits.sizes.clear();
         let a = self.problem.answer_count();
         let problem: &'a P = self.problem;
@@ -226,12 +173,12 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             if self.answers_below_32 {
                 let mut masks = MASKS32.take();
                 answer_masks(&rows, n, 31, &mut masks);
-                splits.untallied(problem, queries, &masks, &rows);
+                splits.waiting(problem, queries, &masks, &rows, self.with_solving);
                 MASKS32.set(masks);
             } else {
                 let mut masks = MASKS64.take();
                 answer_masks(&rows, n, 63, &mut masks);
-                splits.untallied(problem, queries, &masks, &rows);
+                splits.waiting(problem, queries, &masks, &rows, self.with_solving);
                 MASKS64.set(masks);
             }
             splits.rows = rows;
@@ -284,14 +231,16 @@ impl Splits<'_> {
     /// one (a query splits the set when it gives two answers or more; its
     /// solving class holds the codes whose answer is its solving one, counted
     /// in the rows only when the mask shows the answer at all).
-    fn untallied<P: SearchProblem, T: Copy + Into<u64>>(
+    fn waiting<P: SearchProblem, T: Copy + Into<u64>>(
         &mut self,
         problem: &P,
         queries: &[QueryId],
         masks: &[T],
         rows: &[&[u8]],
+        with_solving: bool,
     ) {
-        self.untallied.reserve(queries.len());
+        let m = rows.len() as u64;
+        self.waiting.reserve(queries.len());
         for &query in queries {
             let seen: u64 = masks[query as usize].into();
             if seen.count_ones() < 2 {
@@ -305,7 +254,8 @@ impl Splits<'_> {
             };
             let open = seen.count_ones() - u32::from(solved > 0);
             self.most_open = self.most_open.max(u64::from(open));
-            self.untallied.push(Untallied { query, open, solved });
+            let floor = if with_solving { floor(m, open, solved) } else { 0 };
+            self.waiting.push(Waiting { query, floor });
         }
     }
 
@@ -338,36 +288,6 @@ impl Splits<'_> {
         self.most_open = self.most_open.max(open);
         self.list.push(Split { query, start: start as u32, end: self.sizes.len() as u32, solving: position });
     }
-}
-
-/// The non-empty class sizes of a query from its answer bytes, in answer
-/// order, into `sizes`, and the position of its `solving` class among them
-/// (`u32::MAX` if none is non-empty), as [`Splits::push`] lists them.
-#[inline]
-fn class_sizes(bytes: &[u8], solving: Option<AnswerId>, sizes: &mut Vec<u64>) -> u32 {
-    let mut counts = [0u8; 64];
-    let seen = tally_answer_bytes_into(bytes, &mut counts);
-    let solving = solving.map_or(usize::MAX, |a| a as usize);
-    sizes.clear();
-    let mut position = u32::MAX;
-    for a in bits(seen) {
-        if a == solving {
-            position = sizes.len() as u32;
-        }
-        sizes.push(u64::from(counts[a]));
-    }
-    position
-}
-
-/// The set bits of `mask`, lowest first.
-fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let bit = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            bit
-        })
-    })
 }
 
 impl<P: SearchProblem> PerfectSearch<'_, P> {

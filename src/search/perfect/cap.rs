@@ -31,11 +31,12 @@ impl<P: SearchProblem> PerfectSearch<'_, P> {
         if left > 64 { u64::MAX } else { sum }
     }
 
-    /// Whether m codes can be found within `left` queries as far as
-    /// [`Self::capacity`] tells (games without a solving answer: a leaf may
-    /// hold codes no query separates, so only the node itself can tell).
-    pub(super) fn fits(&self, m: u64, left: Left, s: u64) -> bool {
-        left == UNCAPPED || !self.with_solving || m <= self.capacity(left, s)
+    /// The most codes that can be found within `left` queries as far as
+    /// [`Self::capacity`] tells (`u64::MAX` uncapped, and for games without a
+    /// solving answer: a leaf may hold codes no query separates, so only the
+    /// node itself can tell).
+    pub(super) fn largest_fit(&self, left: Left, s: u64) -> u64 {
+        if left == UNCAPPED || !self.with_solving { u64::MAX } else { self.capacity(left, s) }
     }
 
     /// The most non-empty classes other than the solving one that any query

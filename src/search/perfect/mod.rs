@@ -31,6 +31,7 @@
 mod candidates;
 mod cap;
 mod objective;
+mod queue;
 mod root;
 mod table;
 mod upper;
@@ -46,8 +47,8 @@ pub use upper::{UpperBound, upper_from_strategy};
 use super::bounds::grouped_huffman_totals;
 use super::problem::{QueryId, SearchProblem};
 use super::strategy::class_sizes;
-use candidates::Candidates;
 use num_traits::ToPrimitive;
+use queue::Candidates;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use table::{Known, Table};
@@ -300,12 +301,13 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             self.gave_up.store(true, Ordering::Relaxed);
             return Err(budget);
         }
-        let candidates = self.candidates(state, set, left, budget);
+        let mut candidates = self.candidates(state, set, left, budget);
         let (mut best, mut best_query) = (budget, None);
         // The least lower bound of the ways on not shown to reach `best`
         // (INFEASIBLE while every one misses the cap); it matters only if
-        // nothing below the budget is found, and then it is ≥ `budget`.
-        let mut least = candidates.least_cut;
+        // nothing below the budget is found, and then it is ≥ `budget` (the
+        // queries cut by the budget are added then).
+        let mut least = INFEASIBLE;
         if !candidates.any_proper && self.terminal_fits(set, left) {
             match self.terminal_total(set) {
                 Some(t) if t < best => best = t,
@@ -314,10 +316,10 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         }
         if m >= PARALLEL_PERFECT && rayon::current_num_threads() > 1 {
             let lb;
-            (best, best_query, lb) = self.best_in_parallel(state, set, left, &candidates, best);
+            (best, best_query, lb) = self.best_in_parallel(state, set, left, &mut candidates, best);
             least = least.min(lb);
         } else {
-            for &(bound, _, q) in &candidates.list {
+            while let Some((bound, _, q)) = candidates.next(self.problem) {
                 if bound >= best {
                     least = least.min(bound);
                     break;
@@ -334,6 +336,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let entry = if best < budget {
             Known::Exact { total: best, query: best_query }
         } else {
+            least = least.min(candidates.least_cut(self.problem));
             debug_assert!(least >= budget, "a fail-soft bound {least} below the budget {budget}");
             Known::AtLeast(least.max(budget))
         };
@@ -354,13 +357,13 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         state: &P::State,
         set: &P::Set,
         left: Left,
-        candidates: &Candidates,
+        candidates: &mut Candidates,
         budget: u64,
     ) -> (u64, Option<QueryId>, u64) {
         let best = AtomicU64::new(budget);
         let least = AtomicU64::new(INFEASIBLE);
-        let found: Vec<Option<(u64, usize)>> = candidates
-            .list
+        let list = candidates.rest(self.problem);
+        let found: Vec<Option<(u64, usize)>> = list
             .par_iter()
             .enumerate()
             .map(|(i, &(bound, _, q))| {
@@ -382,7 +385,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             })
             .collect();
         match found.into_iter().flatten().min() {
-            Some((total, i)) => (total, Some(candidates.list[i].2), INFEASIBLE),
+            Some((total, i)) => (total, Some(list[i].2), INFEASIBLE),
             None => (budget, None, least.into_inner()),
         }
     }

@@ -116,9 +116,9 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         let m = problem.set_size(&all);
         let left = self.canonical(m, left);
         self.root_left.store(left, Ordering::Relaxed);
-        let candidates = self.candidates(&state, &all, left, u64::MAX);
+        let mut candidates = self.candidates(&state, &all, left, u64::MAX);
         let mut reps: BTreeMap<u64, QueryId> = BTreeMap::new();
-        for &(_, _, q) in &candidates.list {
+        for (_, _, q) in candidates.rest(problem) {
             reps.entry(problem.root_class_key(q)).or_insert(q);
         }
         let lb = self.lower_bound(m);
