@@ -56,6 +56,12 @@ use table::{Known, Table};
 /// Smallest set whose candidate queries [`PerfectSearch::solve`] tries in parallel.
 const PARALLEL_PERFECT: u64 = 256;
 
+/// Nodes between two reads of the process's resident memory under a budget
+/// (`/proc/self/statm`, a few µs): often enough that MM-1296's ~30 000 nodes
+/// see its table pass a budget (4096 missed it in about half the runs once
+/// small sets stopped tallying every query), rare enough to cost nothing.
+const MEMORY_CHECK_EVERY: u64 = 256;
+
 /// Queries left to a node under a depth cap.
 pub type Left = u32;
 /// `left` of a node without a cap (or with one that cannot bind there).
@@ -165,8 +171,8 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
         search
     }
 
-    /// Gives up once the process holds more than `bytes` (checked every 4096
-    /// nodes): the transposition table grows with the search and cannot be
+    /// Gives up once the process holds more than `bytes` (checked every
+    /// [`MEMORY_CHECK_EVERY`] nodes): the transposition table grows with the search and cannot be
     /// sized in advance. After that every node fails at once, and
     /// [`Self::gave_up`] tells the driver to discard the result.
     pub fn limit_memory(&self, bytes: u64) {
@@ -294,7 +300,7 @@ impl<'a, P: SearchProblem> PerfectSearch<'a, P> {
             return Err(budget);
         }
         let limit = self.memory_limit.load(Ordering::Relaxed);
-        if visited.is_multiple_of(4096)
+        if visited.is_multiple_of(MEMORY_CHECK_EVERY)
             && limit != u64::MAX
             && crate::memory::resident_bytes().is_some_and(|b| b > limit)
         {
