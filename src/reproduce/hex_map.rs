@@ -81,6 +81,8 @@ pub struct MapRun {
     pub replies: HashMap<usize, usize>,
     /// A split run: the replies solved by this run (not taken from the checkpoint).
     pub new_replies: usize,
+    /// Whether the run solved each opening reply by reply (boards from [`SPLIT_FROM`] up).
+    pub split: bool,
 }
 
 impl MapRun {
@@ -210,7 +212,7 @@ pub fn run_map(
     }
     let mut openings = cells.to_vec();
     openings.sort_unstable();
-    let run = MapRun { n, solved, openings, resumed, workers, replies, new_replies };
+    let run = MapRun { n, solved, openings, resumed, workers, replies, new_replies, split };
     if run.complete() {
         saved.finish()?;
     }

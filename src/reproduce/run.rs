@@ -260,11 +260,7 @@ fn hex_map(n: usize, o: &Options, progress: &Progress, checks: &mut Vec<Check>, 
             run.solved.len(),
             run.openings.len(),
             run.resumed,
-            if n >= super::hex_map::SPLIT_FROM {
-                format!("; reply by reply, {} replies solved now", run.new_replies)
-            } else {
-                String::new()
-            },
+            if run.split { format!("; reply by reply, {} replies solved now", run.new_replies) } else { String::new() },
             run.workers
         ));
         map
