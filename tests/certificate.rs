@@ -284,9 +284,9 @@ fn depth_bounds_grow_to_the_exhaustive_optimum() {
 }
 
 /// `perfect --depth-bound K --checkpoint F`: a run stopped part-way (its
-/// checkpoint cut to two root queries and a fragment of a third) resumes
-/// with the others and gives the same bound and the same certificate bytes
-/// as a run without a checkpoint; the CLI refuses --checkpoint without
+/// checkpoint cut to two finished root queries and a fragment of a third)
+/// resumes with the others and gives the same bound and the same certificate
+/// bytes as a run without a checkpoint; the CLI refuses --checkpoint without
 /// --depth-bound.
 #[test]
 fn depth_bound_runs_resume_from_their_checkpoint() {
@@ -299,12 +299,14 @@ fn depth_bound_runs_resume_from_their_checkpoint() {
     let (first, first_body, _) = depth_bound_certificate(&game, 2, Some(&path), &Progress::none()).unwrap();
     assert_eq!((first, &first_body), (bound, &body));
     let text = std::fs::read_to_string(&path).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    assert!(lines.len() > 4, "{} root queries", lines.len() - 1);
-    std::fs::write(&path, format!("{}\n{}\n{}\n{}", lines[0], lines[1], lines[2], &lines[3][..20])).unwrap();
+    let roots: Vec<&str> = text.lines().filter(|l| l.contains("{\"root\":")).collect();
+    assert!(roots.len() > 3, "{} root queries", roots.len());
+    let head = text.lines().next().unwrap();
+    std::fs::write(&path, format!("{head}\n{}\n{}\n{}", roots[0], roots[1], &roots[2][..20])).unwrap();
     let (again, again_body, _) = depth_bound_certificate(&game, 2, Some(&path), &Progress::none()).unwrap();
     assert_eq!((again, &again_body), (bound, &body));
-    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), lines.len());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().filter(|l| l.contains("{\"root\":")).count(), roots.len());
     // Another depth is another run.
     let err = depth_bound_certificate(&game, 1, Some(&path), &Progress::none()).err().unwrap().to_string();
     assert!(err.contains("identity"), "{err}");
@@ -313,5 +315,66 @@ fn depth_bound_runs_resume_from_their_checkpoint() {
         bin(&["perfect", "--checkpoint", ckpt.to_str().unwrap(), "bulls-and-cows", "--digits", "3", "--symbols", "6"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--depth-bound"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A `--depth-bound` run stopped inside a root query (its checkpoint cut to
+/// three proved classes of the first and a fragment of a fourth) proves only
+/// the rest and gives the uninterrupted certificate byte for byte, on one
+/// thread (where the resumed file ends with the uninterrupted run's records)
+/// and on three (classes in parallel). A class record of another run, and
+/// records of a root query or class the run does not have, are refused.
+#[test]
+fn depth_bound_runs_resume_inside_a_root_query() {
+    use renyi_search::certificate::depth_bound_certificate;
+    use renyi_search::certificate::depth_checkpoint::{ClassRecord, DepthRecord};
+    use renyi_search::output::sealed_lines::keyed_line;
+    use std::path::Path;
+    let dir = scratch_dir("depth-bound-classes");
+    let game = Mastermind::new(4, 4, false).unwrap();
+    let pool = |threads| rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let (one, three) = (pool(1), pool(3));
+    let run = |pool: &rayon::ThreadPool, path: Option<&Path>| {
+        pool.install(|| depth_bound_certificate(&game, 2, path, &Progress::none()))
+    };
+    let (bound, body, _) = run(&one, None).unwrap();
+    assert_eq!(run(&three, None).unwrap().1, body);
+    let path = dir.join("mm256.ckpt");
+    assert_eq!(run(&one, Some(&path)).unwrap().1, body);
+    let whole = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    assert!(lines[1..5].iter().all(|l| l.contains("{\"class\":{\"rep\":")), "{}", &whole[..300]);
+    let kept = lines[..4].join("\n") + "\n";
+    let cut = format!("{kept}{}", &lines[4][..30]);
+    std::fs::write(&path, &cut).unwrap();
+    let (again, again_body, _) = run(&one, Some(&path)).unwrap();
+    assert_eq!((again, &again_body), (bound, &body));
+    let sorted = |text: &str| {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(sorted(&std::fs::read_to_string(&path).unwrap()), sorted(&whole));
+    std::fs::write(&path, &cut).unwrap();
+    assert_eq!(run(&three, Some(&path)).unwrap().1, body);
+    assert_eq!(run(&three, Some(&path)).unwrap().1, body, "the resumed file reads back (no record twice)");
+    // A class record of another run (depth 1) is refused where it stands.
+    let other = dir.join("depth1.ckpt");
+    depth_bound_certificate(&game, 1, Some(&other), &Progress::none()).unwrap();
+    let other_text = std::fs::read_to_string(&other).unwrap();
+    let foreign = other_text.lines().find(|l| l.contains("{\"class\":")).unwrap();
+    std::fs::write(&path, format!("{kept}{foreign}\n")).unwrap();
+    let err = run(&one, Some(&path)).err().unwrap().to_string();
+    assert!(err.contains("line 5") && err.contains("another run"), "{err}");
+    // Sealed with this run's key, but of a root query or class it does not have.
+    let key = &lines[0][..8];
+    for (rep, position, message) in [(5, 0, "root query 5 is beyond the run's 5"), (0, 9999, "no class of two or more")]
+    {
+        let wrong = ClassRecord { rep, answer: 0, position, claim: 3, written: 1, body: String::new() };
+        let line = keyed_line(key, &DepthRecord::Class(wrong));
+        std::fs::write(&path, format!("{kept}{line}\n")).unwrap();
+        let err = run(&one, Some(&path)).err().unwrap().to_string();
+        assert!(err.contains(message), "{err}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

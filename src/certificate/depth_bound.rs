@@ -15,7 +15,10 @@
 use super::Certify;
 use super::build::{BuildStats, push_varint, write_head};
 use super::context::Context;
-use super::depth_checkpoint::{DepthCheckpoint, DepthRunId, RaisedRecord, RootRecord, from_hex, to_hex};
+use super::depth_checkpoint::{
+    CHECKPOINT_FORMAT, ClassRecord, DepthCheckpoint, DepthRecord, DepthRunId, RaisedRecord, RootRecord, from_hex,
+    to_hex,
+};
 use crate::error::{Result, invalid};
 use crate::progress::Progress;
 use crate::search::{AnswerId, CodeId};
@@ -41,8 +44,9 @@ struct Simple {
     total: u64,
 }
 
-/// Deepens a representative: its total with the classes LB_{k−1} raises.
-type Deepen<'a> = dyn Fn(usize, &Simple) -> Result<Reached> + Sync + 'a;
+/// Deepens a representative: its total with the classes LB_{k−1} raises
+/// (at the root: classes proved before taken from, new ones kept in, the checkpoint).
+type Deepen<'a> = dyn Fn(usize, &Simple, Option<&DepthCheckpoint>) -> Result<Reached> + Sync + 'a;
 
 /// The root of a depth-bound run: its progress and, if given, its checkpoint.
 #[derive(Clone, Copy)]
@@ -53,8 +57,9 @@ struct Root<'a> {
 
 /// The lower bound LB_`depth` of the whole game and the certificate body
 /// proving it; `progress` advances as the root's queries finish. With a
-/// `checkpoint` file each finished root query is kept there and a rerun
-/// proves only the others ([`super::depth_checkpoint`]).
+/// `checkpoint` file each proved class below a root query and each finished
+/// root query is kept there and a rerun proves only the others
+/// ([`super::depth_checkpoint`]).
 pub fn depth_bound_certificate<P: Certify + Sync>(
     problem: &P,
     depth: u32,
@@ -108,23 +113,36 @@ where
         let total = m + bounds.iter().sum::<u64>();
         Simple { open, bounds, total }
     };
-    // A representative's total with the classes raised by LB_{k−1} (position, gain, proof).
-    let deepen = |r: usize, simple: &Simple| -> Result<Reached> {
-        let mut total = simple.total;
+    // A representative's total with the classes raised by LB_{k−1} (position,
+    // gain, proof); at the root its classes are proved in parallel, each kept
+    // in the checkpoint (if any) as soon as it is proved, or taken from it.
+    let deepen = |r: usize, simple: &Simple, kept: Option<&DepthCheckpoint>| -> Result<Reached> {
         let q = seen.reps[r];
         let next = p.next_state(&state, q);
-        let mut raised = Vec::new();
-        for (&(a, n), &bound) in simple.open.iter().zip(&simple.bounds) {
+        let prove = |(&(a, n), &bound): (&(AnswerId, u64), &u64)| -> Result<Option<(usize, u64, Proof)>> {
             if n < 2 {
-                continue;
+                return Ok(None);
             }
-            let child = node(ctx, expansion, next.clone(), &ctx.class(q, a, codes), k - 1, None)?;
-            if child.claim > bound {
-                total += child.claim - bound;
-                raised.push((seen.position(r, a), child.claim - bound, child));
-            }
-        }
-        Ok((total, raised))
+            let position = seen.position(r, a);
+            let child = match kept.and_then(|c| c.proved(position)) {
+                Some(record) => proof_of(record.claim, record.written, &record.body)?,
+                None => {
+                    let child = node(ctx, expansion, next.clone(), &ctx.class(q, a, codes), k - 1, None)?;
+                    if let Some(c) = kept {
+                        c.append(&class_record(r, a, position, bound, &child))?;
+                    }
+                    child
+                }
+            };
+            Ok((child.claim > bound).then(|| (position, child.claim - bound, child)))
+        };
+        let classes = simple.open.iter().zip(&simple.bounds);
+        let proved: Vec<Option<(usize, u64, Proof)>> = match root {
+            Some(_) => simple.open.par_iter().zip(&simple.bounds).map(prove).collect::<Result<_>>()?,
+            None => classes.map(prove).collect::<Result<_>>()?,
+        };
+        let raised: Vec<(usize, u64, Proof)> = proved.into_iter().flatten().collect();
+        Ok((simple.total + raised.iter().map(|c| c.1).sum::<u64>(), raised))
     };
     let simple: Vec<Simple> = match root {
         Some(_) => (0..seen.reps.len()).into_par_iter().map(simple_of).collect(),
@@ -144,7 +162,7 @@ where
             let mut results: Vec<Option<Reached>> = (0..seen.reps.len()).map(|_| None).collect();
             let mut best = u64::MAX;
             for &r in &order {
-                let found = reach(k, r, &simple[r], best, &deepen)?;
+                let found = reach(k, r, &simple[r], best, &deepen, None)?;
                 best = best.min(found.0);
                 results[r] = Some(found);
             }
@@ -187,8 +205,15 @@ fn assemble(mut head: Vec<u8>, claim: u64, words: &[Vec<u8>], results: Vec<Reach
 /// Representative `r`'s result given `best`, the least total found so far:
 /// its simple total alone (no raised classes) if that already reaches `best`
 /// or nothing is deepened (k = 0), else its deepened total.
-fn reach(k: u32, r: usize, simple: &Simple, best: u64, deepen: &Deepen<'_>) -> Result<Reached> {
-    if k == 0 || simple.total >= best { Ok((simple.total, Vec::new())) } else { deepen(r, simple) }
+fn reach(
+    k: u32,
+    r: usize,
+    simple: &Simple,
+    best: u64,
+    deepen: &Deepen<'_>,
+    kept: Option<&DepthCheckpoint>,
+) -> Result<Reached> {
+    if k == 0 || simple.total >= best { Ok((simple.total, Vec::new())) } else { deepen(r, simple, kept) }
 }
 
 /// The root's representatives, best first (by simple total), two or more at a
@@ -196,6 +221,7 @@ fn reach(k: u32, r: usize, simple: &Simple, best: u64, deepen: &Deepen<'_>) -> R
 /// total is at least the least total found so far, and otherwise deepens it and
 /// appends it to the checkpoint before lowering the shared minimum (so a
 /// resumed run never holds a skipped query without the one that justified it).
+/// A worker with no query left helps with the classes of the others.
 fn root_results<P: Certify + Sync>(
     p: &P,
     seen: &super::context::Examined,
@@ -212,11 +238,16 @@ fn root_results<P: Certify + Sync>(
             let id = DepthRunId {
                 program: format!("renyi-search {}", crate::VERSION),
                 format: super::format::FORMAT_VERSION,
+                checkpoint: CHECKPOINT_FORMAT,
                 problem: p.name(),
                 depth: k,
                 root_queries: seen.reps.clone(),
             };
-            Some(DepthCheckpoint::open(path, &id)?)
+            // The classes a class record may name: those LB_{k−1} is asked for.
+            let classes: Vec<Vec<(AnswerId, usize)>> = (0..seen.reps.len())
+                .map(|r| simple[r].open.iter().filter(|c| c.1 >= 2).map(|&(a, _)| (a, seen.position(r, a))).collect())
+                .collect();
+            Some(DepthCheckpoint::open(path, &id, &classes)?)
         }
         None => None,
     };
@@ -243,9 +274,9 @@ fn root_results<P: Certify + Sync>(
             if results.lock().unwrap_or_else(|e| e.into_inner())[r].is_some() {
                 continue;
             }
-            let found = reach(k, r, &simple[r], best.load(Ordering::SeqCst), deepen)?;
+            let found = reach(k, r, &simple[r], best.load(Ordering::SeqCst), deepen, checkpoint.as_ref())?;
             if let Some(c) = &checkpoint {
-                c.append(&record_of(r, &found))?;
+                c.append(&DepthRecord::Root(record_of(r, &found)))?;
             }
             best.fetch_min(found.0, Ordering::SeqCst);
             results.lock().unwrap_or_else(|e| e.into_inner())[r] = Some(found);
@@ -273,16 +304,26 @@ fn record_of(rep: usize, (total, raised): &Reached) -> RootRecord {
     RootRecord { rep, total: *total, raised }
 }
 
+/// A proved class below root query `rep` as a checkpoint record (its body
+/// only if its claim passes the class's simple `bound`: else no certificate needs it).
+fn class_record(rep: usize, answer: AnswerId, position: usize, bound: u64, proof: &Proof) -> DepthRecord {
+    let body = if proof.claim > bound { to_hex(&proof.body) } else { String::new() };
+    DepthRecord::Class(ClassRecord { rep, answer, position, claim: proof.claim, written: proof.written, body })
+}
+
+/// A proof read back from a checkpoint record (claim, nodes written, body in hex).
+fn proof_of(claim: u64, written: u64, body: &str) -> Result<Proof> {
+    let body = from_hex(body).ok_or_else(|| invalid("a checkpoint record's proof is not hex"))?;
+    Ok(Proof { claim, body, written })
+}
+
 /// A checkpoint record back as a root query's result (its proofs are
 /// checked with the whole certificate before it is written).
 fn reached_of(record: &RootRecord) -> Result<Reached> {
     let raised = record
         .raised
         .iter()
-        .map(|r| {
-            let body = from_hex(&r.body).ok_or_else(|| invalid("a checkpoint record's proof is not hex"))?;
-            Ok((r.position, r.gain, Proof { claim: r.claim, body, written: r.written }))
-        })
+        .map(|r| Ok((r.position, r.gain, proof_of(r.claim, r.written, &r.body)?)))
         .collect::<Result<_>>()?;
     Ok((record.total, raised))
 }

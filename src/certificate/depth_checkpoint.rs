@@ -1,13 +1,16 @@
 //! The checkpoint of a `--depth-bound` run: the root's queries are proved
-//! independently, so each finished one is appended to a file and a run that
-//! is stopped (or killed) resumes with the others. The file is a sealed
-//! JSON-lines file ([`crate::output::sealed_lines`], the format of the curve
-//! runs too): line 1 is the run's identity (game, depth, the root's queries),
-//! every other line one root query's record sealed with the run's key, so a
-//! record of another run is refused like a damaged one. A last line cut off
-//! by a kill is ignored (that query is proved again); any other damaged line,
-//! a root query recorded twice, or a file of another run is refused with its
-//! name and line. The file is locked while a run appends to it.
+//! independently, and so are the answer classes below each of them, so every
+//! proved class (its LB_{k−1} proof) and every finished root query is
+//! appended to a file and a run that is stopped (or killed) resumes with the
+//! rest, also part-way through a root query. The file is a sealed JSON-lines
+//! file ([`crate::output::sealed_lines`], the format of the curve runs too):
+//! line 1 is the run's identity (game, depth, the root's queries, the
+//! checkpoint's format), every other line one record sealed with the run's
+//! key, so a record of another run is refused like a damaged one. A last line
+//! cut off by a kill is ignored (that class or query is proved again); any
+//! other damaged line, a class or root query recorded twice, a class the run's
+//! root does not have, or a file of another run is refused with its name and
+//! line. The file is locked while a run appends to it.
 //!
 //! Invariant: after [`DepthCheckpoint::open`] the file holds only whole
 //! lines (a cut-off last line is removed), so appended records never glue
@@ -19,6 +22,7 @@
 use crate::error::{Result, invalid};
 use crate::output::sealed_lines::{SealedLog, SealedReading};
 use crate::output::work_units::open_checkpoint;
+use crate::search::AnswerId;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
@@ -29,10 +33,58 @@ pub struct DepthRunId {
     pub program: String,
     /// The certificate format the proof bodies are written in.
     pub format: u32,
+    /// The checkpoint's own format ([`CHECKPOINT_FORMAT`]); 0 in files
+    /// written before class records (2026-11-30), which held whole root queries only.
+    #[serde(default)]
+    pub checkpoint: u32,
     pub problem: String,
     pub depth: u32,
     /// The representatives of the root's query orbits, in order.
     pub root_queries: Vec<u32>,
+}
+
+/// The format of the checkpoint's records: 2 since a proved class is a record of its own.
+pub const CHECKPOINT_FORMAT: u32 = 2;
+
+/// A record: a finished root query, or one proved class below a root query.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DepthRecord {
+    Root(RootRecord),
+    Class(ClassRecord),
+}
+
+/// What a record is of; one file holds at most one record of each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DepthUnit {
+    /// A root query (its index among [`DepthRunId::root_queries`]).
+    Root(usize),
+    /// A class below a root query (its position among the root's classes).
+    Class(usize),
+}
+
+impl DepthRecord {
+    fn unit(&self) -> DepthUnit {
+        match self {
+            DepthRecord::Root(r) => DepthUnit::Root(r.rep),
+            DepthRecord::Class(c) => DepthUnit::Class(c.position),
+        }
+    }
+}
+
+/// One answer class of a root query, proved by LB_{k−1}: which class, its
+/// claim, the nodes written and its certificate body (hex; empty when the
+/// claim does not pass the class's simple bound, as no certificate needs it).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ClassRecord {
+    /// Index among [`DepthRunId::root_queries`].
+    pub rep: usize,
+    pub answer: AnswerId,
+    /// Position among the root's open classes (of all its queries).
+    pub position: usize,
+    pub claim: u64,
+    pub written: u64,
+    pub body: String,
 }
 
 /// One root query's result: its total and the child proofs that raise it.
@@ -59,34 +111,62 @@ pub struct RaisedRecord {
 pub struct DepthCheckpoint {
     log: SealedLog,
     done: HashMap<usize, RootRecord>,
+    classes: HashMap<usize, ClassRecord>,
 }
 
 impl DepthCheckpoint {
     /// Opens (or starts) the checkpoint of run `id` at `path` and locks it.
-    pub fn open(path: &Path, id: &DepthRunId) -> Result<DepthCheckpoint> {
-        let mut done = HashMap::new();
-        let this_run = |found: &DepthRunId| match found == id {
-            true => Ok(()),
-            false => Err(invalid(format!(
+    /// `classes[r]`: root query r's classes a class record may name, as
+    /// (answer, position); class records of a finished root query are dropped.
+    pub fn open(path: &Path, id: &DepthRunId, classes: &[Vec<(AnswerId, usize)>]) -> Result<DepthCheckpoint> {
+        let (mut done, mut proved) = (HashMap::new(), HashMap::new());
+        let this_run = |found: &DepthRunId| match (found == id, found.checkpoint == id.checkpoint) {
+            (true, _) => Ok(()),
+            (false, false) => Err(invalid(format!(
+                "checkpoint {}: written in checkpoint format {}, this program writes {}: delete it and start again",
+                path.display(),
+                found.checkpoint,
+                id.checkpoint
+            ))),
+            (false, true) => Err(invalid(format!(
                 "checkpoint {}: line 1 is not this run's identity (another game, depth, program or root)",
                 path.display()
             ))),
         };
         let reading =
-            SealedReading { what: "depth-bound run", identity: Box::new(this_run), unit_of: |r: &RootRecord| r.rep };
-        let log = open_checkpoint(path, id, reading, |_, _, r: RootRecord| {
-            if r.rep >= id.root_queries.len() {
+            SealedReading { what: "depth-bound run", identity: Box::new(this_run), unit_of: DepthRecord::unit };
+        let log = open_checkpoint(path, id, reading, |_, _, record: DepthRecord| {
+            let rep = match &record {
+                DepthRecord::Root(r) => r.rep,
+                DepthRecord::Class(c) => c.rep,
+            };
+            if rep >= id.root_queries.len() {
                 return Err(invalid(format!(
-                    "checkpoint {}: root query {} is beyond the run's {}",
+                    "checkpoint {}: root query {rep} is beyond the run's {}",
                     path.display(),
-                    r.rep,
                     id.root_queries.len()
                 )));
             }
-            done.insert(r.rep, r);
+            match record {
+                DepthRecord::Root(r) => {
+                    done.insert(r.rep, r);
+                }
+                DepthRecord::Class(c) if classes.get(rep).is_some_and(|v| v.contains(&(c.answer, c.position))) => {
+                    proved.insert(c.position, c);
+                }
+                DepthRecord::Class(c) => {
+                    return Err(invalid(format!(
+                        "checkpoint {}: root query {rep} has no class of two or more codes for answer {} at position {}",
+                        path.display(),
+                        c.answer,
+                        c.position
+                    )));
+                }
+            }
             Ok(())
         })?;
-        Ok(DepthCheckpoint { log, done })
+        proved.retain(|_, c: &mut ClassRecord| !done.contains_key(&c.rep));
+        Ok(DepthCheckpoint { log, done, classes: proved })
     }
 
     /// The record of root query `rep`, if a run before this one proved it.
@@ -99,8 +179,19 @@ impl DepthCheckpoint {
         self.done.len()
     }
 
-    /// Appends a finished root query (one write of a whole line, flushed).
-    pub fn append(&self, record: &RootRecord) -> Result<()> {
+    /// The record of the class at `position` of an unfinished root query, if
+    /// a run before this one proved it.
+    pub fn proved(&self, position: usize) -> Option<&ClassRecord> {
+        self.classes.get(&position)
+    }
+
+    /// How many classes of unfinished root queries were proved before this run.
+    pub fn proved_count(&self) -> usize {
+        self.classes.len()
+    }
+
+    /// Appends a record (one write of a whole line, flushed).
+    pub fn append(&self, record: &DepthRecord) -> Result<()> {
         self.log.append(record)
     }
 }
@@ -123,12 +214,32 @@ mod tests {
     use super::*;
 
     fn id() -> DepthRunId {
-        DepthRunId { program: "test".into(), format: 1, problem: "p".into(), depth: 2, root_queries: vec![0, 3, 7] }
+        DepthRunId {
+            program: "test".into(),
+            format: 1,
+            checkpoint: CHECKPOINT_FORMAT,
+            problem: "p".into(),
+            depth: 2,
+            root_queries: vec![0, 3, 7],
+        }
     }
 
-    fn record(rep: usize) -> RootRecord {
+    /// Root query r's classes: answers 1 and 4 at positions 2r and 2r + 1.
+    fn classes() -> Vec<Vec<(AnswerId, usize)>> {
+        (0..3).map(|r| vec![(1, 2 * r), (4, 2 * r + 1)]).collect()
+    }
+
+    fn open(path: &Path, id: &DepthRunId) -> Result<DepthCheckpoint> {
+        DepthCheckpoint::open(path, id, &classes())
+    }
+
+    fn record(rep: usize) -> DepthRecord {
         let raised = vec![RaisedRecord { position: 2, gain: 5, claim: 9, written: 1, body: to_hex(&[1, 2, 255]) }];
-        RootRecord { rep, total: 40 + rep as u64, raised }
+        DepthRecord::Root(RootRecord { rep, total: 40 + rep as u64, raised })
+    }
+
+    fn class(rep: usize, answer: AnswerId, position: usize) -> DepthRecord {
+        DepthRecord::Class(ClassRecord { rep, answer, position, claim: 7, written: 2, body: to_hex(&[3, 4]) })
     }
 
     /// Records survive a reopen; a cut-off last line is ignored; an edited
@@ -140,37 +251,79 @@ mod tests {
         let path = dir.join("run.ckpt");
         let _ = std::fs::remove_file(&path);
         {
-            let c = DepthCheckpoint::open(&path, &id()).unwrap();
+            let c = open(&path, &id()).unwrap();
             assert_eq!(c.finished_count(), 0);
             c.append(&record(0)).unwrap();
             c.append(&record(2)).unwrap();
-            assert!(DepthCheckpoint::open(&path, &id()).err().unwrap().to_string().contains("locked"));
+            assert!(open(&path, &id()).err().unwrap().to_string().contains("locked"));
         }
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, &text[..text.len() - 9]).unwrap();
         {
-            let c = DepthCheckpoint::open(&path, &id()).unwrap();
+            let c = open(&path, &id()).unwrap();
             assert_eq!(c.finished_count(), 1);
             assert_eq!(c.finished(0).unwrap().total, 40);
             assert_eq!(from_hex(&c.finished(0).unwrap().raised[0].body).unwrap(), vec![1, 2, 255]);
             c.append(&record(2)).unwrap();
         }
-        assert_eq!(DepthCheckpoint::open(&path, &id()).unwrap().finished_count(), 2);
+        assert_eq!(open(&path, &id()).unwrap().finished_count(), 2);
         let other = DepthRunId { depth: 3, ..id() };
-        assert!(DepthCheckpoint::open(&path, &other).err().unwrap().to_string().contains("identity"));
+        assert!(open(&path, &other).err().unwrap().to_string().contains("identity"));
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, text.replacen("\"total\":40", "\"total\":41", 1)).unwrap();
-        assert!(DepthCheckpoint::open(&path, &id()).err().unwrap().to_string().contains("line 2"));
+        assert!(open(&path, &id()).err().unwrap().to_string().contains("line 2"));
         // A record of another run (sealed with its key) is refused where it stands.
         let foreign = dir.join("other.ckpt");
-        DepthCheckpoint::open(&foreign, &other).unwrap().append(&record(1)).unwrap();
+        open(&foreign, &other).unwrap().append(&record(1)).unwrap();
         let spliced = format!("{}{}", text, std::fs::read_to_string(&foreign).unwrap().lines().nth(1).unwrap());
         std::fs::write(&path, spliced + "\n").unwrap();
-        let message = DepthCheckpoint::open(&path, &id()).err().unwrap().to_string();
+        let message = open(&path, &id()).err().unwrap().to_string();
         assert!(message.contains("line 4") && message.contains("another run"), "{message}");
         std::fs::write(&path, format!("{text}{}\n", text.lines().nth(1).unwrap())).unwrap();
-        let message = DepthCheckpoint::open(&path, &id()).err().unwrap().to_string();
+        let message = open(&path, &id()).err().unwrap().to_string();
         assert!(message.contains("line 4") && message.contains("second time"), "{message}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Class records come back for unfinished root queries only; a class
+    /// the root does not have, a class recorded twice and a file of the
+    /// format before class records are refused.
+    #[test]
+    fn class_records_resume_and_are_refused_out_of_range() {
+        let dir = std::env::temp_dir().join(format!("depth-checkpoint-classes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        let _ = std::fs::remove_file(&path);
+        {
+            let c = open(&path, &id()).unwrap();
+            for record in [class(0, 1, 0), class(1, 4, 3), class(0, 4, 1), record(0)] {
+                c.append(&record).unwrap();
+            }
+        }
+        let c = open(&path, &id()).unwrap();
+        assert_eq!((c.finished_count(), c.proved_count()), (1, 1));
+        let proved = c.proved(3).unwrap();
+        assert_eq!((proved.rep, proved.answer, proved.claim, from_hex(&proved.body).unwrap()), (1, 4, 7, vec![3, 4]));
+        assert!(c.proved(0).is_none(), "root query 0 is finished: its class records are dropped");
+        drop(c);
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (wrong, message) in [
+            (class(3, 1, 6), "root query 3 is beyond the run's 3"),
+            (class(1, 1, 3), "no class of two or more codes for answer 1 at position 3"),
+            (class(2, 2, 4), "no class of two or more codes for answer 2 at position 4"),
+            (class(1, 4, 3), "second time"),
+        ] {
+            let line = crate::output::sealed_lines::keyed_line(&text[..8], &wrong);
+            std::fs::write(&path, format!("{text}{line}\n")).unwrap();
+            let found = open(&path, &id()).err().unwrap().to_string();
+            assert!(found.contains(message), "{found}");
+        }
+        // The identity line of an older program: no checkpoint format.
+        let old =
+            serde_json::to_string(&DepthRunId { checkpoint: 0, ..id() }).unwrap().replace(",\"checkpoint\":0", "");
+        std::fs::write(&path, format!("{} {old}\n", crate::output::crc32_hex(old.as_bytes()))).unwrap();
+        let found = open(&path, &id()).err().unwrap().to_string();
+        assert!(found.contains("checkpoint format 0, this program writes 2"), "{found}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
