@@ -136,10 +136,9 @@ where
             };
             Ok((child.claim > bound).then(|| (position, child.claim - bound, child)))
         };
-        let classes = simple.open.iter().zip(&simple.bounds);
         let proved: Vec<Option<(usize, u64, Proof)>> = match root {
             Some(_) => simple.open.par_iter().zip(&simple.bounds).map(prove).collect::<Result<_>>()?,
-            None => classes.map(prove).collect::<Result<_>>()?,
+            None => simple.open.iter().zip(&simple.bounds).map(prove).collect::<Result<_>>()?,
         };
         let raised: Vec<(usize, u64, Proof)> = proved.into_iter().flatten().collect();
         Ok((simple.total + raised.iter().map(|c| c.1).sum::<u64>(), raised))
@@ -158,16 +157,7 @@ where
     order.sort_by_key(|&r| (simple[r].total, r));
     let results: Vec<Reached> = match root {
         Some(root) => root_results(p, &seen, k, &simple, &order, root, &deepen)?,
-        _ => {
-            let mut results: Vec<Option<Reached>> = (0..seen.reps.len()).map(|_| None).collect();
-            let mut best = u64::MAX;
-            for &r in &order {
-                let found = reach(k, r, &simple[r], best, &deepen, None)?;
-                best = best.min(found.0);
-                results[r] = Some(found);
-            }
-            results.into_iter().map(|r| r.expect("every representative has a result")).collect()
-        }
+        None => serial_results(k, &simple, &order, &deepen)?,
     };
     let claim = results.iter().map(|r| r.0).min().unwrap_or(m);
     Ok(assemble(head, claim, &words, results))
@@ -200,6 +190,19 @@ fn assemble(mut head: Vec<u8>, claim: u64, words: &[Vec<u8>], results: Vec<Reach
         head.extend_from_slice(&proof.body);
     }
     Proof { claim, body: head, written }
+}
+
+/// A node's representatives one at a time, in `order` (best first), each
+/// given the least total found before it.
+fn serial_results(k: u32, simple: &[Simple], order: &[usize], deepen: &Deepen<'_>) -> Result<Vec<Reached>> {
+    let mut results: Vec<Option<Reached>> = (0..simple.len()).map(|_| None).collect();
+    let mut best = u64::MAX;
+    for &r in order {
+        let found = reach(k, r, &simple[r], best, deepen, None)?;
+        best = best.min(found.0);
+        results[r] = Some(found);
+    }
+    Ok(results.into_iter().map(|r| r.expect("every representative has a result")).collect())
 }
 
 /// Representative `r`'s result given `best`, the least total found so far:

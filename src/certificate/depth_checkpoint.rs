@@ -156,7 +156,8 @@ impl DepthCheckpoint {
                 }
                 DepthRecord::Class(c) => {
                     return Err(invalid(format!(
-                        "checkpoint {}: root query {rep} has no class of two or more codes for answer {} at position {}",
+                        "checkpoint {}: root query {rep} has no class of two or more codes for answer {} at \
+                         position {}",
                         path.display(),
                         c.answer,
                         c.position
@@ -229,6 +230,15 @@ mod tests {
         (0..3).map(|r| vec![(1, 2 * r), (4, 2 * r + 1)]).collect()
     }
 
+    /// A new scratch folder `name` and the path of a checkpoint in it (no file yet).
+    fn fresh(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.ckpt");
+        let _ = std::fs::remove_file(&path);
+        (dir, path)
+    }
+
     fn open(path: &Path, id: &DepthRunId) -> Result<DepthCheckpoint> {
         DepthCheckpoint::open(path, id, &classes())
     }
@@ -246,10 +256,7 @@ mod tests {
     /// record, another run's file and a second writer are refused.
     #[test]
     fn resumes_and_refuses_what_it_should() {
-        let dir = std::env::temp_dir().join(format!("depth-checkpoint-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("run.ckpt");
-        let _ = std::fs::remove_file(&path);
+        let (dir, path) = fresh("depth-checkpoint");
         {
             let c = open(&path, &id()).unwrap();
             assert_eq!(c.finished_count(), 0);
@@ -290,10 +297,7 @@ mod tests {
     /// format before class records are refused.
     #[test]
     fn class_records_resume_and_are_refused_out_of_range() {
-        let dir = std::env::temp_dir().join(format!("depth-checkpoint-classes-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("run.ckpt");
-        let _ = std::fs::remove_file(&path);
+        let (dir, path) = fresh("depth-checkpoint-classes");
         {
             let c = open(&path, &id()).unwrap();
             for record in [class(0, 1, 0), class(1, 4, 3), class(0, 4, 1), record(0)] {
@@ -309,7 +313,7 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         for (wrong, message) in [
             (class(3, 1, 6), "root query 3 is beyond the run's 3"),
-            (class(1, 1, 3), "no class of two or more codes for answer 1 at position 3"),
+            (class(1, 4, 2), "no class of two or more codes for answer 4 at position 2"),
             (class(2, 2, 4), "no class of two or more codes for answer 2 at position 4"),
             (class(1, 4, 3), "second time"),
         ] {

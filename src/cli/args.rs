@@ -262,8 +262,9 @@ pub(crate) struct PerfectOptions {
     /// below) and write the proof as a certificate (needs --certificate); for games out of the search's reach.
     #[arg(long, global = true)]
     pub(crate) depth_bound: Option<u32>,
-    /// With --depth-bound: keep each finished query of the root in this file (locked while the run
-    /// appends) and, when run again, prove only the others; stop the run at any time.
+    /// With --depth-bound: keep each proved class below a root query and each finished query of the
+    /// root in this file (locked while the run appends) and, when run again, prove only the rest;
+    /// stop the run at any time.
     #[arg(long, global = true)]
     pub(crate) checkpoint: Option<PathBuf>,
     /// Solve only the subtree below these steps, QUERY:ANSWER asked in turn from the root (numbers as
