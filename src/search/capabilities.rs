@@ -186,6 +186,17 @@ delegating_trait! {
             None
         }
     }
+    own {
+        /// A smaller copy of the game holding what a walk below `set` reads, and
+        /// `set` in its terms: every walk below the set gives the same values in
+        /// both (a curve unit walks it, `curve::run::units`; Beams keeps the hit
+        /// rows of the set's patterns only). `None` (the default, and for a
+        /// delegate): the game itself is walked.
+        fn narrowed(&self, set: &Self::Set) -> Option<(Self, Self::Set)> where Self: Sized {
+            let _ = set;
+            None
+        }
+    }
 }
 
 delegating_trait! {

@@ -79,6 +79,8 @@ impl<D: SameRules> Rules for D {
 /// `impl<D> Trait for D where <bounds>` with every method calling the
 /// delegate's. Required methods (no default) come first, then the provided
 /// ones (with their default body); methods take `&self` and named arguments.
+/// Methods in an optional last `own { … }` section (returning a value of the
+/// type itself, `where Self: Sized`) are not forwarded: a delegate keeps their default.
 ///
 /// ```text
 /// delegating_trait! {
@@ -100,11 +102,18 @@ macro_rules! delegating_trait {
         provided {
             $( $(#[$pmeta:meta])* fn $pf:ident(&$ps:ident $(, $pa:ident: $pt:ty)* $(,)?) $(-> $pr:ty)? $pb:block )*
         }
+        $(
+            own {
+                $( $(#[$ometa:meta])*
+                   fn $of:ident(&$os:ident $(, $oa:ident: $ot:ty)* $(,)?) -> $or:ty where Self: Sized $ob:block )*
+            }
+        )?
     ) => {
         $(#[$tmeta])*
         pub trait $name: $sup {
             $( $(#[$rmeta])* fn $rf(&$rs $(, $ra: $rt)*) $(-> $rr)?; )*
             $( $(#[$pmeta])* fn $pf(&$ps $(, $pa: $pt)*) $(-> $pr)? $pb )*
+            $($( $(#[$ometa])* fn $of(&$os $(, $oa: $ot)*) -> $or where Self: Sized $ob )*)?
         }
 
         impl<D> $name for D where $($bound)* {

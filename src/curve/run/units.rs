@@ -436,7 +436,11 @@ fn evaluate<P: SearchProblem>(
                     progress.note(&format!("first unit started: {} ({} codes)", unit.key, unit.codes));
                 }
                 let started = std::time::Instant::now();
-                let steps = unit_steps_at(problem, tie, (&state, &set), depth, &unit.domain, &verification);
+                // The game narrowed to the unit's set where it offers that (the same values).
+                let steps = match problem.narrowed(&set) {
+                    Some((game, set)) => unit_steps_at(&game, tie, (&state, &set), depth, &unit.domain, &verification),
+                    None => unit_steps_at(problem, tie, (&state, &set), depth, &unit.domain, &verification),
+                };
                 drop(set);
                 finished(&unit.key, unit.codes, &steps, started);
             }

@@ -17,13 +17,15 @@
 //! Files: this one holds the rules, the tables and the labels; `kernels` the
 //! counting kernels; `classes` a node's classes (small sets' class sizes, the
 //! split); `from_tables` sets below the root made or counted from the tables
-//! alone; `search_problem` the [`SearchProblem`](crate::search::SearchProblem)
+//! alone; `narrowed` the game narrowed to one set's patterns (a curve unit);
+//! `search_problem` the [`SearchProblem`](crate::search::SearchProblem)
 //! implementation and the penalty.
 
 mod classes;
 mod from_tables;
 mod kernels;
 mod memo_keys;
+mod narrowed;
 mod search_problem;
 
 use kernels::MAX_SYMMETRY_PATTERNS;
@@ -102,8 +104,10 @@ pub struct Beams {
     /// `colour_piece[(c·k + j)·words ..]`: the colourings that give colour c to piece j
     /// (built bit by bit as a `bitvec` table, kept as raw words for the popcount kernels).
     colour_piece: Vec<u64>,
-    /// `hits[(t·D + d)·k + j]`: answer (hit cells on diagonal d) of piece j of pattern t.
-    hits: Vec<u8>,
+    /// `hits[(t·D + d)·k + j]`: answer (hit cells on diagonal d) of piece j of pattern t,
+    /// made on first use ([`Beams::hits`]): a curve unit walks a narrowed game
+    /// ([`Beams::narrowed_to`]) and never needs the whole table (533 MB for 6c6p).
+    hits: std::sync::OnceLock<Vec<u8>>,
     /// `line_hits[(d·k + j)·A + a]`: how many patterns' piece j hits answer a
     /// on diagonal d (A answers), made once from `hits` when the set of all
     /// codes is first counted ([`Beams::full_set_counts`]).
@@ -113,6 +117,8 @@ pub struct Beams {
     stand_ins: std::sync::Mutex<Vec<std::sync::Arc<from_tables::StandInTables>>>,
     /// Board symmetries acting on patterns (small variants only).
     action: Option<BoardAction>,
+    /// Whether this game holds only the patterns of one set ([`Beams::narrowed_to`]).
+    narrowed: bool,
 }
 
 impl Beams {
@@ -172,19 +178,6 @@ impl Beams {
             }
         }
         let colour_piece = colour_piece.into_vec();
-        // `hits[(t·D + d)·k + j]` = `board.hits(piece j of t, d)`: bit i of the answer is the i-th cell of
-        // diagonal d (lowest first) in piece j, which is the piece's cells gathered under the diagonal's
-        // mask (one PEXT; was an OR into a 16-bit answer per cell and diagonal through it, whose chained
-        // stores to the same answers made this table a tenth of a unit's process).
-        let diagonals = &board.diagonals;
-        let mut hits: Vec<u8> = crate::memory::huge_zeroed(t * nd * k);
-        hits.par_chunks_mut(nd * k).enumerate().for_each(|(p, row)| {
-            for (j, &piece) in patterns.pattern(p).iter().enumerate() {
-                for (d, &mask) in diagonals.iter().enumerate() {
-                    row[d * k + j] = gather_bits(piece, mask) as u8;
-                }
-            }
-        });
         let offer = ColourOffer::ReducedWeighted;
         let action = match patterns.count() <= MAX_SYMMETRY_PATTERNS {
             true => Some(BoardAction::new(&board, &patterns).map_err(|why| {
@@ -204,11 +197,18 @@ impl Beams {
             piece_of,
             words,
             colour_piece,
-            hits,
+            hits: std::sync::OnceLock::new(),
             line_hits: std::sync::OnceLock::new(),
             stand_ins: std::sync::Mutex::new(Vec::new()),
             action,
+            narrowed: false,
         })
+    }
+
+    /// The hit table ([`hit_table`]), made on first use.
+    #[inline]
+    pub(super) fn hits(&self) -> &[u8] {
+        self.hits.get_or_init(|| hit_table(&self.patterns, &self.board))
     }
 
     /// The answer to query `q` for one code, computed from its pattern and
@@ -304,6 +304,29 @@ impl Beams {
     pub fn code_label(&self, code: CodeId) -> String {
         self.cell_colours(code).iter().map(|&c| (b'0' + c) as char).collect()
     }
+}
+
+/// `hits[(t·D + d)·k + j]` = `board.hits(piece j of t, d)`: bit i of the answer is the i-th cell of
+/// diagonal d (lowest first) in piece j, which is the piece's cells gathered under the diagonal's
+/// mask (one PEXT; was an OR into a 16-bit answer per cell and diagonal through it, whose chained
+/// stores to the same answers made this table a tenth of a unit's process). Made in parallel
+/// unless asked from inside the thread pool (whose other threads may wait for it meanwhile).
+fn hit_table(patterns: &Patterns, board: &Board) -> Vec<u8> {
+    let (k, nd, t) = (patterns.variant.colours, board.diagonals.len(), patterns.count());
+    let mut hits: Vec<u8> = crate::memory::huge_zeroed(t * nd * k);
+    let fill = |(p, row): (usize, &mut [u8])| {
+        for (j, &piece) in patterns.pattern(p).iter().enumerate() {
+            for (d, &mask) in board.diagonals.iter().enumerate() {
+                row[d * k + j] = gather_bits(piece, mask) as u8;
+            }
+        }
+    };
+    if rayon::current_thread_index().is_some() {
+        hits.chunks_mut(nd * k).enumerate().for_each(fill);
+    } else {
+        hits.par_chunks_mut(nd * k).enumerate().for_each(fill);
+    }
+    hits
 }
 
 /// The bits of `x` under `mask`, packed from the lowest (bit i: the i-th set bit of `mask`, lowest first):

@@ -77,6 +77,7 @@ impl Beams {
         let mut tally = [[0u8; 256]; LANES];
         let mut sizes = [0u64; 256];
         let mut out = ClassSizes::with_capacity(queries.len(), queries.len() * (set.size as usize).min(8));
+        let hits = self.hits();
         for group in queries.chunks(LANES) {
             // Lanes past the group's end repeat its first query; their tallies are only cleared.
             let (mut colour, mut line) = ([0usize; LANES], [0usize; LANES]);
@@ -87,7 +88,7 @@ impl Beams {
             let mut seen = [[0u64; 4]; LANES];
             for code in piece_rows.chunks_exact(k) {
                 for l in 0..LANES {
-                    let answer = usize::from(self.hits[code[colour[l]] + line[l]]);
+                    let answer = usize::from(hits[code[colour[l]] + line[l]]);
                     tally[l][answer] += 1;
                     seen[l][answer >> 6] |= 1 << (answer & 63);
                 }

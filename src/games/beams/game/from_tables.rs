@@ -53,9 +53,14 @@ impl Beams {
     /// hits exactly `answer` cells of diagonal d, ANDed. Whether it is non-zero.
     fn trail_row(&self, t: u32, steps: &Steps, row: &mut [u64], step: &mut [u64]) -> bool {
         row.fill(!0);
+        let pieces = self.patterns.pattern(t as usize);
         for &(c, d, answer) in steps {
             step.fill(0);
-            for (j, _) in self.piece_hits(t, d).iter().enumerate().filter(|(_, a)| **a as AnswerId == answer) {
+            // The answers of the hit table ([`super::hit_table`]), made from the pieces: a
+            // unit's rebuild reads no hit table, so a unit run never makes the whole one.
+            let mask = self.board.diagonals[d];
+            let hits = |piece: u64| AnswerId::from(super::gather_bits(piece, mask) as u8);
+            for (j, _) in pieces.iter().enumerate().filter(|(_, p)| hits(**p) == answer) {
                 step.iter_mut().zip(self.colourings_of(c, j)).for_each(|(s, m)| *s |= m);
             }
             row.iter_mut().zip(step.iter()).for_each(|(r, s)| *r &= s);
@@ -138,7 +143,7 @@ impl Beams {
         let stretch = n.div_ceil(rayon::current_num_threads().max(1)).max(1);
         let count = |from: usize| {
             let (mut own, mut every) = (vec![0u64; nd * answers], vec![0u64; nd * answers]);
-            for row in self.hits[from * nd * k..(from + stretch).min(n) * nd * k].chunks_exact(nd * k) {
+            for row in self.hits()[from * nd * k..(from + stretch).min(n) * nd * k].chunks_exact(nd * k) {
                 let line = &row[d0 * k..(d0 + 1) * k];
                 let mine: u32 = (0..k).filter(|&j| AnswerId::from(line[j]) == answer).map(|j| 1 << j).sum();
                 if mine == 0 {
@@ -219,9 +224,10 @@ impl Beams {
     }
 
     /// Whether `set` is the set of all codes, or the stand-in for it (a set
-    /// holds only codes, so its size decides).
+    /// holds only codes, so its size decides); never in a narrowed game
+    /// ([`Beams::narrowed_to`]), whose sets are walked as any other.
     pub(super) fn holds_every_code(&self, set: &CodeSet) -> bool {
-        set.size == (self.patterns.count() * self.colourings.len()) as u64
+        !self.narrowed && set.size == (self.patterns.count() * self.colourings.len()) as u64
     }
 
     /// The answer counts of `queries` (`decoded`) on `set` (flattened,
@@ -321,7 +327,7 @@ impl Beams {
             let stretch = t.div_ceil(rayon::current_num_threads().max(1)).max(1);
             let count = |from: usize| {
                 let mut n = vec![0u32; nd * k * answers];
-                for row in self.hits[from * nd * k..(from + stretch).min(t) * nd * k].chunks_exact(nd * k) {
+                for row in self.hits()[from * nd * k..(from + stretch).min(t) * nd * k].chunks_exact(nd * k) {
                     for (i, &a) in row.iter().enumerate() {
                         n[i * answers + usize::from(a)] += 1;
                     }

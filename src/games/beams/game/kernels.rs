@@ -87,8 +87,9 @@ impl Beams {
             let span = self.board.diagonals.len() * self.variant.colours;
             let start = pattern as usize * span;
             let mut at = start & !63;
+            let hits = self.hits();
             while at < start + span {
-                if let Some(byte) = self.hits.get(at) {
+                if let Some(byte) = hits.get(at) {
                     // SAFETY: prefetching has no architectural effect; the pointer is in bounds.
                     unsafe {
                         core::arch::x86_64::_mm_prefetch(
@@ -119,7 +120,7 @@ impl Beams {
     /// The answer of a code to (colour c, diagonal d), looked up in the tables.
     #[inline]
     pub(super) fn answer_at(&self, code: CodeAt, c: usize, d: usize) -> u8 {
-        self.hits[code.hits + d * self.variant.colours + self.piece_of[code.pieces + c] as usize]
+        self.hits()[code.hits + d * self.variant.colours + self.piece_of[code.pieces + c] as usize]
     }
 
     /// The cells of each colour of a code (one bit mask per colour).
@@ -161,7 +162,7 @@ impl Beams {
     pub(super) fn piece_hits(&self, pattern: u32, d: usize) -> &[u8] {
         let (k, nd) = (self.variant.colours, self.board.diagonals.len());
         let at = (pattern as usize * nd + d) * k;
-        &self.hits[at..at + k]
+        &self.hits()[at..at + k]
     }
 
     #[inline]
@@ -249,12 +250,13 @@ impl Beams {
         // Per piece j: the (colour block, count) pairs of this row with a non-zero count.
         let mut touched: Vec<(usize, u32)> = Vec::with_capacity(used_colours * k);
         let mut starts = vec![0usize; k + 1];
+        let table = self.hits();
         for (row, (t, mask)) in set.rows(self.words).enumerate() {
             self.prefetch_ahead(&set.patterns, row);
             if row % FLUSH_ROWS == FLUSH_ROWS - 1 {
                 flush(&mut compact, &mut totals);
             }
-            let hits = &self.hits[t as usize * nd * k..(t as usize + 1) * nd * k];
+            let hits = &table[t as usize * nd * k..(t as usize + 1) * nd * k];
             if let Some(sigma) = single_colouring(mask) {
                 // One code in the row (the common case deep in the tree): its
                 // answers are looked up directly. Answer 0 is counted too (it is

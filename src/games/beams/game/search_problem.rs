@@ -343,6 +343,10 @@ impl SpeedHooks for Beams {
             penalised_uniform: Vec::new(),
         })
     }
+    /// The game narrowed to the set's patterns and their hit rows ([`Beams::narrowed_to`]).
+    fn narrowed(&self, set: &CodeSet) -> Option<(Beams, CodeSet)> {
+        self.narrowed_to(set)
+    }
 }
 
 impl Symmetry for Beams {
