@@ -106,7 +106,7 @@ impl<P: SearchProblem> Walker<'_, P> {
         }
         let one = self.one_code_leaf()?;
         let leaves = Outcome::sum_shifted(std::iter::repeat_n(&one, n as usize), 0);
-        Some(coalesce(coalesce(self.sum_below(&[constant(domain, Arc::new(leaves))], domain))))
+        Some(coalesce(self.sum_below(&[constant(domain, Arc::new(leaves))], domain)))
     }
 
     /// The children's steps added up on `domain`, every code one query deeper
