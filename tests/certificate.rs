@@ -284,10 +284,11 @@ fn depth_bounds_grow_to_the_exhaustive_optimum() {
 }
 
 /// `perfect --depth-bound K --checkpoint F`: a run stopped part-way (its
-/// checkpoint cut to two finished root queries and a fragment of a third)
-/// resumes with the others and gives the same bound and the same certificate
-/// bytes as a run without a checkpoint; the CLI refuses --checkpoint without
-/// --depth-bound.
+/// checkpoint cut after two finished root queries, with a fragment of the
+/// next line) resumes with the others and gives the same bound and the same
+/// certificate bytes as a run without a checkpoint; a root query's record
+/// without the class records it names is refused; the CLI refuses
+/// --checkpoint without --depth-bound.
 #[test]
 fn depth_bound_runs_resume_from_their_checkpoint() {
     use renyi_search::certificate::depth_bound_certificate;
@@ -299,14 +300,22 @@ fn depth_bound_runs_resume_from_their_checkpoint() {
     let (first, first_body, _) = depth_bound_certificate(&game, 2, Some(&path), &Progress::none()).unwrap();
     assert_eq!((first, &first_body), (bound, &body));
     let text = std::fs::read_to_string(&path).unwrap();
-    let roots: Vec<&str> = text.lines().filter(|l| l.contains("{\"root\":")).collect();
+    let lines: Vec<&str> = text.lines().collect();
+    let roots: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains("{\"root\":")).collect();
     assert!(roots.len() > 3, "{} root queries", roots.len());
-    let head = text.lines().next().unwrap();
-    std::fs::write(&path, format!("{head}\n{}\n{}\n{}", roots[0], roots[1], &roots[2][..20])).unwrap();
+    // Up to the second finished root query (with the class records before it) and a fragment.
+    let kept = lines[..=roots[1]].join("\n");
+    std::fs::write(&path, format!("{kept}\n{}", &lines[roots[1] + 1][..20])).unwrap();
     let (again, again_body, _) = depth_bound_certificate(&game, 2, Some(&path), &Progress::none()).unwrap();
     assert_eq!((again, &again_body), (bound, &body));
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text.lines().filter(|l| l.contains("{\"root\":")).count(), roots.len());
+    let again_text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(again_text.lines().filter(|l| l.contains("{\"root\":")).count(), roots.len());
+    // A root query's record without the class records it rests on is refused.
+    let raised = roots.iter().find(|&&i| lines[i].contains("\"raised\":[{")).expect("a query with raised classes");
+    let without: Vec<&str> = lines[..=*raised].iter().copied().filter(|l| !l.contains("{\"class\":")).collect();
+    std::fs::write(&path, without.join("\n") + "\n").unwrap();
+    let err = depth_bound_certificate(&game, 2, Some(&path), &Progress::none()).err().unwrap().to_string();
+    assert!(err.contains("which has no class record"), "{err}");
     // Another depth is another run.
     let err = depth_bound_certificate(&game, 1, Some(&path), &Progress::none()).err().unwrap().to_string();
     assert!(err.contains("identity"), "{err}");
@@ -370,7 +379,8 @@ fn depth_bound_runs_resume_inside_a_root_query() {
     let key = &lines[0][..8];
     for (rep, position, message) in [(5, 0, "root query 5 is beyond the run's 5"), (0, 9999, "no class of two or more")]
     {
-        let wrong = ClassRecord { rep, answer: 0, position, claim: 3, written: 1, body: String::new() };
+        let wrong =
+            ClassRecord { rep, answer: 0, position, claim: 3, written: 1, digest: String::new(), body: String::new() };
         let line = keyed_line(key, &DepthRecord::Class(wrong));
         std::fs::write(&path, format!("{kept}{line}\n")).unwrap();
         let err = run(&one, Some(&path)).err().unwrap().to_string();

@@ -16,9 +16,9 @@ use super::Certify;
 use super::build::{BuildStats, push_varint, write_head};
 use super::context::Context;
 use super::depth_checkpoint::{
-    CHECKPOINT_FORMAT, ClassRecord, DepthCheckpoint, DepthRecord, DepthRunId, RaisedRecord, RootRecord, from_hex,
-    to_hex,
+    CHECKPOINT_FORMAT, ClassRecord, ClassRef, DepthCheckpoint, DepthRecord, DepthRunId, RootRecord,
 };
+use super::packed_body::{digest, pack, unpack};
 use crate::error::{Result, invalid};
 use crate::progress::Progress;
 use crate::search::{AnswerId, CodeId};
@@ -125,7 +125,7 @@ where
             }
             let position = seen.position(r, a);
             let child = match kept.and_then(|c| c.proved(position)) {
-                Some(record) => proof_of(record.claim, record.written, &record.body)?,
+                Some(record) => proof_of(record, bound)?,
                 None => {
                     let child = node(ctx, expansion, next.clone(), &ctx.class(q, a, codes), k - 1, None)?;
                     if let Some(c) = kept {
@@ -259,9 +259,9 @@ fn root_results<P: Certify + Sync>(
     let best = AtomicU64::new(u64::MAX);
     root.progress.begin("queries at the root", Some(n as u64));
     if let Some(c) = &checkpoint {
-        for r in 0..n {
+        for (r, simple) in simple.iter().enumerate() {
             if let Some(record) = c.finished(r) {
-                let found = reached_of(record)?;
+                let found = reached_of(c, record, simple, &|a| seen.position(r, a))?;
                 best.fetch_min(found.0, Ordering::SeqCst);
                 results.lock().unwrap_or_else(|e| e.into_inner())[r] = Some(found);
                 root.progress.advance(1);
@@ -279,7 +279,7 @@ fn root_results<P: Certify + Sync>(
             }
             let found = reach(k, r, &simple[r], best.load(Ordering::SeqCst), deepen, checkpoint.as_ref())?;
             if let Some(c) = &checkpoint {
-                c.append(&DepthRecord::Root(record_of(r, &found)))?;
+                c.append(&DepthRecord::Root(record_of(r, &found, &|position| seen.at(position).1)))?;
             }
             best.fetch_min(found.0, Ordering::SeqCst);
             results.lock().unwrap_or_else(|e| e.into_inner())[r] = Some(found);
@@ -292,16 +292,15 @@ fn root_results<P: Certify + Sync>(
     Ok(results.into_iter().map(|r| r.expect("every root query has a result")).collect())
 }
 
-/// A root query's result as a checkpoint record.
-fn record_of(rep: usize, (total, raised): &Reached) -> RootRecord {
+/// A root query's result as a checkpoint record: the classes that raise
+/// it, by answer (`answer_at` a position), position and SHA-256.
+fn record_of(rep: usize, (total, raised): &Reached, answer_at: &dyn Fn(usize) -> AnswerId) -> RootRecord {
     let raised = raised
         .iter()
-        .map(|(position, gain, proof)| RaisedRecord {
+        .map(|(position, _, proof)| ClassRef {
+            answer: answer_at(*position),
             position: *position,
-            gain: *gain,
-            claim: proof.claim,
-            written: proof.written,
-            body: to_hex(&proof.body),
+            digest: digest(&proof.body),
         })
         .collect();
     RootRecord { rep, total: *total, raised }
@@ -310,24 +309,51 @@ fn record_of(rep: usize, (total, raised): &Reached) -> RootRecord {
 /// A proved class below root query `rep` as a checkpoint record (its body
 /// only if its claim passes the class's simple `bound`: else no certificate needs it).
 fn class_record(rep: usize, answer: AnswerId, position: usize, bound: u64, proof: &Proof) -> DepthRecord {
-    let body = if proof.claim > bound { to_hex(&proof.body) } else { String::new() };
-    DepthRecord::Class(ClassRecord { rep, answer, position, claim: proof.claim, written: proof.written, body })
+    let (digest, body) =
+        if proof.claim > bound { (digest(&proof.body), pack(&proof.body)) } else { (String::new(), String::new()) };
+    DepthRecord::Class(ClassRecord { rep, answer, position, claim: proof.claim, written: proof.written, digest, body })
 }
 
-/// A proof read back from a checkpoint record (claim, nodes written, body in hex).
-fn proof_of(claim: u64, written: u64, body: &str) -> Result<Proof> {
-    let body = from_hex(body).ok_or_else(|| invalid("a checkpoint record's proof is not hex"))?;
-    Ok(Proof { claim, body, written })
+/// A proof read back from a class record whose simple bound is `bound` (its
+/// body unpacked and checked against its SHA-256; none if it does not raise the bound).
+fn proof_of(record: &ClassRecord, bound: u64) -> Result<Proof> {
+    let body = match record.claim > bound {
+        true => unpack(&record.body, &record.digest)?,
+        false => Vec::new(),
+    };
+    Ok(Proof { claim: record.claim, body, written: record.written })
 }
 
-/// A checkpoint record back as a root query's result (its proofs are
-/// checked with the whole certificate before it is written).
-fn reached_of(record: &RootRecord) -> Result<Reached> {
-    let raised = record
-        .raised
-        .iter()
-        .map(|r| Ok((r.position, r.gain, proof_of(r.claim, r.written, &r.body)?)))
-        .collect::<Result<_>>()?;
+/// A finished root query's record back as its result: each class it names
+/// from its class record in `c` (found by `position_of` its answer), its gain
+/// over its simple bound in `simple`; the total must be the simple total plus
+/// the gains. (The proofs are checked with the whole certificate before it is written.)
+fn reached_of(
+    c: &DepthCheckpoint,
+    record: &RootRecord,
+    simple: &Simple,
+    position_of: &dyn Fn(AnswerId) -> usize,
+) -> Result<Reached> {
+    let wrong = |what: String| invalid(format!("checkpoint: root query {}: {what}", record.rep));
+    let mut raised = Vec::new();
+    for named in &record.raised {
+        let (class, i) = c
+            .proved(named.position)
+            .zip(simple.open.iter().position(|&(a, _)| a == named.answer && position_of(a) == named.position))
+            .ok_or_else(|| wrong(format!("no class of answer {} at position {}", named.answer, named.position)))?;
+        let bound = simple.bounds[i];
+        if class.claim <= bound {
+            return Err(wrong(format!("the class at position {} does not raise its bound {bound}", named.position)));
+        }
+        raised.push((named.position, class.claim - bound, proof_of(class, bound)?));
+    }
+    let total = simple.total + raised.iter().map(|c| c.1).sum::<u64>();
+    if total != record.total {
+        return Err(wrong(format!(
+            "its total {} is not {total}, the simple total with its classes' gains",
+            record.total
+        )));
+    }
     Ok((record.total, raised))
 }
 

@@ -12,6 +12,12 @@
 //! root does not have, or a file of another run is refused with its name and
 //! line. The file is locked while a run appends to it.
 //!
+//! Checkpoint format 3: a proof is kept once, in its class record, packed
+//! ([`super::packed_body`]: xz, base64, with its SHA-256); a finished root
+//! query's record names the classes that raise its total (answer, position,
+//! SHA-256) instead of repeating their proofs. A root record whose class has
+//! no record, or whose SHA-256 is not its class record's, is refused.
+//!
 //! Invariant: after [`DepthCheckpoint::open`] the file holds only whole
 //! lines (a cut-off last line is removed), so appended records never glue
 //! onto a fragment.
@@ -43,8 +49,9 @@ pub struct DepthRunId {
     pub root_queries: Vec<u32>,
 }
 
-/// The format of the checkpoint's records: 2 since a proved class is a record of its own.
-pub const CHECKPOINT_FORMAT: u32 = 2;
+/// The format of the checkpoint's records: 2 since a proved class is a record
+/// of its own, 3 since its proof is packed and a root record names its classes.
+pub const CHECKPOINT_FORMAT: u32 = 3;
 
 /// A record: a finished root query, or one proved class below a root query.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -73,8 +80,9 @@ impl DepthRecord {
 }
 
 /// One answer class of a root query, proved by LB_{k−1}: which class, its
-/// claim, the nodes written and its certificate body (hex; empty when the
-/// claim does not pass the class's simple bound, as no certificate needs it).
+/// claim, the nodes written and its certificate body (packed, with its
+/// SHA-256; both empty when the claim does not pass the class's simple bound,
+/// as no certificate needs it).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ClassRecord {
     /// Index among [`DepthRunId::root_queries`].
@@ -84,27 +92,31 @@ pub struct ClassRecord {
     pub position: usize,
     pub claim: u64,
     pub written: u64,
+    /// The SHA-256 of the body ([`super::packed_body::digest`]).
+    pub digest: String,
+    /// The body, [`super::packed_body::pack`]ed.
     pub body: String,
 }
 
-/// One root query's result: its total and the child proofs that raise it.
+/// One root query's result: its total and the classes whose proofs raise it
+/// (their records hold the proofs). The gains are not kept: a resumed run
+/// takes each from its class's claim and simple bound, and the total must be
+/// the query's simple total plus those gains.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RootRecord {
     /// Index among [`DepthRunId::root_queries`].
     pub rep: usize,
     pub total: u64,
-    pub raised: Vec<RaisedRecord>,
+    pub raised: Vec<ClassRef>,
 }
 
-/// A child proof: position among the node's classes, gain over the simple
-/// bound, claim, nodes written and the certificate body (hex).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RaisedRecord {
+/// A class a root record rests on: its answer, its position among the
+/// root's classes and the SHA-256 of its proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassRef {
+    pub answer: AnswerId,
     pub position: usize,
-    pub gain: u64,
-    pub claim: u64,
-    pub written: u64,
-    pub body: String,
+    pub digest: String,
 }
 
 /// An open checkpoint: the records read at the start, and the locked file new ones go to.
@@ -166,7 +178,11 @@ impl DepthCheckpoint {
             }
             Ok(())
         })?;
-        proved.retain(|_, c: &mut ClassRecord| !done.contains_key(&c.rep));
+        rests_on_its_classes(path, &done, &proved)?;
+        // Kept: the classes of unfinished root queries, and those a finished one rests on.
+        let named: std::collections::HashSet<usize> =
+            done.values().flat_map(|r| r.raised.iter().map(|c| c.position)).collect();
+        proved.retain(|p, c: &mut ClassRecord| !done.contains_key(&c.rep) || named.contains(p));
         Ok(DepthCheckpoint { log, done, classes: proved })
     }
 
@@ -180,13 +196,13 @@ impl DepthCheckpoint {
         self.done.len()
     }
 
-    /// The record of the class at `position` of an unfinished root query, if
-    /// a run before this one proved it.
+    /// The record of the class at `position`, if a run before this one proved
+    /// it (of a finished root query: only the classes its record names).
     pub fn proved(&self, position: usize) -> Option<&ClassRecord> {
         self.classes.get(&position)
     }
 
-    /// How many classes of unfinished root queries were proved before this run.
+    /// How many class records were kept: of unfinished root queries, and those finished ones rest on.
     pub fn proved_count(&self) -> usize {
         self.classes.len()
     }
@@ -197,22 +213,41 @@ impl DepthCheckpoint {
     }
 }
 
-/// Bytes as lowercase hex.
-pub fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// Hex back to bytes (`None` if it is not hex).
-pub fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
+/// Refuses a root record that names a class with no record, or one whose
+/// record is of another root query or answer or holds another proof (SHA-256).
+fn rests_on_its_classes(
+    path: &Path,
+    done: &HashMap<usize, RootRecord>,
+    proved: &HashMap<usize, ClassRecord>,
+) -> Result<()> {
+    let mut roots: Vec<&RootRecord> = done.values().collect();
+    roots.sort_by_key(|r| r.rep);
+    for root in roots {
+        for named in &root.raised {
+            let problem = match proved.get(&named.position) {
+                None => "has no class record",
+                Some(c) if (c.rep, c.answer) != (root.rep, named.answer) => "is another class in its record",
+                Some(c) if c.digest != named.digest || c.body.is_empty() => {
+                    "has another proof in its class record (SHA-256)"
+                }
+                Some(_) => continue,
+            };
+            return Err(invalid(format!(
+                "checkpoint {}: root query {} rests on the class of answer {} at position {}, which {problem}",
+                path.display(),
+                root.rep,
+                named.answer,
+                named.position
+            )));
+        }
     }
-    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::certificate::packed_body::{digest, pack, unpack};
 
     fn id() -> DepthRunId {
         DepthRunId {
@@ -243,13 +278,26 @@ mod tests {
         DepthCheckpoint::open(path, id, &classes())
     }
 
+    /// The proof body of the class at `position` in these tests.
+    fn body(position: usize) -> Vec<u8> {
+        vec![3, 4, position as u8]
+    }
+
+    /// A root record resting on the classes (answer, position) with the bodies of [`body`].
+    fn root(rep: usize, raised: &[(AnswerId, usize)]) -> DepthRecord {
+        let raised =
+            raised.iter().map(|&(answer, position)| ClassRef { answer, position, digest: digest(&body(position)) });
+        DepthRecord::Root(RootRecord { rep, total: 40 + rep as u64, raised: raised.collect() })
+    }
+
+    /// A root record resting on no class (a query not deepened).
     fn record(rep: usize) -> DepthRecord {
-        let raised = vec![RaisedRecord { position: 2, gain: 5, claim: 9, written: 1, body: to_hex(&[1, 2, 255]) }];
-        DepthRecord::Root(RootRecord { rep, total: 40 + rep as u64, raised })
+        root(rep, &[])
     }
 
     fn class(rep: usize, answer: AnswerId, position: usize) -> DepthRecord {
-        DepthRecord::Class(ClassRecord { rep, answer, position, claim: 7, written: 2, body: to_hex(&[3, 4]) })
+        let (digest, body) = (digest(&body(position)), pack(&body(position)));
+        DepthRecord::Class(ClassRecord { rep, answer, position, claim: 7, written: 2, digest, body })
     }
 
     /// Records survive a reopen; a cut-off last line is ignored; an edited
@@ -270,7 +318,7 @@ mod tests {
             let c = open(&path, &id()).unwrap();
             assert_eq!(c.finished_count(), 1);
             assert_eq!(c.finished(0).unwrap().total, 40);
-            assert_eq!(from_hex(&c.finished(0).unwrap().raised[0].body).unwrap(), vec![1, 2, 255]);
+            assert!(c.finished(0).unwrap().raised.is_empty());
             c.append(&record(2)).unwrap();
         }
         assert_eq!(open(&path, &id()).unwrap().finished_count(), 2);
@@ -292,42 +340,63 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// Class records come back for unfinished root queries only; a class
-    /// the root does not have, a class recorded twice and a file of the
-    /// format before class records are refused.
+    /// Class records come back for unfinished root queries, and for a
+    /// finished one those its record names; a class the root does not have, a
+    /// class recorded twice, a root record naming a class with no record, of
+    /// another root query or with another proof, and a file of an older
+    /// checkpoint format are refused.
     #[test]
     fn class_records_resume_and_are_refused_out_of_range() {
         let (dir, path) = fresh("depth-checkpoint-classes");
         {
             let c = open(&path, &id()).unwrap();
-            for record in [class(0, 1, 0), class(1, 4, 3), class(0, 4, 1), record(0)] {
+            for record in [class(0, 1, 0), class(1, 4, 3), class(0, 4, 1), root(0, &[(1, 0)])] {
                 c.append(&record).unwrap();
             }
         }
         let c = open(&path, &id()).unwrap();
-        assert_eq!((c.finished_count(), c.proved_count()), (1, 1));
+        assert_eq!((c.finished_count(), c.proved_count()), (1, 2));
+        assert_eq!(c.finished(0).unwrap().raised, vec![ClassRef { answer: 1, position: 0, digest: digest(&body(0)) }]);
         let proved = c.proved(3).unwrap();
-        assert_eq!((proved.rep, proved.answer, proved.claim, from_hex(&proved.body).unwrap()), (1, 4, 7, vec![3, 4]));
-        assert!(c.proved(0).is_none(), "root query 0 is finished: its class records are dropped");
+        assert_eq!((proved.rep, proved.answer, proved.claim), (1, 4, 7));
+        assert_eq!(unpack(&proved.body, &proved.digest).unwrap(), body(3));
+        assert_eq!(unpack(&c.proved(0).unwrap().body, &digest(&body(0))).unwrap(), body(0));
+        assert!(c.proved(1).is_none(), "root query 0 is finished without it: its class record is dropped");
         drop(c);
         let text = std::fs::read_to_string(&path).unwrap();
+        let other_proof = DepthRecord::Root(RootRecord {
+            rep: 1,
+            total: 41,
+            raised: vec![ClassRef { answer: 4, position: 3, digest: digest(&body(4)) }],
+        });
         for (wrong, message) in [
             (class(3, 1, 6), "root query 3 is beyond the run's 3"),
             (class(1, 4, 2), "no class of two or more codes for answer 4 at position 2"),
             (class(2, 2, 4), "no class of two or more codes for answer 2 at position 4"),
             (class(1, 4, 3), "second time"),
+            (
+                root(2, &[(1, 4)]),
+                "root query 2 rests on the class of answer 1 at position 4, which has no class record",
+            ),
+            (root(2, &[(4, 3)]), "at position 3, which is another class in its record"),
+            (other_proof, "root query 1 rests on the class of answer 4 at position 3, which has another proof"),
         ] {
             let line = crate::output::sealed_lines::keyed_line(&text[..8], &wrong);
             std::fs::write(&path, format!("{text}{line}\n")).unwrap();
             let found = open(&path, &id()).err().unwrap().to_string();
             assert!(found.contains(message), "{found}");
         }
-        // The identity line of an older program: no checkpoint format.
+        // The identity lines of older programs: no checkpoint format, and format 2.
         let old =
             serde_json::to_string(&DepthRunId { checkpoint: 0, ..id() }).unwrap().replace(",\"checkpoint\":0", "");
         std::fs::write(&path, format!("{} {old}\n", crate::output::crc32_hex(old.as_bytes()))).unwrap();
         let found = open(&path, &id()).err().unwrap().to_string();
-        assert!(found.contains("checkpoint format 0, this program writes 2"), "{found}");
+        assert!(found.contains("checkpoint format 0, this program writes 3"), "{found}");
+        let two = crate::output::checked_line(&DepthRunId { checkpoint: 2, ..id() });
+        std::fs::write(&path, format!("{two}\n")).unwrap();
+        let found = open(&path, &id()).err().unwrap().to_string();
+        assert!(found.contains("written in checkpoint format 2, this program writes 3: delete it"), "{found}");
+        assert_eq!(found.lines().count(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

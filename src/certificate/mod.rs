@@ -40,6 +40,7 @@ pub mod depth_bound;
 pub mod depth_checkpoint;
 pub mod format;
 pub mod leaf;
+pub mod packed_body;
 
 use crate::search::delegate::delegating_trait;
 use crate::search::tree::Replay;
