@@ -25,6 +25,7 @@ mod reproduce;
 pub(crate) mod signals;
 mod solve;
 mod solve_hex;
+mod solve_hex_resume;
 mod sweep;
 mod variants;
 mod verify;

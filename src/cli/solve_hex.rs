@@ -1,8 +1,11 @@
 //! `solve hex`: a Hex position → winner, winning moves, edge VCs, optional proof;
 //! and `verify --hex FILE`: the independent check of a proof file.
 
+use super::solve_hex_resume::Resume;
 use clap::Args;
 use renyi_search::error::{Error, Result, invalid};
+use renyi_search::output::same_file::{refuse_clashes, refuse_stdout};
+use renyi_search::output::target::writes_in_place;
 use renyi_search::two_player::connection::hex::board::{Board, Colour, MAX_SIDE, cells_of};
 use renyi_search::two_player::connection::hex::check::{CheckReport, check_proof};
 use renyi_search::two_player::connection::hex::hsearch::Limits;
@@ -38,9 +41,24 @@ pub struct HexArgs {
     /// deciding every move of the side to move, which can take far longer.
     #[arg(long)]
     one_move: bool,
-    /// Stop after this many searched positions per question.
+    /// Stop after this many searched positions per question (with --checkpoint: in this run, the
+    /// checkpoint written first).
     #[arg(long, default_value_t = 50_000_000)]
     budget: u64,
+    /// Resume the solve from this file if it exists, and write the search's tables there (every
+    /// --checkpoint-every seconds, when --budget stops the run, and when the solve is finished: the
+    /// file is then left holding the solved tables, so the same command answers again without
+    /// searching; remove it by hand). A file of another position or solver settings, or a damaged
+    /// one, is refused. Ctrl-C or a kill leaves the last whole checkpoint.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// With --checkpoint: seconds between checkpoints (written after the slice that passes them).
+    #[arg(long, default_value_t = 600, requires = "checkpoint")]
+    checkpoint_every: u64,
+    /// With --checkpoint: the search runs in slices of at most this many positions per question,
+    /// each restarting df-pn at the root from its stored numbers.
+    #[arg(long, default_value_t = 10_000, requires = "checkpoint")]
+    slice: u64,
 }
 
 fn read(path: &Path) -> Result<String> {
@@ -73,18 +91,58 @@ fn position(args: &HexArgs) -> Result<Position> {
     Ok(p)
 }
 
+/// The flags of `list` that were given, with their paths.
+fn present<'a>(list: [(&'static str, &'a Option<PathBuf>); 2]) -> Vec<(&'static str, &'a Path)> {
+    list.into_iter().filter_map(|(flag, p)| Some((flag, p.as_deref()?))).collect()
+}
+
+/// Refuses a checkpoint path that is not a file of its own: stdout, a device, the proof or an input.
+fn refuse_checkpoint_clashes(args: &HexArgs) -> Result<()> {
+    let Some(c) = &args.checkpoint else { return Ok(()) };
+    refuse_stdout("--checkpoint", Some(c.as_path()))?;
+    if c.is_dir() || (c.exists() && writes_in_place(c)) {
+        return Err(invalid(format!("--checkpoint {}: not a regular file", c.display())));
+    }
+    if args.proof.as_deref() == Some(c.as_path()) {
+        return Err(invalid(format!("--checkpoint and --proof are the same file {}: give two paths", c.display())));
+    }
+    let inputs = present([("--sgf", &args.sgf), ("--diagram", &args.diagram)]);
+    refuse_clashes(&inputs, &present([("--checkpoint", &args.checkpoint), ("--proof", &args.proof)]))
+}
+
+/// `task` on the solver: at once, or in slices with the checkpoint of `resume`.
+fn answer<T>(
+    solver: &mut Solver,
+    resume: &mut Option<Resume>,
+    budget: u64,
+    mut task: impl FnMut(&mut Solver) -> std::result::Result<T, Aborted>,
+) -> Result<T> {
+    match resume {
+        Some(r) => r.run(solver, task),
+        None => task(solver).map_err(|_| invalid(format!("no answer within --budget {budget} positions"))),
+    }
+}
+
 pub fn run(args: HexArgs) -> Result<()> {
     let p = position(&args)?;
+    refuse_checkpoint_clashes(&args)?;
     let mut solver = Solver::new(p.board.clone());
     solver.budget = args.budget;
     let started = std::time::Instant::now();
-    let aborted = |_| invalid(format!("no answer within --budget {} positions", args.budget));
-    let proof = solver.proof(&p).map_err(aborted)?;
+    let setting = (args.checkpoint_every, args.slice, args.budget);
+    let mut resume = args.checkpoint.clone().map(|c| Resume::open(c, &p, &mut solver, setting)).transpose()?;
+    let before = solver.nodes;
+    let proof = answer(&mut solver, &mut resume, args.budget, |s| s.proof(&p))?;
     let moves = match (p.winner(), args.one_move) {
         (Some(_), _) => Vec::new(),
-        (None, true) => one_winning_move(&mut solver, &p, &proof).map_err(aborted)?.into_iter().collect(),
-        (None, false) => solver.winning_moves(&p).map_err(aborted)?,
+        (None, true) => {
+            answer(&mut solver, &mut resume, args.budget, |s| one_winning_move(s, &p, &proof))?.into_iter().collect()
+        }
+        (None, false) => answer(&mut solver, &mut resume, args.budget, |s| s.winning_moves(&p))?,
     };
+    if let Some(r) = &mut resume {
+        r.write(&solver)?;
+    }
     print!("{}", p.diagram());
     println!("{} to move; winner: {}", p.to_move.name(), proof.winner.name());
     let names: Vec<String> = moves.iter().map(|&c| p.board.cell_name(c)).collect();
@@ -99,8 +157,9 @@ pub fn run(args: HexArgs) -> Result<()> {
         let shown: Vec<String> = vcs.iter().take(5).map(|&c| format!("{{{}}}", p.board.set_names(c))).collect();
         println!("{} edge-to-edge VCs (bounded H-search): {} {}", colour.name(), vcs.len(), shown.join(" "));
     }
+    let earlier = if before > 0 { format!(" ({before} of them in earlier runs)") } else { String::new() };
     println!(
-        "{} positions searched, {:.2} s; proof: {} steps",
+        "{} positions searched{earlier}, {:.2} s; proof: {} steps",
         solver.nodes,
         started.elapsed().as_secs_f64(),
         proof.steps.len()

@@ -13,6 +13,7 @@
 //!   H-search (edge VCs end the search, mustplay restricts moves), writing proofs.
 //! - `root`: the replies to a position in the solver's own order (the split map job's units).
 //! - [`settings`]: the solver's settings as one stable text (`Solver::describe`, a run's identity).
+//! - [`snapshot`]: a df-pn solve's tables as a checkpoint file (a solve resumed by a later process).
 //! - `dfpn`: depth-first proof-number search, the solver's default search; `counts`: what it did.
 //! - `support`: proof-set pruning: a refuted move's support cuts its siblings (and carried refutations).
 //! - `reuse`: H-search results carried two plies down the df-pn path (incremental H-search).
@@ -43,6 +44,7 @@ mod reuse;
 mod root;
 pub mod seed_checks;
 pub mod settings;
+pub mod snapshot;
 pub mod solver;
 mod support;
 mod trace;
