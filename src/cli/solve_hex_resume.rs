@@ -90,25 +90,24 @@ impl Resume {
 
     /// Writes the checkpoint and reports it on stderr.
     pub(super) fn write(&mut self, solver: &Solver) -> Result<()> {
-        let started = Instant::now();
-        let cpu = process_cpu_seconds().unwrap_or(0.0);
+        let (started, cpu) = (Instant::now(), process_cpu_seconds().unwrap_or(0.0));
         let totals = RunTotals {
             positions: solver.nodes,
             cpu_ms: self.before.cpu_ms + (cpu * 1e3) as u64,
             runs: self.before.runs + 1,
         };
         let c = solver.write_snapshot(&self.path, &self.position, totals)?;
-        let bytes = std::fs::metadata(&self.path).map_or(0, |m| m.len());
+        let (bytes, wall) = (std::fs::metadata(&self.path).map_or(0, |m| m.len()), started.elapsed().as_secs_f64());
+        let write_cpu = process_cpu_seconds().map_or(0.0, |now| now - cpu);
         eprintln!(
             "checkpoint {}: {}; {} positions searched and {:.0} CPU-s in all ({} and {cpu:.0} in this run); \
-             {:.1} MB written in {:.1} s; resident {:.0} MB (peak {:.0})",
+             {:.1} MB written in {wall:.1} s ({write_cpu:.1} CPU-s); resident {:.0} MB (peak {:.0})",
             self.path.display(),
             tables_text(&c),
             totals.positions,
             totals.cpu_ms as f64 / 1e3,
             solver.nodes - self.nodes_start,
             mb(bytes),
-            started.elapsed().as_secs_f64(),
             mb(resident_bytes().unwrap_or(0)),
             mb(peak_resident_bytes().unwrap_or(0))
         );
