@@ -31,7 +31,16 @@ fn main() -> ExitCode {
     // The worker threads are started here, once: rayon would start them at
     // its first use and panic with a backtrace if the system refuses a thread
     // (a ulimit on address space or processes); issue 48 item 5.
-    if let Err(e) = rayon::ThreadPoolBuilder::new().build_global() {
+    // Each worker's start needs room for its stacks, or the runtime aborts (`address_space_for`).
+    let workers = std::env::var("RAYON_NUM_THREADS").ok().and_then(|n| n.parse().ok()).filter(|&n: &usize| n > 0);
+    let workers = workers.or_else(|| std::thread::available_parallelism().ok().map(|n| n.get())).unwrap_or(1);
+    let room = workers.saturating_mul(cli::allocator::thread_room(2 << 20));
+    let started = if cli::allocator::address_space_for(room) {
+        rayon::ThreadPoolBuilder::new().build_global().map_err(|e| e.to_string())
+    } else {
+        Err(format!("{} MiB of address space are not there for {workers} thread(s)", room >> 20))
+    };
+    if let Err(e) = started {
         // A worker thread that did start may have had an allocation refused
         // meanwhile and be writing its own line: one line only.
         if !cli::allocator::claim_the_error_line() {

@@ -126,6 +126,46 @@ fn exit_with(line: &[u8]) -> ! {
     std::process::exit(2)
 }
 
+/// Whether `bytes` of address space can be mapped now: mapped without access or reservation
+/// and unmapped at once. A thread's start maps its stack and then, in Rust's runtime, a signal
+/// stack; the runtime aborts with a backtrace when the second is refused (seen under `ulimit -v`
+/// at the memory guard's start), so a thread is started only when this room is there.
+#[cfg(target_os = "linux")]
+pub(crate) fn address_space_for(bytes: usize) -> bool {
+    use core::ffi::c_void;
+    unsafe extern "C" {
+        fn mmap(addr: *mut c_void, len: usize, prot: i32, flags: i32, fd: i32, offset: i64) -> *mut c_void;
+        fn munmap(addr: *mut c_void, len: usize) -> i32;
+    }
+    const PROT_NONE: i32 = 0;
+    const MAP_PRIVATE: i32 = 0x02;
+    const MAP_ANONYMOUS: i32 = 0x20;
+    const MAP_NORESERVE: i32 = 0x4000;
+    const MAP_FAILED: *mut c_void = !0usize as *mut c_void;
+    // SAFETY: a fresh anonymous mapping chosen by the kernel, touched by nobody and unmapped
+    // before anything else can learn of it.
+    unsafe {
+        let at = mmap(std::ptr::null_mut(), bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if at == MAP_FAILED {
+            return false;
+        }
+        munmap(at, bytes);
+    }
+    true
+}
+
+/// Elsewhere a thread's start is left to the system.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn address_space_for(_bytes: usize) -> bool {
+    true
+}
+
+/// The address space a thread of `stack` bytes needs to start: its stack, the runtime's signal
+/// stack with its guard page, and room for the allocator's first pages in the new thread.
+pub(crate) fn thread_room(stack: usize) -> usize {
+    stack + (4 << 20)
+}
+
 #[cfg(test)]
 mod tests {
     use super::OneLineOnFailure;

@@ -27,6 +27,9 @@ const POLL: Duration = Duration::from_millis(50);
 /// size).
 const GRACE: Duration = Duration::from_secs(3);
 
+/// The watching thread's stack: it reads a number, sleeps, and at most writes one line.
+const GUARD_STACK: usize = 256 << 10;
+
 /// The job named in the message, and from when it is watched.
 static JOB: Mutex<Option<(String, Instant)>> = Mutex::new(None);
 
@@ -48,8 +51,11 @@ fn watch(what: String, from: Instant) {
         return;
     }
     // Without the thread the job runs unwatched, as before this guard; its
-    // estimate was checked already.
-    let _ = std::thread::Builder::new().name("memory-guard".into()).spawn(|| {
+    // estimate was checked already. Started only with room for its start (`address_space_for`).
+    if !super::allocator::address_space_for(super::allocator::thread_room(GUARD_STACK)) {
+        return;
+    }
+    let _ = std::thread::Builder::new().name("memory-guard".into()).stack_size(GUARD_STACK).spawn(|| {
         loop {
             std::thread::sleep(POLL);
             let job = JOB.lock().unwrap_or_else(|p| p.into_inner()).clone();
