@@ -142,6 +142,13 @@ pub fn parse_checked_line<T: for<'de> serde::Deserialize<'de>>(line: &str) -> Op
     (crc32fast::hash(json.as_bytes()) == crc).then(|| serde_json::from_str(json).ok())?
 }
 
+/// The SHA-256 of `bytes` as 64 lowercase hex digits (the seals of sealed
+/// targets, the digests of packed proof bodies).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Writes `contents` to `path`: atomically (a temporary file in the same
 /// directory is written, flushed, and renamed over the target), or in place
 /// for stdout (`-`), devices and FIFOs ([`target`]).

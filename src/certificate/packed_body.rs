@@ -16,8 +16,7 @@ const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 
 /// The SHA-256 of `body`, 64 lowercase hex digits.
 pub fn digest(body: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(body).iter().map(|b| format!("{b:02x}")).collect()
+    crate::output::sha256_hex(body)
 }
 
 /// `body` compressed and as base64 text.

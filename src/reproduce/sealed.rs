@@ -7,8 +7,7 @@
 //! part) and writes the same bytes as `--full`.
 
 use crate::error::{Result, invalid};
-use crate::output::{layout, write_atomic};
-use sha2::Digest;
+use crate::output::{layout, sha256_hex, write_atomic};
 use std::path::{Path, PathBuf};
 
 /// How a target's expensive part came about in this run (the summary line says it).
@@ -37,10 +36,6 @@ impl Provenance {
 /// The seal file of `target` under `dir` (the results directory).
 pub fn seal_path(dir: &Path, target: &str) -> PathBuf {
     layout::runs(dir, &format!("sealed/{target}.sha256"))
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Seals `files` (paths relative to `dir`, as written by `--full`): one line
