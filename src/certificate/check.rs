@@ -53,8 +53,11 @@ struct Checker<'a, 'b, P: Certify> {
     proven_large: HashMap<u64, Vec<(u64, u64)>>,
     /// Large nodes below the root: node index → (parent index, query, answer).
     steps: HashMap<u64, (u64, QueryId, AnswerId)>,
-    /// [`KEYS_KEPT_UP_TO`] (smaller in tests, to send every node through the hashes).
-    keys_kept_up_to: usize,
+    /// [`KEYS_KEPT_UP_TO`] (smaller in tests, to send every node through the hashes); `None`:
+    /// no node is remembered, and a reference stops the pass.
+    keys_kept_up_to: Option<usize>,
+    /// Set when a pass that remembers nothing met a reference.
+    met_reference: bool,
 }
 
 /// Reads one LEB128 varint from `body` at `pos`.
@@ -73,28 +76,58 @@ pub(crate) fn read_varint(body: &[u8], pos: &mut usize) -> Option<u64> {
 
 /// Checks a certificate body for `problem` and returns the bound proven at
 /// the root, or a one-line error naming the first bad node.
+///
+/// The check first remembers no node at all, so a body without references
+/// (a depth-bound certificate, `depth_bound.rs`) is checked in memory that
+/// does not grow with its nodes. At the first reference that pass stops and
+/// the check starts again from the root keeping keys (see [`KEYS_KEPT_UP_TO`]):
+/// every answer still comes from one whole pass over the body.
 pub fn check_certificate<P: Certify>(problem: &P, body: &[u8]) -> Result<CheckReport> {
-    check_keeping_keys(problem, body, KEYS_KEPT_UP_TO)
-}
-
-/// [`check_certificate`] with the keys of nodes of up to `keys_kept_up_to` codes kept.
-fn check_keeping_keys<P: Certify>(problem: &P, body: &[u8], keys_kept_up_to: usize) -> Result<CheckReport> {
     let clock = Instant::now();
     let ctx = Context::new(problem)?;
     let table_seconds = clock.elapsed().as_secs_f64();
-    let mut checker = Checker::new(&ctx, body, keys_kept_up_to);
+    match check_pass(&ctx, body, None)? {
+        Some((bound, nodes, lookups)) => {
+            Ok(CheckReport { bound, nodes, lookups, table_seconds, seconds: clock.elapsed().as_secs_f64() })
+        }
+        None => check_keeping_keys(&ctx, body, KEYS_KEPT_UP_TO, clock, table_seconds),
+    }
+}
+
+/// The pass of [`check_certificate`] that keeps the keys of nodes of up to
+/// `keys_kept_up_to` codes (and the steps of larger ones).
+fn check_keeping_keys<P: Certify>(
+    ctx: &Context<'_, P>,
+    body: &[u8],
+    keys_kept_up_to: usize,
+    clock: Instant,
+    table_seconds: f64,
+) -> Result<CheckReport> {
+    let (bound, nodes, lookups) = check_pass(ctx, body, Some(keys_kept_up_to))?
+        .ok_or_else(|| invalid("certificate: a reference left unresolved with keys kept"))?;
+    Ok(CheckReport { bound, nodes, lookups, table_seconds, seconds: clock.elapsed().as_secs_f64() })
+}
+
+/// One pass over `body`: (bound, nodes, lookups), or `None` when it remembers
+/// nothing (`keys` = None) and meets a reference.
+fn check_pass<P: Certify>(ctx: &Context<'_, P>, body: &[u8], keys: Option<usize>) -> Result<Option<(u64, u64, u64)>> {
+    let problem = ctx.problem;
+    let mut checker = Checker::new(ctx, body, keys);
     let all: Vec<CodeId> = (0..problem.code_count() as CodeId).collect();
-    let bound = checker.node(problem.initial_state(), all, &mut Vec::new(), None).map_err(invalid)?;
+    let bound = match checker.node(problem.initial_state(), all, &mut Vec::new(), None) {
+        Ok(bound) => bound,
+        Err(_) if checker.met_reference => return Ok(None),
+        Err(e) => return Err(invalid(e)),
+    };
     if checker.pos != body.len() {
         return Err(invalid(format!("certificate: {} bytes after the last node", body.len() - checker.pos)));
     }
-    let (nodes, lookups, seconds) = (checker.nodes, checker.lookups, clock.elapsed().as_secs_f64());
-    Ok(CheckReport { bound, nodes, lookups, table_seconds, seconds })
+    Ok(Some((bound, checker.nodes, checker.lookups)))
 }
 
 impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
     /// A checker at the start of `body`, nothing proven yet.
-    fn new(ctx: &'b Context<'a, P>, body: &'b [u8], keys_kept_up_to: usize) -> Self {
+    fn new(ctx: &'b Context<'a, P>, body: &'b [u8], keys_kept_up_to: Option<usize>) -> Self {
         Checker {
             ctx,
             body,
@@ -105,6 +138,7 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
             proven_large: HashMap::new(),
             steps: HashMap::new(),
             keys_kept_up_to,
+            met_reference: false,
         }
     }
 
@@ -148,8 +182,8 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
     ) -> std::result::Result<u64, String> {
         let index = self.nodes;
         self.nodes += 1;
-        if let (Some(parent), Some(&(q, a))) = (parent, path.last())
-            && codes.len() > self.keys_kept_up_to
+        if let (Some(parent), Some(&(q, a)), Some(kept)) = (parent, path.last(), self.keys_kept_up_to)
+            && codes.len() > kept
         {
             self.steps.insert(index, (parent, q, a));
         }
@@ -176,6 +210,10 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
                     let v = self.node(child.0, child.1, path, Some(index))?;
                     path.pop();
                     v
+                }
+                1 if self.keys_kept_up_to.is_none() => {
+                    self.met_reference = true;
+                    return Err(self.name(index, path, "a reference (the pass that keeps no keys stops)"));
                 }
                 1 => self.proven_claim(&child).ok_or_else(|| {
                     self.name(index, path, &format!("a reference to an unproven class ({} answer {a})", self.label(q)))
@@ -207,7 +245,10 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
                 ));
             }
         }
-        if codes.len() > self.keys_kept_up_to {
+        let Some(kept) = self.keys_kept_up_to else {
+            return Ok(claim);
+        };
+        if codes.len() > kept {
             self.proven_large.entry(key_hash(&state, &codes)).or_default().push((index, claim));
         } else {
             self.proven.entry((state, codes)).and_modify(|c| *c = (*c).max(claim)).or_insert(claim);
@@ -217,7 +258,7 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
 
     /// The largest claim checked so far for the node `key`, if any.
     fn proven_claim(&self, key: &(P::State, Vec<CodeId>)) -> Option<u64> {
-        if key.1.len() <= self.keys_kept_up_to {
+        if key.1.len() <= self.keys_kept_up_to.unwrap_or(usize::MAX) {
             return self.proven.get(key).copied();
         }
         let candidates = self.proven_large.get(&key_hash(&key.0, &key.1))?;
@@ -261,20 +302,25 @@ mod tests {
 
     /// MM-1296's certificate (which refers back to checked nodes) checks to
     /// 5625 whether small nodes are kept by key or every node goes through
-    /// the hash and the derivation from the root; and a node whose hash a
-    /// reference hits but whose key differs is not taken for it.
+    /// the hash and the derivation from the root; the pass that keeps no
+    /// keys stops at its first reference and the check starts again with
+    /// keys; and a node whose hash a reference hits but whose key differs is
+    /// not taken for it.
     #[test]
     fn references_resolve_by_key_and_by_hash_alike() {
         let game = Mastermind::new(4, 6, false).unwrap();
         let (result, search) = solve_perfect(&game);
         let (body, stats) = build_certificate(&search, &game, result.total).unwrap();
         assert!(stats.references > 0, "the certificate has references");
+        let ctx = Context::new(&game).unwrap();
         for kept in [KEYS_KEPT_UP_TO, 0] {
-            let report = check_keeping_keys(&game, &body, kept).unwrap();
+            let report = check_keeping_keys(&ctx, &body, kept, Instant::now(), 0.0).unwrap();
             assert_eq!((report.bound, report.nodes), (5625, stats.nodes), "keys kept up to {kept}");
         }
-        let ctx = Context::new(&game).unwrap();
-        let mut checker = Checker::new(&ctx, &body, 0);
+        assert_eq!(check_pass(&ctx, &body, None).unwrap(), None, "the pass without keys stops");
+        let report = check_certificate(&game, &body).unwrap();
+        assert_eq!((report.bound, report.nodes), (5625, stats.nodes));
+        let mut checker = Checker::new(&ctx, &body, Some(0));
         let all: Vec<CodeId> = (0..1296).collect();
         let key = ((), all[..100].to_vec());
         // Node 0 (the root, all codes) filed under the hash of another key.
@@ -283,5 +329,21 @@ mod tests {
         assert_eq!(checker.proven_claim(&((), all.clone())), None, "not filed under its own hash");
         checker.proven_large.insert(key_hash(&(), &all), vec![(0, 5625)]);
         assert_eq!(checker.proven_claim(&((), all)), Some(5625));
+    }
+
+    /// A depth-bound certificate has no references: the pass that keeps no
+    /// keys checks it whole, to the bound and node count of the pass that
+    /// keeps them (MM(3,4) at depth 2).
+    #[test]
+    fn a_body_without_references_is_checked_without_keys() {
+        use crate::certificate::depth_bound_certificate;
+        use crate::progress::Progress;
+        let game = Mastermind::new(3, 4, false).unwrap();
+        let (bound, body, stats) = depth_bound_certificate(&game, 2, None, &Progress::none()).unwrap();
+        let ctx = Context::new(&game).unwrap();
+        let keyless = check_pass(&ctx, &body, None).unwrap().expect("no reference met");
+        let kept = check_keeping_keys(&ctx, &body, KEYS_KEPT_UP_TO, Instant::now(), 0.0).unwrap();
+        assert_eq!(keyless, (bound, stats.nodes, kept.lookups));
+        assert_eq!((kept.bound, kept.nodes), (bound, stats.nodes));
     }
 }
