@@ -79,6 +79,27 @@ fn stop(what: &str, held: u64) -> ! {
     std::process::exit(2);
 }
 
+/// A job that stops itself between units (`solve hex --checkpoint`, between two slices of df-pn) does
+/// so once the process holds more than this share of the budget (in sixteenths), so that its last
+/// checkpoint is written before the watch, which stops it at the whole budget, would end it mid-unit.
+const NEAR_BUDGET_SIXTEENTHS: u64 = 15;
+
+/// The resident bytes when the process holds more than 15/16 of the budget ([`NEAR_BUDGET_SIXTEENTHS`]),
+/// checked by a job between its units; `None` below that, or where the kernel does not say.
+pub(super) fn near_budget() -> Option<u64> {
+    resident_bytes().filter(|&held| held > budget_bytes() / 16 * NEAR_BUDGET_SIXTEENTHS)
+}
+
+/// The one line of a job that stopped itself near the budget ([`near_budget`]) after writing `kept`.
+pub(super) fn near_budget_error(what: &str, held: u64, kept: &str) -> renyi_search::error::Error {
+    renyi_search::error::Error::TooLarge(format!(
+        "{what} neared the memory budget of {} (the process held {}, past 15/16 of it); {kept}: run the \
+         same command again with a larger --max-memory GIB, or with less beside it, to resume",
+        budget_text(),
+        human_bytes(held)
+    ))
+}
+
 /// Most GiB `--max-memory` accepts: 1 PiB.
 const MAX_MEMORY_GIB: f64 = (1u64 << 20) as f64;
 

@@ -131,6 +131,9 @@ pub fn run(args: HexArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let setting = (args.checkpoint_every, args.slice, args.budget);
     let mut resume = args.checkpoint.clone().map(|c| Resume::open(c, &p, &mut solver, setting)).transpose()?;
+    // A bar on a terminal, a dated status line at most once a minute in a log (`hex/report.rs`).
+    solver.progress = super::progress::progress_auto();
+    solver.progress.begin("Hex solve, positions searched in this process:", None);
     let before = solver.nodes;
     let proof = answer(&mut solver, &mut resume, args.budget, |s| s.proof(&p))?;
     let moves = match (p.winner(), args.one_move) {
@@ -143,6 +146,7 @@ pub fn run(args: HexArgs) -> Result<()> {
     if let Some(r) = &mut resume {
         r.write(&solver)?;
     }
+    solver.progress.end();
     print!("{}", p.diagram());
     println!("{} to move; winner: {}", p.to_move.name(), proof.winner.name());
     let names: Vec<String> = moves.iter().map(|&c| p.board.cell_name(c)).collect();

@@ -57,6 +57,7 @@ impl Resume {
                 c.totals.runs,
                 started.elapsed().as_secs_f64()
             );
+            solver.cpu_before = c.totals.cpu_ms as f64 / 1e3;
             c.totals
         } else {
             RunTotals::default()
@@ -66,7 +67,8 @@ impl Resume {
     }
 
     /// Runs `task` in slices, writing the checkpoint after a stopped slice when it is due; past
-    /// `--budget` positions in this run the checkpoint is written and the solve stops.
+    /// `--budget` positions in this run, or past 15/16 of the memory budget (`--max-memory`; the memory
+    /// guard stops the process at the whole budget), the checkpoint is written and the solve stops.
     pub(super) fn run<T>(
         &mut self,
         solver: &mut Solver,
@@ -80,6 +82,11 @@ impl Resume {
                     self.budget,
                     self.path.display()
                 )));
+            }
+            if let Some(held) = super::memory_guard::near_budget() {
+                self.write(s)?;
+                let kept = format!("{} holds the search so far", self.path.display());
+                return Err(super::memory_guard::near_budget_error("the Hex solve", held, &kept));
             }
             if self.last.elapsed() >= self.every {
                 self.write(s)?;

@@ -42,6 +42,7 @@ impl Solver {
         if self.board.connects(mover, own) {
             return Ok(true);
         }
+        self.root = Some((black, white, mover));
         let (pn, _) = self.mid(black, white, mover, INF, INF, start, [None, None])?;
         Ok(pn == 0)
     }
@@ -249,10 +250,7 @@ impl Solver {
         if let Some(m) = self.moves.get(&k) {
             return Ok(Some((m.moves.clone(), m.stones)));
         }
-        self.nodes += 1;
-        if self.nodes - start > self.budget {
-            return Err(Aborted);
-        }
+        self.count_position(start)?;
         self.counts.with_parent += u64::from(up[0].is_some());
         if let Some(g) = up[1]
             && (self.moves.contains_key(&g) || self.table.contains_key(&g))

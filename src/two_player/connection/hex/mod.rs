@@ -14,7 +14,8 @@
 //! - `root`: the replies to a position in the solver's own order (the split map job's units).
 //! - [`settings`]: the solver's settings as one stable text (`Solver::describe`, a run's identity).
 //! - [`snapshot`]: a df-pn solve's tables as a checkpoint file (a solve resumed by a later process).
-//! - `dfpn`: depth-first proof-number search, the solver's default search; `counts`: what it did.
+//! - `dfpn`: depth-first proof-number search, the solver's default search; `counts`: what it did;
+//!   `report`: the status it reports while it runs (positions, tables, root numbers, memory, CPU).
 //! - `support`: proof-set pruning: a refuted move's support cuts its siblings (and carried refutations).
 //! - `reuse`: H-search results carried two plies down the df-pn path (incremental H-search).
 //! - [`proof`] and [`check`]: the proof file and its independent checker.
@@ -40,6 +41,7 @@ mod nodeset;
 pub mod plain;
 pub mod position;
 pub mod proof;
+mod report;
 mod reuse;
 mod root;
 pub mod seed_checks;

@@ -9,11 +9,11 @@
 //! default; with it on a resumed search may take another path) and H-search's scratch tables.
 //!
 //! The file: a first line naming the kind, the identity line (format number, program, board,
-//! stones, side to move and [`Solver::describe`]) and the contents line (the run's totals and the
+//! stones, side to move, [`Solver::describe`] and the [`SEARCH_ORDER`]) and the contents line (the run's totals and the
 //! tables' lengths), both sealed JSON lines ([`checked_line`]); then the tables in `codec.rs`'s bytes,
 //! gzip-compressed, ending with the CRC-32 of those bytes. Written by temp file, fsync and rename
 //! (`output::target`), so a kill leaves the previous checkpoint whole; a file of another kind,
-//! format, program, position or settings is refused, and a damaged one (a checksum, a length, a value
+//! format, program, search order, position or settings is refused, and a damaged one (a checksum, a length, a value
 //! off the board) too, with one line.
 //!
 //! Soundness: a loaded table can only cost time, never change an answer that the program reports
@@ -38,6 +38,19 @@ const KIND: &str = "renyi-search hex solver checkpoint";
 /// The format number of the file; another is refused.
 pub const FORMAT: u32 = 1;
 
+/// The version of df-pn's search order: which positions it visits, in which order, under the same
+/// [`Solver::describe`] settings. Raise it with every change of the code that makes the search take
+/// another path (the move order, the numbers of new children, a rule that decides or prunes): a
+/// checkpoint of another order is refused, since a resumed solve is only the uninterrupted one of
+/// the same order (an answer would still be sound, as every proof is checked, but not the same
+/// search). Files of format 1 written before the field existed (session 26) are of order 1.
+pub const SEARCH_ORDER: u32 = 1;
+
+/// The order of a file that does not name one.
+fn first_order() -> u32 {
+    1
+}
+
 /// Who wrote a checkpoint and of what: a file whose identity differs is refused.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotId {
@@ -53,6 +66,9 @@ pub struct SnapshotId {
     pub to_move: String,
     /// [`Solver::describe`].
     pub settings: String,
+    /// [`SEARCH_ORDER`] of the program that wrote it.
+    #[serde(default = "first_order")]
+    pub search_order: u32,
 }
 
 /// A solve's totals over the processes that worked on it (the contents line).
@@ -109,6 +125,10 @@ impl SnapshotId {
         if self.program != ours.program {
             return Some(format!("was written by {}, this is {}", self.program, ours.program));
         }
+        if self.search_order != ours.search_order {
+            let (theirs, this) = (self.search_order, ours.search_order);
+            return Some(format!("was searched in df-pn's search order {theirs}, this program's is {this}"));
+        }
         if self.position_text() != ours.position_text() {
             let (theirs, this) = (self.position_text(), ours.position_text());
             return Some(format!("is of another position ({theirs}) than this one ({this})"));
@@ -130,6 +150,7 @@ impl Solver {
             white: names(&position.board, position.white),
             to_move: position.to_move.name().to_string(),
             settings: self.describe(),
+            search_order: SEARCH_ORDER,
         }
     }
 
@@ -171,7 +192,8 @@ impl Solver {
 
     /// Loads the checkpoint `path` of the solve of `position` into this solver (its tables replaced,
     /// [`Solver::nodes`] set to the file's total) and returns the file's contents line. Refused
-    /// (nothing changed): a file of another kind, format, program, position or settings, or a damaged one.
+    /// (nothing changed): a file of another kind, format, program, search order, position or settings, or a
+    /// damaged one.
     pub fn load_snapshot(&mut self, path: &Path, position: &Position) -> Result<Contents> {
         let place = format!("checkpoint {}", path.display());
         let file =

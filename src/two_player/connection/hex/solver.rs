@@ -21,6 +21,7 @@ use super::hsearch::{Limits, Scratch, h_search, h_search_edge_answer};
 use super::position::Position;
 use super::proof::{Proof, ProofStep};
 use super::reuse::KeptCache;
+use crate::progress::Progress;
 use crate::search::fasthash::FastBuild;
 use std::collections::HashMap;
 
@@ -163,6 +164,12 @@ pub struct Solver {
     pub(super) cut: PositionMap<Vec<(u8, u8)>>,
     /// What df-pn did.
     pub counts: Counts,
+    /// Where df-pn reports its status (`report.rs`); none by default.
+    pub progress: Progress,
+    /// CPU seconds spent on this solve by earlier processes (a resumed solve), for the status.
+    pub cpu_before: f64,
+    /// The position of the current df-pn question, and its mover (for the status).
+    pub(super) root: Option<(Bits, Bits, Colour)>,
     /// The H-search tables reused from run to run.
     pub(super) scratch: Scratch,
 }
@@ -217,6 +224,9 @@ impl Solver {
             supports: PositionMap::default(),
             cut: PositionMap::default(),
             counts: Counts::default(),
+            progress: Progress::none(),
+            cpu_before: 0.0,
+            root: None,
             scratch: Scratch::default(),
         }
     }
