@@ -18,6 +18,7 @@
 //! - [`progress`]: progress reports to an observer (the library never prints).
 
 pub mod certificate;
+pub mod cpu_time;
 pub mod curve;
 pub mod error;
 pub mod games;

@@ -2,9 +2,9 @@
 //! tables written to FILE every `--checkpoint-every` seconds, when `--budget` stops it and when it is
 //! finished, and loaded at the start when FILE exists (`hex::snapshot`); progress lines on stderr.
 
+use renyi_search::cpu_time::process_cpu_seconds;
 use renyi_search::error::{Result, invalid};
 use renyi_search::memory::{peak_resident_bytes, resident_bytes};
-use renyi_search::reproduce::summary::process_cpu_seconds;
 use renyi_search::two_player::connection::hex::position::Position;
 use renyi_search::two_player::connection::hex::snapshot::{Contents, RunTotals};
 use renyi_search::two_player::connection::hex::solver::{Aborted, Solver};

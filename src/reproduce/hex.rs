@@ -5,7 +5,7 @@
 //! (times are returned to the caller for its log).
 
 use super::hex_checkpoint::{HexRunId, OpeningCheckpoint, OpeningRecord};
-use super::summary::thread_cpu_seconds;
+use crate::cpu_time::thread_cpu_seconds;
 use crate::error::{Result, invalid};
 use crate::output::{layout, write_atomic};
 use crate::progress::Progress;

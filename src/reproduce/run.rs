@@ -4,7 +4,8 @@
 //! ([`super::summary::KNOWN_DIFFERENCES`]) can be told from failures.
 
 use super::sealed::Provenance;
-use super::summary::{Check, Target, TargetReport, process_cpu_seconds, snapshot, written};
+use super::summary::{Check, Target, TargetReport, snapshot, written};
+use crate::cpu_time::process_cpu_seconds;
 use crate::error::Result;
 use crate::progress::Progress;
 use std::path::PathBuf;

@@ -6,8 +6,8 @@
 use super::board::{Bits, Colour, cells_of};
 use super::dfpn::INF;
 use super::solver::{Aborted, Entry, Solver, key};
+use crate::cpu_time::process_cpu_seconds;
 use crate::memory::resident_bytes;
-use crate::reproduce::summary::process_cpu_seconds;
 
 /// Positions searched between two reports (a position costs milliseconds of H-search on 8×8, a
 /// report microseconds).
