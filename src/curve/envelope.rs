@@ -10,6 +10,7 @@
 
 use super::crossing::{KnownZero, PairFunction, RootFound, SearchEnd};
 use super::interval::Interval;
+use super::majorization::{descending_sizes, majorized_by, undominated};
 use super::point::{Point, Root, Witness, dyadic_between, exact_root_in};
 use super::root_order::{common_root_in, sign_at_root};
 use super::steps::{Domain, Span};
@@ -33,7 +34,7 @@ pub type WitnessFn<'a> = &'a (dyn Fn(usize, usize) -> Arc<Witness> + Sync);
 /// `parts` are distinct multisets of class sizes of one set.
 ///
 /// Speed (issue 53): a partition that majorizes another one is below it on all
-/// of (0, ∞) ([`majorized_by`]), so it is maximal at no point strictly between
+/// of (0, ∞) ([`majorized_by`](super::majorization::majorized_by)), so it is maximal at no point strictly between
 /// 0 and ∞, and where it crosses the best one another crossing came first. The
 /// open part and the ends inside (0, ∞) are cut among the others alone: the
 /// same pieces, with fewer keys, pair functions and root searches. At α = 0
@@ -98,29 +99,6 @@ fn alone(parts: &[Vec<u64>], only: usize, domain: &Domain) -> Vec<EnvelopePiece>
 /// Whether `p` is α = 0 or α = ∞.
 fn is_extreme(p: &Point) -> bool {
     matches!(p.alpha(), Some(Alpha::Infinity) | Some(Alpha::Finite { num: 0, .. }))
-}
-
-/// The partitions (ascending indices) that majorize no other one of `parts`:
-/// every other one is below one of them on all of (0, ∞). Equal multisets do
-/// not count as majorizing each other.
-fn undominated(parts: &[Vec<u64>]) -> Vec<usize> {
-    let descending: Vec<std::borrow::Cow<[u64]>> = parts.iter().map(|p| descending_sizes(p)).collect();
-    let top = |i: usize| descending[i].first().copied().unwrap_or(0);
-    let below = |a: usize, b: usize| {
-        a != b && top(a) <= top(b) && majorized_by(&descending[a], &descending[b]) && descending[a] != descending[b]
-    };
-    (0..parts.len()).filter(|&b| !(0..parts.len()).any(|a| below(a, b))).collect()
-}
-
-/// The class sizes largest first (borrowed if they are so already).
-fn descending_sizes(p: &[u64]) -> std::borrow::Cow<'_, [u64]> {
-    if p.is_sorted_by(|a, b| a >= b) {
-        std::borrow::Cow::Borrowed(p)
-    } else {
-        let mut d = p.to_vec();
-        d.sort_unstable_by(|a, b| b.cmp(a));
-        std::borrow::Cow::Owned(d)
-    }
 }
 
 /// The maximal partitions at a single point.
@@ -322,25 +300,6 @@ fn better_below(parts: &[Vec<u64>], i: usize, j: usize, a0: Alpha) -> (usize, us
     }
 }
 
-/// Whether `a` is majorized by `b` (class sizes sorted descending, the same
-/// total): every prefix sum of `a` is at most that of `b`. Rényi entropy is
-/// strictly Schur-concave for 0 < α < ∞ (Σ c^α is strictly Schur-convex for
-/// α > 1 and strictly Schur-concave for α < 1, Shannon entropy strictly
-/// Schur-concave), so distinct partitions with a ≺ b have H_α(a) > H_α(b) on
-/// all of (0, ∞): they never cross there.
-fn majorized_by(a: &[u64], b: &[u64]) -> bool {
-    let (mut sum_a, mut sum_b) = (0u64, 0u64);
-    for i in 0..a.len().max(b.len()) {
-        sum_a += a.get(i).copied().unwrap_or(0);
-        sum_b += b.get(i).copied().unwrap_or(0);
-        if sum_a > sum_b {
-            return false;
-        }
-    }
-    debug_assert_eq!(sum_a, sum_b, "partitions of one set");
-    true
-}
-
 /// Whether the pair's first root from `x0` towards `end` is proven to lie
 /// beyond the nearest crossing kept so far (so the full search, whose
 /// enclosure would be used, can be skipped): a root search on the shorter
@@ -466,16 +425,6 @@ mod tests {
                 assert!(fewer.iter().any(|p| p.best == best));
             }
         }
-    }
-
-    #[test]
-    fn majorization_orders_spread() {
-        // {2,2,2} ≺ {3,2,1} ≺ {4,1,1}; {4,1,1} and {3,3} are incomparable.
-        assert!(majorized_by(&[2, 2, 2], &[3, 2, 1]));
-        assert!(majorized_by(&[3, 2, 1], &[4, 1, 1]));
-        assert!(!majorized_by(&[3, 2, 1], &[2, 2, 2]));
-        assert!(!majorized_by(&[4, 1, 1], &[3, 3]));
-        assert!(!majorized_by(&[3, 3], &[4, 1, 1]));
     }
 
     #[test]

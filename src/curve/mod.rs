@@ -14,6 +14,7 @@ pub mod envelope;
 pub mod exp_poly;
 pub mod fixed_point;
 pub mod interval;
+mod majorization;
 mod partitions;
 pub mod point;
 pub mod precise;
