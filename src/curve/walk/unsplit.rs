@@ -40,7 +40,9 @@ impl<'a> Unsplit<'a> {
         if self.0.iter().all(|&w| w == 0) {
             return Cow::Borrowed(queries);
         }
-        Cow::Owned(queries.iter().copied().filter(|&q| !self.holds(q)).collect())
+        let mut left = Vec::with_capacity(queries.len());
+        left.extend(queries.iter().copied().filter(|&q| !self.holds(q)));
+        Cow::Owned(left)
     }
 
     /// What the children of a node know: these queries and the node's

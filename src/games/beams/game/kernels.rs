@@ -5,7 +5,8 @@
 
 use super::super::codeset::CodeSet;
 use super::super::symmetry::{BoardAction, permutation_rank};
-use super::{Beams, BeamsState};
+use super::{Beams, BeamsState, ColourOffer, QueryOrder};
+use crate::search::{QueryId, Rules};
 
 /// How many rows ahead the row loops prefetch hit-table entries.
 pub(super) const PREFETCH_AHEAD: usize = 8;
@@ -66,6 +67,10 @@ pub(super) const TALLY_SET: u64 = 255;
 pub(super) const TALLY_ROW_CODES: u64 = 3;
 const _: () = assert!(SMALL_SET <= TALLY_SET && TALLY_SET <= 255);
 
+/// Codes whose places [`first_finest_query`](crate::search::SpeedHooks::first_finest_query)
+/// keeps on the stack (the walk scans sets of at most 64 codes).
+pub(super) const FINEST_CODES: usize = 64;
+
 /// Largest pattern count for which the board symmetries are tabulated.
 pub(super) const MAX_SYMMETRY_PATTERNS: usize = 100_000;
 /// Smallest set for which symmetries fixing it are looked for.
@@ -108,6 +113,26 @@ impl Beams {
     pub(super) fn prefetch_ahead(&self, patterns: &[u32], row: usize) {
         if let Some(&t) = patterns.get(row + PREFETCH_AHEAD) {
             self.prefetch_hits(t);
+        }
+    }
+
+    /// Visits the admissible queries in query order (unused diagonals ×
+    /// offered colours; every admissible query if all colours are offered)
+    /// until `stop` holds; the query it held at.
+    pub(super) fn find_admissible(&self, state: &BeamsState, mut stop: impl FnMut(QueryId) -> bool) -> Option<QueryId> {
+        if self.offer == ColourOffer::All {
+            return (0..self.query_count() as QueryId).filter(|&q| self.is_admissible(state, q)).find(|&q| stop(q));
+        }
+        let (nc, nd) = (self.variant.colours, self.board.diagonals.len());
+        let colours = (state.asked as usize + 1).min(nc);
+        let free = || (0..nd).filter(|&d| state.used >> d & 1 == 0);
+        match self.order {
+            QueryOrder::ColourFirst => {
+                (0..colours).flat_map(|c| free().map(move |d| (c * nd + d) as QueryId)).find(|&q| stop(q))
+            }
+            QueryOrder::DiagonalFirst => {
+                free().flat_map(|d| (0..colours).map(move |c| (d * nc + c) as QueryId)).find(|&q| stop(q))
+            }
         }
     }
 
@@ -248,7 +273,7 @@ impl Beams {
         };
         let mut per_piece = vec![0u64; used_colours * k];
         // Per piece j: the (colour block, count) pairs of this row with a non-zero count.
-        let mut touched: Vec<(usize, u32)> = Vec::with_capacity(used_colours * k);
+        let mut touched: Vec<(usize, u32)> = vec![(0, 0); used_colours * k];
         let mut starts = vec![0usize; k + 1];
         let table = self.hits();
         for (row, (t, mask)) in set.rows(self.words).enumerate() {
@@ -271,16 +296,18 @@ impl Beams {
                 continue;
             }
             self.row_piece_counts(mask, used_colours, &mut per_piece);
-            touched.clear();
+            let mut len = 0;
             for j in 0..k {
-                starts[j] = touched.len();
-                touched.extend(
-                    (0..used_colours)
-                        .filter(|&c| per_piece[c * k + j] != 0)
-                        .map(|c| (c * width, per_piece[c * k + j] as u32)),
-                );
+                starts[j] = len;
+                for c in 0..used_colours {
+                    let n = per_piece[c * k + j];
+                    if n != 0 {
+                        touched[len] = (c * width, n as u32);
+                        len += 1;
+                    }
+                }
             }
-            starts[k] = touched.len();
+            starts[k] = len;
             // Answer 0 (no hit) is left out here and filled in from |M| below:
             // it is the most frequent answer and would chain the additions.
             for (i, &d) in lines.iter().enumerate() {

@@ -5,7 +5,7 @@
 
 use super::super::codeset::CodeSet;
 use super::kernels::*;
-use super::{Beams, BeamsState, ColourOffer, Penalty, QueryOrder};
+use super::{Beams, BeamsState, ColourOffer, Penalty};
 use crate::games::permutations;
 use crate::search::problem::{ClassSizes, merge_orbits};
 use crate::search::{
@@ -272,26 +272,16 @@ impl SpeedHooks for Beams {
     fn narrowing_queries(&self) -> bool {
         true
     }
-    /// Unused diagonals × offered colours, listed in query order (no decoding).
+    /// Unused diagonals × offered colours, listed in query order ([`Beams::find_admissible`]).
     fn admissible_queries(&self, state: &BeamsState) -> Vec<QueryId> {
-        if self.offer == ColourOffer::All {
-            return (0..self.query_count() as QueryId).filter(|&q| self.is_admissible(state, q)).collect();
-        }
-        let (nc, nd) = (self.variant.colours, self.board.diagonals.len());
-        let colours = (state.asked as usize + 1).min(nc);
-        let free: Vec<usize> = (0..nd).filter(|&d| state.used >> d & 1 == 0).collect();
-        let mut out = Vec::with_capacity(colours * free.len());
-        match self.order {
-            QueryOrder::ColourFirst => {
-                (0..colours).for_each(|c| out.extend(free.iter().map(|&d| (c * nd + d) as QueryId)))
-            }
-            QueryOrder::DiagonalFirst => {
-                free.iter().for_each(|&d| out.extend((0..colours).map(|c| (d * nc + c) as QueryId)))
-            }
-        }
+        let mut out = Vec::with_capacity(self.query_count());
+        self.find_admissible(state, |q| {
+            out.push(q);
+            false
+        });
         out
     }
-    /// Compares the two codes' answers query by query (no counting).
+    /// Compares the two codes' answers query by query (no counting, no list of the queries).
     fn separating_query(&self, state: &BeamsState, set: &CodeSet) -> Option<QueryId> {
         let mut codes = [CodeAt { hits: 0, pieces: 0 }; 2];
         let mut n = 0;
@@ -299,18 +289,32 @@ impl SpeedHooks for Beams {
             codes[n.min(1)] = self.code_at(t, sigma);
             n += 1;
         });
-        self.admissible_queries(state).into_iter().find(|&q| {
+        self.find_admissible(state, |q| {
             let (c, d) = self.decode_query(q);
             self.answer_at(codes[0], c, d) != self.answer_at(codes[1], c, d)
         })
     }
     /// Looks up each code's answer and marks it in a 256-bit mask (answers are
     /// bytes): a query is finest when no answer repeats. The set's hit rows are
-    /// prefetched first.
+    /// prefetched first; the codes' places are kept on the stack (a set of up
+    /// to [`FINEST_CODES`] codes, as the walk asks).
     fn first_finest_query(&self, queries: &[QueryId], set: &CodeSet) -> Option<QueryId> {
         set.patterns.iter().for_each(|&t| self.prefetch_hits(t));
-        let mut codes: Vec<CodeAt> = Vec::with_capacity(set.size as usize);
-        set.for_each_code(self.words, |t, sigma| codes.push(self.code_at(t, sigma)));
+        let mut held = [CodeAt { hits: 0, pieces: 0 }; FINEST_CODES];
+        let mut more: Vec<CodeAt> = Vec::new();
+        let codes: &mut [CodeAt] = match set.size as usize {
+            n if n <= FINEST_CODES => &mut held[..n],
+            n => {
+                more.resize(n, CodeAt { hits: 0, pieces: 0 });
+                &mut more
+            }
+        };
+        let mut i = 0;
+        set.for_each_code(self.words, |t, sigma| {
+            codes[i] = self.code_at(t, sigma);
+            i += 1;
+        });
+        let codes = &codes[..i];
         queries.iter().copied().find(|&q| {
             let (c, d) = self.decode_query(q);
             let mut seen = [0u128; 2];
