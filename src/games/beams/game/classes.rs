@@ -111,6 +111,36 @@ impl Beams {
         out
     }
 
+    /// Reserves each answer's buffers of [`Self::split_classes`] at the size of
+    /// its class, its rows counted first (for a set whose large classes are
+    /// handed over whole: grown row by row, their memory was moved and faulted
+    /// in again at every doubling). A row is in answer a's class iff the
+    /// colour-c piece of one of its colourings hits a on d.
+    fn reserve_classes(&self, c: usize, d: usize, set: &CodeSet, classes: &mut [ClassRows]) {
+        let w = self.words;
+        let mut rows = [0usize; 256];
+        for (row, (t, mask)) in set.rows(w).enumerate() {
+            self.prefetch_ahead(&set.patterns, row);
+            if let Some(sigma) = single_colouring(mask) {
+                rows[usize::from(self.answer_at(self.code_at(t, sigma), c, d))] += 1;
+                continue;
+            }
+            let mut given = [0u64; 4];
+            for (j, &a) in self.piece_hits(t, d).iter().enumerate() {
+                let a = usize::from(a);
+                let fresh = given[a >> 6] >> (a & 63) & 1 == 0;
+                if fresh && mask.iter().zip(self.colourings_of(c, j)).any(|(m, k)| m & k != 0) {
+                    given[a >> 6] |= 1 << (a & 63);
+                    rows[a] += 1;
+                }
+            }
+        }
+        for (class, &n) in classes.iter_mut().zip(&rows).filter(|(_, n)| **n > 0) {
+            class.patterns.reserve_exact(n);
+            class.words.reserve_exact(n * w);
+        }
+    }
+
     /// The classes of query (colour c, diagonal d) on `set`, in answer order:
     /// per row, the colourings grouped by the answer their colour-c piece
     /// gives. The rows of each answer are gathered in this thread's buffers
@@ -120,6 +150,9 @@ impl Beams {
         let w = self.words;
         let mut classes = CLASS_ROWS.take();
         classes.resize_with(256, ClassRows::default);
+        if set.words().len() > KEEP_WORDS {
+            self.reserve_classes(c, d, set, &mut classes);
+        }
         let mut given = [0u64; 4];
         let mut answers: Vec<u8> = Vec::with_capacity(self.variant.colours);
         let mut rows: Vec<u64> = Vec::with_capacity(self.variant.colours * w);
