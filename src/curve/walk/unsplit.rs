@@ -9,7 +9,7 @@
 
 use super::{Decisions, FINEST_SCAN_MAX, PieceRun, Walker};
 use crate::curve::envelope::envelope;
-use crate::curve::partitions::{Extreme, Partitions, extreme_ties};
+use crate::curve::partitions::{Extreme, Partitions, extreme_ties, recycle};
 use crate::curve::point::{Witness, shared_label};
 use crate::curve::steps::{Domain, Span};
 use crate::search::problem::{QueryId, SearchProblem};
@@ -129,6 +129,8 @@ impl<P: SearchProblem> Walker<'_, P> {
             }
         }
         let groups = out.into_iter().map(|(first, last, chosen)| (Domain::of_run(&first, &last), chosen)).collect();
-        (groups, Some(known.below(&queries, &members, problem.query_count())), false)
+        let below = known.below(&queries, &members, problem.query_count());
+        recycle(parts, members);
+        (groups, Some(below), false)
     }
 }
