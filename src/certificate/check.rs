@@ -211,13 +211,7 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
                     path.pop();
                     v
                 }
-                1 if self.keys_kept_up_to.is_none() => {
-                    self.met_reference = true;
-                    return Err(self.name(index, path, "a reference (the pass that keeps no keys stops)"));
-                }
-                1 => self.proven_claim(&child).ok_or_else(|| {
-                    self.name(index, path, &format!("a reference to an unproven class ({} answer {a})", self.label(q)))
-                })?,
+                1 => self.reference(&child, index, path, (q, a))?,
                 _ => return Err(self.name(index, path, "an unknown child tag")),
             };
             *raised.entry(rep).or_insert(0) += value.saturating_sub(self.ctx.simple_bound(seen.s, n));
@@ -254,6 +248,24 @@ impl<'a, 'b, P: Certify> Checker<'a, 'b, P> {
             self.proven.entry((state, codes)).and_modify(|c| *c = (*c).max(claim)).or_insert(claim);
         }
         Ok(claim)
+    }
+
+    /// The claim of the child `child` (step `q`, `a` from node `index`) that a reference names: the
+    /// largest checked so far, or an error; in the pass that keeps no keys, the error that stops it.
+    fn reference(
+        &mut self,
+        child: &(P::State, Vec<CodeId>),
+        index: u64,
+        path: &[(QueryId, AnswerId)],
+        (q, a): (QueryId, AnswerId),
+    ) -> std::result::Result<u64, String> {
+        if self.keys_kept_up_to.is_none() {
+            self.met_reference = true;
+            return Err(self.name(index, path, "a reference (the pass that keeps no keys stops)"));
+        }
+        self.proven_claim(child).ok_or_else(|| {
+            self.name(index, path, &format!("a reference to an unproven class ({} answer {a})", self.label(q)))
+        })
     }
 
     /// The largest claim checked so far for the node `key`, if any.
