@@ -17,6 +17,7 @@ use crate::two_player::connection::hex::plain::graph_connects;
 use crate::two_player::connection::hex::position::Position;
 use crate::two_player::connection::hex::seed_checks::{self as checks, Rng, Soundness};
 use crate::two_player::connection::hex::solver::Solver;
+use crate::two_player::connection::hex::witness;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -316,7 +317,11 @@ pub fn seed_checks(full: bool) -> SeedChecks {
         dvls = (dvls.0 + 1, dvls.1 + pairs, dvls.2 + differ);
     }
     let max_cells = if full { 12 } else { 9 };
-    let smallest = checks::smallest_unproved(max_cells)
+    // The fast search (witness.rs); the same witnesses as `checks::smallest_unproved` (tests/hex_witness.rs).
+    let searched = witness::smallest_witnesses(max_cells, &Progress::none());
+    let smallest = searched
+        .last()
+        .map_or(&[][..], |r| r.witnesses.as_slice())
         .iter()
         .map(|u| {
             format!(

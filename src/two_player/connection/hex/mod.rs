@@ -26,6 +26,7 @@
 //! - [`plain`]: plain exhaustive minimax, an oracle for small boards.
 //! - [`dvls`]: direct-connecting local strategies (Alg 6.13), a second VC decision.
 //! - [`seed_checks`]: the seed's statements checked by computation.
+//! - [`witness`]: the smallest real-board witnesses of HEX ∖ HEXY (§9.16), fast: exact tables, a bounded filter.
 
 pub mod board;
 pub mod check;
@@ -50,3 +51,4 @@ pub mod snapshot;
 pub mod solver;
 mod support;
 mod trace;
+pub mod witness;

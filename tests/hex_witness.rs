@@ -1,0 +1,185 @@
+//! The fast search for the smallest witnesses of HEX ∖ HEXY (seed 004 §9.16, `witness.rs`)
+//! against the plain one (`seed_checks::smallest_unproved`), its exact table against minimax,
+//! and its bounded filter against exhaustive H-search.
+
+use renyi_search::progress::Progress;
+use renyi_search::two_player::connection::hex::board::{Board, Colour};
+use renyi_search::two_player::connection::hex::graph::HexGraph;
+use renyi_search::two_player::connection::hex::hsearch::{Limits, Scratch};
+use renyi_search::two_player::connection::hex::plain::board_winner;
+use renyi_search::two_player::connection::hex::seed_checks::{Rng, all_positions, random_positions, smallest_unproved};
+use renyi_search::two_player::connection::hex::witness::{
+    ExactTable, FILTER, boards_of, edge_vc, half_turn, layer, smallest_witnesses,
+};
+
+#[test]
+fn exact_table_equals_minimax_on_every_position() {
+    for (c, r) in [(3, 3), (4, 2), (2, 4), (1, 5)] {
+        let board = Board::new(c, r).unwrap();
+        let table = ExactTable::new(&board);
+        for p in all_positions(&board) {
+            assert_eq!(table.winner(p.black, p.white, p.to_move), board_winner(&p), "{c}x{r}\n{}", p.diagram());
+        }
+    }
+}
+
+#[test]
+fn layers_hold_every_placement_once() {
+    let board = Board::new(3, 3).unwrap();
+    let mut seen: Vec<(u128, u128)> = (0..=9).flat_map(|s| layer(9, s)).collect();
+    let total = seen.len();
+    seen.sort_unstable();
+    seen.dedup();
+    assert_eq!(seen.len(), total, "no placement twice");
+    let positions =
+        seen.iter().filter(|&&(b, w)| !board.connects(Colour::Black, b) && !board.connects(Colour::White, w));
+    assert_eq!(positions.count(), all_positions(&board).len());
+}
+
+/// The fast search gives the plain search's answer (the same witnesses, here none) on every board
+/// up to 9 cells, and per board the plain counts of positions and of positions won for the connector.
+#[test]
+fn fast_search_equals_the_plain_one_up_to_9_cells() {
+    let plain = smallest_unproved(9);
+    let fast = smallest_witnesses(9, &Progress::none());
+    let key = |u: &renyi_search::two_player::connection::hex::seed_checks::Unproved| {
+        (u.position.board.cols, u.position.board.rows, u.position.black, u.position.white, u.connector)
+    };
+    let fast_witnesses: Vec<_> = fast.last().unwrap().witnesses.iter().map(key).collect();
+    assert_eq!(plain.iter().map(key).collect::<Vec<_>>(), fast_witnesses);
+    assert_eq!(fast.len(), 9, "every cell count searched (no witness up to 9 cells)");
+    for r in &fast {
+        assert_eq!(r.boards.len(), boards_of(r.cells).len());
+        for (count, board) in r.boards.iter().zip(boards_of(r.cells)) {
+            let all = all_positions(&board);
+            let won = all.iter().filter(|p| board_winner(p) == p.to_move.other()).count() as u64;
+            assert_eq!((count.positions, count.won), (all.len() as u64, won), "{}x{}", board.cols, board.rows);
+            assert_eq!(count.won, count.images + count.filtered + count.exhaustive);
+            assert_eq!(count.stones, r.cells);
+        }
+    }
+}
+
+/// The bounded filter never settles a position that exhaustive H-search would flag: wherever the
+/// bounded run derives an edge VC the exhaustive one does too (both players' graphs).
+#[test]
+fn the_bounded_filter_never_drops_a_flagged_position() {
+    let mut rng = Rng::new(51);
+    let mut scratch = Scratch::default();
+    let (mut bounded, mut exhaustive, mut tried) = (0, 0, 0);
+    for (c, r, stones, count) in
+        [(4, 4, 2, 40), (4, 4, 5, 60), (4, 4, 8, 60), (5, 3, 4, 60), (3, 5, 6, 60), (5, 4, 7, 30)]
+    {
+        let board = Board::new(c, r).unwrap();
+        for p in random_positions(&board, stones, count, &mut rng) {
+            for colour in [Colour::Black, Colour::White] {
+                let pg = HexGraph::from_position(&p, colour);
+                if pg.edges.0 == pg.edges.1 {
+                    continue;
+                }
+                tried += 1;
+                let full = edge_vc(&pg.graph, Limits::EXHAUSTIVE, pg.edges, &mut scratch);
+                if edge_vc(&pg.graph, FILTER, pg.edges, &mut scratch) {
+                    bounded += 1;
+                    assert!(full, "{c}x{r} {}:\n{}", colour.name(), p.diagram());
+                }
+                exhaustive += u32::from(full);
+            }
+        }
+    }
+    assert!(bounded > 100 && exhaustive >= bounded && tried > 600, "{bounded} {exhaustive} {tried}");
+}
+
+/// The half turn keeps the winner and the connector's edge VC.
+#[test]
+fn the_half_turn_keeps_winner_and_edge_vc() {
+    let mut rng = Rng::new(16);
+    let mut scratch = Scratch::default();
+    for (c, r) in [(4, 4), (3, 5), (2, 6)] {
+        let board = Board::new(c, r).unwrap();
+        let table = ExactTable::new(&board);
+        for p in random_positions(&board, 5, 40, &mut rng) {
+            let n = board.cells();
+            let (ib, iw) = (half_turn(n, p.black), half_turn(n, p.white));
+            assert_eq!(table.winner(p.black, p.white, p.to_move), table.winner(ib, iw, p.to_move));
+            let connector = p.to_move.other();
+            let mut vc = |b: u128, w: u128| {
+                let (own, other) = if connector == Colour::Black { (b, w) } else { (w, b) };
+                let pg = HexGraph::from_stones(&board, own, other, connector);
+                edge_vc(&pg.graph, Limits::EXHAUSTIVE, pg.edges, &mut scratch)
+            };
+            let here = vc(p.black, p.white);
+            assert_eq!(here, vc(ib, iw), "{}", p.diagram());
+        }
+    }
+}
+
+/// The smallest witnesses (`reproduce --full hex-witness`): 12 cells, 2 stones, the two half-turn
+/// images on 3×4; none on any board of up to 11 cells. Each verified again independently: the
+/// df-pn solver's proof replayed by the checker, plain minimax, exhaustive H-search.
+#[test]
+fn the_smallest_witnesses_are_two_stones_on_3x4() {
+    use renyi_search::two_player::connection::hex::check::check_proof;
+    use renyi_search::two_player::connection::hex::hsearch::h_search;
+    use renyi_search::two_player::connection::hex::position::Position;
+    use renyi_search::two_player::connection::hex::solver::Solver;
+    let results = smallest_witnesses(12, &Progress::none());
+    assert_eq!(results.len(), 12);
+    assert!(results[..11].iter().all(|r| r.witnesses.is_empty()));
+    let last = &results[11];
+    let diagrams: Vec<String> = last.witnesses.iter().map(|u| u.position.diagram()).collect();
+    let expected = [
+        Position::from_diagram("W B .\n . . .\n  . . .\n   . . .", Colour::Black).unwrap(),
+        Position::from_diagram(". . .\n . . .\n  . . .\n   . B W", Colour::Black).unwrap(),
+    ];
+    assert_eq!(diagrams, expected.iter().map(Position::diagram).collect::<Vec<_>>());
+    assert_eq!(last.stones(), Some(2));
+    for p in &expected {
+        assert_eq!(board_winner(p), Colour::White);
+        let proof = Solver::new(p.board.clone()).proof(p).unwrap();
+        assert_eq!(proof.winner, Colour::White);
+        check_proof(&proof).unwrap();
+        let pg = HexGraph::from_position(p, Colour::White);
+        assert!(h_search(&pg.graph, Limits::EXHAUSTIVE).vcs(pg.edges.0, pg.edges.1).is_empty());
+    }
+}
+
+/// The plain search (a fresh minimax per position, exhaustive H-search on every won one) gives the
+/// same witnesses: none up to 11 cells, the same two on 12 (about 1.5 s).
+#[test]
+fn the_plain_search_finds_the_same_12_cell_witnesses() {
+    let plain: Vec<String> = smallest_unproved(12).iter().map(|u| u.position.diagram()).collect();
+    let fast = smallest_witnesses(12, &Progress::none());
+    assert_eq!(plain, fast[11].witnesses.iter().map(|u| u.position.diagram()).collect::<Vec<_>>());
+}
+
+/// The smallest square board with a witness is 4×4 (none on 2×2 and 3×3): six positions with two
+/// stones, Black's first-row stone a1, b1 or c1 against White's a4 and their half-turn images,
+/// each won for White with Black to move and without an edge-to-edge VC (verified as above).
+#[test]
+fn the_4x4_board_has_six_witnesses_with_two_stones() {
+    use renyi_search::two_player::connection::hex::check::check_proof;
+    use renyi_search::two_player::connection::hex::hsearch::h_search;
+    use renyi_search::two_player::connection::hex::solver::Solver;
+    use renyi_search::two_player::connection::hex::witness::search_board;
+    for n in [2, 3] {
+        let (count, found) = search_board(&Board::new(n, n).unwrap(), n * n, &Progress::none());
+        assert!(found.is_empty() && count.stones == n * n && count.exhaustive == 0, "{n}x{n}");
+    }
+    let board = Board::new(4, 4).unwrap();
+    let (count, found) = search_board(&board, 16, &Progress::none());
+    assert_eq!((count.stones, count.witnesses, found.len()), (2, 6, 6));
+    let names: Vec<(String, String)> =
+        found.iter().map(|u| (board.set_names(u.position.black), board.set_names(u.position.white))).collect();
+    let expected = [("a1", "a4"), ("b1", "a4"), ("c1", "a4"), ("b4", "d1"), ("c4", "d1"), ("d4", "d1")];
+    assert_eq!(names, expected.map(|(b, w)| (b.to_string(), w.to_string())));
+    for u in &found {
+        let p = &u.position;
+        assert_eq!((p.to_move, u.connector, board_winner(p)), (Colour::Black, Colour::White, Colour::White));
+        let proof = Solver::new(board.clone()).proof(p).unwrap();
+        assert_eq!(proof.winner, Colour::White);
+        check_proof(&proof).unwrap();
+        let pg = HexGraph::from_position(p, Colour::White);
+        assert!(h_search(&pg.graph, Limits::EXHAUSTIVE).vcs(pg.edges.0, pg.edges.1).is_empty());
+    }
+}
