@@ -107,7 +107,8 @@ pub(crate) enum Command {
         /// curves; curves: the exact α-curves and their figures; bridg-it: thesis ch. 5, self-play M ≤ 10
         /// (--full adds M ≤ 20 in its own files); hex: opening maps 1x1 to 5x5
         /// (6x6 replayed from its sealed map; --full solves it) and the checks of seed 004; hex-7x7, hex-8x8
-        /// (only when named): the large opening maps, with --full a resumable job of hours.
+        /// (only when named): the large opening maps, with --full a resumable job of hours; hex-witness (only when
+        /// named): the smallest witnesses of HEX ∖ HEXY (seed 004 §9.16), with --full a resumable search.
         #[arg(value_enum, default_value = "all")]
         targets: Vec<TargetArg>,
         /// Output directory.

@@ -3,6 +3,7 @@
 //! every statement it tests, labelled so that the documented differences
 //! ([`super::summary::KNOWN_DIFFERENCES`]) can be told from failures.
 
+use super::hex_witness::WitnessTable;
 use super::sealed::Provenance;
 use super::summary::{Check, Target, TargetReport, snapshot, written};
 use crate::cpu_time::process_cpu_seconds;
@@ -47,7 +48,7 @@ fn provenance(target: Target, full: bool) -> Provenance {
         Target::Perfect | Target::Curves | Target::Hex | Target::Chess | Target::Table4_15 if !full => {
             Provenance::Replayed
         }
-        Target::Hex7 | Target::Hex8 if !full => Provenance::Read,
+        Target::Hex7 | Target::Hex8 | Target::HexWitness if !full => Provenance::Read,
         _ => Provenance::Recomputed,
     }
 }
@@ -151,6 +152,7 @@ fn checks(target: Target, o: &Options, progress: &Progress) -> Result<(Vec<Check
         Target::Hex => hex(o, progress, &mut checks, &mut notes)?,
         Target::Hex7 => hex_map(7, o, progress, &mut checks, &mut notes)?,
         Target::Hex8 => hex_map(8, o, progress, &mut checks, &mut notes)?,
+        Target::HexWitness => hex_witness(o, progress, &mut checks, &mut notes)?,
     }
     Ok((checks, notes))
 }
@@ -247,6 +249,42 @@ fn hex(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Ve
     let (tried, agree) = seed.satz_5_4;
     checks.push(Check::own(format!("hex Satz 5.4: {agree} of {tried} graphs agree"), agree == tried));
     checks.push(Check::own(format!("hex DVLS against H-search: {} disagreements", seed.dvls.2), seed.dvls.2 == 0));
+    // §9.16 beyond the 9 cells above: the sealed hex-witness search, its witnesses verified again.
+    witness_checks(super::hex_witness::committed(&o.dir)?.as_ref(), checks, notes)
+}
+
+/// The search for the smallest witnesses of HEX ∖ HEXY (seed 004 §9.16): `--full` runs or
+/// resumes it (the table is sealed after each cell count); otherwise the committed table is read
+/// if its seal holds. Either way its witnesses are verified again.
+fn hex_witness(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Vec<String>) -> Result<()> {
+    let table = if o.full {
+        Some(super::hex_witness::reproduce_full(&o.dir, progress)?)
+    } else {
+        super::hex_witness::committed(&o.dir)?
+    };
+    witness_checks(table.as_ref(), checks, notes)
+}
+
+/// The check of a witness table (its witnesses verified again) and a note on how far it went.
+fn witness_checks(table: Option<&WitnessTable>, checks: &mut Vec<Check>, notes: &mut Vec<String>) -> Result<()> {
+    let Some(table) = table else {
+        notes.push("hex-witness: no sealed table yet (`reproduce --full hex-witness` runs the search)".into());
+        return Ok(());
+    };
+    let verified = super::hex_witness::reverify(table)?;
+    let ok = verified.iter().filter(|&&v| v).count();
+    checks.push(Check::own(
+        format!(
+            "hex §9.16 (sealed hex-witness search): {}; {ok} of {} witnesses (smallest, per shape) verified again",
+            super::hex_witness::answer(table),
+            verified.len()
+        ),
+        ok == verified.len(),
+    ));
+    let cpu: f64 = table.rows.iter().map(|r| r.cpu_seconds).chain(table.shapes.iter().map(|r| r.cpu_seconds)).sum();
+    let answer = super::hex_witness::answer(table);
+    let shapes = super::hex_witness::shapes_answer(table);
+    notes.push(format!("hex-witness (sealed): {answer}; per shape: {shapes}; {cpu:.1} CPU-s; {}", table.machine));
     Ok(())
 }
 
