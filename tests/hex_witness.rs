@@ -2,6 +2,8 @@
 //! against the plain one (`seed_checks::smallest_unproved`), its exact table against minimax,
 //! and its bounded filter against exhaustive H-search.
 
+mod common;
+
 use renyi_search::progress::Progress;
 use renyi_search::two_player::connection::hex::board::{Board, Colour};
 use renyi_search::two_player::connection::hex::graph::HexGraph;
@@ -182,4 +184,30 @@ fn the_4x4_board_has_six_witnesses_with_two_stones() {
         let pg = HexGraph::from_position(p, Colour::White);
         assert!(h_search(&pg.graph, Limits::EXHAUSTIVE).vcs(pg.edges.0, pg.edges.1).is_empty());
     }
+}
+
+/// The committed, sealed table of `reproduce --full hex-witness`: its seal holds, it answers 12 cells
+/// and 2 stones, and every witness in it (22: the smallest two and those per shape) is verified again.
+#[test]
+fn the_committed_witness_table_holds_and_its_witnesses_verify() {
+    use renyi_search::reproduce::hex_witness::{answer, committed, reverify, shapes};
+    let table = committed(&common::root().join("results")).unwrap().expect("a sealed table");
+    assert_eq!((table.searched_to, table.witnesses.len()), (12, 2));
+    assert_eq!(answer(&table), "2 witnesses with 12 cells and 2 stones (first: 3x4), none on smaller boards");
+    assert_eq!(table.shapes.len(), shapes().len());
+    let verified = reverify(&table).unwrap();
+    assert_eq!(verified, vec![true; 22]);
+}
+
+/// Without `--full` the target only reads a committed table; with none, the run log says how to make it.
+#[test]
+fn hex_witness_without_full_reads_and_notes() {
+    let dir = common::scratch_dir("repro-hex-witness");
+    let out = common::bin(&["reproduce", "hex-witness", "--results", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("read from committed results, nothing recomputed"), "{stdout}");
+    let log = std::fs::read_to_string(dir.join("runs/last-reproduce.log")).unwrap();
+    assert!(log.contains("no sealed table yet"), "the run log has the note: {log}");
+    std::fs::remove_dir_all(dir).unwrap();
 }
