@@ -211,3 +211,20 @@ fn hex_witness_without_full_reads_and_notes() {
     assert!(log.contains("no sealed table yet"), "the run log has the note: {log}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Beyond the exact tables (20 cells): on 4×5 (White connects the 4 columns, Black to move) the
+/// stones b1 (Black) and c1 (White) leave White a win (df-pn, its proof replayed by the checker)
+/// without an edge-to-edge VC by exhaustive H-search: a 2-stone witness on a board of 20 cells.
+#[test]
+fn a_4x5_position_with_two_stones_is_a_witness() {
+    use renyi_search::two_player::connection::hex::check::check_proof;
+    use renyi_search::two_player::connection::hex::hsearch::h_search;
+    use renyi_search::two_player::connection::hex::position::Position;
+    use renyi_search::two_player::connection::hex::solver::Solver;
+    let p = Position::from_lists(Board::new(4, 5).unwrap(), "b1", "c1", Colour::Black).unwrap();
+    let proof = Solver::new(p.board.clone()).proof(&p).unwrap();
+    assert_eq!(proof.winner, Colour::White);
+    check_proof(&proof).unwrap();
+    let pg = HexGraph::from_position(&p, Colour::White);
+    assert!(h_search(&pg.graph, Limits::EXHAUSTIVE).vcs(pg.edges.0, pg.edges.1).is_empty());
+}
