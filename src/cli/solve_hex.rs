@@ -8,6 +8,7 @@ use renyi_search::output::same_file::{refuse_clashes, refuse_stdout};
 use renyi_search::output::target::writes_in_place;
 use renyi_search::two_player::connection::hex::board::{Board, Colour, MAX_SIDE, cells_of};
 use renyi_search::two_player::connection::hex::check::{CheckReport, check_proof};
+use renyi_search::two_player::connection::hex::forget::Forget;
 use renyi_search::two_player::connection::hex::hsearch::Limits;
 use renyi_search::two_player::connection::hex::position::Position;
 use renyi_search::two_player::connection::hex::proof::Proof;
@@ -42,7 +43,7 @@ pub struct HexArgs {
     #[arg(long)]
     one_move: bool,
     /// Stop after this many searched positions per question (with --checkpoint: in this run, the
-    /// checkpoint written first).
+    /// checkpoint written first; with --forget-above alone: per answer, the proof or the moves).
     #[arg(long, default_value_t = 50_000_000)]
     budget: u64,
     /// Resume the solve from this file if it exists, and write the search's tables there (every
@@ -55,10 +56,16 @@ pub struct HexArgs {
     /// With --checkpoint: seconds between checkpoints (written after the slice that passes them).
     #[arg(long, default_value_t = 600, requires = "checkpoint")]
     checkpoint_every: u64,
-    /// With --checkpoint: the search runs in slices of at most this many positions per question,
-    /// each restarting df-pn at the root from its stored numbers.
-    #[arg(long, default_value_t = 10_000, requires = "checkpoint")]
-    slice: u64,
+    /// With --checkpoint or --forget-above: the search runs in slices of at most this many positions
+    /// per question (10 000 if not given), each restarting df-pn at the root from its stored numbers.
+    #[arg(long)]
+    slice: Option<u64>,
+    /// Bounded tables: after each slice, forget the undecided positions above N (smallest proof plus
+    /// disproof number first; never a decided one), so the tables stop growing. Changes the search
+    /// path (a checkpoint of another bound or slice is refused); the answer is as sound (its proof is
+    /// checked). Runs the search in slices, with or without --checkpoint.
+    #[arg(long, value_name = "N")]
+    forget_above: Option<usize>,
 }
 
 fn read(path: &Path) -> Result<String> {
@@ -110,26 +117,52 @@ fn refuse_checkpoint_clashes(args: &HexArgs) -> Result<()> {
     refuse_clashes(&inputs, &present([("--checkpoint", &args.checkpoint), ("--proof", &args.proof)]))
 }
 
-/// `task` on the solver: at once, or in slices with the checkpoint of `resume`.
+/// `task` on the solver: at once, in slices with the checkpoint of `resume`, or in slices that
+/// forget ([`Solver::forget`]) without a checkpoint (`--budget` then counts the task's positions).
 fn answer<T>(
     solver: &mut Solver,
     resume: &mut Option<Resume>,
     budget: u64,
     mut task: impl FnMut(&mut Solver) -> std::result::Result<T, Aborted>,
 ) -> Result<T> {
-    match resume {
-        Some(r) => r.run(solver, task),
-        None => task(solver).map_err(|_| invalid(format!("no answer within --budget {budget} positions"))),
+    let no_answer = || invalid(format!("no answer within --budget {budget} positions"));
+    match (resume, solver.forget) {
+        (Some(r), _) => r.run(solver, task),
+        (None, Some(f)) => {
+            let start = solver.nodes;
+            solver.in_slices(f.slice, task, |s| if s.nodes - start >= budget { Err(no_answer()) } else { Ok(()) })
+        }
+        (None, None) => task(solver).map_err(|_| no_answer()),
     }
+}
+
+/// The solver of `args` for `board`: the node budget and the bound of --forget-above (checked);
+/// the slice of --slice (checked).
+fn solver_for(args: &HexArgs, board: Board) -> Result<(Solver, u64)> {
+    let slice = args.slice.unwrap_or(10_000);
+    if args.slice.is_some() && args.checkpoint.is_none() && args.forget_above.is_none() {
+        return Err(invalid("--slice belongs to --checkpoint FILE or --forget-above N"));
+    }
+    if slice == 0 {
+        return Err(invalid("--slice 0: give at least 1 position per slice"));
+    }
+    let mut solver = Solver::new(board);
+    solver.budget = args.budget;
+    if let Some(above) = args.forget_above {
+        if above == 0 {
+            return Err(invalid("--forget-above 0: keep at least 1 undecided position"));
+        }
+        solver.forget = Some(Forget { above, slice });
+    }
+    Ok((solver, slice))
 }
 
 pub fn run(args: HexArgs) -> Result<()> {
     let p = position(&args)?;
     refuse_checkpoint_clashes(&args)?;
-    let mut solver = Solver::new(p.board.clone());
-    solver.budget = args.budget;
+    let (mut solver, slice) = solver_for(&args, p.board.clone())?;
     let started = std::time::Instant::now();
-    let setting = (args.checkpoint_every, args.slice, args.budget);
+    let setting = (args.checkpoint_every, slice, args.budget);
     let mut resume = args.checkpoint.clone().map(|c| Resume::open(c, &p, &mut solver, setting)).transpose()?;
     // A bar on a terminal, a dated status line at most once a minute in a log (`hex/report.rs`).
     solver.progress = super::progress::progress_auto();

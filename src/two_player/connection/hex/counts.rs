@@ -45,6 +45,8 @@ pub struct Counts {
     pub won_by_move: u64,
     pub failed_tries: u64,
     pub other_tries: u64,
+    /// Undecided positions forgotten between slices (`Solver::forget`, `forget.rs`).
+    pub forgotten: u64,
     /// The H-search runs' work, summed.
     pub work: Work,
 }

@@ -59,7 +59,7 @@ impl Solver {
     }
 
     /// The numbers stored under the key `k`: decided, stored, or `fresh`.
-    fn known_or(&self, k: (Bits, Bits), fresh: (u32, u32)) -> (u32, u32) {
+    pub(super) fn known_or(&self, k: (Bits, Bits), fresh: (u32, u32)) -> (u32, u32) {
         match self.table.get(&k) {
             Some(Entry::WinByMove(_) | Entry::WinByVc(_)) => (0, INF),
             Some(Entry::LossByVc(_) | Entry::LossAll) => (INF, 0),
@@ -69,7 +69,7 @@ impl Solver {
 
     /// The numbers of a child not yet searched ([`Solver::init_dn`]), for a
     /// parent with `moves` candidate moves.
-    fn fresh(&self, moves: usize) -> (u32, u32) {
+    pub(super) fn fresh(&self, moves: usize) -> (u32, u32) {
         (1, (moves as u64 * u64::from(self.init_dn) / 100).clamp(1, u64::from(INF - 1)) as u32)
     }
 
@@ -290,6 +290,7 @@ impl Solver {
         }
         let mut kills = self.prune_vulnerable(black, white, mover, &mut candidates);
         self.prune_dominated(black, white, mover, free, &mut candidates, &mut kills);
+        candidates &= !self.cut_before(k); // Only after a forgotten expansion (`forget.rs`).
         if candidates == 0 {
             self.counts.decided(black | white, false);
             self.store_loss_all(k, scs, kills);
@@ -404,7 +405,7 @@ impl Solver {
 
 /// The numbers of the `rank`-th new child (from 0) under graded numbers ([`Solver::grade`]):
 /// `fresh` with its dn raised by ⌊rank · step / 100⌋ (below [`INF`]); `fresh` itself when `step` is 0.
-fn graded(fresh: (u32, u32), rank: usize, step: u64) -> (u32, u32) {
+pub(super) fn graded(fresh: (u32, u32), rank: usize, step: u64) -> (u32, u32) {
     if step == 0 {
         return fresh;
     }

@@ -14,6 +14,7 @@
 //! - `root`: the replies to a position in the solver's own order (the split map job's units).
 //! - [`settings`]: the solver's settings as one stable text (`Solver::describe`, a run's identity).
 //! - [`snapshot`]: a df-pn solve's tables as a checkpoint file (a solve resumed by a later process).
+//! - [`forget`]: a df-pn solve in slices that forgets undecided positions between slices (bounded tables).
 //! - `dfpn`: depth-first proof-number search, the solver's default search; `counts`: what it did;
 //!   `report`: the status it reports while it runs (positions, tables, root numbers, memory, CPU).
 //! - `support`: proof-set pruning: a refuted move's support cuts its siblings (and carried refutations).
@@ -35,6 +36,7 @@ mod counts;
 pub mod derive;
 mod dfpn;
 pub mod dvls;
+pub mod forget;
 pub mod graph;
 pub mod hsearch;
 pub mod inferior;

@@ -35,9 +35,13 @@ impl Solver {
     /// does not change it): the H-search limits (all pairs, the edge pair), the
     /// search (df-pn with its order and numbers, or the plain search), fill-in,
     /// incremental H-search, the four pruning rules and the proof's derivations.
-    /// The node budget is not part of it (it stops a search, it does not change one).
+    /// The node budget is not part of it (it stops a search, it does not change one); the bound of
+    /// [`Solver::forget`] and its slice are, named only when set (so the earlier text stays).
     pub fn describe(&self) -> String {
         let on = |b: bool| if b { "on" } else { "off" };
+        let forget = self.forget.map_or(String::new(), |f| {
+            format!("; forget undecided positions above {} after slices of {}", f.above, f.slice)
+        });
         let search = if self.dfpn {
             // The settings of session 23 are named only when on, so that the earlier text stays.
             let grade = if self.grade == 0 { String::new() } else { format!(", graded {} %", self.grade) };
@@ -53,7 +57,7 @@ impl Solver {
         };
         format!(
             "h-search {}: {}; edge pair: {}; {search}; fill-in {}; reuse {}; transplant {}; vulnerable {}; \
-             support cut {}; dominated {}; derivations {}",
+             support cut {}; dominated {}; derivations {}{forget}",
             on(self.use_h_search),
             limits_text(self.limits),
             limits_text(self.edge_limits),

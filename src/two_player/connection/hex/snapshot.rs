@@ -242,7 +242,8 @@ impl Solver {
     }
 
     /// Runs `task` in slices of at most `slice` searched positions per question (the node budget;
-    /// a stopped slice leaves the tables whole), calling `between` after each slice that stopped,
+    /// a stopped slice leaves the tables whole, less the undecided positions forgotten above the bound
+    /// of [`Solver::forget`], `forget.rs`), calling `between` after each slice that stopped,
     /// until `task` finishes (its value) or `between` fails (its error). The budget is restored.
     pub fn in_slices<T>(
         &mut self,
@@ -255,6 +256,7 @@ impl Solver {
             match task(self) {
                 Ok(value) => break Ok(value),
                 Err(Aborted) => {
+                    self.forget_undecided();
                     if let Err(e) = between(self) {
                         break Err(e);
                     }

@@ -16,6 +16,7 @@
 use super::board::{Bits, Board, Colour, cells_of};
 pub use super::counts::Counts;
 use super::derive::annotate;
+use super::forget::Forget;
 use super::graph::HexGraph;
 use super::hsearch::{Limits, Scratch, h_search, h_search_edge_answer};
 use super::position::Position;
@@ -162,6 +163,9 @@ pub struct Solver {
     /// refuted sibling that cut them), by filled position.
     pub(super) supports: PositionMap<Bits>,
     pub(super) cut: PositionMap<Vec<(u8, u8)>>,
+    /// df-pn in slices: the bound on the undecided positions kept between slices (`forget.rs`); none
+    /// by default (nothing is forgotten).
+    pub forget: Option<Forget>,
     /// What df-pn did.
     pub counts: Counts,
     /// Where df-pn reports its status (`report.rs`); none by default.
@@ -223,6 +227,7 @@ impl Solver {
             dominated: true,
             supports: PositionMap::default(),
             cut: PositionMap::default(),
+            forget: None,
             counts: Counts::default(),
             progress: Progress::none(),
             cpu_before: 0.0,
