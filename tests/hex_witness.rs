@@ -228,3 +228,45 @@ fn a_4x5_position_with_two_stones_is_a_witness() {
     let pg = HexGraph::from_position(&p, Colour::White);
     assert!(h_search(&pg.graph, Limits::EXHAUSTIVE).vcs(pg.edges.0, pg.edges.1).is_empty());
 }
+
+/// The seed's second procedure on 3×4: the deterministic DVLS recursion (Alg 6.13, `dvls.rs`),
+/// which never forms SCs or ORs carriers, finds no White edge-to-edge connection in either witness,
+/// as exhaustive H-search finds none. On the empty 3×4 board the two disagree: H-search derives
+/// White's edge VC (carrier: the whole board), the DVLS recursion finds none, though only the two
+/// edges are occupied (Alg 6.13's precondition) — a counterexample to Kor 6.11 as the reference
+/// states it (docs/hex.md, session 28, "Kor 6.11 on real boards").
+#[test]
+fn dvls_on_the_3x4_witnesses_and_on_the_empty_3x4_board() {
+    use renyi_search::two_player::connection::hex::dvls::dvls_exists;
+    use renyi_search::two_player::connection::hex::hsearch::h_search;
+    use renyi_search::two_player::connection::hex::position::Position;
+    let cases = [
+        ("W B .\n . . .\n  . . .\n   . . .", false, false),
+        (". . .\n . . .\n  . . .\n   . B W", false, false),
+        (". . .\n . . .\n  . . .\n   . . .", true, false),
+    ];
+    for (diagram, by_h_search, by_dvls) in cases {
+        let p = Position::from_diagram(diagram, Colour::Black).unwrap();
+        let pg = HexGraph::from_position(&p, Colour::White);
+        let (x, y) = pg.edges;
+        let occupied = pg.graph.all() & !pg.graph.free();
+        assert_eq!(occupied, 1 << x | 1 << y, "{diagram}: only the two edges are occupied");
+        let vcs = h_search(&pg.graph, Limits::EXHAUSTIVE).vcs(x, y).to_vec();
+        assert_eq!(!vcs.is_empty(), by_h_search, "{diagram}");
+        assert_eq!(dvls_exists(&pg.graph, x, y, pg.graph.free()), by_dvls, "{diagram}");
+    }
+}
+
+/// The real-board part of the Kor 6.11 check as `reproduce hex` reports it: the empty boards of
+/// 4 to 12 cells (both sides ≥ 2), both players: they disagree on 3×4 for White and on its transpose
+/// 4×3 for Black only, each time with an H-search VC and no DVLS.
+#[test]
+fn dvls_against_h_search_on_the_empty_boards() {
+    use renyi_search::two_player::connection::hex::seed_checks::dvls_on_empty_boards;
+    let rows = dvls_on_empty_boards(12);
+    assert_eq!(rows.len(), 2 * 12);
+    let differ: Vec<(String, &str)> =
+        rows.iter().filter(|r| r.h_search != r.dvls).map(|r| (r.board.clone(), r.player)).collect();
+    assert_eq!(differ, [("3×4".to_string(), "white"), ("4×3".to_string(), "black")]);
+    assert!(rows.iter().filter(|r| r.h_search != r.dvls).all(|r| r.h_search && !r.dvls));
+}

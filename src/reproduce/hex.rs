@@ -43,6 +43,7 @@ pub struct SeedChecks {
     pub soundness: Vec<(String, Soundness)>,
     pub satz_5_4: (usize, usize),
     pub dvls: (usize, usize, usize),
+    pub dvls_boards: Vec<checks::EdgeDvls>,
     pub smallest_unproved: Vec<String>,
     pub smallest_cells_searched: usize,
 }
@@ -337,6 +338,7 @@ pub fn seed_checks(full: bool) -> SeedChecks {
         soundness,
         satz_5_4: (graphs, satz_5_4),
         dvls,
+        dvls_boards: checks::dvls_on_empty_boards(12),
         smallest_unproved: smallest,
         smallest_cells_searched: max_cells,
     }
@@ -416,12 +418,16 @@ fn markdown(maps: &[OpeningMap], checks: &SeedChecks) -> String {
         "\n## Kor 6.11 / Alg 6.13: DVLS against H-search\n\n{g} random Hex graphs (7–9 nodes; half all free, every pair compared; half with two occupied nodes x, y, that pair compared), {pairs} pairs: {differ} disagreements: {}.\n",
         if differ == 0 { "holds" } else { "FAILS" }
     ));
+    md.push_str(&dvls_boards_markdown(&checks.dvls_boards));
     md.push_str(&format!(
         "\n## Smallest board positions won for the connecting player without an edge-to-edge VC (§9.16)\n\nBoards of up to {} cells searched (all reachable positions, opponent to move, exact winner by plain minimax, exhaustive H-search).\n\n",
         checks.smallest_cells_searched
     ));
     if checks.smallest_unproved.is_empty() {
-        md.push_str("None on these boards: H-search proves every won position of them.\n");
+        md.push_str(
+            "None on these boards: H-search proves every won position of them. Larger boards: \
+             results/tables/hex-witness.md (`reproduce --full hex-witness`).\n",
+        );
     }
     for d in &checks.smallest_unproved {
         md.push_str(&format!("```\n{d}```\n\n"));
@@ -470,4 +476,24 @@ pub fn reproduce(
         super::sealed::write_seal(dir, "hex", &files)?;
     }
     Ok((maps, checks, replayed))
+}
+
+/// The real-board part of the Kor 6.11 check: the empty boards' edge pairs where exhaustive
+/// H-search and the DVLS recursion disagree (docs/hex.md, session 28).
+fn dvls_boards_markdown(rows: &[checks::EdgeDvls]) -> String {
+    let differ: Vec<&checks::EdgeDvls> = rows.iter().filter(|r| r.h_search != r.dvls).collect();
+    let mut md = format!(
+        "\nOn real boards (only the two edges occupied, Alg 6.13's precondition): the edge pair of each player on every empty board with both sides ≥ 2 and at most 12 cells, {} pairs: {} disagreements: {}.\n",
+        rows.len(),
+        differ.len(),
+        if differ.is_empty() { "holds" } else { "FAILS (Kor 6.11 as stated)" }
+    );
+    if !differ.is_empty() {
+        md.push_str("\n| board | player | H-search edge VC | DVLS |\n|---|---|---|---|\n");
+        for r in differ {
+            md.push_str(&format!("| {} | {} | {} | {} |\n", r.board, r.player, r.h_search, r.dvls));
+        }
+        md.push_str("\nWhat these are and why: docs/hex.md, session 28 (\"Kor 6.11 on real boards\").\n");
+    }
+    md
 }

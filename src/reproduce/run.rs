@@ -249,6 +249,15 @@ fn hex(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Ve
     let (tried, agree) = seed.satz_5_4;
     checks.push(Check::own(format!("hex Satz 5.4: {agree} of {tried} graphs agree"), agree == tried));
     checks.push(Check::own(format!("hex DVLS against H-search: {} disagreements", seed.dvls.2), seed.dvls.2 == 0));
+    // Kor 6.11 on the empty boards' edge pairs: the seed says always equal; docs/hex.md, session 28.
+    let differ: Vec<String> =
+        seed.dvls_boards.iter().filter(|r| r.h_search != r.dvls).map(|r| format!("{} {}", r.board, r.player)).collect();
+    checks.push(Check::published(
+        format!("hex Kor 6.11 on real boards: DVLS and H-search disagree on {differ:?}"),
+        differ.is_empty(),
+    ));
+    let documented = differ == ["3×4 white", "4×3 black"] && seed.dvls_boards.iter().all(|r| r.dvls <= r.h_search);
+    checks.push(Check::own("hex Kor 6.11 on real boards: the disagreements are the documented ones", documented));
     // §9.16 beyond the 9 cells above: the sealed hex-witness search, its witnesses verified again.
     witness_checks(super::hex_witness::committed(&o.dir)?.as_ref(), checks, notes)
 }

@@ -121,6 +121,12 @@ pub const KNOWN_DIFFERENCES: &[(Target, &str, &str)] = &[
     (Target::Perfect, "Beams(3c,6p)", "the thesis' 7347 came from a cut-off search (§4.7); perfect.md"),
     (Target::Chess, "KRKB stroehlein", "Ströhlein's KRKB figures; chess.md"),
     (
+        Target::Hex,
+        "hex Kor 6.11 on real boards",
+        "3×4 for White and 4×3 for Black: exhaustive H-search derives the edge VC through its AND rule over an edge \
+         node, the DVLS recursion finds none; docs/hex.md, session 28",
+    ),
+    (
         Target::BridgIt,
         "assertion 5.13",
         "MC(128), M = 4: ours 4.3 % (95 % [3.2, 5.7] %) against the thesis' ≈ 1.5 %; the thesis does not define its \

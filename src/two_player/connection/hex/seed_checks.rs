@@ -195,3 +195,42 @@ pub fn smallest_unproved(max_cells: usize) -> Vec<Unproved> {
     }
     Vec::new()
 }
+
+/// Kor 6.11 on real boards: the edge pair of one player on one empty board, decided by exhaustive
+/// H-search and by the DVLS recursion (Alg 6.13, `dvls.rs`). An empty board's graph has only the
+/// two edge nodes occupied, which is Alg 6.13's precondition, so Kor 6.11 says the two agree.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct EdgeDvls {
+    /// Columns × rows.
+    pub board: String,
+    /// The player whose edges are asked about (`black`, `white`).
+    pub player: &'static str,
+    /// Exhaustive H-search derives an edge-to-edge VC.
+    pub h_search: bool,
+    /// The DVLS recursion finds an edge-to-edge DVLS over all free cells.
+    pub dvls: bool,
+}
+
+/// [`EdgeDvls`] for every empty board with both sides ≥ 2 and at most `max_cells` cells (by cells,
+/// then columns) and both players. The DVLS recursion is exponential in the free cells: keep
+/// `max_cells` at 12 or below.
+pub fn dvls_on_empty_boards(max_cells: usize) -> Vec<EdgeDvls> {
+    let mut out = Vec::new();
+    for cells in 4..=max_cells {
+        for cols in (2..=cells / 2).filter(|c| cells % c == 0) {
+            let Ok(board) = Board::new(cols, cells / cols) else { continue };
+            let position = Position::empty(board);
+            for player in [Colour::Black, Colour::White] {
+                let pg = HexGraph::from_position(&position, player);
+                let (x, y) = pg.edges;
+                out.push(EdgeDvls {
+                    board: format!("{cols}×{}", cells / cols),
+                    player: player.name(),
+                    h_search: !h_search(&pg.graph, Limits::EXHAUSTIVE).vcs(x, y).is_empty(),
+                    dvls: dvls_exists(&pg.graph, x, y, pg.graph.free()),
+                });
+            }
+        }
+    }
+    out
+}
