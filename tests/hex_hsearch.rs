@@ -44,6 +44,30 @@ fn satz_5_4_and_dvls_on_random_graphs() {
     }
 }
 
+/// Def 7.1 (VVLS, forward-connecting): a bridge is one (each move next to x, then next to y); a
+/// path of two free cells is neither a VVLS nor a DVLS; on random graphs every VVLS is a DVLS
+/// (seed l. 728) and some pairs have one.
+#[test]
+fn vvls_on_a_bridge_a_path_and_random_graphs() {
+    use renyi_search::two_player::connection::hex::dvls::{dvls_exists, vvls_exists};
+    use renyi_search::two_player::connection::hex::graph::HexGraph;
+    use renyi_search::two_player::connection::hex::seed_checks::{Rng, random_graph, vvls_within_dvls};
+    let bridge =
+        HexGraph::from_names(&["x", "y", "a", "b"], &["x", "y"], &[("x", "a"), ("x", "b"), ("a", "y"), ("b", "y")])
+            .unwrap();
+    assert!(vvls_exists(&bridge, 0, 1, bridge.free()) && dvls_exists(&bridge, 0, 1, bridge.free()));
+    let path = HexGraph::from_names(&["x", "y", "a", "b"], &["x", "y"], &[("x", "a"), ("a", "b"), ("b", "y")]).unwrap();
+    assert!(!vvls_exists(&path, 0, 1, path.free()) && !dvls_exists(&path, 0, 1, path.free()));
+    let mut rng = Rng::new(11);
+    let (mut with, mut bad) = (0, 0);
+    for k in 0..10 {
+        let (_, v, b) = vvls_within_dvls(&random_graph(7 + k % 2, 2 * (k % 2), 35, &mut rng));
+        (with, bad) = (with + v, bad + b);
+    }
+    assert!(with > 0);
+    assert_eq!(bad, 0);
+}
+
 #[test]
 fn soundness_on_all_3x3_positions() {
     use renyi_search::two_player::connection::hex::board::Board;

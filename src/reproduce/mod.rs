@@ -15,6 +15,7 @@ pub mod fig_4_12;
 pub mod hex;
 pub mod hex_checkpoint;
 pub mod hex_map;
+pub mod hex_markdown;
 pub mod hex_witness;
 pub mod mc_agents;
 pub mod mc_chapter3;

@@ -258,6 +258,9 @@ fn hex(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Ve
     ));
     let documented = differ == ["3×4 white", "4×3 black"] && seed.dvls_boards.iter().all(|r| r.dvls <= r.h_search);
     checks.push(Check::own("hex Kor 6.11 on real boards: the disagreements are the documented ones", documented));
+    let (pairs, with, bad) = seed.vvls;
+    checks
+        .push(Check::own(format!("hex Def 7.1: {with} of {pairs} pairs have a VVLS, {bad} without a DVLS"), bad == 0));
     // §9.16 beyond the 9 cells above: the sealed hex-witness search, its witnesses verified again.
     witness_checks(super::hex_witness::committed(&o.dir)?.as_ref(), checks, notes)
 }

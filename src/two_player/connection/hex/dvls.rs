@@ -8,6 +8,7 @@
 //! bounds) derives an x–y VC, on graphs whose only occupied nodes are x and y
 //! (the state after §5.2's clique elimination). It is a second, independent
 //! procedure: it never forms SCs or ORs carriers. Exponential; for ≤ ~12 free cells.
+//! Beside it the forward-connecting LS of §7.1 (VVLS, Def 7.1), a special DVLS.
 
 use super::board::{Bits, cells_of};
 use super::graph::HexGraph;
@@ -37,6 +38,34 @@ fn exists(graph: &HexGraph, x: usize, y: usize, s: Bits, memo: &mut HashMap<(usi
         })
     });
     memo.insert(k, v);
+    v
+}
+
+/// Decides "an (x, y)-VVLS with carrier ⊆ `usable` exists" (free nodes only): a forward-connecting
+/// LS (Def 7.1), whose every move is next to the path so far: {x, y} ∈ E, or for every cell b ∈ S
+/// (the opponent's move) some c ∈ S∖{b} with {x, c} ∈ E and a (c, y)-VVLS over S∖{b, c}. The
+/// deterministic form of the definition, as for [`dvls_exists`] (monotone in the carrier; "every
+/// b is avoided by some son" is the empty intersection). Every VVLS is a DVLS (l. 728): its first
+/// part (x, c) is the edge {x, c}, a DVLS without sons.
+pub fn vvls_exists(graph: &HexGraph, x: usize, y: usize, usable: Bits) -> bool {
+    let mut memo = HashMap::new();
+    forward(graph, x, y, usable & graph.free() & !(1 << x | 1 << y), &mut memo)
+}
+
+fn forward(graph: &HexGraph, x: usize, y: usize, s: Bits, memo: &mut HashMap<(usize, Bits), bool>) -> bool {
+    if graph.adjacency[x] >> y & 1 == 1 {
+        return true;
+    }
+    if s.count_ones() < 2 {
+        return false;
+    }
+    if let Some(&v) = memo.get(&(x, s)) {
+        return v;
+    }
+    let v = cells_of(s).all(|b| {
+        cells_of(s & !(1 << b) & graph.adjacency[x]).any(|c| forward(graph, c, y, s & !(1 << b | 1 << c), memo))
+    });
+    memo.insert((x, s), v);
     v
 }
 

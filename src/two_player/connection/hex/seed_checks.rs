@@ -4,7 +4,7 @@
 //! player without an edge-to-edge VC (the open question §9.16 of Satz 4.6).
 
 use super::board::{Bits, Board, Colour, cells_of};
-use super::dvls::dvls_exists;
+use super::dvls::{dvls_exists, vvls_exists};
 use super::graph::HexGraph;
 use super::hsearch::{Limits, h_search};
 use super::plain::{board_winner, graph_connects};
@@ -152,6 +152,26 @@ pub fn dvls_agrees(graph: &HexGraph) -> (usize, usize) {
     pairs
 }
 
+/// Def 7.1 against Def 6.8 on one graph (seed l. 728: every VVLS is a DVLS), over the pairs whose
+/// only occupied nodes are the pair itself (as [`dvls_agrees`]): (pairs, pairs with a VVLS, pairs
+/// with a VVLS and no DVLS).
+pub fn vvls_within_dvls(graph: &HexGraph) -> (usize, usize, usize) {
+    let mut out = (0, 0, 0);
+    for x in 0..graph.len() {
+        for y in x + 1..graph.len() {
+            if graph.occupied & !(1 << x | 1 << y) != 0 {
+                continue;
+            }
+            out.0 += 1;
+            if vvls_exists(graph, x, y, graph.free()) {
+                out.1 += 1;
+                out.2 += usize::from(!dvls_exists(graph, x, y, graph.free()));
+            }
+        }
+    }
+    out
+}
+
 /// A board position won for the player to connect, the opponent to move, in
 /// which exhaustive H-search derives no edge-to-edge VC (HEX ∖ HEXY, §9.16).
 #[derive(Clone, Debug)]
@@ -216,21 +236,27 @@ pub struct EdgeDvls {
 /// `max_cells` at 12 or below.
 pub fn dvls_on_empty_boards(max_cells: usize) -> Vec<EdgeDvls> {
     let mut out = Vec::new();
-    for cells in 4..=max_cells {
-        for cols in (2..=cells / 2).filter(|c| cells % c == 0) {
-            let Ok(board) = Board::new(cols, cells / cols) else { continue };
-            let position = Position::empty(board);
-            for player in [Colour::Black, Colour::White] {
-                let pg = HexGraph::from_position(&position, player);
-                let (x, y) = pg.edges;
-                out.push(EdgeDvls {
-                    board: format!("{cols}×{}", cells / cols),
-                    player: player.name(),
-                    h_search: !h_search(&pg.graph, Limits::EXHAUSTIVE).vcs(x, y).is_empty(),
-                    dvls: dvls_exists(&pg.graph, x, y, pg.graph.free()),
-                });
-            }
+    for board in empty_boards(max_cells) {
+        let name = format!("{}×{}", board.cols, board.rows);
+        let position = Position::empty(board);
+        for player in [Colour::Black, Colour::White] {
+            let pg = HexGraph::from_position(&position, player);
+            let (x, y) = pg.edges;
+            out.push(EdgeDvls {
+                board: name.clone(),
+                player: player.name(),
+                h_search: !h_search(&pg.graph, Limits::EXHAUSTIVE).vcs(x, y).is_empty(),
+                dvls: dvls_exists(&pg.graph, x, y, pg.graph.free()),
+            });
         }
     }
     out
+}
+
+/// The boards with both sides ≥ 2 and 4 to `max_cells` cells, by cells, then columns.
+pub fn empty_boards(max_cells: usize) -> Vec<Board> {
+    (4..=max_cells)
+        .flat_map(|cells| (2..=cells / 2).filter(move |c| cells % c == 0).map(move |c| (c, cells / c)))
+        .filter_map(|(cols, rows)| Board::new(cols, rows).ok())
+        .collect()
 }
