@@ -7,7 +7,7 @@
 use super::hex_checkpoint::{HexRunId, OpeningCheckpoint, OpeningRecord};
 use crate::cpu_time::thread_cpu_seconds;
 use crate::error::{Result, invalid};
-use crate::output::{layout, write_atomic};
+use crate::output::layout;
 use crate::progress::Progress;
 use crate::two_player::connection::hex::board::{Board, Colour};
 use crate::two_player::connection::hex::check::check_proof;
@@ -362,10 +362,10 @@ pub fn seed_checks(full: bool) -> SeedChecks {
 pub const FILES: [&str; 3] = ["tables/hex.json", "tables/hex.md", "figures/hex-openings.svg"];
 
 /// Computes the maps of 1×1 … `max_n`×`max_n` and the checks (`full`: the
-/// larger samples); writes the results. With `replay_largest` the
+/// larger samples); [`super::hex_markdown::write`] writes them. With `replay_largest` the
 /// `max_n`×`max_n` map is replayed from the committed, sealed files (two
-/// openings solved again) instead of solved in full, and the same bytes are
-/// written; without it the files are sealed anew. Maps of 6×6 and larger keep
+/// openings solved again, the seal checked first) instead of solved in full, so
+/// that the same bytes are written; without it the files are sealed anew. Maps of 6×6 and larger keep
 /// a checkpoint (`runs/hex-NxN.ckpt` under `dir`, removed when done), so a
 /// stopped run resumes with the openings not yet solved.
 pub fn reproduce(
@@ -389,13 +389,5 @@ pub fn reproduce(
             maps.push(opening_map_of(n, &(0..n * n).collect::<Vec<_>>(), checkpoint.as_deref(), progress)?);
         }
     }
-    let checks = seed_checks(full);
-    let json = serde_json::to_string_pretty(&(&maps, &checks)).map_err(|e| invalid(e.to_string()))?;
-    write_atomic(&dir.join(FILES[0]), json.as_bytes())?;
-    write_atomic(&dir.join(FILES[1]), super::hex_markdown::markdown(&maps, &checks).as_bytes())?;
-    write_atomic(&dir.join(FILES[2]), super::hex_markdown::svg(&maps).as_bytes())?;
-    if !replay_largest {
-        super::sealed::write_seal(dir, "hex", &files)?;
-    }
-    Ok((maps, checks, replayed))
+    Ok((maps, seed_checks(full), replayed))
 }

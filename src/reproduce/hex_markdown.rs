@@ -1,7 +1,25 @@
 //! The pages of `reproduce hex`: the markdown table of the opening maps and the seed's checks
-//! (results/tables/hex.md) and the figure of the maps (results/figures/hex-openings.svg).
+//! (results/tables/hex.md), the same as JSON, and the figure of the maps
+//! (results/figures/hex-openings.svg); sealed under `--full`.
 
-use super::hex::{OpeningMap, SeedChecks};
+use super::hex::{FILES, OpeningMap, SeedChecks};
+use crate::error::{Result, invalid};
+use crate::output::write_atomic;
+use std::path::Path;
+
+/// Writes the maps and checks of [`super::hex::reproduce`] into `dir` ([`FILES`]), and seals them
+/// when `seal` (`--full`: the largest map solved, not replayed).
+pub fn write(dir: &Path, maps: &[OpeningMap], checks: &SeedChecks, seal: bool) -> Result<()> {
+    let json = serde_json::to_string_pretty(&(maps, checks)).map_err(|e| invalid(e.to_string()))?;
+    write_atomic(&dir.join(FILES[0]), json.as_bytes())?;
+    write_atomic(&dir.join(FILES[1]), markdown(maps, checks).as_bytes())?;
+    write_atomic(&dir.join(FILES[2]), svg(maps).as_bytes())?;
+    if seal {
+        let files: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
+        super::sealed::write_seal(dir, "hex", &files)?;
+    }
+    Ok(())
+}
 use crate::two_player::connection::hex::seed_checks as checks;
 
 /// The opening maps drawn as rhombi of hexagons: dark = Black wins with this opening.
@@ -34,7 +52,7 @@ pub fn svg(maps: &[OpeningMap]) -> String {
     )
 }
 
-pub(super) fn markdown(maps: &[OpeningMap], checks: &SeedChecks) -> String {
+fn markdown(maps: &[OpeningMap], checks: &SeedChecks) -> String {
     let mut md = String::from("# Hex (seed 004): opening maps and the seed's checks\n\n");
     md.push_str("Black moves first and connects top and bottom; `B` = the opening wins for Black, `.` = it loses.\n");
     md.push_str(

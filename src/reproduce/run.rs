@@ -206,6 +206,7 @@ fn hex(o: &Options, progress: &Progress, checks: &mut Vec<Check>, notes: &mut Ve
     // committed, sealed hex.json with two of its openings solved and proved
     // again; `--full` solves its 36 openings as a checkpointed job.
     let (maps, seed, replayed) = super::hex::reproduce(&o.dir, 6, false, !o.full, progress)?;
+    super::hex_markdown::write(&o.dir, &maps, &seed, o.full)?;
     if let Some(r) = &replayed {
         checks.push(Check::own(
             format!(

@@ -43,21 +43,12 @@
 
 use super::board::{Bits, Colour};
 use super::dfpn::graded;
+pub use super::solver::Forget;
 use super::solver::{PositionMap, Solver, key};
 use std::collections::BTreeMap;
 
 /// The mover flag of a table key (White to move).
 const TOP: Bits = 1 << 127;
-
-/// The bound of a solve that forgets ([`Solver::forget`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Forget {
-    /// The most undecided expanded positions kept after a slice.
-    pub above: usize,
-    /// The slice of [`Solver::in_slices`] (positions per question) after which forgetting happens:
-    /// it fixes the search path with the bound, so it is named in [`Solver::describe`].
-    pub slice: u64,
-}
 
 impl Solver {
     /// Forgets undecided positions above the bound of [`Solver::forget`] (module doc): called by

@@ -16,7 +16,6 @@
 use super::board::{Bits, Board, Colour, cells_of};
 pub use super::counts::Counts;
 use super::derive::annotate;
-use super::forget::Forget;
 use super::graph::HexGraph;
 use super::hsearch::{Limits, Scratch, h_search, h_search_edge_answer};
 use super::position::Position;
@@ -82,6 +81,17 @@ pub(super) fn sc_cover(scs: &[Bits], outside: Bits) -> Vec<Bits> {
         }
     }
     cover
+}
+
+/// The bound of a solve that forgets ([`Solver::forget`], `forget.rs`), defined here so that the
+/// solver does not import the module that forgets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Forget {
+    /// The most undecided expanded positions kept after a slice.
+    pub above: usize,
+    /// The slice of [`Solver::in_slices`] (positions per question) after which forgetting happens:
+    /// it fixes the search path with the bound, so it is named in [`Solver::describe`].
+    pub slice: u64,
 }
 
 /// The search was stopped by its node budget.
