@@ -46,18 +46,29 @@ fn max_memory_is_a_number_above_zero() {
 }
 
 /// Under a ulimit the allocator's refusal is one line and exit 2, not an
-/// abort with a backtrace.
+/// abort with a backtrace. At this limit the worker threads' start is refused
+/// first in some runs (about 1 in 12 on 2026-12-01, by the address-space
+/// layout): that is also one line and exit 2, so every run must end so, and
+/// one of up to eight runs must show the allocator's refusal.
 #[test]
 fn a_refused_allocation_is_one_line() {
     let program = env!("CARGO_BIN_EXE_renyi-search");
-    let out = Command::new("sh")
-        .args(["-c", &format!("ulimit -v 100000 && exec {program} analyze mastermind --pegs 4 --colors 8")])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("error: out of memory: the system refused an allocation of "), "{err}");
+    let mut allocator_seen = false;
+    for _ in 0..8 {
+        let out = Command::new("sh")
+            .args(["-c", &format!("ulimit -v 100000 && exec {program} analyze mastermind --pegs 4 --colors 8")])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        allocator_seen = err.starts_with("error: out of memory: the system refused an allocation of ");
+        assert!(allocator_seen || err.starts_with("error: cannot start the worker threads"), "{err}");
+        if allocator_seen {
+            break;
+        }
+    }
+    assert!(allocator_seen, "the allocator's refusal in none of eight runs");
 }
 
 /// Issue 48 item 5: under a low limit on address space the worker threads
